@@ -2,3 +2,8 @@
 
 pub mod diag;
 pub mod syntax;
+pub mod flat;
+pub mod flatten;
+pub mod symbolic;
+pub mod structure;
+pub mod cli;

@@ -1,0 +1,168 @@
+//! Command-line driver: argument parsing, reading files, printing diagnostics, exit codes.
+//!
+//! Exit codes: 0 success, 1 a mistake in the model or the command line (with a diagnostic),
+//! 2 a run that failed numerically (later phases).
+
+use crate::diag::{Diagnostic, SourceMap};
+use crate::flatten::{self, classes::ClassTree};
+use crate::structure;
+use clap::{Args, Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "rtc", version, about = "Real-time equation compiler for Modelica-style models")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a model: parse, flatten, and verify it is balanced and structurally regular.
+    Check(ModelArgs),
+    /// Print the flat model (readable flat Modelica).
+    Flatten(ModelArgs),
+}
+
+#[derive(Args, Clone)]
+pub struct ModelArgs {
+    /// The model file (.mo).
+    pub file: PathBuf,
+    /// The class to use, e.g. `Pkg.Model` (default: the file's single model).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Extra library: a `Name.mo` file or a `Name/` package directory (repeatable).
+    #[arg(long = "lib", value_name = "PATH")]
+    pub libs: Vec<PathBuf>,
+    /// Override a top-level parameter, e.g. `--param n=50` (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// One line per diagnostic instead of the source excerpt.
+    #[arg(long)]
+    pub short_diagnostics: bool,
+}
+
+/// Runs the CLI and returns the process exit code.
+pub fn main() -> u8 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 1 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Check(a) => check(&a),
+        Command::Flatten(a) => flatten_cmd(&a),
+    }
+}
+
+fn print_diagnostics(diags: &[Diagnostic], sources: &SourceMap, short: bool) {
+    let color = std::io::stderr().is_terminal();
+    for d in diags {
+        if short {
+            eprintln!("{}", d.short(sources));
+        } else {
+            eprintln!("{}", d.render(sources, color));
+        }
+    }
+}
+
+fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Diagnostic> {
+    let mut out = Vec::new();
+    for p in params {
+        let Some((name, value)) = p.split_once('=') else {
+            return Err(Diagnostic::error(
+                "command-line",
+                format!("--param `{p}`: expected NAME=VALUE"),
+            ));
+        };
+        let v: f64 = match value.trim() {
+            "true" => 1.0,
+            "false" => 0.0,
+            t => t.parse().map_err(|_| {
+                Diagnostic::error(
+                    "command-line",
+                    format!("--param `{p}`: `{value}` is not a number"),
+                )
+            })?,
+        };
+        out.push((name.trim().to_string(), v));
+    }
+    Ok(out)
+}
+
+/// Loads and flattens a model, printing diagnostics. `None` means exit code 1.
+pub fn load_model(
+    args: &ModelArgs,
+    arena: &typed_arena::Arena<crate::syntax::ast::StoredDefinition>,
+) -> Option<(crate::flat::FlatModel, SourceMap)> {
+    let empty = SourceMap::new();
+    let params = match parse_params(&args.params) {
+        Ok(p) => p,
+        Err(d) => {
+            print_diagnostics(&[d], &empty, args.short_diagnostics);
+            return None;
+        }
+    };
+    let text = match std::fs::read(&args.file) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(_) => {
+                let d = Diagnostic::error(
+                    "file",
+                    format!("{} is not UTF-8 text", args.file.display()),
+                );
+                print_diagnostics(&[d], &empty, args.short_diagnostics);
+                return None;
+            }
+        },
+        Err(e) => {
+            let d = Diagnostic::error(
+                "file",
+                format!("cannot read {}: {e}", args.file.display()),
+            );
+            print_diagnostics(&[d], &empty, args.short_diagnostics);
+            return None;
+        }
+    };
+    let opts = flatten::Options {
+        model: args.model.clone(),
+        libs: args.libs.clone(),
+        modelicapath: std::env::var("MODELICAPATH").ok(),
+        params,
+    };
+    let mut tree = ClassTree::new(arena);
+    let outcome = flatten::flatten_source(&mut tree, &args.file.display().to_string(), &text, &opts);
+    print_diagnostics(&outcome.diagnostics, &tree.sources, args.short_diagnostics);
+    let model = outcome.model?;
+    Some((model, std::mem::take(&mut tree.sources)))
+}
+
+fn check(args: &ModelArgs) -> u8 {
+    let arena = typed_arena::Arena::new();
+    let Some((model, sources)) = load_model(args, &arena) else {
+        return 1;
+    };
+    match structure::check(&model) {
+        Ok(summary) => {
+            println!("{}", summary.line(&model));
+            0
+        }
+        Err(diags) => {
+            print_diagnostics(&diags, &sources, args.short_diagnostics);
+            1
+        }
+    }
+}
+
+fn flatten_cmd(args: &ModelArgs) -> u8 {
+    let arena = typed_arena::Arena::new();
+    let Some((model, _)) = load_model(args, &arena) else {
+        return 1;
+    };
+    print!("{}", model.print());
+    0
+}

@@ -1,0 +1,242 @@
+//! The flat model: what flattening produces and every later phase starts from.
+//!
+//! Scalar variables with their kind and attributes, scalar equations that keep the span they
+//! came from, and one expression arena. Arrays and for-equations are already expanded, connects
+//! are already equations, and component hierarchy survives only in the dotted variable names.
+//! The printer writes readable flat Modelica in a stable order (declaration order).
+
+use crate::diag::Span;
+use crate::symbolic::{fmt_real_pub, Arena, ExprId, ExprPrinter, VarId};
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarKind {
+    /// Appears under `der()`.
+    State,
+    /// A continuous-time unknown that is not a state.
+    Algebraic,
+    /// Changes only at events (`discrete`, or Integer/Boolean non-parameters).
+    Discrete,
+    Parameter,
+    Constant,
+    /// A top-level input: a value the environment supplies each step.
+    Input,
+}
+
+impl VarKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            VarKind::State => "state",
+            VarKind::Algebraic => "algebraic",
+            VarKind::Discrete => "discrete",
+            VarKind::Parameter => "parameter",
+            VarKind::Constant => "constant",
+            VarKind::Input => "input",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarType {
+    Real,
+    Integer,
+    Boolean,
+}
+
+impl ScalarType {
+    pub fn name(self) -> &'static str {
+        match self {
+            ScalarType::Real => "Real",
+            ScalarType::Integer => "Integer",
+            ScalarType::Boolean => "Boolean",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Variable {
+    /// Dotted, subscripted name: `line.cap[3].v`.
+    pub name: String,
+    pub kind: VarKind,
+    pub ty: ScalarType,
+    /// A top-level `output`.
+    pub is_output: bool,
+    /// Parameter or constant value expression (may refer to other parameters).
+    pub binding: Option<ExprId>,
+    pub start: Option<ExprId>,
+    pub fixed: Option<bool>,
+    pub min: Option<ExprId>,
+    pub max: Option<ExprId>,
+    pub nominal: Option<ExprId>,
+    pub unit: Option<String>,
+    pub description: Option<String>,
+    /// The declaration.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Equation {
+    pub lhs: ExprId,
+    pub rhs: ExprId,
+    pub span: Span,
+    /// What produced it when it is not written in the source (`connect`, flow balance, …).
+    pub origin: EquationOrigin,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EquationOrigin {
+    Source,
+    /// Equal potentials of a connection set.
+    ConnectPotential,
+    /// Sum of flows of a connection set, or an unconnected flow set to zero.
+    ConnectFlow,
+    /// A binding of a non-parameter variable (`Real y = 2*x`).
+    Binding,
+}
+
+#[derive(Clone, Debug)]
+pub struct Assertion {
+    pub condition: ExprId,
+    pub message: String,
+    pub span: Span,
+}
+
+/// `annotation(experiment(...))` of the top-level class.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Experiment {
+    pub start_time: Option<f64>,
+    pub stop_time: Option<f64>,
+    pub interval: Option<f64>,
+    pub tolerance: Option<f64>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct FlatModel {
+    pub name: String,
+    pub description: Option<String>,
+    pub vars: Vec<Variable>,
+    pub equations: Vec<Equation>,
+    pub initial_equations: Vec<Equation>,
+    pub assertions: Vec<Assertion>,
+    pub arena: Arena,
+    pub experiment: Experiment,
+}
+
+impl FlatModel {
+    pub fn var(&self, v: VarId) -> &Variable {
+        &self.vars[v.index()]
+    }
+
+    pub fn count(&self, kind: VarKind) -> usize {
+        self.vars.iter().filter(|v| v.kind == kind).count()
+    }
+
+    pub fn expr_string(&self, e: ExprId) -> String {
+        let name = |v: VarId| self.vars[v.index()].name.clone();
+        ExprPrinter {
+            arena: &self.arena,
+            name: &name,
+        }
+        .to_string(e)
+    }
+
+    /// Readable flat Modelica, stable across runs (declaration and source order).
+    pub fn print(&self) -> String {
+        let mut s = String::new();
+        let _ = write!(s, "class {}", self.name);
+        if let Some(d) = &self.description {
+            let _ = write!(s, " \"{}\"", escape(d));
+        }
+        s.push('\n');
+        for v in &self.vars {
+            s.push_str("  ");
+            match v.kind {
+                VarKind::Parameter => s.push_str("parameter "),
+                VarKind::Constant => s.push_str("constant "),
+                VarKind::Discrete if v.ty == ScalarType::Real => s.push_str("discrete "),
+                VarKind::Input => s.push_str("input "),
+                _ => {}
+            }
+            if v.is_output {
+                s.push_str("output ");
+            }
+            s.push_str(v.ty.name());
+            s.push(' ');
+            s.push_str(&v.name);
+            let mut attrs = Vec::new();
+            if let Some(u) = &v.unit {
+                attrs.push(format!("unit = \"{}\"", escape(u)));
+            }
+            for (label, e) in [("min", v.min), ("max", v.max), ("start", v.start)] {
+                if let Some(e) = e {
+                    attrs.push(format!("{label} = {}", self.expr_string(e)));
+                }
+            }
+            if let Some(f) = v.fixed {
+                attrs.push(format!("fixed = {f}"));
+            }
+            if let Some(e) = v.nominal {
+                attrs.push(format!("nominal = {}", self.expr_string(e)));
+            }
+            if !attrs.is_empty() {
+                let _ = write!(s, "({})", attrs.join(", "));
+            }
+            if let Some(b) = v.binding {
+                let _ = write!(s, " = {}", self.expr_string(b));
+            }
+            if let Some(d) = &v.description {
+                let _ = write!(s, " \"{}\"", escape(d));
+            }
+            let _ = writeln!(s, ";  // {}", v.kind.name());
+        }
+        if !self.initial_equations.is_empty() {
+            s.push_str("initial equation\n");
+            for e in &self.initial_equations {
+                let _ = writeln!(
+                    s,
+                    "  {} = {};",
+                    self.expr_string(e.lhs),
+                    self.expr_string(e.rhs)
+                );
+            }
+        }
+        s.push_str("equation\n");
+        for e in &self.equations {
+            let _ = writeln!(
+                s,
+                "  {} = {};",
+                self.expr_string(e.lhs),
+                self.expr_string(e.rhs)
+            );
+        }
+        for a in &self.assertions {
+            let _ = writeln!(
+                s,
+                "  assert({}, \"{}\");",
+                self.expr_string(a.condition),
+                escape(&a.message)
+            );
+        }
+        let ex = &self.experiment;
+        let mut parts = Vec::new();
+        for (label, v) in [
+            ("StartTime", ex.start_time),
+            ("StopTime", ex.stop_time),
+            ("Interval", ex.interval),
+            ("Tolerance", ex.tolerance),
+        ] {
+            if let Some(v) = v {
+                parts.push(format!("{label} = {}", fmt_real_pub(v)));
+            }
+        }
+        if !parts.is_empty() {
+            let _ = writeln!(s, "  annotation(experiment({}));", parts.join(", "));
+        }
+        let _ = writeln!(s, "end {};", self.name);
+        s
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+}

@@ -1,0 +1,620 @@
+//! The class tree: every class the model can name, loaded on demand, and name lookup in it.
+//!
+//! Top-level names come, in order, from the user's file, from `--lib` paths, from the
+//! directories of `MODELICAPATH`, and from the standard library embedded in the binary (`Rtc`).
+//! A library is a file `Name.mo` or a directory `Name/` with `package.mo` and one file or
+//! directory per member, as Modelica tools store them. A library is read only when one of its
+//! names is looked up, so an unused broken library costs nothing.
+
+use crate::diag::{Diagnostic, SourceMap, Span};
+use crate::syntax::{self, ast};
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+
+/// The embedded standard library, as (path relative to `stdlib/`, text).
+pub const STDLIB: &[(&str, &str)] = &[
+    ("Rtc/package.mo", include_str!("../../../stdlib/Rtc/package.mo")),
+    (
+        "Rtc/Constants.mo",
+        include_str!("../../../stdlib/Rtc/Constants.mo"),
+    ),
+    ("Rtc/SI.mo", include_str!("../../../stdlib/Rtc/SI.mo")),
+    ("Rtc/Blocks.mo", include_str!("../../../stdlib/Rtc/Blocks.mo")),
+    (
+        "Rtc/Electrical.mo",
+        include_str!("../../../stdlib/Rtc/Electrical.mo"),
+    ),
+    (
+        "Rtc/Mechanics.mo",
+        include_str!("../../../stdlib/Rtc/Mechanics.mo"),
+    ),
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClassId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Real,
+    Integer,
+    Boolean,
+    String,
+}
+
+pub struct ClassInfo<'a> {
+    pub name: Box<str>,
+    pub full_name: String,
+    pub def: Option<&'a ast::ClassDef>,
+    pub builtin: Option<Builtin>,
+    pub parent: Option<ClassId>,
+    pub children: FxHashMap<Box<str>, ClassId>,
+}
+
+impl<'a> ClassInfo<'a> {
+    pub fn composition(&self) -> Option<&'a ast::Composition> {
+        match &self.def?.body {
+            ast::ClassBody::Long { composition, .. } => Some(composition),
+            _ => None,
+        }
+    }
+
+    pub fn restriction(&self) -> Option<ast::Restriction> {
+        self.def.map(|d| d.restriction)
+    }
+
+    pub fn span(&self) -> Span {
+        self.def.map(|d| d.name.span).unwrap_or_default()
+    }
+}
+
+/// Where a top-level name may be found before it is loaded.
+#[derive(Clone, Debug)]
+enum Root {
+    Disk(PathBuf),
+    Embedded(&'static str),
+}
+
+/// What a name denotes in a class scope.
+#[derive(Clone, Copy, Debug)]
+pub enum Found<'a> {
+    Class(ClassId),
+    /// A component declared in a class (a package constant when seen from outside an instance).
+    Component {
+        owner: ClassId,
+        clause: &'a ast::ComponentClause,
+        decl: &'a ast::ComponentDecl,
+    },
+}
+
+pub struct ClassTree<'a> {
+    arena: &'a typed_arena::Arena<ast::StoredDefinition>,
+    pub sources: SourceMap,
+    pub classes: Vec<ClassInfo<'a>>,
+    top: FxHashMap<Box<str>, ClassId>,
+    roots: Vec<(String, Root)>,
+    loaded_roots: FxHashMap<String, bool>,
+    builtins: FxHashMap<&'static str, ClassId>,
+    bases_cache: FxHashMap<ClassId, Vec<ClassId>>,
+    resolving_bases: Vec<ClassId>,
+    /// Errors met while loading libraries on demand.
+    pub load_errors: Vec<Diagnostic>,
+}
+
+impl<'a> ClassTree<'a> {
+    pub fn new(arena: &'a typed_arena::Arena<ast::StoredDefinition>) -> ClassTree<'a> {
+        let mut t = ClassTree {
+            arena,
+            sources: SourceMap::new(),
+            classes: Vec::new(),
+            top: FxHashMap::default(),
+            roots: Vec::new(),
+            loaded_roots: FxHashMap::default(),
+            builtins: FxHashMap::default(),
+            bases_cache: FxHashMap::default(),
+            resolving_bases: Vec::new(),
+            load_errors: Vec::new(),
+        };
+        for (name, b) in [
+            ("Real", Builtin::Real),
+            ("Integer", Builtin::Integer),
+            ("Boolean", Builtin::Boolean),
+            ("String", Builtin::String),
+        ] {
+            let id = ClassId(t.classes.len() as u32);
+            t.classes.push(ClassInfo {
+                name: name.into(),
+                full_name: name.into(),
+                def: None,
+                builtin: Some(b),
+                parent: None,
+                children: FxHashMap::default(),
+            });
+            t.builtins.insert(name, id);
+        }
+        t
+    }
+
+    /// Registers library locations: `--lib` paths first, then `MODELICAPATH`, then the stdlib.
+    pub fn add_library_paths(&mut self, libs: &[PathBuf], modelicapath: Option<&str>) {
+        for lib in libs {
+            if let Some(name) = library_name(lib) {
+                self.roots.push((name, Root::Disk(lib.clone())));
+            }
+        }
+        if let Some(mp) = modelicapath {
+            let sep = if cfg!(windows) { ';' } else { ':' };
+            for dir in mp.split(sep).filter(|d| !d.is_empty()) {
+                let Ok(rd) = std::fs::read_dir(dir) else {
+                    continue;
+                };
+                let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+                entries.sort();
+                for p in entries {
+                    if let Some(name) = library_name(&p) {
+                        self.roots.push((name, Root::Disk(p)));
+                    }
+                }
+            }
+        }
+        self.roots.push(("Rtc".into(), Root::Embedded("Rtc")));
+    }
+
+    pub fn info(&self, id: ClassId) -> &ClassInfo<'a> {
+        &self.classes[id.0 as usize]
+    }
+
+    pub fn builtin(&self, name: &str) -> Option<ClassId> {
+        self.builtins.get(name).copied()
+    }
+
+    /// Adds the classes of a parsed file under `parent` (or at top level).
+    pub fn add_stored_definition(
+        &mut self,
+        sd: ast::StoredDefinition,
+        parent: Option<ClassId>,
+    ) -> Vec<ClassId> {
+        let sd: &'a ast::StoredDefinition = self.arena.alloc(sd);
+        let mut out = Vec::new();
+        for c in &sd.classes {
+            out.push(self.add_class(c, parent));
+        }
+        out
+    }
+
+    fn add_class(&mut self, def: &'a ast::ClassDef, parent: Option<ClassId>) -> ClassId {
+        let id = ClassId(self.classes.len() as u32);
+        let full_name = match parent {
+            Some(p) => format!("{}.{}", self.info(p).full_name, def.name.name),
+            None => def.name.name.to_string(),
+        };
+        self.classes.push(ClassInfo {
+            name: def.name.name.clone(),
+            full_name,
+            def: Some(def),
+            builtin: None,
+            parent,
+            children: FxHashMap::default(),
+        });
+        match parent {
+            Some(p) => {
+                self.classes[p.0 as usize]
+                    .children
+                    .insert(def.name.name.clone(), id);
+            }
+            None => {
+                self.top.entry(def.name.name.clone()).or_insert(id);
+            }
+        }
+        if let ast::ClassBody::Long { composition, .. } = &def.body {
+            for e in &composition.elements {
+                if let ast::Element::Class(c, _) = e {
+                    self.add_class(c, Some(id));
+                }
+            }
+        }
+        id
+    }
+
+    /// Parses and adds the user's file; returns its top-level classes.
+    pub fn add_user_file(&mut self, name: &str, text: &str) -> Result<Vec<ClassId>, Box<Diagnostic>> {
+        let file = self.sources.add(name, text);
+        let sd = syntax::parse(text, file)?;
+        Ok(self.add_stored_definition(sd, None))
+    }
+
+    /// A top-level class by name, loading its library if needed.
+    pub fn top_level(&mut self, name: &str) -> Option<ClassId> {
+        if let Some(&id) = self.top.get(name) {
+            return Some(id);
+        }
+        let roots: Vec<(String, Root)> = self
+            .roots
+            .iter()
+            .filter(|(n, _)| n == name)
+            .cloned()
+            .collect();
+        for (root_name, root) in roots {
+            if self.loaded_roots.contains_key(&root_name) {
+                continue;
+            }
+            self.loaded_roots.insert(root_name.clone(), true);
+            match root {
+                Root::Disk(path) => self.load_disk(&path, None),
+                Root::Embedded(prefix) => self.load_embedded(prefix, None),
+            }
+            if let Some(&id) = self.top.get(name) {
+                return Some(id);
+            }
+        }
+        self.top.get(name).copied()
+    }
+
+    fn parse_and_add(&mut self, name: String, text: &str, parent: Option<ClassId>) -> Vec<ClassId> {
+        let file = self.sources.add(name, text);
+        match syntax::parse(text, file) {
+            Ok(sd) => self.add_stored_definition(sd, parent),
+            Err(d) => {
+                self.load_errors.push(*d);
+                Vec::new()
+            }
+        }
+    }
+
+    fn load_disk(&mut self, path: &Path, parent: Option<ClassId>) {
+        if path.is_dir() {
+            let pkg = path.join("package.mo");
+            let text = match std::fs::read_to_string(&pkg) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.load_errors.push(Diagnostic::error(
+                        "library",
+                        format!("cannot read {}: {e}", pkg.display()),
+                    ));
+                    return;
+                }
+            };
+            let ids = self.parse_and_add(pkg.display().to_string(), &text, parent);
+            let Some(&pkg_id) = ids.first() else {
+                return;
+            };
+            let order = std::fs::read_to_string(path.join("package.order")).unwrap_or_default();
+            let mut entries: Vec<PathBuf> = match std::fs::read_dir(path) {
+                Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+                Err(_) => Vec::new(),
+            };
+            entries.sort_by_key(|p| {
+                let stem = p
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                let pos = order.lines().position(|l| l.trim() == stem).unwrap_or(usize::MAX);
+                (pos, stem)
+            });
+            for e in entries {
+                if e.file_name().is_some_and(|n| n == "package.mo") {
+                    continue;
+                }
+                let is_mo = e.extension().is_some_and(|x| x == "mo");
+                if is_mo || e.join("package.mo").is_file() {
+                    // Already defined inside package.mo: the file is ignored, as tools do.
+                    if let Some(stem) = e.file_stem() {
+                        if self.info(pkg_id).children.contains_key(&*stem.to_string_lossy()) {
+                            continue;
+                        }
+                    }
+                    self.load_disk(&e, Some(pkg_id));
+                }
+            }
+        } else {
+            match std::fs::read_to_string(path) {
+                Ok(text) => {
+                    self.parse_and_add(path.display().to_string(), &text, parent);
+                }
+                Err(e) => self.load_errors.push(Diagnostic::error(
+                    "library",
+                    format!("cannot read {}: {e}", path.display()),
+                )),
+            }
+        }
+    }
+
+    fn load_embedded(&mut self, prefix: &str, parent: Option<ClassId>) {
+        let pkg_path = format!("{prefix}/package.mo");
+        let Some((_, text)) = STDLIB.iter().find(|(p, _)| *p == pkg_path) else {
+            return;
+        };
+        let ids = self.parse_and_add(format!("<stdlib>/{pkg_path}"), text, parent);
+        let Some(&pkg_id) = ids.first() else {
+            return;
+        };
+        let depth = prefix.matches('/').count() + 1;
+        for (path, text) in STDLIB {
+            let Some(rest) = path.strip_prefix(prefix).and_then(|r| r.strip_prefix('/')) else {
+                continue;
+            };
+            if path.matches('/').count() != depth || rest == "package.mo" {
+                if let Some(dir) = rest.strip_suffix("/package.mo") {
+                    if !dir.contains('/') {
+                        self.load_embedded(&format!("{prefix}/{dir}"), Some(pkg_id));
+                    }
+                }
+                continue;
+            }
+            self.parse_and_add(format!("<stdlib>/{path}"), text, Some(pkg_id));
+        }
+    }
+
+    /// Direct member class of `c` (no inheritance).
+    pub fn child(&self, c: ClassId, name: &str) -> Option<ClassId> {
+        self.info(c).children.get(name).copied()
+    }
+
+    /// Component declared directly in class `c`.
+    pub fn local_component(
+        &self,
+        c: ClassId,
+        name: &str,
+    ) -> Option<(&'a ast::ComponentClause, &'a ast::ComponentDecl)> {
+        let comp = self.info(c).composition()?;
+        for e in &comp.elements {
+            if let ast::Element::Component(clause, _) = e {
+                for d in &clause.components {
+                    if &*d.name.name == name {
+                        return Some((clause, d));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Resolves a short class definition chain (`type V = Real(unit="V")`) to its base,
+    /// returning the chain of short classes met, outermost first.
+    pub fn base_of_short(&mut self, c: ClassId) -> Option<(ClassId, Span)> {
+        let def = self.info(c).def?;
+        if let ast::ClassBody::Short { base, .. } = &def.body {
+            let lexical = self.info(c).parent;
+            let found = match lexical {
+                Some(p) => self.lookup_name(p, base),
+                None => self.lookup_top_name(base),
+            };
+            return match found {
+                Some(Found::Class(b)) => Some((b, base.span)),
+                _ => None,
+            };
+        }
+        None
+    }
+
+    /// Member of class `c` named `name`: nested class, component, or one inherited via `extends`.
+    pub fn member(&mut self, c: ClassId, name: &str, depth: u32) -> Option<Found<'a>> {
+        if depth > 32 {
+            return None;
+        }
+        if let Some(k) = self.child(c, name) {
+            return Some(Found::Class(k));
+        }
+        if let Some((clause, decl)) = self.local_component(c, name) {
+            return Some(Found::Component {
+                owner: c,
+                clause,
+                decl,
+            });
+        }
+        // Inherited members.
+        for b in self.bases(c) {
+            if let Some(f) = self.member(b, name, depth + 1) {
+                return Some(f);
+            }
+        }
+        // Members of a short class definition's base (`package P = Q;`).
+        if let Some((b, _)) = self.base_of_short_depth(c, depth + 1) {
+            if b != c {
+                return self.member(b, name, depth + 1);
+            }
+        }
+        None
+    }
+
+    /// The classes `c` extends, resolved in `c`'s scope (cached; a cycle yields no base).
+    pub fn bases(&mut self, c: ClassId) -> Vec<ClassId> {
+        if let Some(b) = self.bases_cache.get(&c) {
+            return b.clone();
+        }
+        if self.resolving_bases.contains(&c) {
+            return Vec::new();
+        }
+        let Some(comp) = self.info(c).composition() else {
+            return Vec::new();
+        };
+        self.resolving_bases.push(c);
+        let mut out = Vec::new();
+        for e in &comp.elements {
+            if let ast::Element::Extends(ext) = e {
+                if let Some(Found::Class(b)) = self.lookup_name_depth(c, &ext.base, 1) {
+                    if b != c {
+                        out.push(b);
+                    }
+                }
+            }
+        }
+        self.resolving_bases.pop();
+        self.bases_cache.insert(c, out.clone());
+        out
+    }
+
+    fn base_of_short_depth(&mut self, c: ClassId, depth: u32) -> Option<(ClassId, Span)> {
+        if depth > 32 {
+            return None;
+        }
+        self.base_of_short(c)
+    }
+
+    /// Looks up a dotted name from the scope of class `scope`.
+    pub fn lookup_name(&mut self, scope: ClassId, name: &ast::Name) -> Option<Found<'a>> {
+        self.lookup_name_depth(scope, name, 0)
+    }
+
+    fn lookup_name_depth(&mut self, scope: ClassId, name: &ast::Name, depth: u32) -> Option<Found<'a>> {
+        let first = name.parts.first()?;
+        let mut found = if name.global {
+            self.top_level(&first.name).map(Found::Class)?
+        } else {
+            self.lookup_simple(scope, &first.name, depth)?
+        };
+        for part in &name.parts[1..] {
+            match found {
+                Found::Class(c) => found = self.member(c, &part.name, depth + 1)?,
+                Found::Component { .. } => return None,
+            }
+        }
+        Some(found)
+    }
+
+    pub fn lookup_top_name(&mut self, name: &ast::Name) -> Option<Found<'a>> {
+        let first = name.parts.first()?;
+        let mut found = Found::Class(
+            self.top_level(&first.name)
+                .or_else(|| self.builtin(&first.name))?,
+        );
+        for part in &name.parts[1..] {
+            match found {
+                Found::Class(c) => found = self.member(c, &part.name, 1)?,
+                Found::Component { .. } => return None,
+            }
+        }
+        Some(found)
+    }
+
+    /// Looks up a simple name through the enclosing scopes of `scope`, imports included.
+    pub fn lookup_simple(&mut self, scope: ClassId, name: &str, depth: u32) -> Option<Found<'a>> {
+        let mut cur = Some(scope);
+        while let Some(c) = cur {
+            if let Some(f) = self.member(c, name, depth + 1) {
+                return Some(f);
+            }
+            if let Some(f) = self.lookup_import(c, name, depth) {
+                return Some(f);
+            }
+            if self.info(c).def.is_some_and(|d| d.encapsulated) {
+                break;
+            }
+            cur = self.info(c).parent;
+        }
+        if let Some(b) = self.builtin(name) {
+            return Some(Found::Class(b));
+        }
+        self.top_level(name).map(Found::Class)
+    }
+
+    fn lookup_import(&mut self, c: ClassId, name: &str, depth: u32) -> Option<Found<'a>> {
+        let comp = self.info(c).composition()?;
+        // Qualified and renaming imports first, then wildcard ones (specification 13.2.1).
+        for e in &comp.elements {
+            if let ast::Element::Import(imp) = e {
+                match &imp.kind {
+                    ast::ImportKind::Qualified(n) => {
+                        if n.parts.last().is_some_and(|p| &*p.name == name) {
+                            return self.lookup_top_name(n);
+                        }
+                    }
+                    ast::ImportKind::Renamed(alias, n) => {
+                        if &*alias.name == name {
+                            return self.lookup_top_name(n);
+                        }
+                    }
+                    ast::ImportKind::List(n, ids) => {
+                        if ids.iter().any(|i| &*i.name == name) {
+                            if let Some(Found::Class(p)) = self.lookup_top_name(n) {
+                                return self.member(p, name, depth + 1);
+                            }
+                        }
+                    }
+                    ast::ImportKind::Wildcard(_) => {}
+                }
+            }
+        }
+        for e in &comp.elements {
+            if let ast::Element::Import(imp) = e {
+                if let ast::ImportKind::Wildcard(n) = &imp.kind {
+                    if let Some(Found::Class(p)) = self.lookup_top_name(n) {
+                        if let Some(f) = self.member(p, name, depth + 1) {
+                            return Some(f);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Names visible in scope `c` (for "did you mean" help).
+    pub fn visible_names(&self, c: ClassId) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = Some(c);
+        while let Some(k) = cur {
+            out.extend(self.info(k).children.keys().map(|s| s.to_string()));
+            if let Some(comp) = self.info(k).composition() {
+                for e in &comp.elements {
+                    if let ast::Element::Component(cl, _) = e {
+                        out.extend(cl.components.iter().map(|d| d.name.name.to_string()));
+                    }
+                }
+            }
+            cur = self.info(k).parent;
+        }
+        out.extend(self.top.keys().map(|s| s.to_string()));
+        out.extend(self.roots.iter().map(|(n, _)| n.clone()));
+        out
+    }
+
+    /// All top-level classes of the user's file, for model selection.
+    pub fn top_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.top.keys().map(|s| s.to_string()).collect();
+        v.sort();
+        v
+    }
+}
+
+fn library_name(p: &Path) -> Option<String> {
+    if p.is_dir() {
+        if p.join("package.mo").is_file() {
+            // `Modelica 4.0.0/` is stored with a version; the library name is before the space.
+            let n = p.file_name()?.to_string_lossy().to_string();
+            return Some(n.split(' ').next().unwrap_or(&n).to_string());
+        }
+        None
+    } else if p.extension().is_some_and(|e| e == "mo") {
+        let n = p.file_stem()?.to_string_lossy().to_string();
+        Some(n.split(' ').next().unwrap_or(&n).to_string())
+    } else {
+        None
+    }
+}
+
+/// The closest candidates to a misspelt name, for a help line.
+pub fn suggest(name: &str, candidates: &[String]) -> Option<String> {
+    let mut best: Option<(usize, &String)> = None;
+    for c in candidates {
+        let d = edit_distance(name, c);
+        if d <= (name.len().max(2) / 3).max(1) && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c.clone())
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

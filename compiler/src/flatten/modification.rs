@@ -1,0 +1,149 @@
+//! Modifications: the values and attributes an element gets from the outside.
+//!
+//! A [`Mod`] is a tree: an optional binding and sub-modifications by element name. Merging puts
+//! an outer modification over an inner one (specification 7.2.4: the outer one wins), so the
+//! precedence is component modification > extends modification > declaration. Each binding
+//! remembers the scope it was written in ([`Env`]); it is evaluated there, lazily, when the
+//! element is instantiated. For an element of an array declared without `each`, the binding is
+//! an array and the element takes its part of it (`select`).
+
+use super::classes::ClassId;
+use super::NodeId;
+use crate::diag::Span;
+use crate::syntax::ast;
+
+/// Where an expression is evaluated: an instance (for component names) and a class (for
+/// class names, imports and package constants).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Env {
+    pub node: Option<NodeId>,
+    pub class: ClassId,
+}
+
+#[derive(Clone, Debug)]
+pub struct ModValue<'a> {
+    pub expr: &'a ast::Expr,
+    pub env: Env,
+    /// Element selections applied after evaluation: (number of leading dimensions, flat index).
+    pub select: Vec<(usize, usize)>,
+    /// A value given on the command line, which replaces `expr`.
+    pub value: Option<f64>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Mod<'a> {
+    pub binding: Option<ModValue<'a>>,
+    pub subs: Vec<(Box<str>, Mod<'a>)>,
+    pub each: bool,
+    pub final_: bool,
+    /// The written modification (for diagnostics).
+    pub span: Option<Span>,
+}
+
+impl<'a> Mod<'a> {
+    pub fn is_empty(&self) -> bool {
+        self.binding.is_none() && self.subs.is_empty()
+    }
+
+    /// Builds a modification from its source form, evaluated in `env`.
+    pub fn from_modification(m: &'a ast::Modification, env: Env) -> Mod<'a> {
+        let mut out = match &m.class_mod {
+            Some(cm) => Mod::from_class_mod(cm, env),
+            None => Mod::default(),
+        };
+        if let Some(ast::Binding::Expr(e)) = &m.binding {
+            out.binding = Some(ModValue {
+                expr: e,
+                env,
+                select: Vec::new(),
+                value: None,
+            });
+        }
+        out.span = Some(m.span);
+        out
+    }
+
+    pub fn from_class_mod(cm: &'a ast::ClassMod, env: Env) -> Mod<'a> {
+        let mut out = Mod {
+            span: Some(cm.span),
+            ..Mod::default()
+        };
+        for arg in &cm.args {
+            if let ast::Argument::Modify(em) = arg {
+                let mut leaf = match &em.modification {
+                    Some(m) => Mod::from_modification(m, env),
+                    None => Mod::default(),
+                };
+                leaf.each = em.each;
+                leaf.final_ = em.final_;
+                leaf.span = Some(em.span);
+                // `a.b.c = 1` is `a(b(c = 1))`.
+                let mut node = leaf;
+                for part in em.name.parts[1..].iter().rev() {
+                    node = Mod {
+                        subs: vec![(part.name.clone(), node)],
+                        span: Some(em.span),
+                        ..Mod::default()
+                    };
+                }
+                if let Some(first) = em.name.parts.first() {
+                    out.subs.push((first.name.clone(), node));
+                }
+            }
+        }
+        out
+    }
+
+    /// The merged modification for element `name` (outermost first wins).
+    pub fn sub(&self, name: &str) -> Mod<'a> {
+        let mut acc: Option<Mod<'a>> = None;
+        for (n, m) in &self.subs {
+            if &**n == name {
+                acc = Some(match acc {
+                    None => m.clone(),
+                    Some(outer) => merge(&outer, m),
+                });
+            }
+        }
+        acc.unwrap_or_default()
+    }
+
+    /// The same modification as seen by element `index` of an array with `ndims` leading
+    /// dimensions: bindings not marked `each` select their element.
+    pub fn select(&self, ndims: usize, index: usize) -> Mod<'a> {
+        if self.each {
+            return self.clone();
+        }
+        let mut out = self.clone();
+        if let Some(b) = &mut out.binding {
+            b.select.push((ndims, index));
+        }
+        out.subs = self
+            .subs
+            .iter()
+            .map(|(n, m)| (n.clone(), m.select(ndims, index)))
+            .collect();
+        out
+    }
+}
+
+/// `outer` applied on top of `inner`.
+pub fn merge<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Mod<'a> {
+    if inner.is_empty() {
+        return outer.clone();
+    }
+    if outer.is_empty() {
+        let mut m = inner.clone();
+        m.each = m.each || outer.each;
+        return m;
+    }
+    let mut subs = outer.subs.clone();
+    subs.extend(inner.subs.iter().cloned());
+    Mod {
+        binding: outer.binding.clone().or_else(|| inner.binding.clone()),
+        subs,
+        each: outer.each,
+        final_: outer.final_ || inner.final_,
+        span: outer.span.or(inner.span),
+    }
+}

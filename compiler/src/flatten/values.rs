@@ -1,0 +1,279 @@
+//! Array-valued expressions during flattening.
+//!
+//! Flattening evaluates source expressions to [`Val`]: a (possibly empty) list of dimensions and
+//! the scalar expressions of the elements in row-major order. Array operators of the language
+//! (element-wise arithmetic, matrix products, reductions, constructors) are expanded here, so
+//! everything after flattening is scalar.
+
+use crate::symbolic::{Arena, ExprId};
+
+#[derive(Clone, Debug)]
+pub enum Val {
+    Arr(Arr),
+    Str(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arr {
+    pub dims: Vec<usize>,
+    pub data: Vec<ExprId>,
+}
+
+impl Arr {
+    pub fn scalar(e: ExprId) -> Arr {
+        Arr {
+            dims: Vec::new(),
+            data: vec![e],
+        }
+    }
+
+    pub fn is_scalar(&self) -> bool {
+        self.dims.is_empty()
+    }
+
+    pub fn as_scalar(&self) -> Option<ExprId> {
+        if self.dims.is_empty() {
+            self.data.first().copied()
+        } else {
+            None
+        }
+    }
+
+    /// Size of the trailing block below the first `k` dimensions.
+    pub fn block(&self, k: usize) -> usize {
+        self.dims[k..].iter().product()
+    }
+
+    /// The sub-array at index `i` (0-based) of the first dimension.
+    pub fn row(&self, i: usize) -> Arr {
+        let b = self.block(1);
+        Arr {
+            dims: self.dims[1..].to_vec(),
+            data: self.data[i * b..(i + 1) * b].to_vec(),
+        }
+    }
+
+    /// Stacks equally-shaped arrays along a new first dimension.
+    pub fn stack(items: Vec<Arr>) -> Option<Arr> {
+        let inner = items.first().map(|a| a.dims.clone()).unwrap_or_default();
+        let mut data = Vec::new();
+        for a in &items {
+            if a.dims != inner {
+                return None;
+            }
+            data.extend_from_slice(&a.data);
+        }
+        let mut dims = vec![items.len()];
+        dims.extend(inner);
+        Some(Arr { dims, data })
+    }
+
+    pub fn map(&self, arena: &mut Arena, f: impl Fn(&mut Arena, ExprId) -> ExprId) -> Arr {
+        Arr {
+            dims: self.dims.clone(),
+            data: self.data.iter().map(|&e| f(arena, e)).collect(),
+        }
+    }
+}
+
+/// Formats dimensions as the language writes them: `[3, 2]`, or `scalar`.
+pub fn dims_text(d: &[usize]) -> String {
+    if d.is_empty() {
+        "scalar".into()
+    } else {
+        format!(
+            "[{}]",
+            d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+        )
+    }
+}
+
+/// Element-wise combination with scalar broadcasting. `None` when the shapes disagree.
+pub fn zip(
+    arena: &mut Arena,
+    a: &Arr,
+    b: &Arr,
+    f: impl Fn(&mut Arena, ExprId, ExprId) -> ExprId,
+) -> Option<Arr> {
+    if a.is_scalar() {
+        let x = a.data[0];
+        return Some(b.map(arena, |ar, y| f(ar, x, y)));
+    }
+    if b.is_scalar() {
+        let y = b.data[0];
+        return Some(a.map(arena, |ar, x| f(ar, x, y)));
+    }
+    if a.dims != b.dims {
+        return None;
+    }
+    let data = a
+        .data
+        .iter()
+        .zip(&b.data)
+        .map(|(&x, &y)| f(arena, x, y))
+        .collect();
+    Some(Arr {
+        dims: a.dims.clone(),
+        data,
+    })
+}
+
+/// Element-wise combination without broadcasting (`+` and `-` on arrays need equal shapes).
+pub fn zip_same(
+    arena: &mut Arena,
+    a: &Arr,
+    b: &Arr,
+    f: impl Fn(&mut Arena, ExprId, ExprId) -> ExprId,
+) -> Option<Arr> {
+    if a.dims != b.dims {
+        return None;
+    }
+    zip(arena, a, b, f)
+}
+
+/// Σ x_i y_i, folding from the left; `0` for empty input.
+fn dot(arena: &mut Arena, xs: &[ExprId], ys: &[ExprId]) -> ExprId {
+    let mut acc: Option<ExprId> = None;
+    for (&x, &y) in xs.iter().zip(ys) {
+        let p = arena.mul(x, y);
+        acc = Some(match acc {
+            None => p,
+            Some(a) => arena.add(a, p),
+        });
+    }
+    acc.unwrap_or_else(|| arena.constant(0.0))
+}
+
+/// The `*` operator of the language: scalar products, vector·vector, matrix·vector,
+/// vector·matrix and matrix·matrix. `None` for incompatible shapes.
+pub fn multiply(arena: &mut Arena, a: &Arr, b: &Arr) -> Option<Arr> {
+    if a.is_scalar() || b.is_scalar() {
+        return zip(arena, a, b, |ar, x, y| ar.mul(x, y));
+    }
+    match (a.dims.len(), b.dims.len()) {
+        (1, 1) => {
+            if a.dims[0] != b.dims[0] {
+                return None;
+            }
+            Some(Arr::scalar(dot(arena, &a.data, &b.data)))
+        }
+        (2, 1) => {
+            let (m, n) = (a.dims[0], a.dims[1]);
+            if n != b.dims[0] {
+                return None;
+            }
+            let data = (0..m)
+                .map(|i| dot(arena, &a.data[i * n..(i + 1) * n], &b.data))
+                .collect();
+            Some(Arr {
+                dims: vec![m],
+                data,
+            })
+        }
+        (1, 2) => {
+            let (n, p) = (b.dims[0], b.dims[1]);
+            if a.dims[0] != n {
+                return None;
+            }
+            let data = (0..p)
+                .map(|j| {
+                    let col: Vec<ExprId> = (0..n).map(|k| b.data[k * p + j]).collect();
+                    dot(arena, &a.data, &col)
+                })
+                .collect();
+            Some(Arr {
+                dims: vec![p],
+                data,
+            })
+        }
+        (2, 2) => {
+            let (m, n) = (a.dims[0], a.dims[1]);
+            let p = b.dims[1];
+            if n != b.dims[0] {
+                return None;
+            }
+            let mut data = Vec::with_capacity(m * p);
+            for i in 0..m {
+                for j in 0..p {
+                    let col: Vec<ExprId> = (0..n).map(|k| b.data[k * p + j]).collect();
+                    data.push(dot(arena, &a.data[i * n..(i + 1) * n], &col));
+                }
+            }
+            Some(Arr {
+                dims: vec![m, p],
+                data,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Row-major transpose of a matrix.
+pub fn transpose(a: &Arr) -> Option<Arr> {
+    if a.dims.len() != 2 {
+        return None;
+    }
+    let (m, n) = (a.dims[0], a.dims[1]);
+    let mut data = Vec::with_capacity(m * n);
+    for j in 0..n {
+        for i in 0..m {
+            data.push(a.data[i * n + j]);
+        }
+    }
+    Some(Arr {
+        dims: vec![n, m],
+        data,
+    })
+}
+
+/// Promotes to a matrix for `[...]` concatenation: scalar → 1×1, vector → column.
+pub fn as_matrix(a: &Arr) -> Arr {
+    match a.dims.len() {
+        0 => Arr {
+            dims: vec![1, 1],
+            data: a.data.clone(),
+        },
+        1 => Arr {
+            dims: vec![a.dims[0], 1],
+            data: a.data.clone(),
+        },
+        _ => a.clone(),
+    }
+}
+
+/// Horizontal concatenation of matrices with equal row counts.
+pub fn hcat(items: &[Arr]) -> Option<Arr> {
+    let rows = items.first()?.dims[0];
+    if items.iter().any(|a| a.dims.len() != 2 || a.dims[0] != rows) {
+        return None;
+    }
+    let cols: usize = items.iter().map(|a| a.dims[1]).sum();
+    let mut data = Vec::with_capacity(rows * cols);
+    for i in 0..rows {
+        for a in items {
+            let n = a.dims[1];
+            data.extend_from_slice(&a.data[i * n..(i + 1) * n]);
+        }
+    }
+    Some(Arr {
+        dims: vec![rows, cols],
+        data,
+    })
+}
+
+/// Vertical concatenation of matrices with equal column counts.
+pub fn vcat(items: &[Arr]) -> Option<Arr> {
+    let cols = items.first()?.dims[1];
+    if items.iter().any(|a| a.dims.len() != 2 || a.dims[1] != cols) {
+        return None;
+    }
+    let rows: usize = items.iter().map(|a| a.dims[0]).sum();
+    let mut data = Vec::with_capacity(rows * cols);
+    for a in items {
+        data.extend_from_slice(&a.data);
+    }
+    Some(Arr {
+        dims: vec![rows, cols],
+        data,
+    })
+}

@@ -1,0 +1,655 @@
+//! The symbolic core: scalar expressions as a hash-consed DAG in an arena.
+//!
+//! Every phase after the front end speaks in [`ExprId`]s into one [`Arena`]. A node is stored
+//! once: building the same node twice returns the same id, so a shared subexpression exists once
+//! and later phases compute it once. Nodes refer to variables by [`VarId`], an index into the
+//! flat model's variable table. Constructors fold constants and apply the simplifications that
+//! are always valid (`x + 0`, `x * 1`, `x * 0` for finite x is *not* applied: it would hide NaN).
+
+mod print;
+
+use rustc_hash::FxHashMap;
+use std::fmt;
+
+pub use print::{fmt_real as fmt_real_pub, ExprPrinter};
+
+/// Index of a variable in the flat model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+impl VarId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Index of an expression node in an [`Arena`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(pub u32);
+
+impl ExprId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Built-in functions of one argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Func1 {
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Exp,
+    Log,
+    Log10,
+    Sqrt,
+    Abs,
+    Sign,
+    Floor,
+    Ceil,
+}
+
+impl Func1 {
+    pub const ALL: [Func1; 17] = [
+        Func1::Sin,
+        Func1::Cos,
+        Func1::Tan,
+        Func1::Asin,
+        Func1::Acos,
+        Func1::Atan,
+        Func1::Sinh,
+        Func1::Cosh,
+        Func1::Tanh,
+        Func1::Exp,
+        Func1::Log,
+        Func1::Log10,
+        Func1::Sqrt,
+        Func1::Abs,
+        Func1::Sign,
+        Func1::Floor,
+        Func1::Ceil,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Func1::Sin => "sin",
+            Func1::Cos => "cos",
+            Func1::Tan => "tan",
+            Func1::Asin => "asin",
+            Func1::Acos => "acos",
+            Func1::Atan => "atan",
+            Func1::Sinh => "sinh",
+            Func1::Cosh => "cosh",
+            Func1::Tanh => "tanh",
+            Func1::Exp => "exp",
+            Func1::Log => "log",
+            Func1::Log10 => "log10",
+            Func1::Sqrt => "sqrt",
+            Func1::Abs => "abs",
+            Func1::Sign => "sign",
+            Func1::Floor => "floor",
+            Func1::Ceil => "ceil",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Func1> {
+        Func1::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    pub fn eval(self, x: f64) -> f64 {
+        match self {
+            Func1::Sin => x.sin(),
+            Func1::Cos => x.cos(),
+            Func1::Tan => x.tan(),
+            Func1::Asin => x.asin(),
+            Func1::Acos => x.acos(),
+            Func1::Atan => x.atan(),
+            Func1::Sinh => x.sinh(),
+            Func1::Cosh => x.cosh(),
+            Func1::Tanh => x.tanh(),
+            Func1::Exp => x.exp(),
+            Func1::Log => x.ln(),
+            Func1::Log10 => x.log10(),
+            Func1::Sqrt => x.sqrt(),
+            Func1::Abs => x.abs(),
+            Func1::Sign => {
+                if x > 0.0 {
+                    1.0
+                } else if x < 0.0 {
+                    -1.0
+                } else {
+                    0.0
+                }
+            }
+            Func1::Floor => x.floor(),
+            Func1::Ceil => x.ceil(),
+        }
+    }
+}
+
+/// Built-in functions of two arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Func2 {
+    Atan2,
+    Min,
+    Max,
+    /// Modelica `div`: truncated quotient.
+    Div,
+    /// Modelica `mod`: x - floor(x/y)*y.
+    Mod,
+    /// Modelica `rem`: x - div(x, y)*y.
+    Rem,
+}
+
+impl Func2 {
+    pub fn name(self) -> &'static str {
+        match self {
+            Func2::Atan2 => "atan2",
+            Func2::Min => "min",
+            Func2::Max => "max",
+            Func2::Div => "div",
+            Func2::Mod => "mod",
+            Func2::Rem => "rem",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Func2> {
+        [
+            Func2::Atan2,
+            Func2::Min,
+            Func2::Max,
+            Func2::Div,
+            Func2::Mod,
+            Func2::Rem,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+    }
+
+    pub fn eval(self, x: f64, y: f64) -> f64 {
+        match self {
+            Func2::Atan2 => x.atan2(y),
+            Func2::Min => x.min(y),
+            Func2::Max => x.max(y),
+            Func2::Div => (x / y).trunc(),
+            Func2::Mod => x - (x / y).floor() * y,
+            Func2::Rem => x - (x / y).trunc() * y,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl CmpOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "<>",
+        }
+    }
+
+    pub fn eval(self, a: f64, b: f64) -> bool {
+        match self {
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+        }
+    }
+}
+
+/// One node of the expression DAG. Booleans are represented as 0.0/1.0 constants where folded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// A real constant, stored by bit pattern so that nodes hash.
+    Const(u64),
+    Var(VarId),
+    /// `der(x)` of a variable.
+    Der(VarId),
+    /// `pre(x)`: the value at the start of the step (or before the event).
+    Pre(VarId),
+    Time,
+    Neg(ExprId),
+    Add(ExprId, ExprId),
+    Sub(ExprId, ExprId),
+    Mul(ExprId, ExprId),
+    Div(ExprId, ExprId),
+    Pow(ExprId, ExprId),
+    Call1(Func1, ExprId),
+    Call2(Func2, ExprId, ExprId),
+    Cmp(CmpOp, ExprId, ExprId),
+    And(ExprId, ExprId),
+    Or(ExprId, ExprId),
+    Not(ExprId),
+    If(ExprId, ExprId, ExprId),
+    /// `noEvent(e)`: relations inside generate no events.
+    NoEvent(ExprId),
+}
+
+/// The arena. Ids are only meaningful for the arena that made them.
+#[derive(Default, Clone)]
+pub struct Arena {
+    nodes: Vec<Node>,
+    index: FxHashMap<Node, ExprId>,
+}
+
+impl fmt::Debug for Arena {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Arena({} nodes)", self.nodes.len())
+    }
+}
+
+impl Arena {
+    pub fn new() -> Arena {
+        Arena::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn node(&self, id: ExprId) -> Node {
+        self.nodes[id.index()]
+    }
+
+    /// Interns a node as given, without simplification.
+    pub fn intern(&mut self, node: Node) -> ExprId {
+        if let Some(&id) = self.index.get(&node) {
+            return id;
+        }
+        let id = ExprId(self.nodes.len() as u32);
+        self.nodes.push(node);
+        self.index.insert(node, id);
+        id
+    }
+
+    pub fn constant(&mut self, value: f64) -> ExprId {
+        // One zero: -0.0 and 0.0 are folded together so that `x - x` and `0` are one node.
+        let v = if value == 0.0 { 0.0 } else { value };
+        self.intern(Node::Const(v.to_bits()))
+    }
+
+    pub fn as_const(&self, id: ExprId) -> Option<f64> {
+        match self.node(id) {
+            Node::Const(bits) => Some(f64::from_bits(bits)),
+            _ => None,
+        }
+    }
+
+    pub fn var(&mut self, v: VarId) -> ExprId {
+        self.intern(Node::Var(v))
+    }
+
+    pub fn der(&mut self, v: VarId) -> ExprId {
+        self.intern(Node::Der(v))
+    }
+
+    pub fn pre(&mut self, v: VarId) -> ExprId {
+        self.intern(Node::Pre(v))
+    }
+
+    pub fn time(&mut self) -> ExprId {
+        self.intern(Node::Time)
+    }
+
+    pub fn neg(&mut self, a: ExprId) -> ExprId {
+        match self.node(a) {
+            Node::Const(_) => {
+                let v = self.as_const(a).unwrap_or(0.0);
+                self.constant(-v)
+            }
+            Node::Neg(inner) => inner,
+            _ => self.intern(Node::Neg(a)),
+        }
+    }
+
+    pub fn add(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.constant(x + y),
+            (Some(x), None) if x == 0.0 => b,
+            (None, Some(y)) if y == 0.0 => a,
+            _ => {
+                if let Node::Neg(nb) = self.node(b) {
+                    return self.sub(a, nb);
+                }
+                self.intern(Node::Add(a, b))
+            }
+        }
+    }
+
+    pub fn sub(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.constant(x - y),
+            (None, Some(y)) if y == 0.0 => a,
+            (Some(x), None) if x == 0.0 => self.neg(b),
+            _ => {
+                if let Node::Neg(nb) = self.node(b) {
+                    return self.add(a, nb);
+                }
+                self.intern(Node::Sub(a, b))
+            }
+        }
+    }
+
+    pub fn mul(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.constant(x * y),
+            (Some(x), None) if x == 1.0 => b,
+            (None, Some(y)) if y == 1.0 => a,
+            (Some(x), None) if x == -1.0 => self.neg(b),
+            (None, Some(y)) if y == -1.0 => self.neg(a),
+            _ => self.intern(Node::Mul(a, b)),
+        }
+    }
+
+    pub fn div(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) if y != 0.0 => self.constant(x / y),
+            (None, Some(y)) if y == 1.0 => a,
+            _ => self.intern(Node::Div(a, b)),
+        }
+    }
+
+    pub fn pow(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.constant(x.powf(y)),
+            (None, Some(y)) if y == 1.0 => a,
+            _ => self.intern(Node::Pow(a, b)),
+        }
+    }
+
+    pub fn call1(&mut self, f: Func1, a: ExprId) -> ExprId {
+        match self.as_const(a) {
+            Some(x) => self.constant(f.eval(x)),
+            None => self.intern(Node::Call1(f, a)),
+        }
+    }
+
+    pub fn call2(&mut self, f: Func2, a: ExprId, b: ExprId) -> ExprId {
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.constant(f.eval(x, y)),
+            _ => self.intern(Node::Call2(f, a, b)),
+        }
+    }
+
+    pub fn cmp(&mut self, op: CmpOp, a: ExprId, b: ExprId) -> ExprId {
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => self.boolean(op.eval(x, y)),
+            _ => self.intern(Node::Cmp(op, a, b)),
+        }
+    }
+
+    pub fn boolean(&mut self, b: bool) -> ExprId {
+        self.constant(if b { 1.0 } else { 0.0 })
+    }
+
+    pub fn and(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), _) if x == 0.0 => a,
+            (Some(_), _) => b,
+            (_, Some(y)) if y == 0.0 => b,
+            (_, Some(_)) => a,
+            _ => self.intern(Node::And(a, b)),
+        }
+    }
+
+    pub fn or(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), _) if x != 0.0 => a,
+            (Some(_), _) => b,
+            (_, Some(y)) if y != 0.0 => b,
+            (_, Some(_)) => a,
+            _ => self.intern(Node::Or(a, b)),
+        }
+    }
+
+    pub fn not(&mut self, a: ExprId) -> ExprId {
+        match self.as_const(a) {
+            Some(x) => self.boolean(x == 0.0),
+            None => self.intern(Node::Not(a)),
+        }
+    }
+
+    pub fn if_(&mut self, c: ExprId, t: ExprId, e: ExprId) -> ExprId {
+        match self.as_const(c) {
+            Some(x) if x != 0.0 => t,
+            Some(_) => e,
+            None if t == e => t,
+            None => self.intern(Node::If(c, t, e)),
+        }
+    }
+
+    pub fn no_event(&mut self, a: ExprId) -> ExprId {
+        match self.node(a) {
+            Node::Const(_) | Node::Var(_) | Node::NoEvent(_) => a,
+            _ => self.intern(Node::NoEvent(a)),
+        }
+    }
+
+    /// Children of a node, in order.
+    pub fn children(&self, id: ExprId) -> ChildIter {
+        let mut c = [ExprId(0); 3];
+        let n = match self.node(id) {
+            Node::Const(_) | Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time => 0,
+            Node::Neg(a) | Node::Call1(_, a) | Node::Not(a) | Node::NoEvent(a) => {
+                c[0] = a;
+                1
+            }
+            Node::Add(a, b)
+            | Node::Sub(a, b)
+            | Node::Mul(a, b)
+            | Node::Div(a, b)
+            | Node::Pow(a, b)
+            | Node::Call2(_, a, b)
+            | Node::Cmp(_, a, b)
+            | Node::And(a, b)
+            | Node::Or(a, b) => {
+                c[0] = a;
+                c[1] = b;
+                2
+            }
+            Node::If(a, b, d) => {
+                c[0] = a;
+                c[1] = b;
+                c[2] = d;
+                3
+            }
+        };
+        ChildIter { c, n, k: 0 }
+    }
+
+    /// Calls `f` once for every distinct node reachable from `root` (children before parents).
+    pub fn visit_postorder(&self, root: ExprId, seen: &mut Vec<bool>, f: &mut impl FnMut(ExprId)) {
+        if seen.len() < self.nodes.len() {
+            seen.resize(self.nodes.len(), false);
+        }
+        // Explicit stack: expressions from large models can be deep.
+        let mut stack: Vec<(ExprId, bool)> = vec![(root, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if expanded {
+                f(id);
+                continue;
+            }
+            if seen[id.index()] {
+                continue;
+            }
+            seen[id.index()] = true;
+            stack.push((id, true));
+            for ch in self.children(id) {
+                if !seen[ch.index()] {
+                    stack.push((ch, false));
+                }
+            }
+        }
+    }
+
+    /// Leaves (`Var`, `Der`, `Pre`, `Time`) that occur in `root`, each once.
+    pub fn leaves(&self, root: ExprId, out: &mut Vec<Node>) {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            let n = self.node(id);
+            if matches!(n, Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time) {
+                out.push(n);
+            }
+            stack.extend(self.children(id));
+        }
+    }
+
+    /// Rebuilds `root` bottom-up with `f` deciding the replacement of each leaf node.
+    /// Constructors re-simplify, so substituting a constant folds what it reaches.
+    pub fn substitute(
+        &mut self,
+        root: ExprId,
+        cache: &mut FxHashMap<ExprId, ExprId>,
+        f: &mut impl FnMut(&mut Arena, Node) -> Option<ExprId>,
+    ) -> ExprId {
+        let mut order = Vec::new();
+        let mut seen = Vec::new();
+        self.visit_postorder(root, &mut seen, &mut |id| order.push(id));
+        for id in order {
+            if cache.contains_key(&id) {
+                continue;
+            }
+            let node = self.node(id);
+            let m = |c: &FxHashMap<ExprId, ExprId>, x: ExprId| c.get(&x).copied().unwrap_or(x);
+            let new = match node {
+                Node::Const(_) | Node::Time => id,
+                Node::Var(_) | Node::Der(_) | Node::Pre(_) => f(self, node).unwrap_or(id),
+                Node::Neg(a) => {
+                    let a = m(cache, a);
+                    self.neg(a)
+                }
+                Node::Add(a, b) => {
+                    let (a, b) = (m(cache, a), m(cache, b));
+                    self.add(a, b)
+                }
+                Node::Sub(a, b) => {
+                    let (a, b) = (m(cache, a), m(cache, b));
+                    self.sub(a, b)
+                }
+                Node::Mul(a, b) => {
+                    let (a, b) = (m(cache, a), m(cache, b));
+                    self.mul(a, b)
+                }
+                Node::Div(a, b) => {
+                    let (a, b) = (m(cache, a), m(cache, b));
+                    self.div(a, b)
+                }
+                Node::Pow(a, b) => {
+                    let (a, b) = (m(cache, a), m(cache, b));
+                    self.pow(a, b)
+                }
+                Node::Call1(g, a) => {
+                    let a = m(cache, a);
+                    self.call1(g, a)
+                }
+                Node::Call2(g, a, b) => {
+                    let (a, b) = (m(cache, a), m(cache, b));
+                    self.call2(g, a, b)
+                }
+                Node::Cmp(op, a, b) => {
+                    let (a, b) = (m(cache, a), m(cache, b));
+                    self.cmp(op, a, b)
+                }
+                Node::And(a, b) => {
+                    let (a, b) = (m(cache, a), m(cache, b));
+                    self.and(a, b)
+                }
+                Node::Or(a, b) => {
+                    let (a, b) = (m(cache, a), m(cache, b));
+                    self.or(a, b)
+                }
+                Node::Not(a) => {
+                    let a = m(cache, a);
+                    self.not(a)
+                }
+                Node::If(c, t, e) => {
+                    let (c, t, e) = (m(cache, c), m(cache, t), m(cache, e));
+                    self.if_(c, t, e)
+                }
+                Node::NoEvent(a) => {
+                    let a = m(cache, a);
+                    self.no_event(a)
+                }
+            };
+            cache.insert(id, new);
+        }
+        cache.get(&root).copied().unwrap_or(root)
+    }
+}
+
+pub struct ChildIter {
+    c: [ExprId; 3],
+    n: usize,
+    k: usize,
+}
+
+impl Iterator for ChildIter {
+    type Item = ExprId;
+    fn next(&mut self) -> Option<ExprId> {
+        if self.k < self.n {
+            self.k += 1;
+            Some(self.c[self.k - 1])
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_consing_shares_nodes() {
+        let mut a = Arena::new();
+        let x = a.var(VarId(0));
+        let y = a.var(VarId(1));
+        let s1 = a.add(x, y);
+        let s2 = a.add(x, y);
+        assert_eq!(s1, s2);
+        let before = a.len();
+        let _ = a.mul(s1, s2);
+        assert_eq!(a.len(), before + 1);
+    }
+
+    #[test]
+    fn constants_fold() {
+        let mut a = Arena::new();
+        let two = a.constant(2.0);
+        let three = a.constant(3.0);
+        let s = a.mul(two, three);
+        assert_eq!(a.as_const(s), Some(6.0));
+        let x = a.var(VarId(0));
+        let zero = a.constant(0.0);
+        assert_eq!(a.add(x, zero), x);
+    }
+}
