@@ -11,7 +11,11 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "rtc", version, about = "Real-time equation compiler for Modelica-style models")]
+#[command(
+    name = "rtc",
+    version,
+    about = "Real-time equation compiler for Modelica-style models"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -70,23 +74,23 @@ fn print_diagnostics(diags: &[Diagnostic], sources: &SourceMap, short: bool) {
     }
 }
 
-fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Diagnostic> {
+fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Box<Diagnostic>> {
     let mut out = Vec::new();
     for p in params {
         let Some((name, value)) = p.split_once('=') else {
-            return Err(Diagnostic::error(
+            return Err(Box::new(Diagnostic::error(
                 "command-line",
                 format!("--param `{p}`: expected NAME=VALUE"),
-            ));
+            )));
         };
         let v: f64 = match value.trim() {
             "true" => 1.0,
             "false" => 0.0,
             t => t.parse().map_err(|_| {
-                Diagnostic::error(
+                Box::new(Diagnostic::error(
                     "command-line",
                     format!("--param `{p}`: `{value}` is not a number"),
-                )
+                ))
             })?,
         };
         out.push((name.trim().to_string(), v));
@@ -95,15 +99,12 @@ fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Diagnostic> {
 }
 
 /// Loads and flattens a model, printing diagnostics. `None` means exit code 1.
-pub fn load_model(
-    args: &ModelArgs,
-    arena: &typed_arena::Arena<crate::syntax::ast::StoredDefinition>,
-) -> Option<(crate::flat::FlatModel, SourceMap)> {
+pub fn load_model(args: &ModelArgs) -> Option<(crate::flat::FlatModel, SourceMap)> {
     let empty = SourceMap::new();
     let params = match parse_params(&args.params) {
         Ok(p) => p,
         Err(d) => {
-            print_diagnostics(&[d], &empty, args.short_diagnostics);
+            print_diagnostics(&[*d], &empty, args.short_diagnostics);
             return None;
         }
     };
@@ -111,19 +112,14 @@ pub fn load_model(
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(_) => {
-                let d = Diagnostic::error(
-                    "file",
-                    format!("{} is not UTF-8 text", args.file.display()),
-                );
+                let d =
+                    Diagnostic::error("file", format!("{} is not UTF-8 text", args.file.display()));
                 print_diagnostics(&[d], &empty, args.short_diagnostics);
                 return None;
             }
         },
         Err(e) => {
-            let d = Diagnostic::error(
-                "file",
-                format!("cannot read {}: {e}", args.file.display()),
-            );
+            let d = Diagnostic::error("file", format!("cannot read {}: {e}", args.file.display()));
             print_diagnostics(&[d], &empty, args.short_diagnostics);
             return None;
         }
@@ -134,16 +130,32 @@ pub fn load_model(
         modelicapath: std::env::var("MODELICAPATH").ok(),
         params,
     };
-    let mut tree = ClassTree::new(arena);
-    let outcome = flatten::flatten_source(&mut tree, &args.file.display().to_string(), &text, &opts);
-    print_diagnostics(&outcome.diagnostics, &tree.sources, args.short_diagnostics);
-    let model = outcome.model?;
-    Some((model, std::mem::take(&mut tree.sources)))
+    let file_name = args.file.display().to_string();
+    // Parse and flatten on a thread whose stack fits the nesting of this input.
+    let result = crate::driver::with_stack_for(&text.clone(), move || {
+        let arena = typed_arena::Arena::new();
+        let mut tree = ClassTree::new(&arena);
+        let outcome = flatten::flatten_source(&mut tree, &file_name, &text, &opts);
+        (
+            outcome.model,
+            outcome.diagnostics,
+            std::mem::take(&mut tree.sources),
+        )
+    });
+    let Some((model, diagnostics, sources)) = result else {
+        let d = Diagnostic::error(
+            "too-deep",
+            format!("{} is nested too deeply to compile", args.file.display()),
+        );
+        print_diagnostics(&[d], &empty, args.short_diagnostics);
+        return None;
+    };
+    print_diagnostics(&diagnostics, &sources, args.short_diagnostics);
+    Some((model?, sources))
 }
 
 fn check(args: &ModelArgs) -> u8 {
-    let arena = typed_arena::Arena::new();
-    let Some((model, sources)) = load_model(args, &arena) else {
+    let Some((model, sources)) = load_model(args) else {
         return 1;
     };
     match structure::check(&model) {
@@ -159,8 +171,7 @@ fn check(args: &ModelArgs) -> u8 {
 }
 
 fn flatten_cmd(args: &ModelArgs) -> u8 {
-    let arena = typed_arena::Arena::new();
-    let Some((model, _)) = load_model(args, &arena) else {
+    let Some((model, _)) = load_model(args) else {
         return 1;
     };
     print!("{}", model.print());

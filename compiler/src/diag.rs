@@ -58,7 +58,10 @@ impl SourceFile {
         };
         let start = self.line_starts[line] as usize;
         let end = (offset as usize).min(self.text.len());
-        let col = self.text.get(start..end).map_or(end - start, |s| s.chars().count());
+        let col = self
+            .text
+            .get(start..end)
+            .map_or(end - start, |s| s.chars().count());
         (line + 1, col + 1)
     }
 }
@@ -96,7 +99,9 @@ impl SourceMap {
 
     pub fn text(&self, span: Span) -> &str {
         let f = self.file(span.file);
-        f.text.get(span.start as usize..span.end as usize).unwrap_or("")
+        f.text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
     }
 
     /// `file:line:col` of a span's start.

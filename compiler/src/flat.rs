@@ -182,7 +182,11 @@ impl FlatModel {
                 let _ = write!(s, "({})", attrs.join(", "));
             }
             if let Some(b) = v.binding {
-                let _ = write!(s, " = {}", self.expr_string(b));
+                let text = match (v.ty, self.arena.as_const(b)) {
+                    (ScalarType::Boolean, Some(x)) => (x != 0.0).to_string(),
+                    _ => self.expr_string(b),
+                };
+                let _ = write!(s, " = {text}");
             }
             if let Some(d) = &v.description {
                 let _ = write!(s, " \"{}\"", escape(d));
@@ -238,5 +242,7 @@ impl FlatModel {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+    s.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }

@@ -1,9 +1,10 @@
 //! rtc: a real-time equation compiler. See `ARCHITECTURE.md` at the repository root.
 
+pub mod cli;
 pub mod diag;
-pub mod syntax;
+pub mod driver;
 pub mod flat;
 pub mod flatten;
-pub mod symbolic;
 pub mod structure;
-pub mod cli;
+pub mod symbolic;
+pub mod syntax;

@@ -13,13 +13,19 @@ use std::path::{Path, PathBuf};
 
 /// The embedded standard library, as (path relative to `stdlib/`, text).
 pub const STDLIB: &[(&str, &str)] = &[
-    ("Rtc/package.mo", include_str!("../../../stdlib/Rtc/package.mo")),
+    (
+        "Rtc/package.mo",
+        include_str!("../../../stdlib/Rtc/package.mo"),
+    ),
     (
         "Rtc/Constants.mo",
         include_str!("../../../stdlib/Rtc/Constants.mo"),
     ),
     ("Rtc/SI.mo", include_str!("../../../stdlib/Rtc/SI.mo")),
-    ("Rtc/Blocks.mo", include_str!("../../../stdlib/Rtc/Blocks.mo")),
+    (
+        "Rtc/Blocks.mo",
+        include_str!("../../../stdlib/Rtc/Blocks.mo"),
+    ),
     (
         "Rtc/Electrical.mo",
         include_str!("../../../stdlib/Rtc/Electrical.mo"),
@@ -147,7 +153,8 @@ impl<'a> ClassTree<'a> {
                 let Ok(rd) = std::fs::read_dir(dir) else {
                     continue;
                 };
-                let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+                let mut entries: Vec<PathBuf> =
+                    rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
                 entries.sort();
                 for p in entries {
                     if let Some(name) = library_name(&p) {
@@ -216,7 +223,11 @@ impl<'a> ClassTree<'a> {
     }
 
     /// Parses and adds the user's file; returns its top-level classes.
-    pub fn add_user_file(&mut self, name: &str, text: &str) -> Result<Vec<ClassId>, Box<Diagnostic>> {
+    pub fn add_user_file(
+        &mut self,
+        name: &str,
+        text: &str,
+    ) -> Result<Vec<ClassId>, Box<Diagnostic>> {
         let file = self.sources.add(name, text);
         let sd = syntax::parse(text, file)?;
         Ok(self.add_stored_definition(sd, None))
@@ -287,7 +298,10 @@ impl<'a> ClassTree<'a> {
                     .file_stem()
                     .map(|s| s.to_string_lossy().to_string())
                     .unwrap_or_default();
-                let pos = order.lines().position(|l| l.trim() == stem).unwrap_or(usize::MAX);
+                let pos = order
+                    .lines()
+                    .position(|l| l.trim() == stem)
+                    .unwrap_or(usize::MAX);
                 (pos, stem)
             });
             for e in entries {
@@ -298,7 +312,11 @@ impl<'a> ClassTree<'a> {
                 if is_mo || e.join("package.mo").is_file() {
                     // Already defined inside package.mo: the file is ignored, as tools do.
                     if let Some(stem) = e.file_stem() {
-                        if self.info(pkg_id).children.contains_key(&*stem.to_string_lossy()) {
+                        if self
+                            .info(pkg_id)
+                            .children
+                            .contains_key(&*stem.to_string_lossy())
+                        {
                             continue;
                         }
                     }
@@ -455,7 +473,12 @@ impl<'a> ClassTree<'a> {
         self.lookup_name_depth(scope, name, 0)
     }
 
-    fn lookup_name_depth(&mut self, scope: ClassId, name: &ast::Name, depth: u32) -> Option<Found<'a>> {
+    fn lookup_name_depth(
+        &mut self,
+        scope: ClassId,
+        name: &ast::Name,
+        depth: u32,
+    ) -> Option<Found<'a>> {
         let first = name.parts.first()?;
         let mut found = if name.global {
             self.top_level(&first.name).map(Found::Class)?

@@ -27,6 +27,7 @@ use crate::syntax::ast;
 use classes::{suggest, Builtin, ClassId, ClassTree, Found};
 use modification::{merge, Env, Mod};
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 pub use values::{dims_text, Arr, Val};
 
 type DResult<T> = Result<T, Box<Diagnostic>>;
@@ -52,8 +53,14 @@ struct InstNode {
 
 #[derive(Clone, Debug)]
 enum Entry {
-    Vars { dims: Vec<usize>, vars: Vec<VarId> },
-    Nodes { dims: Vec<usize>, nodes: Vec<NodeId> },
+    Vars {
+        dims: Vec<usize>,
+        vars: Rc<[VarId]>,
+    },
+    Nodes {
+        dims: Vec<usize>,
+        nodes: Rc<[NodeId]>,
+    },
     /// A conditional component whose condition is false.
     Disabled,
 }
@@ -120,7 +127,12 @@ pub struct Outcome {
 
 /// Flattens the model in `text` (named `file_name`). `tree` must be fresh; it keeps the sources
 /// for rendering diagnostics afterwards.
-pub fn flatten_source(tree: &mut ClassTree<'_>, file_name: &str, text: &str, opts: &Options) -> Outcome {
+pub fn flatten_source(
+    tree: &mut ClassTree<'_>,
+    file_name: &str,
+    text: &str,
+    opts: &Options,
+) -> Outcome {
     tree.add_library_paths(&opts.libs, opts.modelicapath.as_deref());
     let tops = match tree.add_user_file(file_name, text) {
         Ok(t) => t,
@@ -154,7 +166,11 @@ pub fn flatten_source(tree: &mut ClassTree<'_>, file_name: &str, text: &str, opt
     Outcome { model, diagnostics }
 }
 
-fn select_model(tree: &mut ClassTree<'_>, tops: &[ClassId], name: Option<&str>) -> DResult<ClassId> {
+fn select_model(
+    tree: &mut ClassTree<'_>,
+    tops: &[ClassId],
+    name: Option<&str>,
+) -> DResult<ClassId> {
     if let Some(name) = name {
         let parts: Vec<&str> = name.split('.').collect();
         let mut cur = tree.top_level(parts[0]);
@@ -227,6 +243,8 @@ struct Flattener<'t, 'a> {
     top: Option<NodeId>,
     /// The slot of the last part of the last resolved reference.
     last_slot: Option<SlotId>,
+    /// Sizes of arrays being declared, known from their binding (`A[:, size(A, 1)] = …`).
+    pending_dims: FxHashMap<SlotId, Vec<usize>>,
 }
 
 const MAX_ERRORS: usize = 20;
@@ -255,6 +273,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             diags: Vec::new(),
             top: None,
             last_slot: None,
+            pending_dims: FxHashMap::default(),
         }
     }
 
@@ -511,10 +530,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ));
             }
             let lexical = slot.lexical;
-            let expr = slot.decl.modification.as_ref().and_then(|m| match &m.binding {
-                Some(ast::Binding::Expr(e)) => Some(e),
-                _ => None,
-            });
+            let expr = slot
+                .decl
+                .modification
+                .as_ref()
+                .and_then(|m| match &m.binding {
+                    Some(ast::Binding::Expr(e)) => Some(e),
+                    _ => None,
+                });
             let fallback = OVERRIDE_EXPR.with(|e| *e);
             self.slots[sid.0 as usize].modif.binding = Some(modification::ModValue {
                 expr: expr.unwrap_or(fallback),
@@ -554,11 +577,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             SlotState::InProgress => {
                 let d = self.slots[sid.0 as usize].decl;
                 return Err(Box::new(
-                    Diagnostic::error(
-                        "cycle",
-                        format!("`{}` depends on itself", d.name.name),
-                    )
-                    .at(d.name.span, "in its own definition"),
+                    Diagnostic::error("cycle", format!("`{}` depends on itself", d.name.name))
+                        .at(d.name.span, "in its own definition"),
                 ));
             }
             SlotState::Pending => {}
@@ -590,14 +610,29 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Err(Box::new(
                     Diagnostic::error(
                         "not-a-class",
-                        format!("`{}` is a component, not a type", clause.type_name.to_dotted()),
+                        format!(
+                            "`{}` is a component, not a type",
+                            clause.type_name.to_dotted()
+                        ),
                     )
                     .at(clause.type_name.span, "expected a type"),
                 ))
             }
             None => return Err(self.unknown_class(&clause.type_name, lexical)),
         };
-        // Dimensions: declaration subscripts, then the clause's, then the type's.
+        // Dimensions: declaration subscripts, then the clause's, then the type's. With `:`
+        // the binding's size is known first, so `size(A, 1)` may refer to the array itself.
+        let has_colon = decl
+            .subscripts
+            .iter()
+            .chain(&clause.subscripts)
+            .any(|s| matches!(s, ast::Subscript::Colon(_)));
+        if has_colon {
+            if let Some(b) = modif.binding.clone() {
+                let v = self.eval_mod_value(&b)?;
+                self.pending_dims.insert(sid, v.dims);
+            }
+        }
         let mut dims = Vec::new();
         let mut colon = false;
         for s in decl.subscripts.iter().chain(&clause.subscripts) {
@@ -615,7 +650,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Err(Box::new(
                     Diagnostic::error(
                         "size",
-                        format!("the size of `{}` is not given and it has no binding", decl.name.name),
+                        format!(
+                            "the size of `{}` is not given and it has no binding",
+                            decl.name.name
+                        ),
                     )
                     .at(decl.name.span, "declared with `:`"),
                 ));
@@ -640,7 +678,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         let mut causality = clause.prefix.causality;
-        let class = self.resolve_short(class, &mut modif, &mut dims, &mut causality, clause.span)?;
+        let class =
+            self.resolve_short(class, &mut modif, &mut dims, &mut causality, clause.span)?;
         let s = &self.slots[sid.0 as usize];
         let causality = causality.or(s.outer_causality);
         let variability = clause.prefix.variability.or(s.outer_variability);
@@ -658,7 +697,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let info = self.tree.info(class);
         if let Some(b) = info.builtin {
-            let vars = self.make_vars(sid, &path, b, &dims, &modif, variability, causality, is_flow)?;
+            let vars = self.make_vars(
+                sid,
+                &path,
+                b,
+                &dims,
+                &modif,
+                variability,
+                causality,
+                is_flow,
+            )?;
             let mut is_conn = false;
             // `connector RealInput = input Real`: a connector whose only element is itself.
             let tdef = self.tree.lookup_name(lexical, &clause.type_name);
@@ -666,7 +714,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 is_conn = self.short_chain_has_connector(c);
             }
             self.slots[sid.0 as usize].is_connector = is_conn;
-            return Ok(Entry::Vars { dims, vars });
+            return Ok(Entry::Vars {
+                dims,
+                vars: vars.into(),
+            });
         }
         let restriction = info.restriction();
         let is_connector = matches!(
@@ -678,7 +729,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         if matches!(
             restriction,
-            Some(ast::Restriction::Function | ast::Restriction::Package | ast::Restriction::OperatorFunction)
+            Some(
+                ast::Restriction::Function
+                    | ast::Restriction::Package
+                    | ast::Restriction::OperatorFunction
+            )
         ) {
             return Err(Box::new(
                 Diagnostic::error(
@@ -696,7 +751,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Err(Box::new(
                 Diagnostic::error(
                     "partial",
-                    format!("component `{}` has partial type `{}`", decl.name.name, info.full_name),
+                    format!(
+                        "component `{}` has partial type `{}`",
+                        decl.name.name, info.full_name
+                    ),
                 )
                 .at(clause.type_name.span, "partial class"),
             ));
@@ -710,7 +768,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let mut m = if dims.is_empty() {
                 modif.clone()
             } else {
-                modif.select(dims.len(), k)
+                modif.select(&dims, k)
             };
             self.populate(child, class, &mut m, outer)?;
             self.check_modifiers(child, &m, class)?;
@@ -719,7 +777,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for &child in &nodes {
             self.complete_node(child)?;
         }
-        Ok(Entry::Nodes { dims, nodes })
+        Ok(Entry::Nodes {
+            dims,
+            nodes: nodes.into(),
+        })
     }
 
     fn short_chain_has_connector(&mut self, mut c: ClassId) -> bool {
@@ -802,7 +863,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for (name, sub) in &modif.subs {
             if !matches!(
                 &**name,
-                "start" | "fixed" | "min" | "max" | "nominal" | "unit" | "displayUnit" | "quantity" | "stateSelect"
+                "start"
+                    | "fixed"
+                    | "min"
+                    | "max"
+                    | "nominal"
+                    | "unit"
+                    | "displayUnit"
+                    | "quantity"
+                    | "stateSelect"
             ) {
                 let mut d = Diagnostic::error(
                     "unknown-modifier",
@@ -849,7 +918,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let m = if dims.is_empty() {
                 modif.clone()
             } else {
-                modif.select(dims.len(), k)
+                modif.select(dims, k)
             };
             let name = format!("{path}{}", subscript_text(dims, k));
             let id = VarId(self.flat.vars.len() as u32);
@@ -974,7 +1043,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             None => Err(Box::new(
                 Diagnostic::error(
                     "size",
-                    format!("attribute `{name}` needs a scalar, got size {}", dims_text(&v.dims)),
+                    format!(
+                        "attribute `{name}` needs a scalar, got size {}",
+                        dims_text(&v.dims)
+                    ),
                 )
                 .at(b.expr.span, "here")
                 .help("for an array use `each`, or give one value per element"),
@@ -990,10 +1062,27 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let r = self.eval(b.expr, b.env);
         self.loop_vars = saved;
         let mut v = r?;
-        for &(ndims, index) in &b.select {
+        for (sel_dims, index) in &b.select {
+            let (ndims, index) = (sel_dims.len(), *index);
             let Val::Arr(a) = &v else {
                 return Ok(v);
             };
+            if a.dims.len() >= ndims && a.dims[..ndims] != sel_dims[..] {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!(
+                            "the value has size {} but the array is declared with size {}",
+                            dims_text(&a.dims),
+                            dims_text(sel_dims)
+                        ),
+                    )
+                    .at(b.expr.span, "this value")
+                    .help(
+                        "give one value per element, or use `each` for the same value everywhere",
+                    ),
+                ));
+            }
             if a.dims.len() < ndims {
                 return Err(Box::new(
                     Diagnostic::error(
@@ -1047,10 +1136,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         let mut cache = FxHashMap::default();
-        let r = self.flat.arena.substitute(e, &mut cache, &mut |ar, n| match n {
-            Node::Var(v) => values.get(&v).map(|&x| ar.constant(x)),
-            _ => None,
-        });
+        let r = self
+            .flat
+            .arena
+            .substitute(e, &mut cache, &mut |ar, n| match n {
+                Node::Var(v) => values.get(&v).map(|&x| ar.constant(x)),
+                _ => None,
+            });
         self.flat.arena.as_const(r)
     }
 
@@ -1083,7 +1175,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Box::new(
                 Diagnostic::error(
                     "not-constant",
-                    format!("{what} must be known before simulation (constants and parameters only)"),
+                    format!(
+                        "{what} must be known before simulation (constants and parameters only)"
+                    ),
                 )
                 .at(e.span, "depends on a variable")
                 .help("structural values are computed at compile time"),
@@ -1095,8 +1189,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let v = self.eval_const(e, env, "an array size")?;
         if v < 0.0 || v.fract() != 0.0 || v > 1e9 {
             return Err(Box::new(
-                Diagnostic::error("size", format!("array size {v} is not a non-negative integer"))
-                    .at(e.span, "here"),
+                Diagnostic::error(
+                    "size",
+                    format!("array size {v} is not a non-negative integer"),
+                )
+                .at(e.span, "here"),
             ));
         }
         Ok(v as usize)
@@ -1143,7 +1240,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
         )
         .at(span, format!("`{part}` not found"));
         let candidates = match cur {
-            Some(Found::Class(c)) => self.tree.info(c).children.keys().map(|s| s.to_string()).collect(),
+            Some(Found::Class(c)) => self
+                .tree
+                .info(c)
+                .children
+                .keys()
+                .map(|s| s.to_string())
+                .collect(),
             _ => self.tree.visible_names(scope),
         };
         if let Some(s) = suggest(&part, &candidates) {
@@ -1156,7 +1259,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Box::new(
             Diagnostic::error(
                 "size",
-                format!("size mismatch in {what}: {} vs {}", dims_text(a), dims_text(b)),
+                format!(
+                    "size mismatch in {what}: {} vs {}",
+                    dims_text(a),
+                    dims_text(b)
+                ),
             )
             .at(span, "here"),
         )
@@ -1433,8 +1540,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Some(v) => values.push(v),
                 None => {
                     return Err(Box::new(
-                        Diagnostic::error("not-constant", "a loop range must be known at compile time")
-                            .at(range.span, "depends on a variable"),
+                        Diagnostic::error(
+                            "not-constant",
+                            "a loop range must be known at compile time",
+                        )
+                        .at(range.span, "depends on a variable"),
                     ))
                 }
             }
@@ -1477,11 +1587,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if !args.iterators.is_empty() {
             // Reductions: sum(e for i in r), etc.
             let body = args.positional.first().ok_or_else(|| {
-                Box::new(Diagnostic::error("arguments", "reduction without expression").at(e.span, "here"))
+                Box::new(
+                    Diagnostic::error("arguments", "reduction without expression")
+                        .at(e.span, "here"),
+                )
             })?;
             let items = self.iterate(&args.iterators, env, &mut |s| s.eval_arr(body, env))?;
             let stacked = Arr::stack(items).ok_or_else(|| {
-                Box::new(Diagnostic::error("size", "reduction elements have different sizes").at(e.span, "here"))
+                Box::new(
+                    Diagnostic::error("size", "reduction elements have different sizes")
+                        .at(e.span, "here"),
+                )
             })?;
             return self.reduce(&name, &stacked, e.span).map(Val::Arr);
         }
@@ -1497,7 +1613,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Err(Box::new(
                     Diagnostic::error(
                         "arguments",
-                        format!("`{name}` takes {expect} argument{}, got {nargs}", if hi == 1 { "" } else { "s" }),
+                        format!(
+                            "`{name}` takes {expect} argument{}, got {nargs}",
+                            if hi == 1 { "" } else { "s" }
+                        ),
                     )
                     .at(args.span, "arguments"),
                 ));
@@ -1507,7 +1626,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if let Some(f) = Func1::from_name(&name) {
             check_args(self, 1, 1)?;
             let x = self.eval_arr(&args.positional[0], env)?;
-            return Ok(Val::Arr(x.map(&mut self.flat.arena, |ar, v| ar.call1(f, v))));
+            return Ok(Val::Arr(
+                x.map(&mut self.flat.arena, |ar, v| ar.call1(f, v)),
+            ));
         }
         match name.as_str() {
             "atan2" | "div" | "mod" | "rem" => {
@@ -1521,7 +1642,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             "min" | "max" => {
                 check_args(self, 1, 2)?;
-                let f = if name == "min" { Func2::Min } else { Func2::Max };
+                let f = if name == "min" {
+                    Func2::Min
+                } else {
+                    Func2::Max
+                };
                 let x = self.eval_arr(&args.positional[0], env)?;
                 if nargs == 1 {
                     return self.reduce(&name, &x, e.span).map(Val::Arr);
@@ -1530,7 +1655,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 if !x.is_scalar() || !y.is_scalar() {
                     return Err(self.size_mismatch(e.span, &name, &x.dims, &y.dims));
                 }
-                Ok(Val::Arr(Arr::scalar(self.flat.arena.call2(f, x.data[0], y.data[0]))))
+                Ok(Val::Arr(Arr::scalar(
+                    self.flat.arena.call2(f, x.data[0], y.data[0]),
+                )))
             }
             "der" => {
                 check_args(self, 1, 1)?;
@@ -1561,7 +1688,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             "noEvent" => {
                 check_args(self, 1, 1)?;
                 let x = self.eval_arr(&args.positional[0], env)?;
-                Ok(Val::Arr(x.map(&mut self.flat.arena, |ar, v| ar.no_event(v))))
+                Ok(Val::Arr(
+                    x.map(&mut self.flat.arena, |ar, v| ar.no_event(v)),
+                ))
             }
             "smooth" => {
                 check_args(self, 2, 2)?;
@@ -1572,9 +1701,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let actual = args
                     .positional
                     .first()
-                    .or_else(|| args.named.iter().find(|(n, _)| &*n.name == "actual").map(|(_, x)| x))
+                    .or_else(|| {
+                        args.named
+                            .iter()
+                            .find(|(n, _)| &*n.name == "actual")
+                            .map(|(_, x)| x)
+                    })
                     .ok_or_else(|| {
-                        Box::new(Diagnostic::error("arguments", "`homotopy` needs `actual`").at(args.span, "here"))
+                        Box::new(
+                            Diagnostic::error("arguments", "`homotopy` needs `actual`")
+                                .at(args.span, "here"),
+                        )
                     })?;
                 self.eval(actual, env)
             }
@@ -1585,11 +1722,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
             "integer" | "Integer" => {
                 check_args(self, 1, 1)?;
                 let x = self.eval_arr(&args.positional[0], env)?;
-                Ok(Val::Arr(x.map(&mut self.flat.arena, |ar, v| ar.call1(Func1::Floor, v))))
+                Ok(Val::Arr(x.map(&mut self.flat.arena, |ar, v| {
+                    ar.call1(Func1::Floor, v)
+                })))
             }
             "size" => {
                 check_args(self, 1, 2)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
+                let x = match self.pending_size(&args.positional[0], env) {
+                    Some(dims) => Arr {
+                        dims,
+                        data: Vec::new(),
+                    },
+                    None => self.eval_arr(&args.positional[0], env)?,
+                };
                 if nargs == 2 {
                     let k = self.eval_const(&args.positional[1], env, "the dimension of size()")?;
                     let k = k as usize;
@@ -1597,14 +1742,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         return Err(Box::new(
                             Diagnostic::error(
                                 "size",
-                                format!("size(…, {k}) of an array with {} dimensions", x.dims.len()),
+                                format!(
+                                    "size(…, {k}) of an array with {} dimensions",
+                                    x.dims.len()
+                                ),
                             )
                             .at(e.span, "here"),
                         ));
                     }
                     return Ok(ar_const(self, x.dims[k - 1] as f64));
                 }
-                let data = x.dims.iter().map(|&d| self.flat.arena.constant(d as f64)).collect();
+                let data = x
+                    .dims
+                    .iter()
+                    .map(|&d| self.flat.arena.constant(d as f64))
+                    .collect();
                 Ok(Val::Arr(Arr {
                     dims: vec![x.dims.len()],
                     data,
@@ -1620,7 +1772,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 for a in &args.positional {
                     dims.push(self.eval_dim(a, env)?);
                 }
-                let v = self.flat.arena.constant(if name == "zeros" { 0.0 } else { 1.0 });
+                let v = self
+                    .flat
+                    .arena
+                    .constant(if name == "zeros" { 0.0 } else { 1.0 });
                 let n = dims.iter().product();
                 Ok(Val::Arr(Arr {
                     dims,
@@ -1649,7 +1804,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let n = self.eval_dim(&args.positional[0], env)?;
                 let one = self.flat.arena.constant(1.0);
                 let zero = self.flat.arena.constant(0.0);
-                let data = (0..n * n).map(|k| if k / n == k % n { one } else { zero }).collect();
+                let data = (0..n * n)
+                    .map(|k| if k / n == k % n { one } else { zero })
+                    .collect();
                 Ok(Val::Arr(Arr {
                     dims: vec![n, n],
                     data,
@@ -1659,7 +1816,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 check_args(self, 1, 1)?;
                 let x = self.eval_arr(&args.positional[0], env)?;
                 values::transpose(&x).map(Val::Arr).ok_or_else(|| {
-                    Box::new(Diagnostic::error("size", "transpose needs a matrix").at(e.span, "here"))
+                    Box::new(
+                        Diagnostic::error("size", "transpose needs a matrix").at(e.span, "here"),
+                    )
                 })
             }
             "vector" => {
@@ -1676,8 +1835,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let x = self.eval_arr(&args.positional[0], env)?;
                 if x.data.len() != 1 {
                     return Err(Box::new(
-                        Diagnostic::error("size", "scalar() of an array with more than one element")
-                            .at(e.span, "here"),
+                        Diagnostic::error(
+                            "size",
+                            "scalar() of an array with more than one element",
+                        )
+                        .at(e.span, "here"),
                     ));
                 }
                 Ok(Val::Arr(Arr::scalar(x.data[0])))
@@ -1689,13 +1851,32 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             "String" => Ok(Val::Str(String::new())),
             "cross" | "cat" | "skew" | "outerProduct" | "symmetric" | "diagonal" | "linspace"
-            | "promote" | "array" => Err(self.unsupported(e.span, &format!("the `{name}` function"))),
-            "sample" | "edge" | "change" | "reinit" | "terminal" | "initial" | "delay"
-            | "spatialDistribution" | "cardinality" | "semiLinear" | "inStream" | "actualStream"
-            | "getInstanceName" | "Clock" | "hold" | "previous" | "subSample" | "superSample"
-            | "shiftSample" | "backSample" | "noClock" | "interval" | "firstTick" => {
-                Err(self.unsupported(e.span, &format!("the `{name}` operator")))
+            | "promote" | "array" => {
+                Err(self.unsupported(e.span, &format!("the `{name}` function")))
             }
+            "sample"
+            | "edge"
+            | "change"
+            | "reinit"
+            | "terminal"
+            | "initial"
+            | "delay"
+            | "spatialDistribution"
+            | "cardinality"
+            | "semiLinear"
+            | "inStream"
+            | "actualStream"
+            | "getInstanceName"
+            | "Clock"
+            | "hold"
+            | "previous"
+            | "subSample"
+            | "superSample"
+            | "shiftSample"
+            | "backSample"
+            | "noClock"
+            | "interval"
+            | "firstTick" => Err(self.unsupported(e.span, &format!("the `{name}` operator"))),
             _ => {
                 // A user-defined function or record constructor?
                 let what = match target {
@@ -1720,14 +1901,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             .at(e.span, "called here"),
                     )),
                     None => {
-                        let mut cands: Vec<String> = Func1::ALL.iter().map(|f| f.name().to_string()).collect();
+                        let mut cands: Vec<String> =
+                            Func1::ALL.iter().map(|f| f.name().to_string()).collect();
                         cands.extend(
-                            ["atan2", "min", "max", "der", "pre", "sum", "size", "zeros", "ones", "fill", "noEvent", "smooth"]
-                                .iter()
-                                .map(|s| s.to_string()),
+                            [
+                                "atan2", "min", "max", "der", "pre", "sum", "size", "zeros",
+                                "ones", "fill", "noEvent", "smooth",
+                            ]
+                            .iter()
+                            .map(|s| s.to_string()),
                         );
-                        let mut d = Diagnostic::error("unknown-name", format!("unknown function `{name}`"))
-                            .at(e.span, "not a built-in or a function in scope");
+                        let mut d =
+                            Diagnostic::error("unknown-name", format!("unknown function `{name}`"))
+                                .at(e.span, "not a built-in or a function in scope");
                         if let Some(s) = suggest(&name, &cands) {
                             d = d.help(format!("did you mean `{s}`?"));
                         }
@@ -1735,6 +1921,24 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// The size of an array whose declaration is being instantiated, if `e` names one.
+    fn pending_size(&self, e: &ast::Expr, env: Env) -> Option<Vec<usize>> {
+        let ast::ExprKind::Ref(r) = &e.kind else {
+            return None;
+        };
+        if r.parts.len() != 1 || !r.parts[0].subscripts.is_empty() {
+            return None;
+        }
+        let node = env.node?;
+        let sid = *self.nodes[node.0 as usize]
+            .slots
+            .get(&r.parts[0].ident.name)?;
+        match self.slots[sid.0 as usize].state {
+            SlotState::InProgress => self.pending_dims.get(&sid).cloned(),
+            _ => None,
         }
     }
 
@@ -1746,7 +1950,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 "product" => 1.0,
                 _ => {
                     return Err(Box::new(
-                        Diagnostic::error("size", format!("`{name}` of an empty array")).at(span, "here"),
+                        Diagnostic::error("size", format!("`{name}` of an empty array"))
+                            .at(span, "here"),
                     ))
                 }
             };
@@ -1829,9 +2034,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn eval_ref(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<Val> {
         let first = &r.parts[0];
         if !r.global && r.parts.len() == 1 {
-            if let Some(&(_, v)) = self.loop_vars.iter().rev().find(|(n, _)| *n == first.ident.name) {
+            if let Some(&(_, v)) = self
+                .loop_vars
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == first.ident.name)
+            {
                 let a = Arr::scalar(self.flat.arena.constant(v));
-                return self.apply_subscripts_arr(a, &first.subscripts, env, r.span).map(Val::Arr);
+                return self
+                    .apply_subscripts_arr(a, &first.subscripts, env, r.span)
+                    .map(Val::Arr);
             }
         }
         match self.resolve(r, env)? {
@@ -1861,7 +2073,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
             if name == "time" && first.subscripts.is_empty() && r.parts.len() == 1 {
-                return Ok(Resolved::Value(Val::Arr(Arr::scalar(self.flat.arena.time()))));
+                return Ok(Resolved::Value(Val::Arr(Arr::scalar(
+                    self.flat.arena.time(),
+                ))));
             }
         }
         // 2. A class or package constant through the lexical scopes.
@@ -1877,7 +2091,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         loop {
             match found {
-                Found::Component { owner, clause, decl } => {
+                Found::Component {
+                    owner,
+                    clause,
+                    decl,
+                } => {
                     if clause.prefix.variability != Some(ast::Variability::Constant) {
                         return Err(Box::new(
                             Diagnostic::error(
@@ -1891,7 +2109,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         ));
                     }
                     let value = self.package_constant(owner, clause, decl)?;
-                    let v = self.apply_subscripts_arr(value, &r.parts[k].subscripts, env, r.span)?;
+                    let v =
+                        self.apply_subscripts_arr(value, &r.parts[k].subscripts, env, r.span)?;
                     if k + 1 < r.parts.len() {
                         return Err(self.unsupported(r.span, "fields of package constants"));
                     }
@@ -1922,7 +2141,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut candidates: Vec<String> = Vec::new();
         if k == 0 {
             if let Some(node) = env.node {
-                candidates.extend(self.nodes[node.0 as usize].slots.keys().map(|s| s.to_string()));
+                candidates.extend(
+                    self.nodes[node.0 as usize]
+                        .slots
+                        .keys()
+                        .map(|s| s.to_string()),
+                );
             }
             candidates.extend(self.tree.visible_names(env.class));
             candidates.extend(self.loop_vars.iter().map(|(n, _)| n.to_string()));
@@ -1949,15 +2173,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if let Some(v) = self.package_consts.get(&key) {
             return Ok(v.clone());
         }
-        let env = Env { node: None, class: owner };
+        let env = Env {
+            node: None,
+            class: owner,
+        };
         let binding = decl.modification.as_ref().and_then(|m| match &m.binding {
             Some(ast::Binding::Expr(e)) => Some(e),
             _ => None,
         });
         let Some(b) = binding else {
             return Err(Box::new(
-                Diagnostic::error("no-value", format!("constant `{}` has no value", decl.name.name))
-                    .at(decl.name.span, "declared without a value"),
+                Diagnostic::error(
+                    "no-value",
+                    format!("constant `{}` has no value", decl.name.name),
+                )
+                .at(decl.name.span, "declared without a value"),
             ));
         };
         let _ = clause;
@@ -1968,8 +2198,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for &x in &v.data {
             if self.fold(x).is_none() {
                 return Err(Box::new(
-                    Diagnostic::error("not-constant", format!("constant `{}` has a non-constant value", decl.name.name))
-                        .at(b.span, "not constant"),
+                    Diagnostic::error(
+                        "not-constant",
+                        format!("constant `{}` has a non-constant value", decl.name.name),
+                    )
+                    .at(b.span, "not constant"),
                 ));
             }
         }
@@ -1978,13 +2211,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// Continues resolving `r` from part `k`, whose entry is `entry`.
-    fn walk(&mut self, entry: Entry, r: &'a ast::ComponentRef, k: usize, env: Env) -> DResult<Resolved> {
+    fn walk(
+        &mut self,
+        entry: Entry,
+        r: &'a ast::ComponentRef,
+        k: usize,
+        env: Env,
+    ) -> DResult<Resolved> {
         let part = &r.parts[k];
         match entry {
             Entry::Disabled => Err(Box::new(
                 Diagnostic::error(
                     "disabled",
-                    format!("`{}` is a conditional component that is disabled", part.ident.name),
+                    format!(
+                        "`{}` is a conditional component that is disabled",
+                        part.ident.name
+                    ),
                 )
                 .at(part.ident.span, "its condition is false"),
             )),
@@ -1993,21 +2235,23 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     return Err(Box::new(
                         Diagnostic::error(
                             "unknown-name",
-                            format!("`{}` is a scalar variable and has no element `{}`", part.ident.name, r.parts[k + 1].ident.name),
+                            format!(
+                                "`{}` is a scalar variable and has no element `{}`",
+                                part.ident.name,
+                                r.parts[k + 1].ident.name
+                            ),
                         )
                         .at(r.parts[k + 1].ident.span, "no such element"),
                     ));
                 }
-                let mut data = Vec::with_capacity(vars.len());
-                for &v in &vars {
-                    data.push(self.var_expr(v));
-                }
-                let a = Arr { dims, data };
-                let a = self.apply_subscripts_arr(a, &part.subscripts, env, r.span)?;
-                Ok(Resolved::Value(Val::Arr(a)))
+                let (dims, vars) =
+                    self.apply_subscripts_list(&dims, &vars, &part.subscripts, env, r.span)?;
+                let data = vars.iter().map(|&v| self.var_expr(v)).collect();
+                Ok(Resolved::Value(Val::Arr(Arr { dims, data })))
             }
             Entry::Nodes { dims, nodes } => {
-                let (dims, nodes) = self.apply_subscripts_list(dims, nodes, &part.subscripts, env, r.span)?;
+                let (dims, nodes) =
+                    self.apply_subscripts_list(&dims, &nodes, &part.subscripts, env, r.span)?;
                 if k + 1 == r.parts.len() {
                     return Ok(Resolved::Nodes { dims, nodes });
                 }
@@ -2015,8 +2259,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let mut results = Vec::with_capacity(nodes.len());
                 for &n in &nodes {
                     let Some(&sid) = self.nodes[n.0 as usize].slots.get(&next.ident.name) else {
-                        let candidates: Vec<String> =
-                            self.nodes[n.0 as usize].slots.keys().map(|s| s.to_string()).collect();
+                        let candidates: Vec<String> = self.nodes[n.0 as usize]
+                            .slots
+                            .keys()
+                            .map(|s| s.to_string())
+                            .collect();
                         let mut d = Diagnostic::error(
                             "unknown-name",
                             format!("`{}` has no element `{}`", part.ident.name, next.ident.name),
@@ -2049,7 +2296,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.flat.arena.var(v)
     }
 
-    fn subscript_indices(&mut self, s: &'a ast::Subscript, n: usize, env: Env) -> DResult<Option<Vec<usize>>> {
+    fn subscript_indices(
+        &mut self,
+        s: &'a ast::Subscript,
+        n: usize,
+        env: Env,
+    ) -> DResult<Option<Vec<usize>>> {
         match s {
             ast::Subscript::Colon(_) => Ok(None),
             ast::Subscript::Expr(e) => {
@@ -2068,8 +2320,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     };
                     if v < 1.0 || v.fract() != 0.0 || v as usize > n {
                         return Err(Box::new(
-                            Diagnostic::error("index", format!("index {v} is out of bounds 1..{n}"))
-                                .at(e.span, "out of bounds"),
+                            Diagnostic::error(
+                                "index",
+                                format!("index {v} is out of bounds 1..{n}"),
+                            )
+                            .at(e.span, "out of bounds"),
                         ));
                     }
                     out.push(v as usize - 1);
@@ -2088,30 +2343,40 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// Applies subscripts to an array value.
-    fn apply_subscripts_arr(&mut self, a: Arr, subs: &'a [ast::Subscript], env: Env, span: Span) -> DResult<Arr> {
+    fn apply_subscripts_arr(
+        &mut self,
+        a: Arr,
+        subs: &'a [ast::Subscript],
+        env: Env,
+        span: Span,
+    ) -> DResult<Arr> {
         if subs.is_empty() {
             return Ok(a);
         }
-        let (dims, data) = self.apply_subscripts_list(a.dims, a.data, subs, env, span)?;
+        let (dims, data) = self.apply_subscripts_list(&a.dims, &a.data, subs, env, span)?;
         Ok(Arr { dims, data })
     }
 
     fn apply_subscripts_list<T: Copy>(
         &mut self,
-        dims: Vec<usize>,
-        data: Vec<T>,
+        dims: &[usize],
+        data: &[T],
         subs: &'a [ast::Subscript],
         env: Env,
         span: Span,
     ) -> DResult<(Vec<usize>, Vec<T>)> {
         if subs.is_empty() {
-            return Ok((dims, data));
+            return Ok((dims.to_vec(), data.to_vec()));
         }
         if subs.len() > dims.len() {
             return Err(Box::new(
                 Diagnostic::error(
                     "index",
-                    format!("{} subscripts for an array with {} dimensions", subs.len(), dims.len()),
+                    format!(
+                        "{} subscripts for an array with {} dimensions",
+                        subs.len(),
+                        dims.len()
+                    ),
                 )
                 .at(span, "too many subscripts"),
             ));
@@ -2133,7 +2398,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 },
             }
         }
-        let new_dims: Vec<usize> = choice.iter().filter(|(_, k)| *k).map(|(i, _)| i.len()).collect();
+        let new_dims: Vec<usize> = choice
+            .iter()
+            .filter(|(_, k)| *k)
+            .map(|(i, _)| i.len())
+            .collect();
         let mut strides = vec![1usize; dims.len()];
         for k in (0..dims.len().saturating_sub(1)).rev() {
             strides[k] = strides[k + 1] * dims[k + 1];
@@ -2217,7 +2486,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.diags.push(d);
     }
 
-    fn equation(&mut self, eq: &'a ast::Equation, env: Env, out: &mut Vec<Equation>, initial: bool) -> DResult<()> {
+    fn equation(
+        &mut self,
+        eq: &'a ast::Equation,
+        env: Env,
+        out: &mut Vec<Equation>,
+        initial: bool,
+    ) -> DResult<()> {
         match &eq.kind {
             ast::EquationKind::Equality(l, r) => {
                 let a = self.eval_arr(l, env)?;
@@ -2255,7 +2530,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 })?;
                 Ok(())
             }
-            ast::EquationKind::If { branches, otherwise } => {
+            ast::EquationKind::If {
+                branches,
+                otherwise,
+            } => {
                 // Structural conditions select a branch at compile time.
                 let mut conds = Vec::new();
                 let mut all_const = true;
@@ -2334,7 +2612,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ast::EquationKind::Connect(a, b) => {
                 if initial {
                     return Err(Box::new(
-                        Diagnostic::error("connect", "connect in an initial equation section").at(eq.span, "here"),
+                        Diagnostic::error("connect", "connect in an initial equation section")
+                            .at(eq.span, "here"),
                     ));
                 }
                 self.connect(a, b, env, eq.span)
@@ -2346,8 +2625,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     "assert" => {
                         if args.positional.is_empty() {
                             return Err(Box::new(
-                                Diagnostic::error("arguments", "`assert` needs a condition and a message")
-                                    .at(args.span, "here"),
+                                Diagnostic::error(
+                                    "arguments",
+                                    "`assert` needs a condition and a message",
+                                )
+                                .at(args.span, "here"),
                             ));
                         }
                         let c = self.eval_scalar(&args.positional[0], env)?;
@@ -2371,7 +2653,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         });
                         Ok(())
                     }
-                    "terminate" | "reinit" => Err(self.unsupported(eq.span, &format!("`{name}` equations"))),
+                    "terminate" | "reinit" => {
+                        Err(self.unsupported(eq.span, &format!("`{name}` equations")))
+                    }
                     _ => Err(Box::new(
                         Diagnostic::error("equation", format!("`{name}(…)` is not an equation"))
                             .at(eq.span, "here")
@@ -2384,7 +2668,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     // ------------------------------------------------------------------ connections
 
-    fn connect(&mut self, a: &'a ast::ComponentRef, b: &'a ast::ComponentRef, env: Env, span: Span) -> DResult<()> {
+    fn connect(
+        &mut self,
+        a: &'a ast::ComponentRef,
+        b: &'a ast::ComponentRef,
+        env: Env,
+        span: Span,
+    ) -> DResult<()> {
         let ea = self.connector_ends(a, env)?;
         let eb = self.connector_ends(b, env)?;
         let (Some(ea), Some(eb)) = (ea, eb) else {
@@ -2432,14 +2722,24 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     return Err(Box::new(
                         Diagnostic::error(
                             "connect",
-                            format!("`{}` is a flow variable but `{}` is not", if fa { &la.0 } else { &lb.0 }, if fa { &lb.0 } else { &la.0 }),
+                            format!(
+                                "`{}` is a flow variable but `{}` is not",
+                                if fa { &la.0 } else { &lb.0 },
+                                if fa { &lb.0 } else { &la.0 }
+                            ),
                         )
                         .at(span, "flow mismatch"),
                     ));
                 }
                 self.connections.push(Connection {
-                    a: ConnEnd { var: la.1, outside: ca.outside },
-                    b: ConnEnd { var: lb.1, outside: cb.outside },
+                    a: ConnEnd {
+                        var: la.1,
+                        outside: ca.outside,
+                    },
+                    b: ConnEnd {
+                        var: lb.1,
+                        outside: cb.outside,
+                    },
                     is_flow: fa,
                     span,
                 });
@@ -2449,7 +2749,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// The connector instances a connect argument names, each with its leaf variables.
-    fn connector_ends(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<Option<Vec<ConnectorEnd>>> {
+    fn connector_ends(
+        &mut self,
+        r: &'a ast::ComponentRef,
+        env: Env,
+    ) -> DResult<Option<Vec<ConnectorEnd>>> {
         let node = env.node.ok_or_else(|| {
             Box::new(Diagnostic::error("connect", "connect outside of a model").at(r.span, "here"))
         })?;
@@ -2527,7 +2831,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(Some(ends))
     }
 
-    fn connector_leaves(&mut self, n: NodeId, prefix: String, out: &mut Vec<(String, VarId)>) -> DResult<()> {
+    fn connector_leaves(
+        &mut self,
+        n: NodeId,
+        prefix: String,
+        out: &mut Vec<(String, VarId)>,
+    ) -> DResult<()> {
         let order = self.nodes[n.0 as usize].order.clone();
         for sid in order {
             let entry = self.instantiate(sid)?;
@@ -2535,7 +2844,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             match entry {
                 Entry::Vars { dims, vars } => {
                     for (k, v) in vars.iter().enumerate() {
-                        if matches!(self.flat.vars[v.index()].kind, VarKind::Parameter | VarKind::Constant) {
+                        if matches!(
+                            self.flat.vars[v.index()].kind,
+                            VarKind::Parameter | VarKind::Constant
+                        ) {
                             continue;
                         }
                         out.push((format!("{name}{}", subscript_text(&dims, k)), *v));
@@ -2543,7 +2855,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
                 Entry::Nodes { dims, nodes } => {
                     for (k, c) in nodes.iter().enumerate() {
-                        self.connector_leaves(*c, format!("{name}{}.", subscript_text(&dims, k)), out)?;
+                        self.connector_leaves(
+                            *c,
+                            format!("{name}{}.", subscript_text(&dims, k)),
+                            out,
+                        )?;
                     }
                 }
                 Entry::Disabled => {}
@@ -2561,7 +2877,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut keys: Vec<ConnEnd> = Vec::new();
         let mut parent: Vec<usize> = Vec::new();
         let mut spans: Vec<Span> = Vec::new();
-        let mut get = |e: ConnEnd, span: Span, keys: &mut Vec<ConnEnd>, parent: &mut Vec<usize>, spans: &mut Vec<Span>| -> usize {
+        let mut get = |e: ConnEnd,
+                       span: Span,
+                       keys: &mut Vec<ConnEnd>,
+                       parent: &mut Vec<usize>,
+                       spans: &mut Vec<Span>|
+         -> usize {
             *key_index.entry(e).or_insert_with(|| {
                 keys.push(e);
                 parent.push(keys.len() - 1);
@@ -2581,7 +2902,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 (c.a, c.b)
             } else {
                 // Potentials are equal whatever the side.
-                (ConnEnd { var: c.a.var, outside: false }, ConnEnd { var: c.b.var, outside: false })
+                (
+                    ConnEnd {
+                        var: c.a.var,
+                        outside: false,
+                    },
+                    ConnEnd {
+                        var: c.b.var,
+                        outside: false,
+                    },
+                )
             };
             let ia = get(ka, c.span, &mut keys, &mut parent, &mut spans);
             let ib = get(kb, c.span, &mut keys, &mut parent, &mut spans);
@@ -2595,9 +2925,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for v in 0..self.flat.vars.len() {
             let var = VarId(v as u32);
             if self.meta[v].is_flow
-                && !matches!(self.flat.vars[v].kind, VarKind::Parameter | VarKind::Constant)
+                && !matches!(
+                    self.flat.vars[v].kind,
+                    VarKind::Parameter | VarKind::Constant
+                )
             {
-                let e = ConnEnd { var, outside: false };
+                let e = ConnEnd {
+                    var,
+                    outside: false,
+                };
                 if !keys.contains(&e) {
                     let span = self.flat.vars[v].span;
                     get(e, span, &mut keys, &mut parent, &mut spans);
@@ -2689,7 +3025,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         let env = Env { node: None, class };
         for arg in &ann.args {
-            let ast::Argument::Modify(m) = arg else { continue };
+            let ast::Argument::Modify(m) = arg else {
+                continue;
+            };
             if m.name.to_dotted() != "experiment" {
                 continue;
             }
@@ -2697,8 +3035,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 continue;
             };
             for a in &cm.args {
-                let ast::Argument::Modify(em) = a else { continue };
-                let Some(ast::Binding::Expr(e)) = em.modification.as_ref().and_then(|x| x.binding.as_ref()) else {
+                let ast::Argument::Modify(em) = a else {
+                    continue;
+                };
+                let Some(ast::Binding::Expr(e)) =
+                    em.modification.as_ref().and_then(|x| x.binding.as_ref())
+                else {
                     continue;
                 };
                 let value = match self.eval_arr(e, env) {
@@ -2707,8 +3049,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 };
                 let Some(value) = value else {
                     self.diags.push(
-                        Diagnostic::warning("annotation", format!("experiment {} is not a number; ignored", em.name.to_dotted()))
-                            .at(e.span, "not a constant"),
+                        Diagnostic::warning(
+                            "annotation",
+                            format!(
+                                "experiment {} is not a number; ignored",
+                                em.name.to_dotted()
+                            ),
+                        )
+                        .at(e.span, "not a constant"),
                     );
                     continue;
                 };
@@ -2732,7 +3080,10 @@ struct ConnectorEnd {
 
 enum Resolved {
     Value(Val),
-    Nodes { dims: Vec<usize>, nodes: Vec<NodeId> },
+    Nodes {
+        dims: Vec<usize>,
+        nodes: Vec<NodeId>,
+    },
 }
 
 /// Joins per-instance results of `comp[:].x` into one result with the instance dimensions first.
@@ -2753,7 +3104,9 @@ fn combine(dims: Vec<usize>, results: Vec<Resolved>, span: Span) -> DResult<Reso
                 node_lists.extend(nodes);
             }
             Resolved::Value(Val::Str(_)) => {
-                return Err(Box::new(Diagnostic::error("type", "array of strings").at(span, "here")))
+                return Err(Box::new(
+                    Diagnostic::error("type", "array of strings").at(span, "here"),
+                ))
             }
         }
     }
@@ -2763,7 +3116,8 @@ fn combine(dims: Vec<usize>, results: Vec<Resolved>, span: Span) -> DResult<Reso
         for a in &arrs {
             if a.dims != inner {
                 return Err(Box::new(
-                    Diagnostic::error("size", "elements of a component array have different sizes").at(span, "here"),
+                    Diagnostic::error("size", "elements of a component array have different sizes")
+                        .at(span, "here"),
                 ));
             }
             data.extend_from_slice(&a.data);
@@ -2774,7 +3128,10 @@ fn combine(dims: Vec<usize>, results: Vec<Resolved>, span: Span) -> DResult<Reso
     }
     let mut d = dims;
     d.extend(inner_dims.unwrap_or_default());
-    Ok(Resolved::Nodes { dims: d, nodes: node_lists })
+    Ok(Resolved::Nodes {
+        dims: d,
+        nodes: node_lists,
+    })
 }
 
 fn ar_const(s: &mut Flattener, x: f64) -> Val {
@@ -2805,6 +3162,9 @@ fn subscript_text(dims: &[usize], k: usize) -> String {
     }
     format!(
         "[{}]",
-        idx.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+        idx.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     )
 }

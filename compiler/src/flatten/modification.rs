@@ -24,8 +24,8 @@ pub struct Env {
 pub struct ModValue<'a> {
     pub expr: &'a ast::Expr,
     pub env: Env,
-    /// Element selections applied after evaluation: (number of leading dimensions, flat index).
-    pub select: Vec<(usize, usize)>,
+    /// Element selections applied after evaluation: (leading dimensions, flat index).
+    pub select: Vec<(Vec<usize>, usize)>,
     /// A value given on the command line, which replaces `expr`.
     pub value: Option<f64>,
 }
@@ -110,18 +110,18 @@ impl<'a> Mod<'a> {
 
     /// The same modification as seen by element `index` of an array with `ndims` leading
     /// dimensions: bindings not marked `each` select their element.
-    pub fn select(&self, ndims: usize, index: usize) -> Mod<'a> {
+    pub fn select(&self, dims: &[usize], index: usize) -> Mod<'a> {
         if self.each {
             return self.clone();
         }
         let mut out = self.clone();
         if let Some(b) = &mut out.binding {
-            b.select.push((ndims, index));
+            b.select.push((dims.to_vec(), index));
         }
         out.subs = self
             .subs
             .iter()
-            .map(|(n, m)| (n.clone(), m.select(ndims, index)))
+            .map(|(n, m)| (n.clone(), m.select(dims, index)))
             .collect();
         out
     }

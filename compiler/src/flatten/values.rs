@@ -83,7 +83,10 @@ pub fn dims_text(d: &[usize]) -> String {
     } else {
         format!(
             "[{}]",
-            d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+            d.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     }
 }

@@ -70,7 +70,9 @@ enum Form {
 
 fn form(arena: &Arena, model: &FlatModel, lhs: ExprId, rhs: ExprId) -> Option<Form> {
     // lhs = rhs with both sides ±variables.
-    if let (Some((a, sa)), Some((b, sb))) = (signed_var(arena, model, lhs), signed_var(arena, model, rhs)) {
+    if let (Some((a, sa)), Some((b, sb))) =
+        (signed_var(arena, model, lhs), signed_var(arena, model, rhs))
+    {
         return Some(Form::Pair(a, sa, b, -sb));
     }
     // ±x = p or p = ±x.
@@ -99,7 +101,9 @@ fn form(arena: &Arena, model: &FlatModel, lhs: ExprId, rhs: ExprId) -> Option<Fo
             Node::Sub(x, y) => (x, y, -1.0),
             _ => return None,
         };
-        if let (Some((a, sa)), Some((b, sb))) = (signed_var(arena, model, x), signed_var(arena, model, y)) {
+        if let (Some((a, sa)), Some((b, sb))) =
+            (signed_var(arena, model, x), signed_var(arena, model, y))
+        {
             return Some(Form::Pair(a, sa, b, sy * sb));
         }
     }
@@ -178,10 +182,10 @@ pub fn eliminate(model: &mut FlatModel) -> Aliases {
     // Choose representatives: a state if the set has one, else the root.
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut rel: Vec<f64> = vec![1.0; n];
-    for v in 0..n {
+    for (v, rel_v) in rel.iter_mut().enumerate() {
         let (r, s) = find(&mut parent, &mut sign, v);
         members[r].push(v);
-        rel[v] = s;
+        *rel_v = s;
     }
     let mut rep = vec![(VarId(0), 1.0); n];
     let mut out_bound = vec![None; n];
@@ -195,7 +199,9 @@ pub fn eliminate(model: &mut FlatModel) -> Aliases {
             .copied()
             .find(|&v| model.vars[v].kind == VarKind::State)
             .unwrap_or(r);
-        let any_state = members[r].iter().any(|&v| model.vars[v].kind == VarKind::State);
+        let any_state = members[r]
+            .iter()
+            .any(|&v| model.vars[v].kind == VarKind::State);
         // v = rel[v]·root, chosen = rel[chosen]·root  →  v = (rel[v]/rel[chosen])·chosen
         for &v in &members[r] {
             rep[v] = (VarId(chosen as u32), rel[v] / rel[chosen]);

@@ -167,7 +167,12 @@ pub fn check(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
         .map(|r| sys.equations[r])
         .collect();
     let list = |v: &[String]| {
-        let mut s = v.iter().take(12).map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ");
+        let mut s = v
+            .iter()
+            .take(12)
+            .map(|x| format!("`{x}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         if v.len() > 12 {
             s.push_str(&format!(" and {} more", v.len() - 12));
         }
@@ -178,7 +183,11 @@ pub fn check(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
             "unbalanced",
             format!(
                 "the model is not balanced: {neq} equations for {nunk} unknowns{}",
-                if neq > nunk { " (too many equations)" } else { " (too few equations)" }
+                if neq > nunk {
+                    " (too many equations)"
+                } else {
+                    " (too few equations)"
+                }
             ),
         )
     } else {
@@ -212,7 +221,11 @@ pub fn check(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
             };
         }
     } else if let Some(v) = unmatched_vars.first() {
-        if let Some(var) = m.vars.iter().find(|x| &x.name == v || format!("der({})", x.name) == *v) {
+        if let Some(var) = m
+            .vars
+            .iter()
+            .find(|x| &x.name == v || format!("der({})", x.name) == *v)
+        {
             d = d.at(var.span, "declared here");
         }
     }

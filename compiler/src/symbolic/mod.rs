@@ -330,8 +330,8 @@ impl Arena {
     pub fn add(&mut self, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => self.constant(x + y),
-            (Some(x), None) if x == 0.0 => b,
-            (None, Some(y)) if y == 0.0 => a,
+            (Some(0.0), None) => b,
+            (None, Some(0.0)) => a,
             _ => {
                 if let Node::Neg(nb) = self.node(b) {
                     return self.sub(a, nb);
@@ -344,8 +344,8 @@ impl Arena {
     pub fn sub(&mut self, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => self.constant(x - y),
-            (None, Some(y)) if y == 0.0 => a,
-            (Some(x), None) if x == 0.0 => self.neg(b),
+            (None, Some(0.0)) => a,
+            (Some(0.0), None) => self.neg(b),
             _ => {
                 if let Node::Neg(nb) = self.node(b) {
                     return self.add(a, nb);
@@ -358,10 +358,10 @@ impl Arena {
     pub fn mul(&mut self, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => self.constant(x * y),
-            (Some(x), None) if x == 1.0 => b,
-            (None, Some(y)) if y == 1.0 => a,
-            (Some(x), None) if x == -1.0 => self.neg(b),
-            (None, Some(y)) if y == -1.0 => self.neg(a),
+            (Some(1.0), None) => b,
+            (None, Some(1.0)) => a,
+            (Some(-1.0), None) => self.neg(b),
+            (None, Some(-1.0)) => self.neg(a),
             _ => self.intern(Node::Mul(a, b)),
         }
     }
@@ -369,7 +369,7 @@ impl Arena {
     pub fn div(&mut self, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) if y != 0.0 => self.constant(x / y),
-            (None, Some(y)) if y == 1.0 => a,
+            (None, Some(1.0)) => a,
             _ => self.intern(Node::Div(a, b)),
         }
     }
@@ -377,7 +377,7 @@ impl Arena {
     pub fn pow(&mut self, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => self.constant(x.powf(y)),
-            (None, Some(y)) if y == 1.0 => a,
+            (None, Some(1.0)) => a,
             _ => self.intern(Node::Pow(a, b)),
         }
     }
@@ -409,9 +409,9 @@ impl Arena {
 
     pub fn and(&mut self, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
-            (Some(x), _) if x == 0.0 => a,
+            (Some(0.0), _) => a,
             (Some(_), _) => b,
-            (_, Some(y)) if y == 0.0 => b,
+            (_, Some(0.0)) => b,
             (_, Some(_)) => a,
             _ => self.intern(Node::And(a, b)),
         }

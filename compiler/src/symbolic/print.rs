@@ -27,7 +27,11 @@ pub fn fmt_real(v: f64) -> String {
         return "NaN".into();
     }
     if v.is_infinite() {
-        return if v > 0.0 { "1e308*10".into() } else { "-1e308*10".into() };
+        return if v > 0.0 {
+            "1e308*10".into()
+        } else {
+            "-1e308*10".into()
+        };
     }
     if v == v.trunc() && v.abs() < 1e15 {
         return format!("{}", v as i64);

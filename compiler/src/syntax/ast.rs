@@ -239,7 +239,7 @@ pub struct ClassMod {
 
 #[derive(Clone, Debug)]
 pub enum Argument {
-    Modify(ElementModification),
+    Modify(Box<ElementModification>),
     /// `redeclare ...`, `replaceable ...` inside a modification, `break x` in an extends.
     Redeclare {
         span: Span,

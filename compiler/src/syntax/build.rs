@@ -196,10 +196,7 @@ impl Ctx {
             return Err(Box::new(
                 Diagnostic::error(
                     "syntax",
-                    format!(
-                        "class `{}` is closed with `end {}`",
-                        name.name, end.name
-                    ),
+                    format!("class `{}` is closed with `end {}`", name.name, end.name),
                 )
                 .at(end.span, format!("expected `end {}`", name.name))
                 .also(name.span, "class opened here"),
@@ -442,13 +439,11 @@ impl Ctx {
         for q in p.into_inner() {
             let mut inner: Vec<P> = q.clone().into_inner().collect();
             match q.as_rule() {
-                Rule::import_rename => {
-                    if inner.len() == 2 {
-                        let n = inner.pop().map(|x| self.name(x, false));
-                        let id = inner.pop().map(|x| self.ident(x));
-                        if let (Some(id), Some(n)) = (id, n) {
-                            kind = Some(ImportKind::Renamed(id, n));
-                        }
+                Rule::import_rename if inner.len() == 2 => {
+                    let n = inner.pop().map(|x| self.name(x, false));
+                    let id = inner.pop().map(|x| self.ident(x));
+                    if let (Some(id), Some(n)) = (id, n) {
+                        kind = Some(ImportKind::Renamed(id, n));
                     }
                 }
                 Rule::import_wildcard => {
@@ -689,14 +684,14 @@ impl Ctx {
                                 }
                             }
                             let name = name.ok_or_else(|| internal(span, "unnamed modifier"))?;
-                            return Ok(Argument::Modify(ElementModification {
+                            return Ok(Argument::Modify(Box::new(ElementModification {
                                 each,
                                 final_,
                                 name,
                                 modification,
                                 description,
                                 span,
-                            }));
+                            })));
                         }
                         _ => {}
                     }
@@ -912,8 +907,7 @@ impl Ctx {
             Rule::break_statement => StatementKind::Break,
             Rule::return_statement => StatementKind::Return,
             Rule::if_statement => {
-                let (branches, otherwise) =
-                    self.conditional(inner, |s, b| s.statement_block(b))?;
+                let (branches, otherwise) = self.conditional(inner, |s, b| s.statement_block(b))?;
                 StatementKind::If {
                     branches,
                     otherwise,
@@ -1070,9 +1064,7 @@ impl Ctx {
             }
             Rule::relation => {
                 let mut it = p.into_inner();
-                let lhs = it
-                    .next()
-                    .ok_or_else(|| internal(span, "empty relation"))?;
+                let lhs = it.next().ok_or_else(|| internal(span, "empty relation"))?;
                 let lhs = self.expression(lhs)?;
                 match (it.next(), it.next()) {
                     (Some(op), Some(rhs)) => {
@@ -1115,7 +1107,10 @@ impl Ctx {
                                 let sp = span.to(e.span);
                                 e = Expr {
                                     kind: ExprKind::Unary(u, Box::new(e)),
-                                    span: Span { end: e_end(sp), ..sp },
+                                    span: Span {
+                                        end: e_end(sp),
+                                        ..sp
+                                    },
                                 };
                             }
                             acc = Some(match acc {
@@ -1242,7 +1237,10 @@ impl Ctx {
                     }
                 }
                 let base = if outs.len() == 1 && outs[0].is_some() {
-                    let mut e = outs.pop().flatten().ok_or_else(|| internal(span, "paren"))?;
+                    let mut e = outs
+                        .pop()
+                        .flatten()
+                        .ok_or_else(|| internal(span, "paren"))?;
                     e.span = span;
                     e
                 } else {

@@ -22,7 +22,7 @@ const MAX_NESTING: usize = 200;
 pub fn parse(text: &str, file: FileId) -> Result<ast::StoredDefinition, Box<Diagnostic>> {
     check_nesting(text, file)?;
     let pairs = ModelicaParser::parse(Rule::stored_definition, text)
-        .map_err(|e| Box::new(syntax_error(e, file)))?;
+        .map_err(|e| Box::new(syntax_error(e, file, text)))?;
     build::stored_definition(pairs, file)
 }
 
@@ -30,12 +30,12 @@ pub fn parse(text: &str, file: FileId) -> Result<ast::StoredDefinition, Box<Diag
 pub fn parse_expression(text: &str, file: FileId) -> Result<ast::Expr, Box<Diagnostic>> {
     check_nesting(text, file)?;
     let mut pairs = ModelicaParser::parse(Rule::expression, text)
-        .map_err(|e| Box::new(syntax_error(e, file)))?;
+        .map_err(|e| Box::new(syntax_error(e, file, text)))?;
     let pair = pairs.next().ok_or_else(|| {
-        Box::new(Diagnostic::error("syntax", "expected an expression").at(
-            Span::new(file, 0, text.len()),
-            "here",
-        ))
+        Box::new(
+            Diagnostic::error("syntax", "expected an expression")
+                .at(Span::new(file, 0, text.len()), "here"),
+        )
     })?;
     let end = pair.as_span().end();
     if end != text.trim_end().len() {
@@ -90,6 +90,7 @@ fn check_nesting(text: &str, file: FileId) -> Result<(), Box<Diagnostic>> {
 fn rule_name(rule: &Rule) -> String {
     let s = match rule {
         Rule::EOI => "end of file",
+        Rule::SEMI => "`;`",
         Rule::IDENT => "an identifier",
         Rule::STRING => "a string",
         Rule::UNSIGNED_INTEGER => "an integer",
@@ -103,6 +104,10 @@ fn rule_name(rule: &Rule) -> String {
             "a class definition (`model`, `package`, `connector`, …)"
         }
         Rule::element => "a declaration",
+        Rule::class_specifier
+        | Rule::long_class_specifier
+        | Rule::short_class_specifier
+        | Rule::der_class_specifier => "a class name",
         Rule::some_equation => "an equation",
         Rule::statement => "a statement",
         Rule::component_reference => "a component reference",
@@ -148,7 +153,7 @@ fn rule_name(rule: &Rule) -> String {
     s.to_string()
 }
 
-fn syntax_error(e: pest::error::Error<Rule>, file: FileId) -> Diagnostic {
+fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnostic {
     let (start, end) = match e.location {
         pest::error::InputLocation::Pos(p) => (p, p),
         pest::error::InputLocation::Span((a, b)) => (a, b),
@@ -162,6 +167,11 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId) -> Diagnostic {
             names.dedup();
             let mut seen = std::collections::HashSet::new();
             names.retain(|n| seen.insert(n.clone()));
+            // The usual culprit first.
+            if let Some(k) = names.iter().position(|n| n == "`;`") {
+                let semi = names.remove(k);
+                names.insert(0, semi);
+            }
             if !names.is_empty() {
                 let list = match names.len() {
                     1 => names[0].clone(),
@@ -179,6 +189,19 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId) -> Diagnostic {
             }
         }
         pest::error::ErrorVariant::CustomError { message } => format!("syntax error: {message}"),
+    };
+    // A token missing at the end of a line is reported right after the previous token,
+    // where it belongs, rather than at the start of the next line.
+    let (start, end) = match text.get(..start) {
+        Some(before) => {
+            let trimmed = before.trim_end();
+            if start == end && before[trimmed.len()..].contains('\n') && !trimmed.is_empty() {
+                (trimmed.len(), trimmed.len())
+            } else {
+                (start, end)
+            }
+        }
+        None => (start, end),
     };
     Diagnostic::error("syntax", message).at(Span::new(file, start, end.max(start)), "here")
 }

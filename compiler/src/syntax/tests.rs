@@ -33,7 +33,8 @@ fn missing_semicolon_points_at_position() {
     let src = "model M\n  Real x\nequation\n  x = 1;\nend M;";
     let d = err(src);
     let (span, _) = d.primary.clone().unwrap();
-    // The error is reported where `;` was expected: after `Real x`.
-    assert_eq!(&src[..span.start as usize].lines().count(), &3);
+    // The error is reported where `;` is missing: right after `Real x` on line 2.
+    assert_eq!(&src[..span.start as usize], "model M\n  Real x");
+    assert!(d.message.contains("`;`"), "{}", d.message);
     assert!(d.message.contains("expected"), "{}", d.message);
 }

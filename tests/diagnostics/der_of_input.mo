@@ -1,0 +1,6 @@
+model DerOfInput
+  input Real u;
+  Real x;
+equation
+  x = der(u);
+end DerOfInput;

@@ -1,0 +1,6 @@
+model NotConstantSize
+  Real n(start = 2);
+  Real x[n];
+equation
+  der(n) = 1;
+end NotConstantSize;

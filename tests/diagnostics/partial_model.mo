@@ -1,0 +1,3 @@
+model PartialComponent
+  Rtc.Electrical.OnePort p;
+end PartialComponent;

@@ -1,0 +1,5 @@
+model BadExpression
+  Real x;
+equation
+  x = 2 * * 3;
+end BadExpression;

@@ -1,0 +1,5 @@
+model Opened
+  Real x;
+equation
+  x = 1;
+end Closed;

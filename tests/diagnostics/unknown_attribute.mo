@@ -1,0 +1,5 @@
+model UnknownAttribute
+  Real x(strat = 1);
+equation
+  der(x) = -x;
+end UnknownAttribute;

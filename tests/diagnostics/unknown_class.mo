@@ -1,0 +1,3 @@
+model UnknownClass
+  Rtc.Electrical.Resistr r(R = 1);
+end UnknownClass;

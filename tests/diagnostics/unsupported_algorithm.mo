@@ -1,0 +1,5 @@
+model UnsupportedAlgorithm
+  Real x;
+algorithm
+  x := 1;
+end UnsupportedAlgorithm;

@@ -1,0 +1,69 @@
+//! Golden tests: each `tests/golden/flatten/X.mo` is flattened and printed; the output must
+//! equal `X.flat` beside it. Each `tests/diagnostics/X.mo` must fail with exactly the short
+//! diagnostics in `X.err` (code, message and position). `UPDATE_GOLDEN=1 cargo test` rewrites
+//! the expected files after an intended change; review the diff before committing.
+
+mod common;
+
+use rtc::driver::{check_source, with_stack_for};
+use rtc::flatten::Options;
+
+fn run(path: &std::path::Path) -> (Option<String>, Vec<String>) {
+    let text = std::fs::read_to_string(path).expect("read model");
+    let name = format!(
+        "{}",
+        path.strip_prefix(common::repo_root())
+            .unwrap_or(path)
+            .display()
+    );
+    let name = name.trim_start_matches("../").to_string();
+    with_stack_for(&text.clone(), move || {
+        let c = check_source(&name, &text, &Options::default());
+        (c.model.as_ref().map(|m| m.print()), c.short_diagnostics())
+    })
+    .expect("compile thread")
+}
+
+#[test]
+fn flatten_golden_files() {
+    let dir = common::repo_root().join("tests/golden/flatten");
+    let mut failures = Vec::new();
+    let cases = common::files(&dir, "mo");
+    assert!(!cases.is_empty());
+    for mo in &cases {
+        let (flat, diags) = run(mo);
+        let Some(flat) = flat else {
+            failures.push(format!("{}: did not flatten: {diags:?}", mo.display()));
+            continue;
+        };
+        let mut out = flat;
+        for d in &diags {
+            out.push_str(&format!("// {d}\n"));
+        }
+        if let Some(diff) = common::golden(&mo.with_extension("flat"), &out) {
+            failures.push(diff);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn diagnostic_golden_files() {
+    let dir = common::repo_root().join("tests/diagnostics");
+    let mut failures = Vec::new();
+    let cases = common::files(&dir, "mo");
+    assert!(cases.len() >= 15, "one case per diagnostic kind expected");
+    for mo in &cases {
+        let (_, diags) = run(mo);
+        let errors: Vec<&String> = diags.iter().filter(|d| d.contains(": error[")).collect();
+        if errors.is_empty() {
+            failures.push(format!("{}: expected an error, got none", mo.display()));
+            continue;
+        }
+        let out = diags.join("\n") + "\n";
+        if let Some(diff) = common::golden(&mo.with_extension("err"), &out) {
+            failures.push(diff);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
