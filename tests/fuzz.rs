@@ -125,6 +125,21 @@ fn deep_nesting_is_a_diagnostic_or_compiles() {
         ")".repeat(5000)
     );
     assert!(compiles_without_panic(deep_parens));
+    // Just inside the bracket limit, through every kind of bracket.
+    for (open, close) in [
+        ("(", ")"),
+        ("sin(", ")"),
+        ("{", "}"),
+        ("[", "]"),
+        ("f(", ")"),
+    ] {
+        let text = format!(
+            "model M Real x; equation x = {}1{}; end M;",
+            open.repeat(199),
+            close.repeat(199)
+        );
+        assert!(compiles_without_panic(text), "{open}");
+    }
     let deep_ifs = format!(
         "model M Real x; equation x = {} 0; end M;",
         (0..3000)

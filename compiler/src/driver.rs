@@ -48,15 +48,43 @@ pub fn check_source(file_name: &str, text: &str, opts: &Options) -> Checked {
     }
 }
 
-/// Stack needed to parse and flatten `text` safely: nesting depth drives recursion in the
-/// parser and in expression evaluation, so it is bounded from the bracket depth and the
-/// number of `if` keywords (if-expressions nest without brackets).
+/// Stack needed to parse and flatten `text` safely. Recursion in the parser, the AST builder
+/// and expression evaluation follows the nesting of the source: brackets, and `if` nested
+/// after `then`/`else` (if-expressions and if-equations nest without brackets). The estimate
+/// is an upper bound on that depth times a per-level budget measured on debug builds.
 pub fn stack_size_for(text: &str) -> usize {
-    let ifs = text.matches("if").count();
-    let fors = text.matches("for").count() + text.matches("when").count();
-    let depth = 200 + ifs + fors;
-    (16 << 20) + depth * (64 << 10)
+    const PER_LEVEL: usize = 256 << 10;
+    let mut depth = 0usize;
+    let mut max_depth = 0usize;
+    for b in text.bytes() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                max_depth = max_depth.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let mut nested_ifs = 0usize;
+    let mut prev: &str = "";
+    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        if word.is_empty() {
+            continue;
+        }
+        if word == "if" && (prev == "then" || prev == "else" || prev == "loop") {
+            nested_ifs += 1;
+        }
+        if word == "for" && (prev == "then" || prev == "else" || prev == "loop") {
+            nested_ifs += 1;
+        }
+        prev = word;
+    }
+    (16 << 20) + (max_depth.min(MAX_BRACKETS) + nested_ifs + 16) * PER_LEVEL
 }
+
+/// The parser refuses deeper bracket nesting than this before recursing.
+const MAX_BRACKETS: usize = 200;
 
 /// Runs `f` on a thread whose stack fits `text` (see [`stack_size_for`]).
 pub fn with_stack_for<T: Send + 'static>(

@@ -949,6 +949,8 @@ impl Ctx {
 
     // ------------------------------------------------------------ expressions
 
+    /// Dispatches on the precedence level. Each level is its own small function so that the
+    /// recursion through nested brackets uses little stack per level.
     fn expression(&self, p: P) -> R<Expr> {
         let span = self.span(&p);
         match p.as_rule() {
@@ -959,218 +961,237 @@ impl Ctx {
                     .ok_or_else(|| internal(span, "empty expression"))?;
                 self.expression(inner)
             }
-            Rule::if_expression => {
-                let mut exprs = Vec::new();
-                for q in p.into_inner() {
-                    if q.as_rule() == Rule::expression {
-                        exprs.push(self.expression(q)?);
-                    }
-                }
-                let otherwise = exprs
-                    .pop()
-                    .ok_or_else(|| internal(span, "if without else"))?;
-                let mut branches = Vec::new();
-                let mut it = exprs.into_iter();
-                while let (Some(c), Some(v)) = (it.next(), it.next()) {
-                    branches.push((c, v));
-                }
-                Ok(Expr {
-                    kind: ExprKind::If {
-                        branches,
-                        otherwise: Box::new(otherwise),
-                    },
-                    span,
-                })
+            Rule::if_expression => self.expr_if_expression(p, span),
+            Rule::simple_expression => self.expr_simple_expression(p, span),
+            Rule::logical_expression | Rule::logical_term => self.expr_logical(p, span),
+            Rule::logical_factor => self.expr_logical_factor(p, span),
+            Rule::relation => self.expr_relation(p, span),
+            Rule::arithmetic_expression => self.expr_arithmetic(p, span),
+            Rule::term => self.expr_term(p, span),
+            Rule::factor => self.expr_factor(p, span),
+            Rule::primary => self.expr_primary_rule(p, span),
+            _ => self.primary(p),
+        }
+    }
+
+    #[inline(never)]
+    fn expr_if_expression(&self, p: P, span: Span) -> R<Expr> {
+        let mut exprs = Vec::new();
+        for q in p.into_inner() {
+            if q.as_rule() == Rule::expression {
+                exprs.push(self.expression(q)?);
             }
-            Rule::simple_expression => {
-                let mut parts = Vec::new();
-                for q in p.into_inner() {
-                    parts.push(self.expression(q)?);
-                }
-                match parts.len() {
-                    1 => parts
-                        .pop()
-                        .ok_or_else(|| internal(span, "empty simple expression")),
-                    2 => {
-                        let stop = parts.pop();
-                        let start = parts.pop();
-                        match (start, stop) {
-                            (Some(a), Some(b)) => Ok(Expr {
-                                kind: ExprKind::Range {
-                                    start: Box::new(a),
-                                    step: None,
-                                    stop: Box::new(b),
-                                },
-                                span,
-                            }),
-                            _ => Err(internal(span, "malformed range")),
-                        }
-                    }
-                    _ => {
-                        let stop = parts.pop();
-                        let step = parts.pop();
-                        let start = parts.pop();
-                        match (start, step, stop) {
-                            (Some(a), Some(s), Some(b)) => Ok(Expr {
-                                kind: ExprKind::Range {
-                                    start: Box::new(a),
-                                    step: Some(Box::new(s)),
-                                    stop: Box::new(b),
-                                },
-                                span,
-                            }),
-                            _ => Err(internal(span, "malformed range")),
-                        }
-                    }
+        }
+        let otherwise = exprs
+            .pop()
+            .ok_or_else(|| internal(span, "if without else"))?;
+        let mut branches = Vec::new();
+        let mut it = exprs.into_iter();
+        while let (Some(c), Some(v)) = (it.next(), it.next()) {
+            branches.push((c, v));
+        }
+        Ok(Expr {
+            kind: ExprKind::If {
+                branches,
+                otherwise: Box::new(otherwise),
+            },
+            span,
+        })
+    }
+    #[inline(never)]
+    fn expr_simple_expression(&self, p: P, span: Span) -> R<Expr> {
+        let mut parts = Vec::new();
+        for q in p.into_inner() {
+            parts.push(self.expression(q)?);
+        }
+        match parts.len() {
+            1 => parts
+                .pop()
+                .ok_or_else(|| internal(span, "empty simple expression")),
+            2 => {
+                let stop = parts.pop();
+                let start = parts.pop();
+                match (start, stop) {
+                    (Some(a), Some(b)) => Ok(Expr {
+                        kind: ExprKind::Range {
+                            start: Box::new(a),
+                            step: None,
+                            stop: Box::new(b),
+                        },
+                        span,
+                    }),
+                    _ => Err(internal(span, "malformed range")),
                 }
             }
-            Rule::logical_expression | Rule::logical_term => {
-                let op = if p.as_rule() == Rule::logical_expression {
-                    BinaryOp::Or
-                } else {
-                    BinaryOp::And
+            _ => {
+                let stop = parts.pop();
+                let step = parts.pop();
+                let start = parts.pop();
+                match (start, step, stop) {
+                    (Some(a), Some(s), Some(b)) => Ok(Expr {
+                        kind: ExprKind::Range {
+                            start: Box::new(a),
+                            step: Some(Box::new(s)),
+                            stop: Box::new(b),
+                        },
+                        span,
+                    }),
+                    _ => Err(internal(span, "malformed range")),
+                }
+            }
+        }
+    }
+    #[inline(never)]
+    fn expr_logical(&self, p: P, span: Span) -> R<Expr> {
+        let op = if p.as_rule() == Rule::logical_expression {
+            BinaryOp::Or
+        } else {
+            BinaryOp::And
+        };
+        let mut acc: Option<Expr> = None;
+        for q in p.into_inner() {
+            if matches!(q.as_rule(), Rule::kw_or | Rule::kw_and) {
+                continue;
+            }
+            let e = self.expression(q)?;
+            acc = Some(match acc {
+                None => e,
+                Some(a) => binary(op, a, e),
+            });
+        }
+        acc.ok_or_else(|| internal(span, "empty logical expression"))
+    }
+    #[inline(never)]
+    fn expr_logical_factor(&self, p: P, span: Span) -> R<Expr> {
+        let mut negate = false;
+        let mut e = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::not_ => negate = true,
+                _ => e = Some(self.expression(q)?),
+            }
+        }
+        let e = e.ok_or_else(|| internal(span, "empty logical factor"))?;
+        Ok(if negate {
+            Expr {
+                kind: ExprKind::Unary(UnaryOp::Not, Box::new(e)),
+                span,
+            }
+        } else {
+            e
+        })
+    }
+    #[inline(never)]
+    fn expr_relation(&self, p: P, span: Span) -> R<Expr> {
+        let mut it = p.into_inner();
+        let lhs = it.next().ok_or_else(|| internal(span, "empty relation"))?;
+        let lhs = self.expression(lhs)?;
+        match (it.next(), it.next()) {
+            (Some(op), Some(rhs)) => {
+                let op = match op.as_str() {
+                    "<" => BinaryOp::Lt,
+                    "<=" => BinaryOp::Le,
+                    ">" => BinaryOp::Gt,
+                    ">=" => BinaryOp::Ge,
+                    "==" => BinaryOp::Eq,
+                    _ => BinaryOp::Ne,
                 };
-                let mut acc: Option<Expr> = None;
-                for q in p.into_inner() {
-                    if matches!(q.as_rule(), Rule::kw_or | Rule::kw_and) {
-                        continue;
+                Ok(binary(op, lhs, self.expression(rhs)?))
+            }
+            _ => Ok(lhs),
+        }
+    }
+    #[inline(never)]
+    fn expr_arithmetic(&self, p: P, span: Span) -> R<Expr> {
+        let mut acc: Option<Expr> = None;
+        let mut unary: Option<UnaryOp> = None;
+        let mut op = BinaryOp::Add;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::unary_add_operator => {
+                    unary = Some(match q.as_str() {
+                        "-" | ".-" => UnaryOp::Neg,
+                        _ => UnaryOp::Plus,
+                    })
+                }
+                Rule::add_operator => {
+                    op = match q.as_str() {
+                        "+" => BinaryOp::Add,
+                        "-" => BinaryOp::Sub,
+                        ".+" => BinaryOp::ElemAdd,
+                        _ => BinaryOp::ElemSub,
                     }
+                }
+                _ => {
+                    let mut e = self.expression(q)?;
+                    if let Some(u) = unary.take() {
+                        let sp = span.to(e.span);
+                        e = Expr {
+                            kind: ExprKind::Unary(u, Box::new(e)),
+                            span: Span {
+                                end: e_end(sp),
+                                ..sp
+                            },
+                        };
+                    }
+                    acc = Some(match acc {
+                        None => e,
+                        Some(a) => binary(op, a, e),
+                    });
+                }
+            }
+        }
+        acc.ok_or_else(|| internal(span, "empty arithmetic expression"))
+    }
+    #[inline(never)]
+    fn expr_term(&self, p: P, span: Span) -> R<Expr> {
+        let mut acc: Option<Expr> = None;
+        let mut op = BinaryOp::Mul;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::mul_operator => {
+                    op = match q.as_str() {
+                        "*" => BinaryOp::Mul,
+                        "/" => BinaryOp::Div,
+                        ".*" => BinaryOp::ElemMul,
+                        _ => BinaryOp::ElemDiv,
+                    }
+                }
+                _ => {
                     let e = self.expression(q)?;
                     acc = Some(match acc {
                         None => e,
                         Some(a) => binary(op, a, e),
                     });
                 }
-                acc.ok_or_else(|| internal(span, "empty logical expression"))
             }
-            Rule::logical_factor => {
-                let mut negate = false;
-                let mut e = None;
-                for q in p.into_inner() {
-                    match q.as_rule() {
-                        Rule::not_ => negate = true,
-                        _ => e = Some(self.expression(q)?),
-                    }
-                }
-                let e = e.ok_or_else(|| internal(span, "empty logical factor"))?;
-                Ok(if negate {
-                    Expr {
-                        kind: ExprKind::Unary(UnaryOp::Not, Box::new(e)),
-                        span,
-                    }
-                } else {
-                    e
-                })
-            }
-            Rule::relation => {
-                let mut it = p.into_inner();
-                let lhs = it.next().ok_or_else(|| internal(span, "empty relation"))?;
-                let lhs = self.expression(lhs)?;
-                match (it.next(), it.next()) {
-                    (Some(op), Some(rhs)) => {
-                        let op = match op.as_str() {
-                            "<" => BinaryOp::Lt,
-                            "<=" => BinaryOp::Le,
-                            ">" => BinaryOp::Gt,
-                            ">=" => BinaryOp::Ge,
-                            "==" => BinaryOp::Eq,
-                            _ => BinaryOp::Ne,
-                        };
-                        Ok(binary(op, lhs, self.expression(rhs)?))
-                    }
-                    _ => Ok(lhs),
-                }
-            }
-            Rule::arithmetic_expression => {
-                let mut acc: Option<Expr> = None;
-                let mut unary: Option<UnaryOp> = None;
-                let mut op = BinaryOp::Add;
-                for q in p.into_inner() {
-                    match q.as_rule() {
-                        Rule::unary_add_operator => {
-                            unary = Some(match q.as_str() {
-                                "-" | ".-" => UnaryOp::Neg,
-                                _ => UnaryOp::Plus,
-                            })
-                        }
-                        Rule::add_operator => {
-                            op = match q.as_str() {
-                                "+" => BinaryOp::Add,
-                                "-" => BinaryOp::Sub,
-                                ".+" => BinaryOp::ElemAdd,
-                                _ => BinaryOp::ElemSub,
-                            }
-                        }
-                        _ => {
-                            let mut e = self.expression(q)?;
-                            if let Some(u) = unary.take() {
-                                let sp = span.to(e.span);
-                                e = Expr {
-                                    kind: ExprKind::Unary(u, Box::new(e)),
-                                    span: Span {
-                                        end: e_end(sp),
-                                        ..sp
-                                    },
-                                };
-                            }
-                            acc = Some(match acc {
-                                None => e,
-                                Some(a) => binary(op, a, e),
-                            });
-                        }
-                    }
-                }
-                acc.ok_or_else(|| internal(span, "empty arithmetic expression"))
-            }
-            Rule::term => {
-                let mut acc: Option<Expr> = None;
-                let mut op = BinaryOp::Mul;
-                for q in p.into_inner() {
-                    match q.as_rule() {
-                        Rule::mul_operator => {
-                            op = match q.as_str() {
-                                "*" => BinaryOp::Mul,
-                                "/" => BinaryOp::Div,
-                                ".*" => BinaryOp::ElemMul,
-                                _ => BinaryOp::ElemDiv,
-                            }
-                        }
-                        _ => {
-                            let e = self.expression(q)?;
-                            acc = Some(match acc {
-                                None => e,
-                                Some(a) => binary(op, a, e),
-                            });
-                        }
-                    }
-                }
-                acc.ok_or_else(|| internal(span, "empty term"))
-            }
-            Rule::factor => {
-                let mut it = p.into_inner();
-                let base = it.next().ok_or_else(|| internal(span, "empty factor"))?;
-                let base = self.expression(base)?;
-                match (it.next(), it.next()) {
-                    (Some(op), Some(exp)) => {
-                        let op = if op.as_str() == ".^" {
-                            BinaryOp::ElemPow
-                        } else {
-                            BinaryOp::Pow
-                        };
-                        Ok(binary(op, base, self.expression(exp)?))
-                    }
-                    _ => Ok(base),
-                }
-            }
-            Rule::primary => {
-                let inner = p
-                    .into_inner()
-                    .next()
-                    .ok_or_else(|| internal(span, "empty primary"))?;
-                self.primary(inner)
-            }
-            _ => self.primary(p),
         }
+        acc.ok_or_else(|| internal(span, "empty term"))
+    }
+    #[inline(never)]
+    fn expr_factor(&self, p: P, span: Span) -> R<Expr> {
+        let mut it = p.into_inner();
+        let base = it.next().ok_or_else(|| internal(span, "empty factor"))?;
+        let base = self.expression(base)?;
+        match (it.next(), it.next()) {
+            (Some(op), Some(exp)) => {
+                let op = if op.as_str() == ".^" {
+                    BinaryOp::ElemPow
+                } else {
+                    BinaryOp::Pow
+                };
+                Ok(binary(op, base, self.expression(exp)?))
+            }
+            _ => Ok(base),
+        }
+    }
+    #[inline(never)]
+    fn expr_primary_rule(&self, p: P, span: Span) -> R<Expr> {
+        let inner = p
+            .into_inner()
+            .next()
+            .ok_or_else(|| internal(span, "empty primary"))?;
+        self.primary(inner)
     }
 
     fn primary(&self, p: P) -> R<Expr> {
