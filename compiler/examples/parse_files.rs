@@ -26,14 +26,14 @@ fn main() {
             rtc::syntax::parse(&text, id).err().map(|d| d.short(&sm))
         });
         match result {
-            Some(None) => {}
-            Some(Some(msg)) => {
+            Ok(None) => {}
+            Ok(Some(msg)) => {
                 bad += 1;
                 println!("{msg}");
             }
-            None => {
+            Err(e) => {
                 bad += 1;
-                println!("{path}: nested too deeply");
+                println!("{path}: {e:?}");
             }
         }
     }

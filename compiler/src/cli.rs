@@ -142,13 +142,20 @@ pub fn load_model(args: &ModelArgs) -> Option<(crate::flat::FlatModel, SourceMap
             std::mem::take(&mut tree.sources),
         )
     });
-    let Some((model, diagnostics, sources)) = result else {
-        let d = Diagnostic::error(
-            "too-deep",
-            format!("{} is nested too deeply to compile", args.file.display()),
-        );
-        print_diagnostics(&[d], &empty, args.short_diagnostics);
-        return None;
+    let (model, diagnostics, sources) = match result {
+        Ok(r) => r,
+        Err(crate::driver::ThreadError::TooDeep) => {
+            let d = Diagnostic::error(
+                "too-deep",
+                format!("{} is nested too deeply to compile", args.file.display()),
+            );
+            print_diagnostics(&[d], &empty, args.short_diagnostics);
+            return None;
+        }
+        Err(crate::driver::ThreadError::Panicked) => {
+            eprintln!("rtc: internal error (please report it with the model that caused it)");
+            std::process::exit(101);
+        }
     };
     print_diagnostics(&diagnostics, &sources, args.short_diagnostics);
     Some((model?, sources))

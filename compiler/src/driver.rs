@@ -86,19 +86,27 @@ pub fn stack_size_for(text: &str) -> usize {
 /// The parser refuses deeper bracket nesting than this before recursing.
 const MAX_BRACKETS: usize = 200;
 
+/// Why [`with_stack_for`] could not return a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadError {
+    /// The input nests too deeply for a stack this machine can give.
+    TooDeep,
+    /// The compiler panicked: a bug.
+    Panicked,
+}
+
 /// Runs `f` on a thread whose stack fits `text` (see [`stack_size_for`]).
 pub fn with_stack_for<T: Send + 'static>(
     text: &str,
     f: impl FnOnce() -> T + Send + 'static,
-) -> Option<T> {
+) -> Result<T, ThreadError> {
     let size = stack_size_for(text);
     if size > (32usize << 30) {
-        return None;
+        return Err(ThreadError::TooDeep);
     }
-    std::thread::Builder::new()
+    let handle = std::thread::Builder::new()
         .stack_size(size)
         .spawn(f)
-        .ok()?
-        .join()
-        .ok()
+        .map_err(|_| ThreadError::TooDeep)?;
+    handle.join().map_err(|_| ThreadError::Panicked)
 }

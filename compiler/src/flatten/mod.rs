@@ -300,7 +300,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let top = self.new_node(String::new(), false, None);
         self.top = Some(top);
+        // `model M2 = M(p = 1);` simulates M with the modification.
+        let mut dims = Vec::new();
+        let mut caus = None;
+        let span = self.tree.info(class).span();
+        let class = self.resolve_short(class, &mut top_mod, &mut dims, &mut caus, span)?;
+        if !dims.is_empty() || self.tree.info(class).builtin.is_some() {
+            return Err(Box::new(
+                Diagnostic::error("no-model", "the selected class is not a model").at(span, "here"),
+            ));
+        }
+        self.check_redeclares(&top_mod)?;
         self.populate(top, class, &mut top_mod, None)?;
+        self.check_modifiers(top, &top_mod, class)?;
         self.apply_overrides(top, &override_exprs)?;
         self.complete_node(top)?;
         self.generate_equations()?;
@@ -358,7 +370,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         class: lexical,
                     };
                     if let Some(cm) = modification {
-                        let inner = Mod::from_class_mod(cm, env);
+                        // A type's own modification applies to every element of an array of it.
+                        let mut inner = Mod::from_class_mod(cm, env);
+                        inner.mark_each();
                         *modif = merge(modif, &inner);
                     }
                     if causality.is_none() {
@@ -525,6 +539,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     Diagnostic::error(
                         "not-a-parameter",
                         format!("--param: `{name}` is not a parameter"),
+                    )
+                    .at(slot.decl.name.span, "declared here"),
+                ));
+            }
+            if !slot.decl.subscripts.is_empty() || !slot.clause.subscripts.is_empty() {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "command-line",
+                        format!("--param: `{name}` is an array; --param sets scalar parameters"),
                     )
                     .at(slot.decl.name.span, "declared here"),
                 ));
@@ -760,6 +783,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ));
         }
         self.slots[sid.0 as usize].is_connector = is_connector;
+        self.check_redeclares(&modif)?;
+        if let Some(b) = &modif.binding {
+            return Err(self.unsupported(
+                b.expr.span,
+                "bindings of structured components (records): set their fields instead",
+            ));
+        }
         let outer = Some((variability, causality, is_flow));
         let mut nodes = Vec::with_capacity(count);
         for k in 0..count {
@@ -798,6 +828,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         false
+    }
+
+    fn check_redeclares(&self, m: &Mod<'a>) -> DResult<()> {
+        if let Some((span, what)) = m.redeclares.first() {
+            return Err(self.unsupported(*span, what));
+        }
+        for (_, sub) in &m.subs {
+            self.check_redeclares(sub)?;
+        }
+        Ok(())
     }
 
     /// Every modifier must name an element of the class.
@@ -1203,7 +1243,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     fn unsupported(&self, span: Span, what: &str) -> Box<Diagnostic> {
         Box::new(
-            Diagnostic::error("unsupported", format!("{what} are not yet supported"))
+            Diagnostic::error("unsupported", format!("not yet supported: {what}"))
                 .at(span, "not supported by rtc yet")
                 .help("see the book's chapter on the language rtc accepts"),
         )

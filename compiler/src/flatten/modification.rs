@@ -38,11 +38,13 @@ pub struct Mod<'a> {
     pub final_: bool,
     /// The written modification (for diagnostics).
     pub span: Option<Span>,
+    /// `redeclare`/`replaceable` arguments, which flattening does not support yet.
+    pub redeclares: Vec<(Span, &'static str)>,
 }
 
 impl<'a> Mod<'a> {
     pub fn is_empty(&self) -> bool {
-        self.binding.is_none() && self.subs.is_empty()
+        self.binding.is_none() && self.subs.is_empty() && self.redeclares.is_empty()
     }
 
     /// Builds a modification from its source form, evaluated in `env`.
@@ -69,6 +71,9 @@ impl<'a> Mod<'a> {
             ..Mod::default()
         };
         for arg in &cm.args {
+            if let ast::Argument::Redeclare { span, what } = arg {
+                out.redeclares.push((*span, what));
+            }
             if let ast::Argument::Modify(em) = arg {
                 let mut leaf = match &em.modification {
                     Some(m) => Mod::from_modification(m, env),
@@ -92,6 +97,14 @@ impl<'a> Mod<'a> {
             }
         }
         out
+    }
+
+    /// Marks the modification and all its parts `each` (a type's own modification).
+    pub fn mark_each(&mut self) {
+        self.each = true;
+        for (_, s) in &mut self.subs {
+            s.mark_each();
+        }
     }
 
     /// The merged modification for element `name` (outermost first wins).
@@ -139,7 +152,10 @@ pub fn merge<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Mod<'a> {
     }
     let mut subs = outer.subs.clone();
     subs.extend(inner.subs.iter().cloned());
+    let mut redeclares = outer.redeclares.clone();
+    redeclares.extend(inner.redeclares.iter().cloned());
     Mod {
+        redeclares,
         binding: outer.binding.clone().or_else(|| inner.binding.clone()),
         subs,
         each: outer.each,

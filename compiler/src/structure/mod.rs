@@ -38,17 +38,19 @@ pub struct Summary {
 
 impl Summary {
     pub fn line(&self, model: &FlatModel) -> String {
+        let n =
+            |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
         format!(
-            "{}: {} states, {} algebraic variables, {} parameters, {} equations ({} aliases eliminated, {} remain); {} inputs, {} outputs",
+            "{}: {}, {}, {}, {} ({} eliminated as aliases, {} remain); {}, {}",
             model.name,
-            self.states,
-            self.algebraic,
-            self.parameters,
-            self.equations,
+            n(self.states, "state", "states"),
+            n(self.algebraic, "algebraic variable", "algebraic variables"),
+            n(self.parameters, "parameter", "parameters"),
+            n(self.equations, "equation", "equations"),
             self.aliases,
             self.equations - self.aliases,
-            self.inputs,
-            self.outputs
+            n(self.inputs, "input", "inputs"),
+            n(self.outputs, "output", "outputs")
         )
     }
 }
