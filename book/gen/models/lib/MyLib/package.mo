@@ -1,0 +1,2 @@
+package MyLib "A small user library"
+end MyLib;

@@ -1,0 +1,9 @@
+model OpSample
+  Real x(start = 1, fixed = true);
+  Boolean b;
+  Real y;
+equation
+  der(x) = -x;
+  b = x > 0.5;
+  y = if sample(0, 0.1) then 1 else 0;
+end OpSample;
