@@ -27,6 +27,60 @@ enum Command {
     Check(ModelArgs),
     /// Print the flat model (readable flat Modelica).
     Flatten(ModelArgs),
+    /// Inline the integration method and report the step system: blocks, tearing, work bound.
+    Analyze(AnalyzeArgs),
+    /// Simulate as fast as possible and write a CSV of the results.
+    Run(RunArgs),
+}
+
+#[derive(Args, Clone)]
+pub struct MethodArgs {
+    /// Integration method inlined into the model: fe, be, trapezoid or mixed.
+    #[arg(long, default_value = "be")]
+    pub method: String,
+    /// For --method mixed: the states integrated by backward Euler (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub implicit: Vec<String>,
+    /// Step size (default: the experiment annotation's Interval).
+    #[arg(long)]
+    pub step: Option<f64>,
+    /// Newton iterations per torn block and step, at most.
+    #[arg(long, default_value_t = 10)]
+    pub newton_iterations: u32,
+}
+
+#[derive(Args, Clone)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub method: MethodArgs,
+    /// Also print `plan` (the step plan) or `flat` (the flat model).
+    #[arg(long)]
+    pub emit: Option<String>,
+    /// Search for the smallest set of tearing variables of each loop (up to this many).
+    #[arg(long)]
+    pub min_tearing: Option<usize>,
+}
+
+#[derive(Args, Clone)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub method: MethodArgs,
+    /// Stop time (default: the experiment annotation's StopTime).
+    #[arg(long)]
+    pub stop: Option<f64>,
+    /// Output interval (default: the experiment annotation's Interval, else every step).
+    #[arg(long)]
+    pub interval: Option<f64>,
+    /// CSV output file (default: standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Variables to record (comma-separated; default: states and outputs).
+    #[arg(long, value_delimiter = ',')]
+    pub vars: Vec<String>,
 }
 
 #[derive(Args, Clone)]
@@ -60,10 +114,12 @@ pub fn main() -> u8 {
     match cli.command {
         Command::Check(a) => check(&a),
         Command::Flatten(a) => flatten_cmd(&a),
+        Command::Analyze(a) => crate::run::analyze(&a),
+        Command::Run(a) => crate::run::run(&a),
     }
 }
 
-fn print_diagnostics(diags: &[Diagnostic], sources: &SourceMap, short: bool) {
+pub fn print_diagnostics(diags: &[Diagnostic], sources: &SourceMap, short: bool) {
     let color = std::io::stderr().is_terminal();
     for d in diags {
         if short {

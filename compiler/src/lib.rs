@@ -2,9 +2,13 @@
 
 pub mod cli;
 pub mod diag;
+pub mod discretize;
 pub mod driver;
 pub mod flat;
 pub mod flatten;
+pub mod plan;
+pub mod run;
+pub mod sim;
 pub mod structure;
 pub mod symbolic;
 pub mod syntax;

@@ -6,7 +6,9 @@
 //! nonsingular and, when it is not, names the equations and variables left unmatched.
 
 pub mod alias;
+pub mod blt;
 pub mod matching;
+pub mod tearing;
 
 use crate::diag::Diagnostic;
 use crate::flat::{FlatModel, VarKind};

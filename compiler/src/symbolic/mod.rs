@@ -6,6 +6,8 @@
 //! flat model's variable table. Constructors fold constants and apply the simplifications that
 //! are always valid (`x + 0`, `x * 1`, `x * 0` for finite x is *not* applied: it would hide NaN).
 
+pub mod diff;
+pub mod eval;
 mod print;
 
 use rustc_hash::FxHashMap;
@@ -287,6 +289,11 @@ impl Arena {
         id
     }
 
+    /// The id of a node if it exists (no interning).
+    pub fn index_of(&self, node: Node) -> Option<ExprId> {
+        self.index.get(&node).copied()
+    }
+
     pub fn constant(&mut self, value: f64) -> ExprId {
         // One zero: -0.0 and 0.0 are folded together so that `x - x` and `0` are one node.
         let v = if value == 0.0 { 0.0 } else { value };
@@ -376,7 +383,7 @@ impl Arena {
 
     pub fn pow(&mut self, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
-            (Some(x), Some(y)) => self.constant(x.powf(y)),
+            (Some(x), Some(y)) => self.constant(eval::pow(x, y)),
             (None, Some(1.0)) => a,
             _ => self.intern(Node::Pow(a, b)),
         }
@@ -523,7 +530,8 @@ impl Arena {
         }
     }
 
-    /// Rebuilds `root` bottom-up with `f` deciding the replacement of each leaf node.
+    /// Rebuilds `root` bottom-up with `f` deciding the replacement of each leaf node
+    /// (`Var`, `Der`, `Pre`, `Time`; `None` keeps it).
     /// Constructors re-simplify, so substituting a constant folds what it reaches.
     pub fn substitute(
         &mut self,
@@ -541,8 +549,10 @@ impl Arena {
             let node = self.node(id);
             let m = |c: &FxHashMap<ExprId, ExprId>, x: ExprId| c.get(&x).copied().unwrap_or(x);
             let new = match node {
-                Node::Const(_) | Node::Time => id,
-                Node::Var(_) | Node::Der(_) | Node::Pre(_) => f(self, node).unwrap_or(id),
+                Node::Const(_) => id,
+                Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time => {
+                    f(self, node).unwrap_or(id)
+                }
                 Node::Neg(a) => {
                     let a = m(cache, a);
                     self.neg(a)

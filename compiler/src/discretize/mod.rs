@@ -1,0 +1,568 @@
+//! Inline integration: the flat model and an integration formula become one algebraic system
+//! per step (Cellier & Kofman §10.6, "inline integration"; §10.7 for mixed mode).
+//!
+//! Every step solves the model equations at the end of the step, t + h, for the derivatives and
+//! algebraic variables, together with one discretisation equation per state that ties the new
+//! state value to the value at the start of the step (`pre(x)`):
+//!
+//! | formula       | equation                                   | |
+//! |---------------|--------------------------------------------|-|
+//! | forward Euler | `x = pre(x) + h·pre(der(x))`               | explicit: `pre(der(x))` is the derivative at t, computed by the previous step |
+//! | backward Euler| `x = pre(x) + h·der(x)`                    | implicit |
+//! | trapezoid     | `x = pre(x) + h/2·(pre(der(x)) + der(x))`  | implicit |
+//!
+//! Mixed mode (eq. 10.17) gives each state its own formula: the explicit ones are computed
+//! first, from values that already exist, and the implicit ones are solved with the model.
+//! The initial system is the model alone at t0 with every state known: it supplies the
+//! derivatives and algebraic values the first explicit step needs.
+//!
+//! Output: a [`Discretized`] system whose variables live in one table shared by the initial
+//! and the step system (the memory layout of the step function). Alias elimination runs first,
+//! so aliases are not unknowns; they are kept as output expressions for recording.
+//!
+//! Designed for more formulas: a multi-stage method adds stage unknowns (new variables of kind
+//! [`SVarKind::Stage`]) and copies of the model equations at the stage times; per-state
+//! formulas and several rates are per-state choices here, not separate code paths.
+
+use crate::diag::{Diagnostic, Span};
+use crate::flat::{FlatModel, VarKind};
+use crate::structure::alias::{self, Aliases};
+use crate::symbolic::{Arena, ExprId, Node, VarId};
+use rustc_hash::FxHashMap;
+
+/// The integration formula of one state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Formula {
+    ForwardEuler,
+    BackwardEuler,
+    Trapezoid,
+}
+
+impl Formula {
+    pub fn name(self) -> &'static str {
+        match self {
+            Formula::ForwardEuler => "forward Euler",
+            Formula::BackwardEuler => "backward Euler",
+            Formula::Trapezoid => "trapezoid",
+        }
+    }
+
+    pub fn is_explicit(self) -> bool {
+        self == Formula::ForwardEuler
+    }
+}
+
+/// The method chosen on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Method {
+    ForwardEuler,
+    BackwardEuler,
+    Trapezoid,
+    /// Backward Euler for the named states, forward Euler for the rest.
+    Mixed {
+        implicit: Vec<String>,
+    },
+}
+
+impl Method {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Method::ForwardEuler => "fe",
+            Method::BackwardEuler => "be",
+            Method::Trapezoid => "trapezoid",
+            Method::Mixed { .. } => "mixed",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SVarKind {
+    /// A state's value at the end of the step.
+    State,
+    /// `der(x)` at the end of the step.
+    Derivative,
+    /// An algebraic or discrete variable at the end of the step.
+    Algebraic,
+    /// The value a variable had at the end of the previous step (`pre(x)`, `pre(der(x))`).
+    Pre,
+    Parameter,
+    Input,
+    /// `time` in model equations: the end of the step, t + h.
+    Time,
+    /// t: the start of the step (the step function's argument).
+    StepStart,
+    /// h: the step size (the step function's argument).
+    StepSize,
+    /// A multi-stage method's stage value.
+    Stage,
+}
+
+/// A variable of the discretised system (a slot of the step function's memory).
+#[derive(Clone, Debug)]
+pub struct SVar {
+    pub name: String,
+    pub kind: SVarKind,
+    /// The flat variable it stands for.
+    pub flat: Option<VarId>,
+    /// For `Pre` variables: whose previous value.
+    pub pre_of: Option<VarId>,
+    /// Parameters: value expression (over parameters); states and algebraics: start value.
+    pub binding: Option<ExprId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Equation `k` of the flat model.
+    Model(usize),
+    /// The discretisation equation of a state (step variable).
+    Formula(VarId),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct SEquation {
+    pub lhs: ExprId,
+    pub rhs: ExprId,
+    pub span: Span,
+    pub origin: Origin,
+}
+
+/// A square system: equations and the unknowns they determine.
+#[derive(Clone, Debug, Default)]
+pub struct System {
+    pub equations: Vec<SEquation>,
+    pub unknowns: Vec<VarId>,
+    /// The step size: an equation is never solved for a variable whose coefficient contains
+    /// it (`der(x) = (x − pre(x))/h` would amplify errors by 1/h; the formula is solved for
+    /// the state instead).
+    pub step_size: Option<VarId>,
+}
+
+/// The result of inline integration.
+#[derive(Clone, Debug)]
+pub struct Discretized {
+    pub name: String,
+    pub arena: Arena,
+    pub vars: Vec<SVar>,
+    /// The model at t0 with the states known.
+    pub init: System,
+    /// One step.
+    pub step: System,
+    /// Per state (its `State` variable): the formula.
+    pub formulas: Vec<(VarId, Formula)>,
+    /// `pre` variables and the variables they copy at the start of each step.
+    pub pre_copies: Vec<(VarId, VarId)>,
+    pub time: VarId,
+    pub step_start: VarId,
+    pub step_size: VarId,
+    /// Every flat variable that is not a parameter, by name, as an expression over system
+    /// variables (aliases included), for recording results.
+    pub outputs: Vec<(String, ExprId, VarKind, bool)>,
+}
+
+impl Discretized {
+    pub fn var(&self, v: VarId) -> &SVar {
+        &self.vars[v.index()]
+    }
+
+    pub fn name_of(&self, v: VarId) -> &str {
+        &self.vars[v.index()].name
+    }
+}
+
+struct Builder<'m> {
+    flat: &'m FlatModel,
+    aliases: Aliases,
+    arena: Arena,
+    vars: Vec<SVar>,
+    /// flat var → its step variable (value at the end of the step).
+    value_of: FxHashMap<VarId, VarId>,
+    /// flat state → der variable.
+    der_of: FxHashMap<VarId, VarId>,
+    /// step var → its pre variable.
+    pre_of: FxHashMap<VarId, VarId>,
+    pre_copies: Vec<(VarId, VarId)>,
+    time: VarId,
+    cache: FxHashMap<ExprId, ExprId>,
+}
+
+impl<'m> Builder<'m> {
+    fn add(&mut self, name: String, kind: SVarKind, flat: Option<VarId>, span: Span) -> VarId {
+        let id = VarId(self.vars.len() as u32);
+        self.vars.push(SVar {
+            name,
+            kind,
+            flat,
+            pre_of: None,
+            binding: None,
+            span,
+        });
+        id
+    }
+
+    fn pre(&mut self, v: VarId) -> VarId {
+        if let Some(&p) = self.pre_of.get(&v) {
+            return p;
+        }
+        let name = format!("pre({})", self.vars[v.index()].name);
+        let span = self.vars[v.index()].span;
+        let p = self.add(name, SVarKind::Pre, None, span);
+        self.vars[p.index()].pre_of = Some(v);
+        self.pre_of.insert(v, p);
+        self.pre_copies.push((p, v));
+        p
+    }
+
+    /// Translates a flat-model expression into system variables.
+    fn translate(&mut self, e: ExprId) -> Result<ExprId, Box<Diagnostic>> {
+        // The arena starts as a copy of the flat arena, so flat ids are valid here.
+        let mut missing: Option<VarId> = None;
+        let time = self.time;
+        let flat = self.flat;
+        // Pre variables must exist before the substitution borrows the tables.
+        let mut leaves = Vec::new();
+        self.arena.leaves(e, &mut leaves);
+        let mut pre_requests: Vec<VarId> = Vec::new();
+        for l in &leaves {
+            if let Node::Pre(v) = *l {
+                let (r, _) = self.aliases.resolve(v);
+                if let Some(&sv) = self.value_of.get(&r) {
+                    pre_requests.push(sv);
+                }
+            }
+        }
+        for sv in pre_requests {
+            self.pre(sv);
+        }
+        let aliases = &self.aliases;
+        let value_of = &self.value_of;
+        let der_of = &self.der_of;
+        let pre_of = &self.pre_of;
+        let bound_exprs: Vec<Option<ExprId>> = aliases.bound.clone();
+        let r = self
+            .arena
+            .substitute(e, &mut self.cache, &mut |ar, n| match n {
+                Node::Var(v) => {
+                    let (r, s) = aliases.resolve(v);
+                    if let Some(b) = bound_exprs[r.index()] {
+                        // Known from parameters: substitute the (translated later) expression.
+                        let k = ar.constant(s);
+                        return Some(ar.mul(k, b));
+                    }
+                    match value_of.get(&r) {
+                        Some(&sv) => {
+                            let x = ar.var(sv);
+                            Some(if s == 1.0 {
+                                x
+                            } else {
+                                let k = ar.constant(s);
+                                ar.mul(k, x)
+                            })
+                        }
+                        None => {
+                            missing = Some(v);
+                            None
+                        }
+                    }
+                }
+                Node::Der(v) => {
+                    let (r, s) = aliases.resolve(v);
+                    if aliases.bound[r.index()].is_some() {
+                        return Some(ar.constant(0.0));
+                    }
+                    match der_of.get(&r) {
+                        Some(&d) => {
+                            let x = ar.var(d);
+                            Some(if s == 1.0 {
+                                x
+                            } else {
+                                let k = ar.constant(s);
+                                ar.mul(k, x)
+                            })
+                        }
+                        None => {
+                            missing = Some(v);
+                            None
+                        }
+                    }
+                }
+                Node::Pre(v) => {
+                    let (r, s) = aliases.resolve(v);
+                    if let Some(b) = bound_exprs[r.index()] {
+                        let k = ar.constant(s);
+                        return Some(ar.mul(k, b));
+                    }
+                    let sv = value_of.get(&r)?;
+                    let p = pre_of.get(sv)?;
+                    let x = ar.var(*p);
+                    Some(if s == 1.0 {
+                        x
+                    } else {
+                        let k = ar.constant(s);
+                        ar.mul(k, x)
+                    })
+                }
+                Node::Time => Some(ar.var(time)),
+                _ => None,
+            });
+        if let Some(v) = missing {
+            return Err(Box::new(Diagnostic::error(
+                "internal",
+                format!(
+                    "variable `{}` has no counterpart in the step system",
+                    flat.var(v).name
+                ),
+            )));
+        }
+        Ok(r)
+    }
+}
+
+/// A node of the same operator with new children (constructors re-simplify).
+pub fn rebuild(ar: &mut Arena, n: Node, ch: &[ExprId]) -> ExprId {
+    match n {
+        Node::Neg(_) => ar.neg(ch[0]),
+        Node::Add(..) => ar.add(ch[0], ch[1]),
+        Node::Sub(..) => ar.sub(ch[0], ch[1]),
+        Node::Mul(..) => ar.mul(ch[0], ch[1]),
+        Node::Div(..) => ar.div(ch[0], ch[1]),
+        Node::Pow(..) => ar.pow(ch[0], ch[1]),
+        Node::Call1(f, _) => ar.call1(f, ch[0]),
+        Node::Call2(f, ..) => ar.call2(f, ch[0], ch[1]),
+        Node::Cmp(op, ..) => ar.cmp(op, ch[0], ch[1]),
+        Node::And(..) => ar.and(ch[0], ch[1]),
+        Node::Or(..) => ar.or(ch[0], ch[1]),
+        Node::Not(_) => ar.not(ch[0]),
+        Node::If(..) => ar.if_(ch[0], ch[1], ch[2]),
+        Node::NoEvent(_) => ar.no_event(ch[0]),
+        leaf => ar.intern(leaf),
+    }
+}
+
+/// Chooses each state's formula from the method. Unknown names in `--implicit` are errors.
+fn formulas_for(
+    flat: &FlatModel,
+    states: &[VarId],
+    method: &Method,
+) -> Result<Vec<Formula>, Box<Diagnostic>> {
+    match method {
+        Method::ForwardEuler => Ok(vec![Formula::ForwardEuler; states.len()]),
+        Method::BackwardEuler => Ok(vec![Formula::BackwardEuler; states.len()]),
+        Method::Trapezoid => Ok(vec![Formula::Trapezoid; states.len()]),
+        Method::Mixed { implicit } => {
+            let names: Vec<&str> = states.iter().map(|&v| flat.var(v).name.as_str()).collect();
+            for want in implicit {
+                if !names.contains(&want.as_str()) {
+                    let mut d = Diagnostic::error(
+                        "command-line",
+                        format!("--implicit: `{want}` is not a state of the model"),
+                    );
+                    let cands: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+                    match crate::flatten::classes::suggest(want, &cands) {
+                        Some(s) => d = d.help(format!("did you mean `{s}`?")),
+                        None => d = d.help(format!("the states are: {}", names.join(", "))),
+                    }
+                    return Err(Box::new(d));
+                }
+            }
+            Ok(names
+                .iter()
+                .map(|n| {
+                    if implicit.iter().any(|w| w == n) {
+                        Formula::BackwardEuler
+                    } else {
+                        Formula::ForwardEuler
+                    }
+                })
+                .collect())
+        }
+    }
+}
+
+/// Inlines `method` into `flat`.
+pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<Diagnostic>> {
+    if let Some(e) = flat.initial_equations.first() {
+        return Err(Box::new(
+            Diagnostic::error("unsupported", "not yet supported: initial equations")
+                .at(e.span, "initial equation")
+                .help("give states start values with `fixed = true` instead"),
+        ));
+    }
+    let mut work = flat.clone();
+    let aliases = alias::eliminate(&mut work);
+    let mut b = Builder {
+        flat,
+        arena: work.arena.clone(),
+        aliases,
+        vars: Vec::new(),
+        value_of: FxHashMap::default(),
+        der_of: FxHashMap::default(),
+        pre_of: FxHashMap::default(),
+        pre_copies: Vec::new(),
+        time: VarId(0),
+        cache: FxHashMap::default(),
+    };
+    let step_start = b.add("t".into(), SVarKind::StepStart, None, Span::default());
+    let step_size = b.add("h".into(), SVarKind::StepSize, None, Span::default());
+    b.time = b.add("time".into(), SVarKind::Time, None, Span::default());
+    // Variables: representatives of alias sets that are not bound to parameters.
+    let mut states = Vec::new();
+    let mut algebraics = Vec::new();
+    for (i, v) in flat.vars.iter().enumerate() {
+        let id = VarId(i as u32);
+        let (r, _) = b.aliases.resolve(id);
+        match v.kind {
+            VarKind::Parameter | VarKind::Constant => {
+                let sv = b.add(v.name.clone(), SVarKind::Parameter, Some(id), v.span);
+                b.value_of.insert(id, sv);
+            }
+            VarKind::Input => {
+                let sv = b.add(v.name.clone(), SVarKind::Input, Some(id), v.span);
+                b.value_of.insert(id, sv);
+            }
+            _ if r != id || b.aliases.bound[i].is_some() => {}
+            _ if b.aliases.has_state[i] => {
+                let sv = b.add(v.name.clone(), SVarKind::State, Some(id), v.span);
+                b.value_of.insert(id, sv);
+                let d = b.add(
+                    format!("der({})", v.name),
+                    SVarKind::Derivative,
+                    Some(id),
+                    v.span,
+                );
+                b.der_of.insert(id, d);
+                states.push(id);
+            }
+            _ => {
+                let sv = b.add(v.name.clone(), SVarKind::Algebraic, Some(id), v.span);
+                b.value_of.insert(id, sv);
+                algebraics.push(id);
+            }
+        }
+    }
+    // Bound alias sets refer to parameter expressions in flat ids: translate them once.
+    let bound: Vec<Option<ExprId>> = b.aliases.bound.clone();
+    for (i, be) in bound.iter().enumerate() {
+        if let Some(e) = be {
+            let t = b.translate(*e)?;
+            b.aliases.bound[i] = Some(t);
+        }
+    }
+    b.cache.clear();
+    // Parameter bindings and start values.
+    for i in 0..b.vars.len() {
+        let Some(fv) = b.vars[i].flat else { continue };
+        let var = &flat.vars[fv.index()];
+        let e = match b.vars[i].kind {
+            SVarKind::Parameter => var.binding,
+            SVarKind::State | SVarKind::Algebraic => var.start,
+            _ => None,
+        };
+        if let Some(e) = e {
+            let t = b.translate(e)?;
+            b.vars[i].binding = Some(t);
+        }
+    }
+    let formulas = formulas_for(flat, &states, method)?;
+    // Model equations (after alias elimination), translated.
+    let mut model_eqs = Vec::new();
+    for &k in &b.aliases.kept.clone() {
+        let eq = &flat.equations[k];
+        let lhs = b.translate(eq.lhs)?;
+        let rhs = b.translate(eq.rhs)?;
+        model_eqs.push(SEquation {
+            lhs,
+            rhs,
+            span: eq.span,
+            origin: Origin::Model(k),
+        });
+    }
+    // Discretisation equations.
+    let h = b.arena.var(step_size);
+    let mut step_eqs = Vec::new();
+    let mut formula_list = Vec::new();
+    for (k, &s) in states.iter().enumerate() {
+        let x = b.value_of[&s];
+        let d = b.der_of[&s];
+        let px = b.pre(x);
+        let xe = b.arena.var(x);
+        let pxe = b.arena.var(px);
+        let f = formulas[k];
+        let incr = match f {
+            Formula::ForwardEuler => {
+                let pd = b.pre(d);
+                let pde = b.arena.var(pd);
+                b.arena.mul(h, pde)
+            }
+            Formula::BackwardEuler => {
+                let de = b.arena.var(d);
+                b.arena.mul(h, de)
+            }
+            Formula::Trapezoid => {
+                let pd = b.pre(d);
+                let pde = b.arena.var(pd);
+                let de = b.arena.var(d);
+                let sum = b.arena.add(pde, de);
+                let half = b.arena.constant(0.5);
+                let hh = b.arena.mul(half, h);
+                b.arena.mul(hh, sum)
+            }
+        };
+        let rhs = b.arena.add(pxe, incr);
+        step_eqs.push(SEquation {
+            lhs: xe,
+            rhs,
+            span: b.vars[x.index()].span,
+            origin: Origin::Formula(x),
+        });
+        formula_list.push((x, f));
+    }
+    // Unknowns.
+    let mut init_unknowns = Vec::new();
+    let mut step_unknowns = Vec::new();
+    for (i, v) in b.vars.iter().enumerate() {
+        let id = VarId(i as u32);
+        match v.kind {
+            SVarKind::Derivative | SVarKind::Algebraic => {
+                init_unknowns.push(id);
+                step_unknowns.push(id);
+            }
+            SVarKind::State => step_unknowns.push(id),
+            _ => {}
+        }
+    }
+    let mut step_all = step_eqs;
+    step_all.extend(model_eqs.iter().copied());
+    // Outputs: every non-parameter flat variable by name.
+    let mut outputs = Vec::new();
+    for (i, v) in flat.vars.iter().enumerate() {
+        if matches!(v.kind, VarKind::Parameter | VarKind::Constant) {
+            continue;
+        }
+        let e = b.arena.var(VarId(i as u32));
+        // Expression in flat ids → translate.
+        let t = b.translate(e)?;
+        outputs.push((v.name.clone(), t, v.kind, v.is_output));
+    }
+    Ok(Discretized {
+        name: flat.name.clone(),
+        arena: b.arena,
+        vars: b.vars,
+        init: System {
+            equations: model_eqs,
+            unknowns: init_unknowns,
+            step_size: None,
+        },
+        step: System {
+            equations: step_all,
+            unknowns: step_unknowns,
+            step_size: Some(step_size),
+        },
+        formulas: formula_list,
+        pre_copies: b.pre_copies,
+        time: b.time,
+        step_start,
+        step_size,
+        outputs,
+    })
+}

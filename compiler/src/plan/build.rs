@@ -1,0 +1,357 @@
+//! Discretised system → step plan: BLT sorting, symbolic solving of scalar blocks, tearing of
+//! loops, and the residual Jacobians by differentiation through the inner assignments
+//! (forward mode: d(inner)/d(tearing) are kept as tangent slots, so shared work stays shared).
+
+use super::{Assign, Newton, Output, Plan, PlanVar, SlotKind, Stmt, TornBlock};
+use crate::diag::Diagnostic;
+use crate::discretize::{Discretized, SEquation, SVarKind, System};
+use crate::structure::blt::{self, incidence};
+use crate::structure::tearing;
+use crate::symbolic::diff::{occurs, Differentiator};
+use crate::symbolic::{ExprId, Node, VarId};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildOptions {
+    pub newton: Newton,
+}
+
+/// What tearing found, for `rtc analyze`.
+#[derive(Clone, Debug)]
+pub struct BlockReport {
+    pub index: usize,
+    pub size: usize,
+    pub tearing: Vec<VarId>,
+    pub residual_spans: Vec<crate::diag::Span>,
+    pub residual_text: Vec<String>,
+    pub linear: bool,
+}
+
+pub fn build(
+    d: &Discretized,
+    opts: &BuildOptions,
+) -> Result<(Plan, Vec<BlockReport>, Vec<BlockReport>), Box<Diagnostic>> {
+    let mut plan = Plan {
+        name: d.name.clone(),
+        method: String::new(),
+        arena: d.arena.clone(),
+        vars: d
+            .vars
+            .iter()
+            .map(|v| PlanVar {
+                name: v.name.clone(),
+                kind: SlotKind::System(v.kind),
+                binding: v.binding,
+                span: v.span,
+            })
+            .collect(),
+        parameters: Vec::new(),
+        starts: Vec::new(),
+        init: Vec::new(),
+        step: Vec::new(),
+        pre_copies: d.pre_copies.clone(),
+        time: d.time,
+        step_start: d.step_start,
+        step_size: d.step_size,
+        formulas: d.formulas.clone(),
+        outputs: d
+            .outputs
+            .iter()
+            .map(|(name, expr, kind, is_output)| Output {
+                name: name.clone(),
+                expr: *expr,
+                kind: *kind,
+                is_output: *is_output,
+            })
+            .collect(),
+        newton: opts.newton,
+    };
+    plan.parameters = parameter_order(&plan)?;
+    plan.starts = plan
+        .vars
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| {
+            v.binding.is_some()
+                && matches!(
+                    v.kind,
+                    SlotKind::System(SVarKind::State | SVarKind::Algebraic)
+                )
+        })
+        .map(|(i, _)| VarId(i as u32))
+        .collect();
+    let mut counter = 0;
+    let (init, init_report) = solve_system(&mut plan, d, &d.init, &mut counter)?;
+    let (step, step_report) = solve_system(&mut plan, d, &d.step, &mut counter)?;
+    plan.init = init;
+    plan.step = step;
+    plan.verify()?;
+    Ok((plan, init_report, step_report))
+}
+
+/// Parameters in an order where each binding only uses parameters before it.
+fn parameter_order(plan: &Plan) -> Result<Vec<VarId>, Box<Diagnostic>> {
+    let params: Vec<VarId> = plan
+        .vars
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.kind == SlotKind::System(SVarKind::Parameter))
+        .map(|(i, _)| VarId(i as u32))
+        .collect();
+    let is_param: FxHashSet<VarId> = params.iter().copied().collect();
+    let mut deps: FxHashMap<VarId, Vec<VarId>> = FxHashMap::default();
+    for &p in &params {
+        let mut ds = Vec::new();
+        if let Some(b) = plan.vars[p.index()].binding {
+            let mut leaves = Vec::new();
+            plan.arena.leaves(b, &mut leaves);
+            for l in leaves {
+                if let Node::Var(v) = l {
+                    if is_param.contains(&v) {
+                        ds.push(v);
+                    }
+                }
+            }
+        }
+        deps.insert(p, ds);
+    }
+    // Depth-first topological order with cycle detection (iterative).
+    let mut state: FxHashMap<VarId, u8> = FxHashMap::default(); // 1 visiting, 2 done
+    let mut order = Vec::new();
+    for &p in &params {
+        if state.get(&p) == Some(&2) {
+            continue;
+        }
+        let mut stack = vec![(p, 0usize)];
+        state.insert(p, 1);
+        while let Some((v, k)) = stack.pop() {
+            let ds = &deps[&v];
+            if k < ds.len() {
+                stack.push((v, k + 1));
+                let w = ds[k];
+                match state.get(&w) {
+                    Some(1) => {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "cycle",
+                                format!("parameter `{}` depends on itself", plan.name_of(w)),
+                            )
+                            .at(plan.vars[w.index()].span, "in its own binding"),
+                        ))
+                    }
+                    Some(2) => {}
+                    _ => {
+                        state.insert(w, 1);
+                        stack.push((w, 0));
+                    }
+                }
+            } else {
+                state.insert(v, 2);
+                order.push(v);
+            }
+        }
+    }
+    Ok(order
+        .into_iter()
+        .filter(|p| plan.vars[p.index()].binding.is_some())
+        .collect())
+}
+
+fn eq_text(plan: &Plan, e: &SEquation) -> String {
+    format!("{} = {}", plan.expr_string(e.lhs), plan.expr_string(e.rhs))
+}
+
+fn solve_system(
+    plan: &mut Plan,
+    d: &Discretized,
+    system: &System,
+    counter: &mut usize,
+) -> Result<(Vec<Stmt>, Vec<BlockReport>), Box<Diagnostic>> {
+    let names = |v: VarId| d.vars[v.index()].name.clone();
+    let texts = |e: &SEquation| {
+        let name = |v: VarId| d.vars[v.index()].name.clone();
+        let p = crate::symbolic::ExprPrinter {
+            arena: &d.arena,
+            name: &name,
+        };
+        format!("{} = {}", p.to_string(e.lhs), p.to_string(e.rhs))
+    };
+    let blocks = blt::blt(&plan.arena, system, &names, &texts)?;
+    let inc = incidence(&plan.arena, system);
+    let mut stmts = Vec::with_capacity(blocks.len());
+    let mut reports = Vec::new();
+    for block in &blocks {
+        if block.equations.len() == 1 {
+            let e = block.equations[0];
+            let v = block.unknowns[0];
+            if let Some(sol) = tearing::solve_for(&mut plan.arena, system, e, v) {
+                stmts.push(Stmt::Assign(Assign {
+                    var: v,
+                    expr: sol,
+                    span: system.equations[e].span,
+                }));
+                continue;
+            }
+        }
+        let torn = tearing::tear(&mut plan.arena, system, block, &inc);
+        let index = *counter;
+        *counter += 1;
+        let tb = torn_block(plan, system, &torn, index);
+        reports.push(BlockReport {
+            index,
+            size: block.equations.len(),
+            tearing: tb.tearing.clone(),
+            residual_spans: tb.residual_spans.clone(),
+            residual_text: torn
+                .residuals
+                .iter()
+                .map(|&r| eq_text(plan, &system.equations[r]))
+                .collect(),
+            linear: tb.linear,
+        });
+        stmts.push(Stmt::Block(Box::new(tb)));
+    }
+    Ok((stmts, reports))
+}
+
+fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usize) -> TornBlock {
+    let k = torn.tearing.len();
+    let inner: Vec<Assign> = torn
+        .inner
+        .iter()
+        .map(|&(e, v, expr)| Assign {
+            var: v,
+            expr,
+            span: system.equations[e].span,
+        })
+        .collect();
+    let residuals: Vec<ExprId> = torn
+        .residuals
+        .iter()
+        .map(|&r| {
+            let eq = system.equations[r];
+            plan.arena.sub(eq.lhs, eq.rhs)
+        })
+        .collect();
+    let residual_scales: Vec<ExprId> = torn
+        .residuals
+        .iter()
+        .map(|&r| {
+            let eq = system.equations[r];
+            let a = plan.arena.call1(crate::symbolic::Func1::Abs, eq.lhs);
+            let b = plan.arena.call1(crate::symbolic::Func1::Abs, eq.rhs);
+            plan.arena.add(a, b)
+        })
+        .collect();
+    let residual_spans = torn
+        .residuals
+        .iter()
+        .map(|&r| system.equations[r].span)
+        .collect();
+    // Iteration variables of the block: what the residuals depend on through the loop.
+    let mut iter_vars: Vec<VarId> = torn.tearing.clone();
+    iter_vars.extend(inner.iter().map(|a| a.var));
+    let iter_set: FxHashSet<VarId> = iter_vars.iter().copied().collect();
+    let mut diffs: FxHashMap<VarId, Differentiator> = iter_vars
+        .iter()
+        .map(|&v| (v, Differentiator::new(v)))
+        .collect();
+    // D[(u, j)]: du/dt_j as an expression (constant or a tangent slot).
+    let mut dmap: FxHashMap<(VarId, usize), ExprId> = FxHashMap::default();
+    for (j, &t) in torn.tearing.iter().enumerate() {
+        for jj in 0..k {
+            let c = plan.arena.constant(if j == jj { 1.0 } else { 0.0 });
+            dmap.insert((t, jj), c);
+        }
+    }
+    let mut tangents = Vec::new();
+    let mut linear = true;
+    // Total derivative of `e` with respect to tearing variable j via the chain rule.
+    let chain = |plan: &mut Plan,
+                 diffs: &mut FxHashMap<VarId, Differentiator>,
+                 dmap: &FxHashMap<(VarId, usize), ExprId>,
+                 e: ExprId,
+                 j: usize|
+     -> ExprId {
+        let mut leaves = Vec::new();
+        plan.arena.leaves(e, &mut leaves);
+        let mut sum = plan.arena.constant(0.0);
+        let mut seen = FxHashSet::default();
+        for l in leaves {
+            let Node::Var(u) = l else { continue };
+            if !iter_set.contains(&u) || !seen.insert(u) {
+                continue;
+            }
+            let du = dmap
+                .get(&(u, j))
+                .copied()
+                .unwrap_or_else(|| plan.arena.constant(0.0));
+            if plan.arena.as_const(du) == Some(0.0) {
+                continue;
+            }
+            let Some(df) = diffs.get_mut(&u) else {
+                continue;
+            };
+            let p = df.diff(&mut plan.arena, e);
+            if plan.arena.as_const(p) == Some(0.0) {
+                continue;
+            }
+            let term = plan.arena.mul(p, du);
+            sum = plan.arena.add(sum, term);
+        }
+        sum
+    };
+    for a in &inner {
+        for j in 0..k {
+            let t = chain(plan, &mut diffs, &dmap, a.expr, j);
+            if plan.arena.as_const(t).is_some() {
+                dmap.insert((a.var, j), t);
+                continue;
+            }
+            if iter_set.iter().any(|&v| occurs(&plan.arena, t, v)) {
+                linear = false;
+            }
+            let slot = VarId(plan.vars.len() as u32);
+            plan.vars.push(PlanVar {
+                name: format!(
+                    "d({})/d({})",
+                    plan.vars[a.var.index()].name,
+                    plan.vars[torn.tearing[j].index()].name
+                ),
+                kind: SlotKind::Tangent,
+                binding: None,
+                span: a.span,
+            });
+            tangents.push(Assign {
+                var: slot,
+                expr: t,
+                span: a.span,
+            });
+            let te = plan.arena.var(slot);
+            dmap.insert((a.var, j), te);
+        }
+    }
+    let mut jacobian = Vec::with_capacity(k * k);
+    for &r in &residuals {
+        for j in 0..k {
+            let e = chain(plan, &mut diffs, &dmap, r, j);
+            if iter_set.iter().any(|&v| occurs(&plan.arena, e, v)) {
+                linear = false;
+            }
+            jacobian.push(e);
+        }
+    }
+    // Tangent slots in the Jacobian are themselves iteration-dependent only if their
+    // expressions were; that was checked when they were made.
+    TornBlock {
+        index,
+        tearing: torn.tearing.clone(),
+        inner,
+        tangents,
+        residuals,
+        residual_scales,
+        residual_spans,
+        jacobian,
+        linear,
+    }
+}

@@ -1,0 +1,553 @@
+//! The plan interpreter: executes a step exactly as the plan specifies.
+//!
+//! It is the oracle generated code is tested against, and it makes `rtc run` work without code
+//! generation. Each run of assignments is compiled once into a register tape (common
+//! subexpressions shared within the run); a torn block has one tape for an iteration (inner
+//! assignments, tangents, residuals, Jacobian) and one for the final inner assignments. The
+//! Newton loop runs at most `max_iterations` times; LU with partial pivoting solves the k×k
+//! system. The interpreter counts the operations it executes so tests can check the work
+//! bound.
+
+use super::{Plan, SlotKind, Stmt, TornBlock, WorkBound};
+use crate::discretize::SVarKind;
+use crate::symbolic::eval::apply;
+use crate::symbolic::{ExprId, Node, VarId};
+use rustc_hash::FxHashMap;
+
+/// The outcome of a step (or of the initial solve).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Status {
+    Ok,
+    /// A Newton block did not converge within its iteration limit.
+    NotConverged {
+        block: usize,
+        residual: f64,
+    },
+    /// The Jacobian of a block was singular (a zero pivot).
+    Singular {
+        block: usize,
+    },
+    /// A variable became infinite or NaN.
+    NonFinite {
+        var: VarId,
+    },
+}
+
+impl Status {
+    pub fn code(self) -> i32 {
+        match self {
+            Status::Ok => 0,
+            Status::NotConverged { .. } => 1,
+            Status::NonFinite { .. } => 2,
+            Status::Singular { .. } => 3,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Ins {
+    Const(f64),
+    Load(u32),
+    Store(u32, u32),
+    /// Write register to the output buffer at an index (residuals, Jacobian).
+    Out(u32, u32),
+    Op(Node, [u32; 3]),
+}
+
+#[derive(Clone, Debug, Default)]
+struct Tape {
+    ins: Vec<Ins>,
+    regs: usize,
+    work: WorkBound,
+}
+
+struct TapeBuilder<'p> {
+    plan: &'p Plan,
+    tape: Tape,
+    cache: FxHashMap<ExprId, u32>,
+}
+
+impl<'p> TapeBuilder<'p> {
+    fn new(plan: &'p Plan) -> Self {
+        TapeBuilder {
+            plan,
+            tape: Tape::default(),
+            cache: FxHashMap::default(),
+        }
+    }
+
+    fn reg(&mut self) -> u32 {
+        self.tape.regs += 1;
+        (self.tape.regs - 1) as u32
+    }
+
+    fn expr(&mut self, root: ExprId) -> u32 {
+        if let Some(&r) = self.cache.get(&root) {
+            return r;
+        }
+        let ar = &self.plan.arena;
+        let mut stack = vec![(root, false)];
+        while let Some((id, done)) = stack.pop() {
+            if self.cache.contains_key(&id) {
+                continue;
+            }
+            if !done {
+                stack.push((id, true));
+                for c in ar.children(id) {
+                    if !self.cache.contains_key(&c) {
+                        stack.push((c, false));
+                    }
+                }
+                continue;
+            }
+            let n = ar.node(id);
+            let r = self.reg();
+            let ins = match n {
+                Node::Const(bits) => Ins::Const(f64::from_bits(bits)),
+                Node::Var(v) => Ins::Load(v.0),
+                Node::Der(_) | Node::Pre(_) | Node::Time => Ins::Const(f64::NAN),
+                _ => {
+                    let mut a = [0u32; 3];
+                    for (k, c) in ar.children(id).enumerate() {
+                        a[k] = self.cache[&c];
+                    }
+                    self.tape.work += super::node_work(ar, id);
+                    Ins::Op(n, a)
+                }
+            };
+            self.tape.ins.push(ins);
+            // Registers are write-once per tape: ins index k writes register r.
+            debug_assert_eq!(self.tape.ins.len() as u32 - 1, r);
+            self.cache.insert(id, r);
+        }
+        self.cache[&root]
+    }
+
+    fn store(&mut self, var: VarId, e: ExprId) {
+        let r = self.expr(e);
+        self.tape.ins.push(Ins::Store(var.0, r));
+        self.tape.regs += 1; // keep "instruction k writes register k"
+                             // Later loads of this slot see the stored value.
+        let node = self.plan.arena.index_of(Node::Var(var));
+        if let Some(id) = node {
+            self.cache.insert(id, r);
+        }
+    }
+
+    fn out(&mut self, index: usize, e: ExprId) {
+        let r = self.expr(e);
+        self.tape.ins.push(Ins::Out(index as u32, r));
+        self.tape.regs += 1;
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Exec {
+    Tape(Tape),
+    Block {
+        index: usize,
+        tearing: Vec<u32>,
+        iteration: Tape,
+        finish: Tape,
+        linear: bool,
+    },
+}
+
+/// A plan compiled for interpretation.
+pub struct Interp {
+    init: Vec<Exec>,
+    step: Vec<Exec>,
+    pre_copies: Vec<(u32, u32)>,
+    time: usize,
+    step_start: usize,
+    step_size: usize,
+    /// Slots checked for finiteness after each step.
+    checked: Vec<u32>,
+    parameters: Vec<(VarId, ExprId)>,
+    starts: Vec<(VarId, ExprId)>,
+    newton: super::Newton,
+    arena: crate::symbolic::Arena,
+    slots: usize,
+    regs: Vec<f64>,
+    out: Vec<f64>,
+    /// Work executed since the counter was last reset.
+    pub executed: WorkBound,
+}
+
+fn compile_stmts(plan: &Plan, stmts: &[Stmt]) -> Vec<Exec> {
+    let mut out = Vec::new();
+    let mut current = TapeBuilder::new(plan);
+    for s in stmts {
+        match s {
+            Stmt::Assign(a) => current.store(a.var, a.expr),
+            Stmt::Block(b) => {
+                let done = std::mem::replace(&mut current, TapeBuilder::new(plan));
+                if !done.tape.ins.is_empty() {
+                    out.push(Exec::Tape(done.tape));
+                }
+                out.push(compile_block(plan, b));
+            }
+        }
+    }
+    if !current.tape.ins.is_empty() {
+        out.push(Exec::Tape(current.tape));
+    }
+    out
+}
+
+fn compile_block(plan: &Plan, b: &TornBlock) -> Exec {
+    let k = b.tearing.len();
+    let mut it = TapeBuilder::new(plan);
+    for a in b.inner.iter().chain(&b.tangents) {
+        it.store(a.var, a.expr);
+    }
+    for (i, &r) in b.residuals.iter().enumerate() {
+        it.out(i, r);
+    }
+    for (i, &j) in b.jacobian.iter().enumerate() {
+        it.out(k + i, j);
+    }
+    for (i, &s) in b.residual_scales.iter().enumerate() {
+        it.out(k + k * k + i, s);
+    }
+    let mut fin = TapeBuilder::new(plan);
+    for a in &b.inner {
+        fin.store(a.var, a.expr);
+    }
+    Exec::Block {
+        index: b.index,
+        tearing: b.tearing.iter().map(|v| v.0).collect(),
+        iteration: it.tape,
+        finish: fin.tape,
+        linear: b.linear,
+    }
+}
+
+impl Interp {
+    pub fn new(plan: &Plan) -> Interp {
+        let init = compile_stmts(plan, &plan.init);
+        let step = compile_stmts(plan, &plan.step);
+        let max_regs = init
+            .iter()
+            .chain(&step)
+            .map(|e| match e {
+                Exec::Tape(t) => t.regs,
+                Exec::Block {
+                    iteration, finish, ..
+                } => iteration.regs.max(finish.regs),
+            })
+            .max()
+            .unwrap_or(0);
+        let max_out = plan
+            .init
+            .iter()
+            .chain(&plan.step)
+            .map(|s| match s {
+                Stmt::Block(b) => b.tearing.len() * (b.tearing.len() + 2),
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        let checked = plan
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| {
+                matches!(
+                    v.kind,
+                    SlotKind::System(SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic)
+                )
+            })
+            .map(|(i, _)| i as u32)
+            .collect();
+        Interp {
+            init,
+            step,
+            pre_copies: plan.pre_copies.iter().map(|(a, b)| (a.0, b.0)).collect(),
+            time: plan.time.index(),
+            step_start: plan.step_start.index(),
+            step_size: plan.step_size.index(),
+            checked,
+            parameters: plan
+                .parameters
+                .iter()
+                .filter_map(|&p| plan.vars[p.index()].binding.map(|b| (p, b)))
+                .collect(),
+            starts: plan
+                .starts
+                .iter()
+                .filter_map(|&p| plan.vars[p.index()].binding.map(|b| (p, b)))
+                .collect(),
+            newton: plan.newton,
+            arena: plan.arena.clone(),
+            slots: plan.vars.len(),
+            regs: vec![0.0; max_regs],
+            out: vec![0.0; max_out],
+            executed: WorkBound::default(),
+        }
+    }
+
+    /// A fresh memory block.
+    pub fn memory(&self) -> Vec<f64> {
+        vec![0.0; self.slots]
+    }
+
+    /// Parameters, start values and the model at `t0`.
+    pub fn init(&mut self, mem: &mut [f64], t0: f64) -> Status {
+        for (p, b) in self.parameters.clone() {
+            let v = crate::symbolic::eval::eval(&self.arena, b, &mut |x| mem[x.index()], t0);
+            mem[p.index()] = v;
+        }
+        for (s, b) in self.starts.clone() {
+            let v = crate::symbolic::eval::eval(&self.arena, b, &mut |x| mem[x.index()], t0);
+            mem[s.index()] = v;
+        }
+        mem[self.step_start] = t0;
+        mem[self.step_size] = 0.0;
+        mem[self.time] = t0;
+        let execs = std::mem::take(&mut self.init);
+        let st = self.run(&execs, mem);
+        self.init = execs;
+        if st != Status::Ok {
+            return st;
+        }
+        self.check(mem)
+    }
+
+    /// One step from `t` to `t + h`.
+    pub fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Status {
+        mem[self.step_start] = t;
+        mem[self.step_size] = h;
+        mem[self.time] = t + h;
+        self.executed.flops += 1;
+        for &(p, v) in &self.pre_copies {
+            mem[p as usize] = mem[v as usize];
+        }
+        let execs = std::mem::take(&mut self.step);
+        let st = self.run(&execs, mem);
+        self.step = execs;
+        if st != Status::Ok {
+            return st;
+        }
+        self.check(mem)
+    }
+
+    fn check(&self, mem: &[f64]) -> Status {
+        for &s in &self.checked {
+            if !mem[s as usize].is_finite() {
+                return Status::NonFinite { var: VarId(s) };
+            }
+        }
+        Status::Ok
+    }
+
+    fn run(&mut self, execs: &[Exec], mem: &mut [f64]) -> Status {
+        for e in execs {
+            match e {
+                Exec::Tape(t) => self.exec(t, mem),
+                Exec::Block {
+                    index,
+                    tearing,
+                    iteration,
+                    finish,
+                    linear,
+                } => {
+                    let st = self.newton(*index, tearing, iteration, finish, *linear, mem);
+                    if st != Status::Ok {
+                        return st;
+                    }
+                }
+            }
+        }
+        Status::Ok
+    }
+
+    fn exec(&mut self, t: &Tape, mem: &mut [f64]) {
+        let regs = &mut self.regs;
+        for (k, ins) in t.ins.iter().enumerate() {
+            let v = match *ins {
+                Ins::Const(c) => c,
+                Ins::Load(s) => mem[s as usize],
+                Ins::Store(s, r) => {
+                    let x = regs[r as usize];
+                    mem[s as usize] = x;
+                    x
+                }
+                Ins::Out(i, r) => {
+                    let x = regs[r as usize];
+                    self.out[i as usize] = x;
+                    x
+                }
+                Ins::Op(n, a) => apply(
+                    n,
+                    [
+                        regs[a[0] as usize],
+                        regs[a[1] as usize],
+                        regs[a[2] as usize],
+                    ],
+                ),
+            };
+            regs[k] = v;
+        }
+        self.executed += t.work;
+    }
+
+    /// Newton on the tearing variables of one block, with at most `max_iterations`
+    /// evaluations of the block. Damping was tried and dropped: at the kink of a square-root
+    /// law (the hydraulic valve) it stalled where full steps converge, only more slowly.
+    #[allow(clippy::too_many_arguments)]
+    fn newton(
+        &mut self,
+        index: usize,
+        tearing: &[u32],
+        iteration: &Tape,
+        finish: &Tape,
+        linear: bool,
+        mem: &mut [f64],
+    ) -> Status {
+        let k = tearing.len();
+        let max_evals = if linear {
+            1
+        } else {
+            self.newton.max_iterations
+        };
+        let mut jac = vec![0.0; k * k];
+        let mut delta = vec![0.0; k];
+        let mut perm = vec![0usize; k];
+        let mut old = vec![0.0; k];
+        let lu_flops = ((2 * k * k * k).div_ceil(3) + 2 * k * k + 5 * k) as u64;
+        self.exec(iteration, mem);
+        let mut evals = 1;
+        loop {
+            delta.copy_from_slice(&self.out[..k]);
+            jac.copy_from_slice(&self.out[k..k + k * k]);
+            let residual = delta.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+
+            if !linear && self.residual_small(k) {
+                // The iterate already solves the block; inner values are consistent with it.
+                return Status::Ok;
+            }
+            if evals >= max_evals && !linear {
+                return Status::NotConverged {
+                    block: index,
+                    residual,
+                };
+            }
+            if !lu_solve(&mut jac, &mut delta, &mut perm, k) {
+                return Status::Singular { block: index };
+            }
+            self.executed.flops += lu_flops;
+            if linear {
+                for (i, &s) in tearing.iter().enumerate() {
+                    mem[s as usize] -= delta[i];
+                }
+                self.exec(finish, mem);
+                return Status::Ok;
+            }
+            for (i, &s) in tearing.iter().enumerate() {
+                old[i] = mem[s as usize];
+            }
+            let mut small = true;
+            for (i, &s) in tearing.iter().enumerate() {
+                let x = old[i] - delta[i];
+                if delta[i].abs() > self.newton.atol + self.newton.rtol * x.abs() {
+                    small = false;
+                }
+                mem[s as usize] = x;
+            }
+            self.exec(iteration, mem);
+            evals += 1;
+            if small {
+                return Status::Ok;
+            }
+        }
+    }
+
+    fn residual_small(&self, k: usize) -> bool {
+        let r = &self.out[..k];
+        let s = &self.out[k + k * k..k + k * k + k];
+        r.iter()
+            .zip(s)
+            .all(|(r, s)| r.abs() <= self.newton.residual_rtol * s)
+    }
+
+    /// Evaluates an output expression on the current memory.
+    pub fn eval(&self, mem: &[f64], e: ExprId) -> f64 {
+        crate::symbolic::eval::eval(&self.arena, e, &mut |x| mem[x.index()], mem[self.time])
+    }
+}
+
+/// Solves `a·x = b` in place (x overwrites b) by LU with partial pivoting; false if singular.
+fn lu_solve(a: &mut [f64], b: &mut [f64], perm: &mut [usize], n: usize) -> bool {
+    for (i, p) in perm.iter_mut().enumerate() {
+        *p = i;
+    }
+    for col in 0..n {
+        // Pivot: the largest magnitude in this column.
+        let mut piv = col;
+        let mut best = a[col * n + col].abs();
+        for r in col + 1..n {
+            let v = a[r * n + col].abs();
+            if v > best {
+                best = v;
+                piv = r;
+            }
+        }
+        if best == 0.0 || !best.is_finite() {
+            return false;
+        }
+        if piv != col {
+            for c in 0..n {
+                a.swap(col * n + c, piv * n + c);
+            }
+            b.swap(col, piv);
+            perm.swap(col, piv);
+        }
+        let d = a[col * n + col];
+        for r in col + 1..n {
+            let f = a[r * n + col] / d;
+            if f != 0.0 {
+                a[r * n + col] = f;
+                for c in col + 1..n {
+                    a[r * n + c] -= f * a[col * n + c];
+                }
+                b[r] -= f * b[col];
+            } else {
+                a[r * n + col] = 0.0;
+            }
+        }
+    }
+    for col in (0..n).rev() {
+        let mut s = b[col];
+        for c in col + 1..n {
+            s -= a[col * n + c] * b[c];
+        }
+        b[col] = s / a[col * n + col];
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lu_solve;
+
+    #[test]
+    fn lu_with_pivoting() {
+        // Needs a row swap: a[0][0] = 0.
+        let mut a = vec![0.0, 2.0, 1.0, 1.0, 1.0, 0.0, 3.0, 0.0, 1.0];
+        let x = [1.0, -2.0, 3.0];
+        let mut b = vec![
+            0.0 * x[0] + 2.0 * x[1] + 1.0 * x[2],
+            1.0 * x[0] + 1.0 * x[1],
+            3.0 * x[0] + 1.0 * x[2],
+        ];
+        let mut perm = vec![0; 3];
+        assert!(lu_solve(&mut a, &mut b, &mut perm, 3));
+        for i in 0..3 {
+            assert!((b[i] - x[i]).abs() < 1e-14, "{b:?}");
+        }
+        let mut singular = vec![1.0, 2.0, 2.0, 4.0];
+        let mut b2 = vec![1.0, 2.0];
+        assert!(!lu_solve(&mut singular, &mut b2, &mut perm[..2], 2));
+    }
+}

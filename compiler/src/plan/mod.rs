@@ -1,0 +1,475 @@
+//! The step plan: what one step computes, in order, with a fixed bound on the work.
+//!
+//! A plan is a list of statements over the slots of one memory block: explicit assignments,
+//! and torn blocks (Cellier & Kofman §10.6) solved by a Newton iteration with at most
+//! `max_iterations` iterations, each evaluating the inner assignments, the residuals and their
+//! symbolic Jacobian and solving the k×k system by LU with partial pivoting. Nothing in a step
+//! loops beyond these fixed bounds; [`WorkBound`] counts the worst case.
+//!
+//! The same plan drives the interpreter (`interp`, the oracle) and code generation. It has a
+//! printer (`rtc analyze --emit plan`) and a verifier (every unknown assigned exactly once, no
+//! use before definition, square blocks).
+
+pub mod build;
+pub mod interp;
+
+pub use build::{build, BuildOptions};
+
+use crate::diag::{Diagnostic, Span};
+use crate::discretize::{Formula, SVarKind};
+use crate::flat::VarKind;
+use crate::symbolic::{Arena, ExprId, ExprPrinter, Func1, Node, VarId};
+use rustc_hash::FxHashSet;
+use std::fmt::Write;
+
+/// A slot of the memory block.
+#[derive(Clone, Debug)]
+pub struct PlanVar {
+    pub name: String,
+    pub kind: SlotKind,
+    /// Start value or parameter binding (over parameters and other known slots).
+    pub binding: Option<ExprId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    /// A variable of the discretised system.
+    System(SVarKind),
+    /// A derivative of an inner variable with respect to a tearing variable.
+    Tangent,
+}
+
+#[derive(Clone, Debug)]
+pub struct Assign {
+    pub var: VarId,
+    pub expr: ExprId,
+    /// The equation it was solved from.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TornBlock {
+    pub index: usize,
+    pub tearing: Vec<VarId>,
+    pub inner: Vec<Assign>,
+    /// Derivatives of inner variables with respect to the tearing variables.
+    pub tangents: Vec<Assign>,
+    pub residuals: Vec<ExprId>,
+    /// |lhs| + |rhs| of each residual equation: the scale its residual is judged against.
+    pub residual_scales: Vec<ExprId>,
+    pub residual_spans: Vec<Span>,
+    /// Row-major k×k: ∂residual_i/∂tearing_j.
+    pub jacobian: Vec<ExprId>,
+    /// The residuals are linear in the tearing variables: one Newton step solves exactly.
+    pub linear: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Assign(Assign),
+    Block(Box<TornBlock>),
+}
+
+/// Newton settings. An iteration has converged when every update is small,
+/// |Δ| ≤ atol + rtol·|x|, or, before the update, every residual is small against the size of
+/// its equation's terms, |lhs − rhs| ≤ residual_rtol·(|lhs| + |rhs|) (this also accepts
+/// solutions where the residual is flat, e.g. at the kink of a square-root law).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Newton {
+    pub max_iterations: u32,
+    pub rtol: f64,
+    pub atol: f64,
+    pub residual_rtol: f64,
+}
+
+impl Default for Newton {
+    fn default() -> Newton {
+        Newton {
+            max_iterations: 10,
+            rtol: 1e-10,
+            atol: 1e-12,
+            residual_rtol: 1e-13,
+        }
+    }
+}
+
+/// A recorded quantity: a model variable by name, as an expression over slots.
+#[derive(Clone, Debug)]
+pub struct Output {
+    pub name: String,
+    pub expr: ExprId,
+    pub kind: VarKind,
+    pub is_output: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub name: String,
+    pub method: String,
+    pub arena: Arena,
+    pub vars: Vec<PlanVar>,
+    /// Parameters with bindings, in dependency order (evaluated at start-up).
+    pub parameters: Vec<VarId>,
+    /// States with start values.
+    pub starts: Vec<VarId>,
+    /// The model at the start time, states known.
+    pub init: Vec<Stmt>,
+    /// One step from t to t + h.
+    pub step: Vec<Stmt>,
+    /// (pre slot, source slot), copied at the start of every step.
+    pub pre_copies: Vec<(VarId, VarId)>,
+    pub time: VarId,
+    pub step_start: VarId,
+    pub step_size: VarId,
+    pub formulas: Vec<(VarId, Formula)>,
+    pub outputs: Vec<Output>,
+    pub newton: Newton,
+}
+
+/// Worst-case work of one step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkBound {
+    /// Floating-point operations (add, sub, mul, div, neg, compare, select, sqrt, abs, …).
+    pub flops: u64,
+    /// Calls of the C math library (sin, exp, pow, …).
+    pub libm_calls: u64,
+}
+
+impl std::ops::AddAssign for WorkBound {
+    fn add_assign(&mut self, o: WorkBound) {
+        self.flops += o.flops;
+        self.libm_calls += o.libm_calls;
+    }
+}
+
+impl WorkBound {
+    fn times(self, k: u64) -> WorkBound {
+        WorkBound {
+            flops: self.flops * k,
+            libm_calls: self.libm_calls * k,
+        }
+    }
+}
+
+/// Whether evaluating a node is a libm call (the rest are inline floating-point operations).
+pub fn is_libm(n: Node) -> bool {
+    match n {
+        Node::Call1(f, _) => !matches!(
+            f,
+            Func1::Sqrt | Func1::Abs | Func1::Sign | Func1::Floor | Func1::Ceil
+        ),
+        Node::Call2(f, ..) => matches!(
+            f,
+            crate::symbolic::Func2::Atan2
+                | crate::symbolic::Func2::Mod
+                | crate::symbolic::Func2::Rem
+        ),
+        Node::Pow(..) => true,
+        _ => false,
+    }
+}
+
+/// The work of evaluating one node, its children already evaluated.
+pub fn node_work(ar: &Arena, id: ExprId) -> WorkBound {
+    let mut w = WorkBound::default();
+    match ar.node(id) {
+        Node::Const(_)
+        | Node::Var(_)
+        | Node::Der(_)
+        | Node::Pre(_)
+        | Node::Time
+        | Node::NoEvent(_) => {}
+        Node::Pow(_, e)
+            if ar
+                .as_const(e)
+                .is_some_and(|x| x == x.trunc() && x.abs() <= 64.0) =>
+        {
+            // Integer powers are repeated multiplications (square-and-multiply).
+            let k = ar.as_const(e).unwrap_or(2.0).abs() as u64;
+            w.flops += (64 - k.leading_zeros() as u64) + k.count_ones() as u64;
+        }
+        n if is_libm(n) => w.libm_calls += 1,
+        _ => w.flops += 1,
+    }
+    w
+}
+
+/// Operations to evaluate `roots` once with common subexpressions shared.
+pub fn expr_work(ar: &Arena, roots: &[ExprId]) -> WorkBound {
+    let mut seen = Vec::new();
+    let mut w = WorkBound::default();
+    for &r in roots {
+        ar.visit_postorder(r, &mut seen, &mut |id| w += node_work(ar, id));
+    }
+    w
+}
+
+impl Plan {
+    pub fn name_of(&self, v: VarId) -> &str {
+        &self.vars[v.index()].name
+    }
+
+    pub fn expr_string(&self, e: ExprId) -> String {
+        let name = |v: VarId| self.vars[v.index()].name.clone();
+        ExprPrinter {
+            arena: &self.arena,
+            name: &name,
+        }
+        .to_string(e)
+    }
+
+    /// Worst-case work of one block iteration and of the block as a whole.
+    pub fn block_work(&self, b: &TornBlock, newton: &Newton) -> (WorkBound, WorkBound) {
+        let k = b.tearing.len() as u64;
+        let mut roots: Vec<ExprId> = b.inner.iter().map(|a| a.expr).collect();
+        roots.extend(b.tangents.iter().map(|a| a.expr));
+        roots.extend(b.residuals.iter().copied());
+        roots.extend(b.residual_scales.iter().copied());
+        roots.extend(b.jacobian.iter().copied());
+        let mut iter = expr_work(&self.arena, &roots);
+        // LU with partial pivoting and the two triangular solves, then the update and test.
+        iter.flops += (2 * k * k * k).div_ceil(3) + 2 * k * k + 5 * k;
+        // At most max_iterations evaluations (backtracking included) and as many LU solves; a
+        // linear block: one evaluation, one solve, the inner assignments once more.
+        let inner_only = expr_work(
+            &self.arena,
+            &b.inner.iter().map(|a| a.expr).collect::<Vec<_>>(),
+        );
+        let total = if b.linear {
+            let mut t = iter;
+            t += inner_only;
+            t
+        } else {
+            iter.times(newton.max_iterations as u64)
+        };
+        (iter, total)
+    }
+
+    /// Worst-case work of one step: every Newton block at its iteration limit.
+    pub fn work_bound(&self) -> WorkBound {
+        let mut w = WorkBound {
+            flops: 1, // time = t + h
+            libm_calls: 0,
+        };
+        for s in &self.step {
+            match s {
+                Stmt::Assign(a) => w += expr_work(&self.arena, &[a.expr]),
+                Stmt::Block(b) => w += self.block_work(b, &self.newton).1,
+            }
+        }
+        w
+    }
+
+    /// The plan as text (`rtc analyze --emit plan`).
+    pub fn print(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "plan {} (method {})", self.name, self.method);
+        let _ = writeln!(
+            s,
+            "  newton: at most {} iterations, |dx| <= {:e} + {:e}*|x|",
+            self.newton.max_iterations, self.newton.atol, self.newton.rtol
+        );
+        s.push_str("init:\n");
+        self.print_stmts(&mut s, &self.init);
+        s.push_str("step:\n");
+        let _ = writeln!(s, "  time := t + h");
+        for (p, v) in &self.pre_copies {
+            let _ = writeln!(s, "  {} := {}", self.name_of(*p), self.name_of(*v));
+        }
+        self.print_stmts(&mut s, &self.step);
+        let w = self.work_bound();
+        let _ = writeln!(
+            s,
+            "work bound per step: {} flops, {} libm calls",
+            w.flops, w.libm_calls
+        );
+        s
+    }
+
+    fn print_stmts(&self, s: &mut String, stmts: &[Stmt]) {
+        for st in stmts {
+            match st {
+                Stmt::Assign(a) => {
+                    let _ = writeln!(
+                        s,
+                        "  {} := {}",
+                        self.name_of(a.var),
+                        self.expr_string(a.expr)
+                    );
+                }
+                Stmt::Block(b) => {
+                    let names: Vec<&str> = b.tearing.iter().map(|&v| self.name_of(v)).collect();
+                    let _ = writeln!(
+                        s,
+                        "  block {} ({}, {} tearing: {}) {{",
+                        b.index,
+                        if b.linear { "linear" } else { "nonlinear" },
+                        b.tearing.len(),
+                        names.join(", ")
+                    );
+                    for a in &b.inner {
+                        let _ = writeln!(
+                            s,
+                            "    {} := {}",
+                            self.name_of(a.var),
+                            self.expr_string(a.expr)
+                        );
+                    }
+                    for (k, r) in b.residuals.iter().enumerate() {
+                        let _ = writeln!(s, "    residual {k}: {}", self.expr_string(*r));
+                    }
+                    let k = b.tearing.len();
+                    for i in 0..k {
+                        for j in 0..k {
+                            let e = b.jacobian[i * k + j];
+                            if self.arena.as_const(e) != Some(0.0) {
+                                let _ = writeln!(s, "    J[{i},{j}] = {}", self.expr_string(e));
+                            }
+                        }
+                    }
+                    if !b.tangents.is_empty() {
+                        let _ = writeln!(s, "    ({} tangent assignments)", b.tangents.len());
+                    }
+                    s.push_str("  }\n");
+                }
+            }
+        }
+    }
+
+    /// Checks the plan's invariants; an error is a compiler bug, reported as a diagnostic.
+    pub fn verify(&self) -> Result<(), Box<Diagnostic>> {
+        let mut defined: FxHashSet<VarId> = FxHashSet::default();
+        for (i, v) in self.vars.iter().enumerate() {
+            if matches!(
+                v.kind,
+                SlotKind::System(
+                    SVarKind::Parameter
+                        | SVarKind::Input
+                        | SVarKind::Pre
+                        | SVarKind::Time
+                        | SVarKind::StepStart
+                        | SVarKind::StepSize
+                )
+            ) {
+                defined.insert(VarId(i as u32));
+            }
+        }
+        let unknowns: Vec<VarId> = self
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| {
+                matches!(
+                    v.kind,
+                    SlotKind::System(SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic)
+                )
+            })
+            .map(|(i, _)| VarId(i as u32))
+            .collect();
+        let states: FxHashSet<VarId> = self.formulas.iter().map(|(v, _)| *v).collect();
+        // Init: states are known.
+        let mut init_defined = defined.clone();
+        init_defined.extend(states.iter().copied());
+        self.verify_stmts(&self.init, &mut init_defined, "init")?;
+        for &u in &unknowns {
+            if !states.contains(&u) && !init_defined.contains(&u) {
+                return Err(bug(format!("init does not compute `{}`", self.name_of(u))));
+            }
+        }
+        let mut step_defined = defined;
+        self.verify_stmts(&self.step, &mut step_defined, "step")?;
+        for &u in &unknowns {
+            if !step_defined.contains(&u) {
+                return Err(bug(format!(
+                    "the step does not compute `{}`",
+                    self.name_of(u)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn verify_stmts(
+        &self,
+        stmts: &[Stmt],
+        defined: &mut FxHashSet<VarId>,
+        what: &str,
+    ) -> Result<(), Box<Diagnostic>> {
+        let uses_ok = |e: ExprId, defined: &FxHashSet<VarId>| -> Option<VarId> {
+            let mut leaves = Vec::new();
+            self.arena.leaves(e, &mut leaves);
+            leaves.into_iter().find_map(|l| match l {
+                Node::Var(v) if !defined.contains(&v) => Some(v),
+                _ => None,
+            })
+        };
+        for st in stmts {
+            match st {
+                Stmt::Assign(a) => {
+                    if let Some(v) = uses_ok(a.expr, defined) {
+                        return Err(bug(format!(
+                            "{what}: `{}` is used before it is computed (in `{}`)",
+                            self.name_of(v),
+                            self.name_of(a.var)
+                        )));
+                    }
+                    if !defined.insert(a.var) {
+                        return Err(bug(format!(
+                            "{what}: `{}` is assigned twice",
+                            self.name_of(a.var)
+                        )));
+                    }
+                }
+                Stmt::Block(b) => {
+                    let k = b.tearing.len();
+                    if b.residuals.len() != k || b.jacobian.len() != k * k {
+                        return Err(bug(format!("{what}: block {} is not square", b.index)));
+                    }
+                    let mut local = defined.clone();
+                    for &t in &b.tearing {
+                        if !local.insert(t) {
+                            return Err(bug(format!(
+                                "{what}: `{}` is assigned twice",
+                                self.name_of(t)
+                            )));
+                        }
+                    }
+                    for a in b.inner.iter().chain(&b.tangents) {
+                        if let Some(v) = uses_ok(a.expr, &local) {
+                            return Err(bug(format!(
+                                "{what}: block {}: `{}` is used before it is computed",
+                                b.index,
+                                self.name_of(v)
+                            )));
+                        }
+                        if !local.insert(a.var) {
+                            return Err(bug(format!(
+                                "{what}: `{}` is assigned twice",
+                                self.name_of(a.var)
+                            )));
+                        }
+                    }
+                    for &e in b.residuals.iter().chain(&b.jacobian) {
+                        if let Some(v) = uses_ok(e, &local) {
+                            return Err(bug(format!(
+                                "{what}: block {}: residual uses `{}` before it is computed",
+                                b.index,
+                                self.name_of(v)
+                            )));
+                        }
+                    }
+                    *defined = local;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn bug(msg: String) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error("internal", format!("plan verifier: {msg}"))
+            .help("this is a bug in rtc; please report it with the model"),
+    )
+}

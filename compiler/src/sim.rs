@@ -1,0 +1,179 @@
+//! As-fast-as-possible simulation on the plan interpreter: initialise, step at a fixed step
+//! size, record chosen variables. Used by `rtc run` and by the tests that compare with
+//! reference trajectories.
+
+use crate::diag::Diagnostic;
+use crate::discretize::{self, Method};
+use crate::flat::{FlatModel, VarKind};
+use crate::plan::interp::{Interp, Status};
+use crate::plan::{self, BuildOptions, Plan};
+
+/// Settings of a run.
+#[derive(Clone, Debug)]
+pub struct RunSettings {
+    pub start: f64,
+    pub stop: f64,
+    pub step: f64,
+    /// Record every this many steps.
+    pub every: usize,
+}
+
+/// Recorded results.
+#[derive(Clone, Debug, Default)]
+pub struct Trajectory {
+    pub names: Vec<String>,
+    pub times: Vec<f64>,
+    /// Row-major: one row per recorded time.
+    pub values: Vec<Vec<f64>>,
+}
+
+impl Trajectory {
+    pub fn column(&self, name: &str) -> Option<Vec<f64>> {
+        let k = self.names.iter().position(|n| n == name)?;
+        Some(self.values.iter().map(|r| r[k]).collect())
+    }
+}
+
+/// Why a run stopped early.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub time: f64,
+    pub status: Status,
+    pub message: String,
+}
+
+/// Flat model → plan for `method`, with diagnostics for user errors.
+pub fn compile(
+    flat: &FlatModel,
+    method: &Method,
+    newton: plan::Newton,
+) -> Result<
+    (
+        Plan,
+        Vec<plan::build::BlockReport>,
+        Vec<plan::build::BlockReport>,
+    ),
+    Box<Diagnostic>,
+> {
+    let d = discretize::discretize(flat, method)?;
+    let (mut p, init_r, step_r) = plan::build(&d, &BuildOptions { newton })?;
+    p.method = method.name().to_string();
+    Ok((p, init_r, step_r))
+}
+
+/// Indices of the outputs to record: the named ones, or states and outputs by default.
+pub fn select_outputs(plan: &Plan, names: &[String]) -> Result<Vec<usize>, Box<Diagnostic>> {
+    if names.is_empty() {
+        return Ok(plan
+            .outputs
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.is_output || o.kind == VarKind::State)
+            .map(|(i, _)| i)
+            .collect());
+    }
+    let mut out = Vec::new();
+    for n in names {
+        match plan.outputs.iter().position(|o| &o.name == n) {
+            Some(i) => out.push(i),
+            None => {
+                let cands: Vec<String> = plan.outputs.iter().map(|o| o.name.clone()).collect();
+                let mut d = Diagnostic::error(
+                    "command-line",
+                    format!("--vars: the model has no variable `{n}`"),
+                );
+                if let Some(s) = crate::flatten::classes::suggest(n, &cands) {
+                    d = d.help(format!("did you mean `{s}`?"));
+                }
+                return Err(Box::new(d));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Describes a non-ok status in the user's terms.
+pub fn describe(plan: &Plan, status: Status) -> String {
+    match status {
+        Status::Ok => "ok".into(),
+        Status::NonFinite { var } => format!(
+            "`{}` became non-finite (the solution diverged)",
+            plan.name_of(var)
+        ),
+        Status::NotConverged { block, residual } => {
+            format!("Newton iteration of block {block} did not converge in {} iterations (residual {residual:e})", plan.newton.max_iterations)
+        }
+        Status::Singular { block } => format!("the Jacobian of block {block} is singular"),
+    }
+}
+
+/// Runs `plan` and calls `record` for every recorded row (time, values).
+pub fn simulate(
+    plan: &Plan,
+    settings: &RunSettings,
+    selected: &[usize],
+    record: &mut dyn FnMut(f64, &[f64]),
+) -> Result<usize, Failure> {
+    let mut it = Interp::new(plan);
+    let mut mem = it.memory();
+    let mut row = vec![0.0; selected.len()];
+    let sample = |it: &Interp, mem: &[f64], row: &mut Vec<f64>| {
+        for (k, &i) in selected.iter().enumerate() {
+            row[k] = it.eval(mem, plan.outputs[i].expr);
+        }
+    };
+    let st = it.init(&mut mem, settings.start);
+    if st != Status::Ok {
+        return Err(Failure {
+            time: settings.start,
+            status: st,
+            message: format!("initialisation failed: {}", describe(plan, st)),
+        });
+    }
+    sample(&it, &mem, &mut row);
+    record(settings.start, &row);
+    let n = ((settings.stop - settings.start) / settings.step)
+        .round()
+        .max(0.0) as usize;
+    for k in 0..n {
+        let t = settings.start + k as f64 * settings.step;
+        let st = it.step(&mut mem, t, settings.step);
+        let t1 = settings.start + (k + 1) as f64 * settings.step;
+        if st != Status::Ok {
+            // Record the failing state too: the run shows where it went wrong.
+            sample(&it, &mem, &mut row);
+            record(t1, &row);
+            return Err(Failure {
+                time: t1,
+                status: st,
+                message: describe(plan, st),
+            });
+        }
+        if (k + 1) % settings.every.max(1) == 0 || k + 1 == n {
+            sample(&it, &mem, &mut row);
+            record(t1, &row);
+        }
+    }
+    Ok(n)
+}
+
+/// Runs and collects the trajectory (tests, analysis).
+pub fn trajectory(
+    plan: &Plan,
+    settings: &RunSettings,
+    names: &[String],
+) -> Result<(Trajectory, Option<Failure>), Box<Diagnostic>> {
+    let selected = select_outputs(plan, names)?;
+    let mut tr = Trajectory {
+        names: selected
+            .iter()
+            .map(|&i| plan.outputs[i].name.clone())
+            .collect(),
+        ..Trajectory::default()
+    };
+    let r = simulate(plan, settings, &selected, &mut |t, row| {
+        tr.times.push(t);
+        tr.values.push(row.to_vec());
+    });
+    Ok((tr, r.err()))
+}

@@ -1,0 +1,139 @@
+//! Block lower triangular form: matching, then Tarjan's strongly connected components.
+//!
+//! Each equation is matched to the unknown it determines; equation i depends on equation j
+//! when i contains the unknown matched to j. The strongly connected components of that graph,
+//! in dependency order, are the blocks: a block of one equation is solved on its own, a larger
+//! block is an algebraic loop (torn in `tearing`).
+
+use super::matching::{maximum_matching, UNMATCHED};
+use crate::diag::Diagnostic;
+use crate::discretize::{SEquation, System};
+use crate::symbolic::{Arena, Node, VarId};
+use petgraph::graph::{DiGraph, NodeIndex};
+use rustc_hash::FxHashMap;
+
+/// One block: equations (indices into the system) and the unknowns they determine, paired by
+/// the matching (`equations[i]` is matched to `unknowns[i]`).
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub equations: Vec<usize>,
+    pub unknowns: Vec<VarId>,
+}
+
+/// The unknowns of `system` each equation contains.
+pub fn incidence(arena: &Arena, system: &System) -> Vec<Vec<VarId>> {
+    let unknown: rustc_hash::FxHashSet<VarId> = system.unknowns.iter().copied().collect();
+    let mut out = Vec::with_capacity(system.equations.len());
+    let mut leaves = Vec::new();
+    for eq in &system.equations {
+        leaves.clear();
+        arena.leaves(eq.lhs, &mut leaves);
+        arena.leaves(eq.rhs, &mut leaves);
+        let mut row: Vec<VarId> = Vec::new();
+        for l in &leaves {
+            if let Node::Var(v) = *l {
+                if unknown.contains(&v) && !row.contains(&v) {
+                    row.push(v);
+                }
+            }
+        }
+        out.push(row);
+    }
+    out
+}
+
+/// Sorts `system` into blocks. `names` names variables for diagnostics.
+pub fn blt(
+    arena: &Arena,
+    system: &System,
+    names: &dyn Fn(VarId) -> String,
+    eq_text: &dyn Fn(&SEquation) -> String,
+) -> Result<Vec<Block>, Box<Diagnostic>> {
+    let inc = incidence(arena, system);
+    let index: FxHashMap<VarId, usize> = system
+        .unknowns
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (v, i))
+        .collect();
+    let adj: Vec<Vec<usize>> = inc
+        .iter()
+        .map(|row| row.iter().filter_map(|v| index.get(v).copied()).collect())
+        .collect();
+    let m = maximum_matching(&adj, system.unknowns.len());
+    let neq = system.equations.len();
+    let nunk = system.unknowns.len();
+    if m.size != neq || neq != nunk {
+        let unmatched_vars: Vec<String> = (0..nunk)
+            .filter(|&c| m.col_to_row[c] == UNMATCHED)
+            .map(|c| names(system.unknowns[c]))
+            .collect();
+        let unmatched_eqs: Vec<usize> =
+            (0..neq).filter(|&r| m.row_to_col[r] == UNMATCHED).collect();
+        let mut d = Diagnostic::error(
+            "singular",
+            format!(
+                "the step system is structurally singular: {} equations, {} unknowns, {} matched",
+                neq, nunk, m.size
+            ),
+        );
+        if let Some(&r) = unmatched_eqs.first() {
+            d = d.at(
+                system.equations[r].span,
+                "this equation has no unknown left to determine",
+            );
+        }
+        let mut help = Vec::new();
+        if !unmatched_vars.is_empty() {
+            help.push(format!(
+                "no equation determines {}",
+                unmatched_vars
+                    .iter()
+                    .take(10)
+                    .map(|s| format!("`{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if !unmatched_eqs.is_empty() {
+            help.push(format!(
+                "equations left over: {}",
+                unmatched_eqs
+                    .iter()
+                    .take(6)
+                    .map(|&r| format!("`{}`", eq_text(&system.equations[r])))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        help.push("a state constrained by an algebraic equation needs index reduction, which rtc does not do".into());
+        return Err(Box::new(d.help(help.join("\n"))));
+    }
+    // Dependency graph: i → j when equation i uses the unknown matched to equation j.
+    let mut g: DiGraph<usize, ()> = DiGraph::with_capacity(neq, neq * 3);
+    let nodes: Vec<NodeIndex> = (0..neq).map(|i| g.add_node(i)).collect();
+    for (i, row) in adj.iter().enumerate() {
+        for &c in row {
+            let j = m.col_to_row[c];
+            if j != i {
+                g.add_edge(nodes[i], nodes[j], ());
+            }
+        }
+    }
+    // Tarjan emits a component after every component it reaches: dependencies first.
+    let sccs = petgraph::algo::tarjan_scc(&g);
+    let mut blocks = Vec::with_capacity(sccs.len());
+    for scc in sccs {
+        let mut eqs: Vec<usize> = scc.iter().map(|&n| g[n]).collect();
+        eqs.sort_unstable();
+        let unknowns = eqs
+            .iter()
+            .map(|&e| system.unknowns[m.row_to_col[e]])
+            .collect();
+        blocks.push(Block {
+            equations: eqs,
+            unknowns,
+        });
+    }
+    Ok(blocks)
+}

@@ -1,0 +1,338 @@
+//! Tearing of algebraic loops (Cellier & Kofman §10.6, Fig. 10.6; Elmqvist & Otter).
+//!
+//! Within a block, equations are solved one after another for a variable they contain
+//! linearly whenever only one of their variables is still unknown. When no equation can be
+//! solved that way, a tearing variable is chosen and assumed known: the one that occurs in the
+//! most equations with two unknowns left (each of which then becomes solvable), ties broken by
+//! total occurrences, then by order. Equations left at the end are the residuals; a Newton
+//! iteration on the tearing variables drives them to zero. A block torn to k variables costs a
+//! k×k linear solve per iteration instead of one of the block's full size.
+
+use crate::discretize::System;
+use crate::symbolic::diff::linear;
+use crate::symbolic::{Arena, ExprId, VarId};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::blt::Block;
+
+/// A torn block: tearing variables, the inner assignments computed from them in order, and the
+/// residual equations (as many as tearing variables).
+#[derive(Clone, Debug)]
+pub struct Torn {
+    pub tearing: Vec<VarId>,
+    /// (equation index, variable, solved expression)
+    pub inner: Vec<(usize, VarId, ExprId)>,
+    pub residuals: Vec<usize>,
+}
+
+/// Whether equation `eq` can be solved for `v` symbolically; the solution if so. Solutions
+/// that divide by the step size are refused (see [`System::step_size`]).
+pub fn solve_for(ar: &mut Arena, system: &System, eq: usize, v: VarId) -> Option<ExprId> {
+    let e = system.equations[eq];
+    let r = ar.sub(e.lhs, e.rhs);
+    let (a, b) = linear(ar, r, v)?;
+    if ar.as_const(a) == Some(0.0) {
+        return None;
+    }
+    if let Some(h) = system.step_size {
+        if crate::symbolic::diff::occurs(ar, a, h) {
+            return None;
+        }
+    }
+    let nb = ar.neg(b);
+    Some(ar.div(nb, a))
+}
+
+/// Tears `block` with the greedy heuristic.
+pub fn tear(ar: &mut Arena, system: &System, block: &Block, incidence: &[Vec<VarId>]) -> Torn {
+    tear_with(ar, system, block, incidence, &[])
+}
+
+/// Tears `block`, starting from the given tearing variables (used to check a proposed set).
+pub fn tear_with(
+    ar: &mut Arena,
+    system: &System,
+    block: &Block,
+    incidence: &[Vec<VarId>],
+    forced: &[VarId],
+) -> Torn {
+    let m = block.equations.len();
+    let local: FxHashMap<VarId, usize> = block
+        .unknowns
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (v, i))
+        .collect();
+    // Local incidence: equation → variables, variable → equations.
+    let eq_vars: Vec<Vec<usize>> = block
+        .equations
+        .iter()
+        .map(|&e| {
+            incidence[e]
+                .iter()
+                .filter_map(|v| local.get(v).copied())
+                .collect()
+        })
+        .collect();
+    let mut var_eqs: Vec<Vec<usize>> = vec![Vec::new(); m];
+    for (e, vs) in eq_vars.iter().enumerate() {
+        for &v in vs {
+            var_eqs[v].push(e);
+        }
+    }
+    let mut st = State {
+        known: vec![false; m],
+        used: vec![false; m],
+        count: eq_vars.iter().map(|v| v.len()).collect(),
+    };
+    let mut solvable: FxHashMap<(usize, usize), Option<ExprId>> = FxHashMap::default();
+    let mut tearing = Vec::new();
+    let mut inner = Vec::new();
+    let mut residuals = Vec::new();
+    let mut queue: Vec<usize> = (0..m).filter(|&e| st.count[e] <= 1).collect();
+    let mark_known = |st: &mut State, v: usize, queue: &mut Vec<usize>| {
+        st.known[v] = true;
+        for &e in &var_eqs[v] {
+            st.count[e] -= 1;
+            if st.count[e] <= 1 && !st.used[e] {
+                queue.push(e);
+            }
+        }
+    };
+    for &t in forced {
+        if let Some(&v) = local.get(&t) {
+            if !st.known[v] {
+                tearing.push(t);
+                mark_known(&mut st, v, &mut queue);
+            }
+        }
+    }
+    let lookahead = m <= LOOKAHEAD_LIMIT;
+    loop {
+        // Propagate: assign equations with one unknown left that can be solved for it.
+        while let Some(e) = queue.pop() {
+            if st.used[e] {
+                continue;
+            }
+            match st.count[e] {
+                0 => {
+                    st.used[e] = true;
+                    residuals.push(block.equations[e]);
+                }
+                1 => {
+                    let Some(&v) = eq_vars[e].iter().find(|&&v| !st.known[v]) else {
+                        continue;
+                    };
+                    let sol = *solvable.entry((e, v)).or_insert_with(|| {
+                        solve_for(ar, system, block.equations[e], block.unknowns[v])
+                    });
+                    if let Some(sol) = sol {
+                        st.used[e] = true;
+                        inner.push((block.equations[e], block.unknowns[v], sol));
+                        mark_known(&mut st, v, &mut queue);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let open: Vec<usize> = (0..m).filter(|&v| !st.known[v]).collect();
+        if open.is_empty() {
+            break;
+        }
+        // Choose a tearing variable: the one whose assumption makes the most variables
+        // computable (small loops: by trying each), else the one in the most equations with
+        // two unknowns left, then in the most equations.
+        let cheap = |v: usize, st: &State| -> (usize, usize) {
+            let mut two = 0;
+            let mut occ = 0;
+            for &e in &var_eqs[v] {
+                if !st.used[e] {
+                    occ += 1;
+                    if st.count[e] == 2 {
+                        two += 1;
+                    }
+                }
+            }
+            (two, occ)
+        };
+        let mut best: Option<((usize, usize, usize), usize)> = None;
+        for &v in &open {
+            let (two, occ) = cheap(v, &st);
+            let gain = if lookahead {
+                simulate_gain(ar, system, block, &eq_vars, &var_eqs, &st, v, &mut solvable)
+            } else {
+                0
+            };
+            let score = (gain, two, occ);
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, v));
+            }
+        }
+        let Some((_, v)) = best else { break };
+        tearing.push(block.unknowns[v]);
+        mark_known(&mut st, v, &mut queue);
+    }
+    for e in 0..m {
+        if !st.used[e] {
+            residuals.push(block.equations[e]);
+        }
+    }
+    // A square block gives as many residuals as tearing variables; anything else means the
+    // greedy pass went wrong, and the whole block is iterated instead.
+    if residuals.len() != tearing.len() {
+        return Torn {
+            tearing: block.unknowns.clone(),
+            inner: Vec::new(),
+            residuals: block.equations.clone(),
+        };
+    }
+    Torn {
+        tearing,
+        inner,
+        residuals,
+    }
+}
+
+/// Loops up to this many equations choose tearing variables by trying each candidate.
+const LOOKAHEAD_LIMIT: usize = 400;
+
+struct State {
+    known: Vec<bool>,
+    used: Vec<bool>,
+    count: Vec<usize>,
+}
+
+/// How many variables become computable if `v` is assumed known.
+#[allow(clippy::too_many_arguments)]
+fn simulate_gain(
+    ar: &mut Arena,
+    system: &System,
+    block: &Block,
+    eq_vars: &[Vec<usize>],
+    var_eqs: &[Vec<usize>],
+    st: &State,
+    v: usize,
+    solvable: &mut FxHashMap<(usize, usize), Option<ExprId>>,
+) -> usize {
+    let mut known = st.known.clone();
+    let mut used = st.used.clone();
+    let mut count = st.count.clone();
+    let mut queue = Vec::new();
+    let mut gained = 0;
+    let set = |x: usize,
+               known: &mut Vec<bool>,
+               count: &mut Vec<usize>,
+               used: &[bool],
+               queue: &mut Vec<usize>| {
+        known[x] = true;
+        for &e in &var_eqs[x] {
+            count[e] -= 1;
+            if count[e] == 1 && !used[e] {
+                queue.push(e);
+            }
+        }
+    };
+    set(v, &mut known, &mut count, &used, &mut queue);
+    while let Some(e) = queue.pop() {
+        if used[e] || count[e] != 1 {
+            continue;
+        }
+        let Some(&w) = eq_vars[e].iter().find(|&&w| !known[w]) else {
+            continue;
+        };
+        let ok = solvable
+            .entry((e, w))
+            .or_insert_with(|| solve_for(ar, system, block.equations[e], block.unknowns[w]))
+            .is_some();
+        if ok {
+            used[e] = true;
+            gained += 1;
+            set(w, &mut known, &mut count, &used, &mut queue);
+        }
+    }
+    gained
+}
+
+/// The smallest set of tearing variables that leaves the rest of the block explicitly
+/// solvable, by exhaustive search up to `max_k` variables (for reporting on small blocks).
+pub fn minimum_tearing(
+    ar: &mut Arena,
+    system: &System,
+    block: &Block,
+    incidence: &[Vec<VarId>],
+    max_k: usize,
+) -> Option<Vec<VarId>> {
+    let n = block.unknowns.len();
+    let in_block: FxHashSet<VarId> = block.unknowns.iter().copied().collect();
+    let eq_vars: Vec<Vec<VarId>> = block
+        .equations
+        .iter()
+        .map(|&e| {
+            incidence[e]
+                .iter()
+                .copied()
+                .filter(|v| in_block.contains(v))
+                .collect()
+        })
+        .collect();
+    // Precompute which (equation, variable) pairs are symbolically solvable.
+    let mut can: FxHashSet<(usize, VarId)> = FxHashSet::default();
+    for (i, &e) in block.equations.iter().enumerate() {
+        for &v in &eq_vars[i] {
+            if solve_for(ar, system, e, v).is_some() {
+                can.insert((i, v));
+            }
+        }
+    }
+    let causal = |torn: &[VarId]| -> bool {
+        let mut known: FxHashSet<VarId> = torn.iter().copied().collect();
+        let mut used = vec![false; eq_vars.len()];
+        let mut progress = true;
+        while progress {
+            progress = false;
+            for (i, vars) in eq_vars.iter().enumerate() {
+                if used[i] {
+                    continue;
+                }
+                let mut unknown = vars.iter().filter(|v| !known.contains(v));
+                if let (Some(&v), None) = (unknown.next(), unknown.next()) {
+                    if can.contains(&(i, v)) {
+                        used[i] = true;
+                        known.insert(v);
+                        progress = true;
+                    }
+                }
+            }
+        }
+        known.len() == n
+    };
+    for k in 0..=max_k.min(n) {
+        let mut idx: Vec<usize> = (0..k).collect();
+        loop {
+            let set: Vec<VarId> = idx.iter().map(|&i| block.unknowns[i]).collect();
+            if causal(&set) {
+                return Some(set);
+            }
+            if !next_combination(&mut idx, n) {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// Advances `idx` (a strictly increasing k-subset of 0..n) to the next one in lexicographic
+/// order; false after the last.
+fn next_combination(idx: &mut [usize], n: usize) -> bool {
+    let k = idx.len();
+    for i in (0..k).rev() {
+        if idx[i] < n - k + i {
+            idx[i] += 1;
+            for j in i + 1..k {
+                idx[j] = idx[j - 1] + 1;
+            }
+            return true;
+        }
+    }
+    false
+}

@@ -1,0 +1,429 @@
+//! Symbolic differentiation and solving of equations linear in a variable.
+//!
+//! `diff(e, v)` is the partial derivative of `e` with respect to the variable `v`, other
+//! variables held fixed, built in the same arena (so shared subexpressions stay shared).
+//! Every built-in has a rule; `if`-expressions are differentiated branch-wise, which is the
+//! derivative almost everywhere (events make the branch fixed within a step); relations,
+//! `sign`, `floor`, `ceil` and `div` have derivative zero.
+//!
+//! `linear(e, v)` splits `e = a·v + b` with `a`, `b` free of `v` when `e` is linear in `v`;
+//! solving `lhs = rhs` for `v` is then `v = −b/a` (Cellier & Kofman §10.6: equations solved
+//! symbolically for their matched variable).
+
+use super::{Arena, CmpOp, ExprId, Func1, Func2, Node, VarId};
+use rustc_hash::FxHashMap;
+
+/// Memoised differentiation with respect to one variable.
+pub struct Differentiator {
+    pub wrt: VarId,
+    cache: FxHashMap<ExprId, ExprId>,
+}
+
+impl Differentiator {
+    pub fn new(wrt: VarId) -> Differentiator {
+        Differentiator {
+            wrt,
+            cache: FxHashMap::default(),
+        }
+    }
+
+    /// ∂e/∂wrt. Iterative over the DAG, so deep expressions cannot overflow the stack.
+    pub fn diff(&mut self, ar: &mut Arena, root: ExprId) -> ExprId {
+        if let Some(&d) = self.cache.get(&root) {
+            return d;
+        }
+        let mut order = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![(root, false)];
+        while let Some((id, done)) = stack.pop() {
+            if done {
+                order.push(id);
+                continue;
+            }
+            if self.cache.contains_key(&id) || !seen.insert(id) {
+                continue;
+            }
+            stack.push((id, true));
+            for c in ar.children(id) {
+                stack.push((c, false));
+            }
+        }
+        for id in order {
+            let d = self.rule(ar, id);
+            self.cache.insert(id, d);
+        }
+        self.cache[&root]
+    }
+
+    fn d(&self, x: ExprId) -> ExprId {
+        self.cache[&x]
+    }
+
+    fn rule(&mut self, ar: &mut Arena, id: ExprId) -> ExprId {
+        let zero = ar.constant(0.0);
+        match ar.node(id) {
+            Node::Const(_) | Node::Time | Node::Pre(_) | Node::Der(_) => zero,
+            Node::Var(v) => {
+                if v == self.wrt {
+                    ar.constant(1.0)
+                } else {
+                    zero
+                }
+            }
+            Node::Neg(a) => ar.neg(self.d(a)),
+            Node::Add(a, b) => ar.add(self.d(a), self.d(b)),
+            Node::Sub(a, b) => ar.sub(self.d(a), self.d(b)),
+            Node::Mul(a, b) => {
+                let (da, db) = (self.d(a), self.d(b));
+                let t1 = ar.mul(da, b);
+                let t2 = ar.mul(a, db);
+                ar.add(t1, t2)
+            }
+            Node::Div(a, b) => {
+                // (a/b)' = a'/b − a·b'/b²
+                let (da, db) = (self.d(a), self.d(b));
+                let t1 = ar.div(da, b);
+                if ar.as_const(db) == Some(0.0) {
+                    return t1;
+                }
+                let b2 = ar.mul(b, b);
+                let num = ar.mul(a, db);
+                let t2 = ar.div(num, b2);
+                ar.sub(t1, t2)
+            }
+            Node::Pow(a, b) => {
+                let (da, db) = (self.d(a), self.d(b));
+                let mut out = zero;
+                if ar.as_const(da) != Some(0.0) {
+                    // b·a^(b−1)·a'
+                    let one = ar.constant(1.0);
+                    let bm1 = ar.sub(b, one);
+                    let p = ar.pow(a, bm1);
+                    let t = ar.mul(b, p);
+                    out = ar.mul(t, da);
+                }
+                if ar.as_const(db) != Some(0.0) {
+                    // a^b·ln(a)·b'
+                    let ln = ar.call1(Func1::Log, a);
+                    let t = ar.mul(id, ln);
+                    let t = ar.mul(t, db);
+                    out = ar.add(out, t);
+                }
+                out
+            }
+            Node::Call1(f, a) => {
+                let da = self.d(a);
+                if ar.as_const(da) == Some(0.0) {
+                    return zero;
+                }
+                let g = match f {
+                    Func1::Sin => ar.call1(Func1::Cos, a),
+                    Func1::Cos => {
+                        let s = ar.call1(Func1::Sin, a);
+                        ar.neg(s)
+                    }
+                    Func1::Tan => {
+                        // 1 + tan²
+                        let one = ar.constant(1.0);
+                        let t2 = ar.mul(id, id);
+                        ar.add(one, t2)
+                    }
+                    Func1::Asin | Func1::Acos => {
+                        let one = ar.constant(1.0);
+                        let a2 = ar.mul(a, a);
+                        let r = ar.sub(one, a2);
+                        let s = ar.call1(Func1::Sqrt, r);
+                        let q = ar.div(one, s);
+                        if f == Func1::Acos {
+                            ar.neg(q)
+                        } else {
+                            q
+                        }
+                    }
+                    Func1::Atan => {
+                        let one = ar.constant(1.0);
+                        let a2 = ar.mul(a, a);
+                        let r = ar.add(one, a2);
+                        ar.div(one, r)
+                    }
+                    Func1::Sinh => ar.call1(Func1::Cosh, a),
+                    Func1::Cosh => ar.call1(Func1::Sinh, a),
+                    Func1::Tanh => {
+                        let one = ar.constant(1.0);
+                        let t2 = ar.mul(id, id);
+                        ar.sub(one, t2)
+                    }
+                    Func1::Exp => id,
+                    Func1::Log => {
+                        let one = ar.constant(1.0);
+                        ar.div(one, a)
+                    }
+                    Func1::Log10 => {
+                        let ln10 = ar.constant(std::f64::consts::LN_10);
+                        let d = ar.mul(a, ln10);
+                        let one = ar.constant(1.0);
+                        ar.div(one, d)
+                    }
+                    Func1::Sqrt => {
+                        let two = ar.constant(2.0);
+                        let d = ar.mul(two, id);
+                        let one = ar.constant(1.0);
+                        ar.div(one, d)
+                    }
+                    Func1::Abs => ar.call1(Func1::Sign, a),
+                    Func1::Sign | Func1::Floor | Func1::Ceil => return zero,
+                };
+                ar.mul(g, da)
+            }
+            Node::Call2(f, a, b) => {
+                let (da, db) = (self.d(a), self.d(b));
+                match f {
+                    Func2::Atan2 => {
+                        // atan2(y, x)' = (x·y' − y·x')/(x² + y²)
+                        let t1 = ar.mul(b, da);
+                        let t2 = ar.mul(a, db);
+                        let num = ar.sub(t1, t2);
+                        let a2 = ar.mul(a, a);
+                        let b2 = ar.mul(b, b);
+                        let den = ar.add(a2, b2);
+                        ar.div(num, den)
+                    }
+                    Func2::Min | Func2::Max => {
+                        let op = if f == Func2::Min {
+                            CmpOp::Lt
+                        } else {
+                            CmpOp::Gt
+                        };
+                        let c = ar.cmp(op, a, b);
+                        ar.if_(c, da, db)
+                    }
+                    Func2::Div => zero,
+                    Func2::Mod | Func2::Rem => {
+                        // x − k(x, y)·y with k piecewise constant
+                        let q = ar.div(a, b);
+                        let k = if f == Func2::Mod {
+                            ar.call1(Func1::Floor, q)
+                        } else {
+                            ar.call2(Func2::Div, a, b)
+                        };
+                        let t = ar.mul(k, db);
+                        ar.sub(da, t)
+                    }
+                }
+            }
+            Node::Cmp(..) | Node::And(..) | Node::Or(..) | Node::Not(_) => zero,
+            Node::If(c, t, e) => {
+                let (dt, de) = (self.d(t), self.d(e));
+                ar.if_(c, dt, de)
+            }
+            Node::NoEvent(a) => {
+                let da = self.d(a);
+                ar.no_event(da)
+            }
+        }
+    }
+}
+
+/// ∂e/∂v (convenience for one-off use).
+pub fn diff(ar: &mut Arena, e: ExprId, v: VarId) -> ExprId {
+    Differentiator::new(v).diff(ar, e)
+}
+
+/// Whether variable `v` occurs in `e`.
+pub fn occurs(ar: &Arena, e: ExprId, v: VarId) -> bool {
+    let mut leaves = Vec::new();
+    ar.leaves(e, &mut leaves);
+    leaves.contains(&Node::Var(v))
+}
+
+/// `e = a·v + b` with `a`, `b` free of `v`, if `e` is linear in `v`.
+pub fn linear(ar: &mut Arena, e: ExprId, v: VarId) -> Option<(ExprId, ExprId)> {
+    let mut memo: FxHashMap<ExprId, Option<(ExprId, ExprId)>> = FxHashMap::default();
+    linear_rec(ar, e, v, &mut memo, 0)
+}
+
+fn linear_rec(
+    ar: &mut Arena,
+    e: ExprId,
+    v: VarId,
+    memo: &mut FxHashMap<ExprId, Option<(ExprId, ExprId)>>,
+    depth: u32,
+) -> Option<(ExprId, ExprId)> {
+    if let Some(r) = memo.get(&e) {
+        return *r;
+    }
+    if depth > 10_000 {
+        return None;
+    }
+    let zero = ar.constant(0.0);
+    let r = if !occurs(ar, e, v) {
+        Some((zero, e))
+    } else {
+        match ar.node(e) {
+            Node::Var(w) if w == v => Some((ar.constant(1.0), zero)),
+            Node::Neg(a) => {
+                linear_rec(ar, a, v, memo, depth + 1).map(|(p, q)| (ar.neg(p), ar.neg(q)))
+            }
+            Node::Add(a, b) | Node::Sub(a, b) => {
+                let is_add = matches!(ar.node(e), Node::Add(..));
+                let la = linear_rec(ar, a, v, memo, depth + 1);
+                let lb = linear_rec(ar, b, v, memo, depth + 1);
+                match (la, lb) {
+                    (Some((pa, qa)), Some((pb, qb))) => Some(if is_add {
+                        (ar.add(pa, pb), ar.add(qa, qb))
+                    } else {
+                        (ar.sub(pa, pb), ar.sub(qa, qb))
+                    }),
+                    _ => None,
+                }
+            }
+            Node::Mul(a, b) => {
+                if !occurs(ar, a, v) {
+                    linear_rec(ar, b, v, memo, depth + 1).map(|(p, q)| (ar.mul(a, p), ar.mul(a, q)))
+                } else if !occurs(ar, b, v) {
+                    linear_rec(ar, a, v, memo, depth + 1).map(|(p, q)| (ar.mul(p, b), ar.mul(q, b)))
+                } else {
+                    None
+                }
+            }
+            Node::Div(a, b) if !occurs(ar, b, v) => {
+                linear_rec(ar, a, v, memo, depth + 1).map(|(p, q)| (ar.div(p, b), ar.div(q, b)))
+            }
+            _ => None,
+        }
+    };
+    memo.insert(e, r);
+    r
+}
+
+/// Solves `lhs = rhs` for `v` when the equation is linear in `v` with a coefficient that is not
+/// identically zero: `v = −b/a`.
+pub fn solve_linear(ar: &mut Arena, lhs: ExprId, rhs: ExprId, v: VarId) -> Option<ExprId> {
+    let r = ar.sub(lhs, rhs);
+    let (a, b) = linear(ar, r, v)?;
+    if ar.as_const(a) == Some(0.0) {
+        return None;
+    }
+    let nb = ar.neg(b);
+    Some(ar.div(nb, a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Evaluates an expression with `x` bound to `at` (and `y` to 0.7).
+    fn eval(ar: &Arena, e: ExprId, x: VarId, at: f64) -> f64 {
+        crate::symbolic::eval::eval(ar, e, &mut |v| if v == x { at } else { 0.7 }, 0.0)
+    }
+
+    fn check(build: impl Fn(&mut Arena, ExprId, ExprId) -> ExprId, points: &[f64]) {
+        let mut ar = Arena::new();
+        let x = VarId(0);
+        let y = VarId(1);
+        let xe = ar.var(x);
+        let ye = ar.var(y);
+        let e = build(&mut ar, xe, ye);
+        let d = diff(&mut ar, e, x);
+        for &p in points {
+            let h = 1e-6 * p.abs().max(1.0);
+            let fd = (eval(&ar, e, x, p + h) - eval(&ar, e, x, p - h)) / (2.0 * h);
+            let sd = eval(&ar, d, x, p);
+            let tol = 1e-6 * fd.abs().max(1.0);
+            assert!(
+                (fd - sd).abs() <= tol,
+                "at {p}: finite difference {fd}, symbolic {sd}"
+            );
+        }
+    }
+
+    #[test]
+    fn derivatives_match_finite_differences() {
+        let pts = [0.3, 0.9, 1.7, -0.4];
+        for f in Func1::ALL {
+            if matches!(f, Func1::Sign | Func1::Floor | Func1::Ceil) {
+                continue;
+            }
+            let points: Vec<f64> = match f {
+                Func1::Log | Func1::Log10 | Func1::Sqrt => vec![0.3, 0.9, 1.7],
+                Func1::Asin | Func1::Acos => vec![0.3, -0.4, 0.6],
+                _ => pts.to_vec(),
+            };
+            check(
+                |ar, x, y| {
+                    let xy = ar.mul(x, y);
+                    let s = ar.add(xy, x);
+                    ar.call1(f, s)
+                },
+                &points.iter().map(|p| p / 1.7).collect::<Vec<_>>(),
+            );
+        }
+        for f in [Func2::Atan2, Func2::Min, Func2::Max] {
+            check(|ar, x, y| ar.call2(f, x, y), &[0.3, 0.9, -0.5]);
+            check(|ar, x, y| ar.call2(f, y, x), &[0.3, 0.9, -0.5]);
+        }
+        check(|ar, x, y| ar.div(y, x), &pts);
+        check(
+            |ar, x, y| {
+                let p = ar.pow(x, y);
+                ar.mul(p, x)
+            },
+            &[0.3, 0.9, 1.7],
+        );
+        check(
+            |ar, x, _| {
+                let c = ar.constant(3.0);
+                ar.pow(x, c)
+            },
+            &pts,
+        );
+        check(|ar, x, y| ar.pow(y, x), &pts);
+        check(
+            |ar, x, y| {
+                let c = ar.cmp(CmpOp::Gt, x, y);
+                let a = ar.mul(x, x);
+                let s = ar.call1(Func1::Sin, x);
+                ar.if_(c, a, s)
+            },
+            &[0.3, 1.7, -0.4],
+        );
+        check(
+            |ar, x, y| {
+                let a = ar.call1(Func1::Abs, x);
+                let s = ar.call1(Func1::Sqrt, a);
+                let m = ar.call2(Func2::Mod, x, y);
+                ar.add(s, m)
+            },
+            &[0.3, 0.9, -0.5],
+        );
+    }
+
+    #[test]
+    fn linear_solve() {
+        let mut ar = Arena::new();
+        let x = VarId(0);
+        let y = VarId(1);
+        let xe = ar.var(x);
+        let ye = ar.var(y);
+        // 3*x + y = 2*y - x  →  x = y/4
+        let three = ar.constant(3.0);
+        let two = ar.constant(2.0);
+        let l1 = ar.mul(three, xe);
+        let lhs = ar.add(l1, ye);
+        let r1 = ar.mul(two, ye);
+        let rhs = ar.sub(r1, xe);
+        let sol = solve_linear(&mut ar, lhs, rhs, x).expect("linear");
+        assert!((eval(&ar, sol, x, 0.0) - 0.7 / 4.0).abs() < 1e-15);
+        // x^3 = y is not linear in x.
+        let c3 = ar.constant(3.0);
+        let cube = ar.pow(xe, c3);
+        assert!(solve_linear(&mut ar, cube, ye, x).is_none());
+        // x*y = 1 is linear in x with coefficient y (may vanish at run time: non-finite check).
+        let one = ar.constant(1.0);
+        let xy = ar.mul(xe, ye);
+        assert!(solve_linear(&mut ar, xy, one, x).is_some());
+        // x - x = y has a zero coefficient.
+        let z = ar.sub(xe, xe);
+        assert!(solve_linear(&mut ar, z, ye, x).is_none() || ar.as_const(z) == Some(0.0));
+    }
+}
