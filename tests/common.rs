@@ -48,3 +48,103 @@ pub fn golden(expected_path: &Path, actual: &str) -> Option<String> {
     diff.push_str("(run with UPDATE_GOLDEN=1 to accept)\n");
     Some(diff)
 }
+
+/// The seed reference data (`../shared/refdata` beside the repository, or `RTC_REFDATA`).
+pub fn refdata() -> PathBuf {
+    if let Some(p) = std::env::var_os("RTC_REFDATA") {
+        return PathBuf::from(p);
+    }
+    let p = repo_root().join("../shared/refdata");
+    assert!(
+        p.join("README.md").is_file(),
+        "reference data not found at {} (set RTC_REFDATA)",
+        p.display()
+    );
+    p
+}
+
+/// A CSV file as (header, rows).
+pub fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let header: Vec<String> = lines
+        .next()
+        .expect("header")
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .collect();
+    let rows = lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            l.split(',')
+                .map(|x| x.trim().parse::<f64>().unwrap_or(f64::NAN))
+                .collect()
+        })
+        .collect();
+    (header, rows)
+}
+
+/// Reference CSV column name → rtc variable name (`i1` → `i[1]`, `x3` → `x[3]`).
+pub fn rtc_name(csv_name: &str) -> String {
+    let split = csv_name.find(|c: char| c.is_ascii_digit());
+    match split {
+        Some(k) if k > 0 && csv_name[k..].chars().all(|c| c.is_ascii_digit()) => {
+            format!("{}[{}]", &csv_name[..k], &csv_name[k..])
+        }
+        _ => csv_name.to_string(),
+    }
+}
+
+/// Flattens an example and compiles it for `method`.
+pub fn compile_example(
+    file: &str,
+    method: rtc::discretize::Method,
+    params: &[(&str, f64)],
+    newton_iterations: u32,
+) -> rtc::plan::Plan {
+    let path = repo_root().join("examples").join(file);
+    let text = std::fs::read_to_string(&path).expect("read example");
+    let opts = rtc::flatten::Options {
+        params: params.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        ..Default::default()
+    };
+    let c = rtc::driver::check_source(file, &text, &opts);
+    let diags = c.short_diagnostics();
+    let model = c.model.unwrap_or_else(|| panic!("{file}: {diags:?}"));
+    let newton = rtc::plan::Newton {
+        max_iterations: newton_iterations,
+        ..Default::default()
+    };
+    match rtc::sim::compile(&model, &method, newton) {
+        Ok((p, _, _)) => p,
+        Err(d) => panic!("{file}: {}", d.message),
+    }
+}
+
+/// Upward zero crossings (linear interpolation) of `x(t)` within [t0, t1].
+pub fn upward_crossings(t: &[f64], x: &[f64], t0: f64, t1: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    for k in 1..t.len() {
+        if t[k] < t0 || t[k] > t1 {
+            continue;
+        }
+        if x[k - 1] < 0.0 && x[k] >= 0.0 {
+            out.push(t[k - 1] + (t[k] - t[k - 1]) * (-x[k - 1]) / (x[k] - x[k - 1]));
+        }
+    }
+    out
+}
+
+/// Mean period (from upward zero crossings) and maximum of `x` over [t0, t1].
+pub fn period_and_amplitude(t: &[f64], x: &[f64], t0: f64, t1: f64) -> (f64, f64) {
+    let c = upward_crossings(t, x, t0, t1);
+    assert!(c.len() >= 3, "too few oscillations: {}", c.len());
+    let period = (c[c.len() - 1] - c[0]) / (c.len() - 1) as f64;
+    let amp = t
+        .iter()
+        .zip(x)
+        .filter(|(tt, _)| **tt >= t0 && **tt <= t1)
+        .map(|(_, v)| *v)
+        .fold(f64::MIN, f64::max);
+    (period, amp)
+}

@@ -132,9 +132,9 @@ pub struct SEquation {
 pub struct System {
     pub equations: Vec<SEquation>,
     pub unknowns: Vec<VarId>,
-    /// The step size: an equation is never solved for a variable whose coefficient contains
-    /// it (`der(x) = (x − pre(x))/h` would amplify errors by 1/h; the formula is solved for
-    /// the state instead).
+    /// The step size: an equation is never solved for a variable whose coefficient vanishes
+    /// with it (`der(x) = (x − pre(x))/h` would amplify errors by 1/h; the formula is solved
+    /// for the state instead).
     pub step_size: Option<VarId>,
 }
 

@@ -194,6 +194,10 @@ fn solve_system(
             }
         }
         let torn = tearing::tear(&mut plan.arena, system, block, &inc);
+        if let Some(assigns) = solve_small_linear(plan, system, &torn) {
+            stmts.extend(assigns.into_iter().map(Stmt::Assign));
+            continue;
+        }
         let index = *counter;
         *counter += 1;
         let tb = torn_block(plan, system, &torn, index);
@@ -212,6 +216,65 @@ fn solve_system(
         stmts.push(Stmt::Block(Box::new(tb)));
     }
     Ok((stmts, reports))
+}
+
+/// A loop torn to one variable whose residual is linear in it is solved symbolically: the inner
+/// assignments are substituted into the residual, which is solved for the tearing variable;
+/// the inner assignments follow explicitly (eq. 10.16: the load voltage of the mixed-mode line
+/// needs no iteration). Skipped when substitution would make the expression large.
+fn solve_small_linear(
+    plan: &mut Plan,
+    system: &System,
+    torn: &tearing::Torn,
+) -> Option<Vec<Assign>> {
+    const MAX_NODES: usize = 400;
+    if torn.tearing.len() != 1 || torn.inner.len() > 16 {
+        return None;
+    }
+    let t = torn.tearing[0];
+    let eq = system.equations[*torn.residuals.first()?];
+    let mut r = plan.arena.sub(eq.lhs, eq.rhs);
+    // Substitute inner assignments, last first, so every inner variable disappears.
+    for &(_, v, e) in torn.inner.iter().rev() {
+        let mut cache = FxHashMap::default();
+        r = plan.arena.substitute(r, &mut cache, &mut |_, n| match n {
+            Node::Var(w) if w == v => Some(e),
+            _ => None,
+        });
+    }
+    for &(_, v, _) in &torn.inner {
+        if occurs(&plan.arena, r, v) {
+            return None;
+        }
+    }
+    let (a, b) = crate::symbolic::diff::linear(&mut plan.arena, r, t)?;
+    if plan.arena.as_const(a) == Some(0.0) {
+        return None;
+    }
+    if let Some(h) = system.step_size {
+        if tearing::vanishes_with(&mut plan.arena, a, h) {
+            return None;
+        }
+    }
+    let nb = plan.arena.neg(b);
+    let sol = plan.arena.div(nb, a);
+    let mut size = Vec::new();
+    let mut n = 0;
+    plan.arena.visit_postorder(sol, &mut size, &mut |_| n += 1);
+    if n > MAX_NODES {
+        return None;
+    }
+    let mut out = vec![Assign {
+        var: t,
+        expr: sol,
+        span: eq.span,
+    }];
+    out.extend(torn.inner.iter().map(|&(e, v, expr)| Assign {
+        var: v,
+        expr,
+        span: system.equations[e].span,
+    }));
+    Some(out)
 }
 
 fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usize) -> TornBlock {

@@ -35,12 +35,25 @@ pub fn solve_for(ar: &mut Arena, system: &System, eq: usize, v: VarId) -> Option
         return None;
     }
     if let Some(h) = system.step_size {
-        if crate::symbolic::diff::occurs(ar, a, h) {
+        if vanishes_with(ar, a, h) {
             return None;
         }
     }
     let nb = ar.neg(b);
     Some(ar.div(nb, a))
+}
+
+/// Whether `a` becomes zero when variable `h` is zero (a coefficient proportional to the step).
+pub fn vanishes_with(ar: &mut Arena, a: ExprId, h: VarId) -> bool {
+    if !crate::symbolic::diff::occurs(ar, a, h) {
+        return false;
+    }
+    let mut cache = FxHashMap::default();
+    let z = ar.substitute(a, &mut cache, &mut |ar, n| match n {
+        crate::symbolic::Node::Var(v) if v == h => Some(ar.constant(0.0)),
+        _ => None,
+    });
+    ar.as_const(z) == Some(0.0)
 }
 
 /// Tears `block` with the greedy heuristic.

@@ -4,7 +4,9 @@
 //! once: building the same node twice returns the same id, so a shared subexpression exists once
 //! and later phases compute it once. Nodes refer to variables by [`VarId`], an index into the
 //! flat model's variable table. Constructors fold constants and apply the simplifications that
-//! are always valid (`x + 0`, `x * 1`, `x * 0` for finite x is *not* applied: it would hide NaN).
+//! are valid for finite values (`x + 0`, `x·1`, `x·0 = 0`, `0/x = 0`). The last two would hide
+//! a NaN or an infinity in `x`; every variable the step computes is checked for finiteness, so
+//! a non-finite `x` is still reported where it arises.
 
 pub mod diff;
 pub mod eval;
@@ -365,6 +367,7 @@ impl Arena {
     pub fn mul(&mut self, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => self.constant(x * y),
+            (Some(0.0), None) | (None, Some(0.0)) => self.constant(0.0),
             (Some(1.0), None) => b,
             (None, Some(1.0)) => a,
             (Some(-1.0), None) => self.neg(b),
@@ -376,6 +379,7 @@ impl Arena {
     pub fn div(&mut self, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) if y != 0.0 => self.constant(x / y),
+            (Some(0.0), None) => a,
             (None, Some(1.0)) => a,
             _ => self.intern(Node::Div(a, b)),
         }

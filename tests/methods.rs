@@ -1,0 +1,305 @@
+//! Inline integration against the seeds' reference data.
+//!
+//! Exact discrete trajectories (`refdata/discrete`, Newton converged to 1e-14 in scipy) check
+//! the implementation of each method: rtc must reproduce them to solver precision, 1e-8
+//! relative (plus 1e-12 absolute for the far end of the line, where values are ~1e-7).
+//! Continuous references check the methods themselves, with tolerances from their error
+//! (period and amplitude of the limit cycle, as `refdata/README.md` explains).
+
+mod common;
+
+use rtc::discretize::Method;
+use rtc::plan::interp::Status;
+use rtc::plan::Stmt;
+use rtc::sim::{trajectory, RunSettings};
+
+fn compare_discrete(file: &str, method: Method, h: f64, every: usize) {
+    let path = common::refdata().join("discrete").join(file);
+    let (header, rows) = common::read_csv(&path);
+    let plan = common::compile_example("VdPLine.mo", method, &[], 10);
+    let names: Vec<String> = header[1..].iter().map(|c| common::rtc_name(c)).collect();
+    let stop = rows.last().expect("rows")[0];
+    let settings = RunSettings {
+        start: 0.0,
+        stop,
+        step: h,
+        every,
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
+    assert!(
+        failure.is_none(),
+        "{file}: {:?}",
+        failure.map(|f| f.message)
+    );
+    assert_eq!(tr.times.len(), rows.len(), "{file}: row count");
+    let mut worst = 0.0f64;
+    for (r, (t, v)) in rows.iter().zip(tr.times.iter().zip(&tr.values)) {
+        assert!((r[0] - t).abs() < 1e-9, "{file}: time {} vs {t}", r[0]);
+        for (k, (&want, &got)) in r[1..].iter().zip(v).enumerate() {
+            let err = (want - got).abs();
+            let tol = 1e-8 * want.abs() + 1e-12;
+            assert!(
+                err <= tol,
+                "{file}: t = {t}, {}: reference {want}, rtc {got}",
+                names[k]
+            );
+            worst = worst.max(err / (want.abs() + 1e-12));
+        }
+    }
+    eprintln!("{file}: worst relative deviation {worst:e}");
+}
+
+#[test]
+fn backward_euler_reproduces_exact_discrete_trajectory() {
+    compare_discrete(
+        "vdpline_n5_load_be_h0.001.csv",
+        Method::BackwardEuler,
+        1e-3,
+        1,
+    );
+}
+
+#[test]
+fn trapezoid_reproduces_exact_discrete_trajectory() {
+    compare_discrete(
+        "vdpline_n5_load_trapezoid_h0.0001.csv",
+        Method::Trapezoid,
+        1e-4,
+        10,
+    );
+}
+
+#[test]
+fn mixed_mode_reproduces_exact_discrete_trajectory() {
+    compare_discrete(
+        "vdpline_n5_load_mixed_h0.0001.csv",
+        Method::Mixed {
+            implicit: vec!["u_l".into()],
+        },
+        1e-4,
+        10,
+    );
+}
+
+#[test]
+fn forward_euler_diverges_and_says_so() {
+    let path = common::refdata().join("discrete/vdpline_n5_load_fe_h0.001.csv");
+    let (header, rows) = common::read_csv(&path);
+    let plan = common::compile_example("VdPLine.mo", Method::ForwardEuler, &[], 10);
+    let names: Vec<String> = header[1..].iter().map(|c| common::rtc_name(c)).collect();
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 0.2,
+        step: 1e-3,
+        every: 1,
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
+    let f = failure.expect("forward Euler at h = 1e-3 must not run to the end");
+    assert!(
+        matches!(f.status, Status::NonFinite { .. }),
+        "{:?}",
+        f.status
+    );
+    // The reference blows up at t = 0.031 (a state becomes infinite); rtc stops as soon as a
+    // derivative overflows, one step earlier at most.
+    assert!(
+        f.time >= 0.029 && f.time <= 0.031 + 1e-12,
+        "stopped at {}",
+        f.time
+    );
+    // Before that, the same numbers as the exact forward Euler recursion.
+    for (r, v) in rows.iter().zip(&tr.values).take(25) {
+        for (&want, &got) in r[1..].iter().zip(v) {
+            assert!(
+                (want - got).abs() <= 1e-8 * want.abs() + 1e-12,
+                "t = {}: {want} vs {got}",
+                r[0]
+            );
+        }
+    }
+}
+
+#[test]
+fn mixed_mode_has_no_iteration_and_keeps_the_limit_cycle() {
+    let method = Method::Mixed {
+        implicit: vec!["u_l".into()],
+    };
+    let plan = common::compile_example("VdPLine.mo", method, &[], 10);
+    // eq. 10.16: the implicit load equation is scalar and linear, solved symbolically.
+    assert!(
+        plan.step.iter().all(|s| matches!(s, Stmt::Assign(_))),
+        "{}",
+        plan.print()
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 2.0,
+        step: 1e-4,
+        every: 10,
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &["uC".to_string()]).expect("run");
+    assert!(failure.is_none());
+    let (rh, rrows) = common::read_csv(&common::refdata().join("vdpline_n5_load.csv"));
+    let col = rh.iter().position(|c| c == "uC").expect("uC column");
+    let rt: Vec<f64> = rrows.iter().map(|r| r[0]).collect();
+    let rx: Vec<f64> = rrows.iter().map(|r| r[col]).collect();
+    let x = tr.column("uC").expect("uC");
+    let (p_ref, a_ref) = common::period_and_amplitude(&rt, &rx, 1.0, 2.0);
+    let (p, a) = common::period_and_amplitude(&tr.times, &x, 1.0, 2.0);
+    let (ep, ea) = ((p - p_ref) / p_ref, (a - a_ref) / a_ref);
+    eprintln!(
+        "mixed h=1e-4: period {p} (ref {p_ref}, {:.3} %), amplitude {a} (ref {a_ref}, {:.3} %)",
+        100.0 * ep,
+        100.0 * ea
+    );
+    // Forward Euler's first-order error at h = 1e-4 is about 1 % here (refdata README, FE check).
+    assert!(
+        ep.abs() < 0.015 && ea.abs() < 0.015,
+        "period error {ep}, amplitude error {ea}"
+    );
+}
+
+#[test]
+fn backward_euler_is_stable_at_1e_3_with_six_tearing_variables() {
+    let plan = common::compile_example("VdPLine.mo", Method::BackwardEuler, &[], 10);
+    let blocks: Vec<_> = plan
+        .step
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Block(b) => Some(b),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(blocks.len(), 1);
+    // Cellier & Kofman eq. 10.15 / Fig. 10.6 tear this loop with six variables.
+    assert_eq!(blocks[0].tearing.len(), 6, "{}", plan.print());
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 2.0,
+        step: 1e-3,
+        every: 1,
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &["uC".to_string()]).expect("run");
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let x = tr.column("uC").expect("uC");
+    assert!(x.iter().all(|v| v.is_finite() && v.abs() < 10.0));
+    let (p, a) = common::period_and_amplitude(&tr.times, &x, 1.0, 2.0);
+    eprintln!("backward Euler h=1e-3: period {p}, amplitude {a}");
+}
+
+#[test]
+fn pendulum_trapezoid_amplitude_follows_the_methods_damping() {
+    // H10.2: trapezoid at h = 0.5 for 500 time units. For small swings the numerical decay
+    // per step is |R(hλ)| = |1 + hλ/2| / |1 − hλ/2| with λ = −b/2 ± iω; the envelope ratio to
+    // the exact solution follows |R|^(t/h) / e^(−bt/2). Early, while the swing is large, the
+    // linear theory is only approximate: 1 %; later 5 %.
+    let plan = common::compile_example("Pendulum.mo", Method::Trapezoid, &[], 10);
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 500.0,
+        step: 0.5,
+        every: 1,
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &["x1".to_string()]).expect("run");
+    assert!(failure.is_none());
+    let x = tr.column("x1").expect("x1");
+    let (_, rows) = common::read_csv(&common::refdata().join("pendulum_b0.02.csv"));
+    let envelope = |t: &[f64], v: &[f64], t0: f64, t1: f64| {
+        t.iter()
+            .zip(v)
+            .filter(|(tt, _)| **tt >= t0 && **tt <= t1)
+            .map(|(_, x)| x.abs())
+            .fold(0.0, f64::max)
+    };
+    let rt: Vec<f64> = rows.iter().map(|r| r[0]).collect();
+    let rx: Vec<f64> = rows.iter().map(|r| r[1]).collect();
+    let (b, h) = (0.02f64, 0.5f64);
+    let w = (1.0 - b * b / 4.0).sqrt();
+    let (re, im) = (-b / 2.0 * h / 2.0, w * h / 2.0);
+    let r = (((1.0 + re).powi(2) + im * im) / ((1.0 - re).powi(2) + im * im)).sqrt();
+    for (t0, t1, tol) in [
+        (0.0, 10.0, 0.01),
+        (240.0, 260.0, 0.05),
+        (450.0, 500.0, 0.05),
+    ] {
+        let ratio = envelope(&tr.times, &x, t0, t1) / envelope(&rt, &rx, t0, t1);
+        let tm = 0.5 * (t0 + t1);
+        let predicted = r.powf(tm / h) / (-b / 2.0 * tm).exp();
+        assert!(
+            (ratio / predicted - 1.0).abs() < tol,
+            "[{t0}, {t1}]: ratio {ratio}, linear theory {predicted}"
+        );
+    }
+}
+
+#[test]
+fn hydraulic_motor_runs_with_backward_euler_and_mixed_mode() {
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 0.5,
+        step: 1e-4,
+        every: 10,
+    };
+    let (_, rows) = common::read_csv(&common::refdata().join("hydraulic.csv"));
+    let theta_ref_final = rows.last().expect("rows")[1];
+    // Backward Euler crosses the square-root kink of the valve near t = 0.079, where Newton
+    // converges only linearly: it needs up to 30 iterations there (rtc run --newton-iterations 30).
+    for (method, iterations) in [
+        (Method::BackwardEuler, 30),
+        (
+            Method::Mixed {
+                implicit: vec!["i_s".into()],
+            },
+            10,
+        ),
+    ] {
+        let plan = common::compile_example("HydraulicMotor.mo", method.clone(), &[], iterations);
+        let (tr, failure) = trajectory(&plan, &settings, &["theta_m".to_string()]).expect("run");
+        assert!(
+            failure.is_none(),
+            "{method:?}: {:?}",
+            failure.map(|f| f.message)
+        );
+        let th = tr.column("theta_m").expect("theta_m");
+        let last = *th.last().expect("rows");
+        // The step response settles at theta_set = 1 (reference: 1.00071 at t = 0.5).
+        assert!(
+            (last - theta_ref_final).abs() < 0.02,
+            "{method:?}: theta_m(0.5) = {last}"
+        );
+    }
+}
+
+#[test]
+fn helicopter_error_is_first_order() {
+    // Backward Euler's global error is O(h): halving the step halves it (ratio 2 ± 10 %),
+    // and at the annotation's step (0.01) it stays within 5 % of the initial pitch 0.1.
+    let plan = common::compile_example("Helicopter.mo", Method::BackwardEuler, &[], 10);
+    let (_, rows) = common::read_csv(&common::refdata().join("helicopter.csv"));
+    let mut errors = Vec::new();
+    for (h, every) in [(0.01, 1), (0.005, 2)] {
+        let settings = RunSettings {
+            start: 0.0,
+            stop: 10.0,
+            step: h,
+            every,
+        };
+        let (tr, failure) = trajectory(&plan, &settings, &["x[3]".to_string()]).expect("run");
+        assert!(failure.is_none());
+        let x = tr.column("x[3]").expect("x3");
+        assert_eq!(x.len(), rows.len());
+        errors.push(
+            rows.iter()
+                .zip(&x)
+                .map(|(r, v)| (r[3] - v).abs())
+                .fold(0.0, f64::max),
+        );
+    }
+    let ratio = errors[0] / errors[1];
+    eprintln!(
+        "helicopter x3 max error: h = 0.01: {:e}, h = 0.005: {:e}, ratio {ratio}",
+        errors[0], errors[1]
+    );
+    assert!(errors[0] < 5e-3, "{errors:?}");
+    assert!((ratio - 2.0).abs() < 0.2, "error ratio {ratio}");
+}
