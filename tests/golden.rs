@@ -67,3 +67,70 @@ fn diagnostic_golden_files() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn plan_golden_files() {
+    // Each `tests/golden/plan/X.mo` starts with `// args: --method M [--implicit a,b] --step h`;
+    // the `rtc analyze --emit plan` report must equal `X.plan`.
+    let dir = common::repo_root().join("tests/golden/plan");
+    let mut failures = Vec::new();
+    let cases = common::files(&dir, "mo");
+    assert!(!cases.is_empty());
+    for mo in &cases {
+        let text = std::fs::read_to_string(mo).expect("read");
+        let args: Vec<String> = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("// args:"))
+            .expect("first line `// args: ...`")
+            .split_whitespace()
+            .map(|s| s.to_string())
+            .collect();
+        let get = |k: &str| {
+            args.iter()
+                .position(|a| a == k)
+                .and_then(|i| args.get(i + 1))
+                .cloned()
+        };
+        let method = match get("--method").as_deref() {
+            Some("fe") => rtc::discretize::Method::ForwardEuler,
+            Some("be") => rtc::discretize::Method::BackwardEuler,
+            Some("trapezoid") => rtc::discretize::Method::Trapezoid,
+            Some("mixed") => rtc::discretize::Method::Mixed {
+                implicit: get("--implicit")
+                    .unwrap_or_default()
+                    .split(',')
+                    .map(|s| s.to_string())
+                    .collect(),
+            },
+            other => panic!("{}: method {other:?}", mo.display()),
+        };
+        let h: Option<f64> = get("--step").map(|s| s.parse().expect("step"));
+        let name = format!(
+            "tests/golden/plan/{}",
+            mo.file_name().unwrap_or_default().to_string_lossy()
+        );
+        let c = check_source(&name, &text, &Options::default());
+        let Some(model) = c.model.as_ref() else {
+            failures.push(format!("{}: {:?}", mo.display(), c.short_diagnostics()));
+            continue;
+        };
+        let report = rtc::run::analysis_report(
+            model,
+            &c.sources,
+            &method,
+            h,
+            rtc::plan::Newton::default(),
+            None,
+            Some("plan"),
+        );
+        let out = match report {
+            Ok(t) => t,
+            Err(d) => format!("error: {}\n", d.message),
+        };
+        if let Some(diff) = common::golden(&mo.with_extension("plan"), &out) {
+            failures.push(diff);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

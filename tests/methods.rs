@@ -303,3 +303,50 @@ fn helicopter_error_is_first_order() {
     assert!(errors[0] < 5e-3, "{errors:?}");
     assert!((ratio - 2.0).abs() < 0.2, "error ratio {ratio}");
 }
+
+#[test]
+fn executed_work_stays_within_the_printed_bound() {
+    use rtc::plan::interp::Interp;
+    let cases = [
+        ("VdPLine.mo", Method::BackwardEuler, 1e-3),
+        ("VdPLine.mo", Method::Trapezoid, 1e-4),
+        (
+            "VdPLine.mo",
+            Method::Mixed {
+                implicit: vec!["u_l".into()],
+            },
+            1e-4,
+        ),
+        ("Pendulum.mo", Method::Trapezoid, 0.5),
+        (
+            "HydraulicMotor.mo",
+            Method::Mixed {
+                implicit: vec!["i_s".into()],
+            },
+            1e-4,
+        ),
+    ];
+    for (file, method, h) in cases {
+        let plan = common::compile_example(file, method.clone(), &[], 10);
+        let bound = plan.work_bound();
+        let mut it = Interp::new(&plan);
+        let mut mem = it.memory();
+        assert_eq!(it.init(&mut mem, 0.0), Status::Ok);
+        let mut worst = 0;
+        for k in 0..500 {
+            it.executed = Default::default();
+            let st = it.step(&mut mem, k as f64 * h, h);
+            assert_eq!(st, Status::Ok, "{file} {method:?} step {k}");
+            assert!(
+                it.executed.flops <= bound.flops && it.executed.libm_calls <= bound.libm_calls,
+                "{file} {method:?}: executed {:?} > bound {bound:?}",
+                it.executed
+            );
+            worst = worst.max(it.executed.flops);
+        }
+        eprintln!(
+            "{file} {method:?}: bound {} flops, worst step {worst}",
+            bound.flops
+        );
+    }
+}

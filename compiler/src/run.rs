@@ -86,26 +86,53 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
         max_iterations: a.method.newton_iterations,
         ..plan::Newton::default()
     };
-    let d = match crate::discretize::discretize(&flat, &method) {
-        Ok(d) => d,
-        Err(e) => return fail(e, &sources, short),
-    };
-    let (mut p, _init_r, step_r) = match plan::build(&d, &plan::BuildOptions { newton }) {
-        Ok(x) => x,
-        Err(e) => return fail(e, &sources, short),
-    };
+    match analysis_report(
+        &flat,
+        &sources,
+        &method,
+        h,
+        newton,
+        a.min_tearing,
+        a.emit.as_deref(),
+    ) {
+        Ok(text) => {
+            print!("{text}");
+            0
+        }
+        Err(d) => fail(d, &sources, short),
+    }
+}
+
+/// The text `rtc analyze` prints: method, BLT blocks, tearing of each loop (by name, with
+/// the residual equations and where they are written), work bound; optionally the plan.
+pub fn analysis_report(
+    flat: &FlatModel,
+    sources: &SourceMap,
+    method: &Method,
+    h: Option<f64>,
+    newton: plan::Newton,
+    min_tearing: Option<usize>,
+    emit: Option<&str>,
+) -> Result<String, Box<Diagnostic>> {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let d = crate::discretize::discretize(flat, method)?;
+    let (mut p, _init_r, step_r) = plan::build(&d, &plan::BuildOptions { newton })?;
     p.method = method.name().to_string();
     let states = p.formulas.len();
     let explicit = p.formulas.iter().filter(|(_, f)| f.is_explicit()).count();
-    println!(
+    let _ = writeln!(
+        out,
         "model {} — method {}{}",
         p.name,
         p.method,
         h.map(|h| format!(", h = {h}")).unwrap_or_default()
     );
-    println!(
-        "  {} states ({} explicit, {} implicit), {} unknowns and equations per step",
+    let _ = writeln!(
+        out,
+        "  {} state{} ({} explicit, {} implicit), {} unknowns and equations per step",
         states,
+        if states == 1 { "" } else { "s" },
         explicit,
         states - explicit,
         d.step.unknowns.len()
@@ -117,7 +144,7 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
             .filter(|(_, f)| !f.is_explicit())
             .map(|(v, _)| p.name_of(*v))
             .collect();
-        println!("  implicit (backward Euler): {}", imp.join(", "));
+        let _ = writeln!(out, "  implicit (backward Euler): {}", imp.join(", "));
     }
     let assigns = p
         .step
@@ -132,15 +159,25 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
             _ => None,
         })
         .collect();
-    println!(
-        "  BLT: {} blocks — {} solved explicitly, {} algebraic loop{}",
-        assigns + blocks.len(),
+    let _ = writeln!(
+        out,
+        "  BLT: {} assignments and {} algebraic loop{} iterated{}",
         assigns,
         blocks.len(),
-        if blocks.len() == 1 { "" } else { "s" }
+        if blocks.len() == 1 { "" } else { "s" },
+        if p.symbolic_loops > 0 {
+            format!(
+                "; {} linear loop{} torn to one variable and solved symbolically",
+                p.symbolic_loops,
+                if p.symbolic_loops == 1 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        }
     );
     for (b, r) in blocks.iter().zip(&step_r) {
-        println!(
+        let _ = writeln!(
+            out,
             "  loop {}: {} equations, {} tearing variable{} ({}): {}",
             b.index,
             r.size,
@@ -158,10 +195,14 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
                 .join(", ")
         );
         for (k, (span, text)) in r.residual_spans.iter().zip(&r.residual_text).enumerate() {
-            println!("    residual {k}: {text}    [{}]", sources.location(*span));
+            let _ = writeln!(
+                out,
+                "    residual {k}: {text}    [{}]",
+                sources.location(*span)
+            );
         }
     }
-    if let Some(max_k) = a.min_tearing {
+    if let Some(max_k) = min_tearing {
         let inc = crate::structure::blt::incidence(&d.arena, &d.step);
         let names = |v: crate::symbolic::VarId| d.vars[v.index()].name.clone();
         let texts = |_: &crate::discretize::SEquation| String::new();
@@ -169,7 +210,8 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
             let mut ar = d.arena.clone();
             for b in bl.iter().filter(|b| b.equations.len() > 1) {
                 match crate::structure::tearing::minimum_tearing(&mut ar, &d.step, b, &inc, max_k) {
-                    Some(set) => println!(
+                    Some(set) => writeln!(
+                        out,
                         "  loop of {} equations: minimum tearing {} ({})",
                         b.equations.len(),
                         set.len(),
@@ -177,36 +219,36 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
                             .map(|&v| d.vars[v.index()].name.clone())
                             .collect::<Vec<_>>()
                             .join(", ")
-                    ),
-                    None => println!(
+                    )
+                    .unwrap_or(()),
+                    None => writeln!(
+                        out,
                         "  loop of {} equations: no tearing set of at most {max_k} variables",
                         b.equations.len()
-                    ),
+                    )
+                    .unwrap_or(()),
                 }
             }
         }
     }
     let w = p.work_bound();
-    println!(
+    let _ = writeln!(
+        out,
         "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop)",
         w.flops, w.libm_calls, p.newton.max_iterations
     );
-    match a.emit.as_deref() {
-        Some("plan") => print!("{}", p.print()),
-        Some("flat") => print!("{}", flat.print()),
+    match emit {
+        Some("plan") => out.push_str(&p.print()),
+        Some("flat") => out.push_str(&flat.print()),
         Some(other) => {
-            return fail(
-                Box::new(Diagnostic::error(
-                    "command-line",
-                    format!("--emit {other}: expected plan or flat"),
-                )),
-                &sources,
-                short,
-            )
+            return Err(Box::new(Diagnostic::error(
+                "command-line",
+                format!("--emit {other}: expected plan or flat"),
+            )))
         }
         None => {}
     }
-    0
+    Ok(out)
 }
 
 pub fn run(a: &RunArgs) -> u8 {

@@ -65,6 +65,7 @@ pub fn build(
             })
             .collect(),
         newton: opts.newton,
+        symbolic_loops: 0,
     };
     plan.parameters = parameter_order(&plan)?;
     plan.starts = plan
@@ -81,8 +82,9 @@ pub fn build(
         .map(|(i, _)| VarId(i as u32))
         .collect();
     let mut counter = 0;
-    let (init, init_report) = solve_system(&mut plan, d, &d.init, &mut counter)?;
-    let (step, step_report) = solve_system(&mut plan, d, &d.step, &mut counter)?;
+    let (init, init_report, _) = solve_system(&mut plan, d, &d.init, &mut counter)?;
+    let (step, step_report, symbolic) = solve_system(&mut plan, d, &d.step, &mut counter)?;
+    plan.symbolic_loops = symbolic;
     plan.init = init;
     plan.step = step;
     plan.verify()?;
@@ -166,7 +168,7 @@ fn solve_system(
     d: &Discretized,
     system: &System,
     counter: &mut usize,
-) -> Result<(Vec<Stmt>, Vec<BlockReport>), Box<Diagnostic>> {
+) -> Result<(Vec<Stmt>, Vec<BlockReport>, usize), Box<Diagnostic>> {
     let names = |v: VarId| d.vars[v.index()].name.clone();
     let texts = |e: &SEquation| {
         let name = |v: VarId| d.vars[v.index()].name.clone();
@@ -180,6 +182,7 @@ fn solve_system(
     let inc = incidence(&plan.arena, system);
     let mut stmts = Vec::with_capacity(blocks.len());
     let mut reports = Vec::new();
+    let mut symbolic = 0;
     for block in &blocks {
         if block.equations.len() == 1 {
             let e = block.equations[0];
@@ -195,6 +198,7 @@ fn solve_system(
         }
         let torn = tearing::tear(&mut plan.arena, system, block, &inc);
         if let Some(assigns) = solve_small_linear(plan, system, &torn) {
+            symbolic += 1;
             stmts.extend(assigns.into_iter().map(Stmt::Assign));
             continue;
         }
@@ -215,7 +219,7 @@ fn solve_system(
         });
         stmts.push(Stmt::Block(Box::new(tb)));
     }
-    Ok((stmts, reports))
+    Ok((stmts, reports, symbolic))
 }
 
 /// A loop torn to one variable whose residual is linear in it is solved symbolically: the inner

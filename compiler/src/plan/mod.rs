@@ -125,6 +125,8 @@ pub struct Plan {
     pub formulas: Vec<(VarId, Formula)>,
     pub outputs: Vec<Output>,
     pub newton: Newton,
+    /// Loops of the step solved symbolically (torn to one variable, linear).
+    pub symbolic_loops: usize,
 }
 
 /// Worst-case work of one step.

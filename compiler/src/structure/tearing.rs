@@ -349,3 +349,99 @@ fn next_combination(idx: &mut [usize], n: usize) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discretize::{Origin, SEquation};
+    use crate::structure::blt::{blt, incidence};
+
+    /// x_i + x_{i+1} = c_i around a cycle of n variables: one loop, tearing one variable
+    /// makes every other equation explicit.
+    fn ring(n: usize) -> (Arena, System) {
+        let mut ar = Arena::new();
+        let mut eqs = Vec::new();
+        for i in 0..n {
+            let a = ar.var(VarId(i as u32));
+            let b = ar.var(VarId(((i + 1) % n) as u32));
+            let lhs = ar.add(a, b);
+            let rhs = ar.constant(i as f64);
+            eqs.push(SEquation {
+                lhs,
+                rhs,
+                span: Default::default(),
+                origin: Origin::Model(i),
+            });
+        }
+        let sys = System {
+            equations: eqs,
+            unknowns: (0..n as u32).map(VarId).collect(),
+            step_size: None,
+        };
+        (ar, sys)
+    }
+
+    #[test]
+    fn ring_is_one_block_torn_to_one_variable() {
+        let (mut ar, sys) = ring(7);
+        let names = |v: VarId| format!("x{}", v.0);
+        let blocks = blt(&ar, &sys, &names, &|_| String::new()).expect("regular");
+        assert_eq!(blocks.len(), 1);
+        let inc = incidence(&ar, &sys);
+        let torn = tear(&mut ar, &sys, &blocks[0], &inc);
+        assert_eq!(torn.tearing.len(), 1);
+        assert_eq!(torn.residuals.len(), 1);
+        assert_eq!(torn.inner.len(), 6);
+        let min = minimum_tearing(&mut ar, &sys, &blocks[0], &inc, 3).expect("found");
+        assert_eq!(min.len(), 1);
+    }
+
+    #[test]
+    fn triangular_system_has_no_loops() {
+        // x0 = 1, x1 = x0, x2 = x0 + x1: three scalar blocks in dependency order.
+        let mut ar = Arena::new();
+        let x: Vec<_> = (0..3).map(|i| ar.var(VarId(i))).collect();
+        let one = ar.constant(1.0);
+        let s = ar.add(x[0], x[1]);
+        let eqs = [(x[2], s), (x[1], x[0]), (x[0], one)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(lhs, rhs))| SEquation {
+                lhs,
+                rhs,
+                span: Default::default(),
+                origin: Origin::Model(i),
+            })
+            .collect();
+        let sys = System {
+            equations: eqs,
+            unknowns: (0..3).map(VarId).collect(),
+            step_size: None,
+        };
+        let blocks = blt(&ar, &sys, &|v| format!("x{}", v.0), &|_| String::new()).expect("regular");
+        let order: Vec<VarId> = blocks.iter().map(|b| b.unknowns[0]).collect();
+        assert_eq!(order, vec![VarId(0), VarId(1), VarId(2)]);
+    }
+
+    #[test]
+    fn coefficient_proportional_to_step_is_refused() {
+        // x = p + h*d solved for d would divide by h.
+        let mut ar = Arena::new();
+        let (x, p, h, d) = (VarId(0), VarId(1), VarId(2), VarId(3));
+        let (xe, pe, he, de) = (ar.var(x), ar.var(p), ar.var(h), ar.var(d));
+        let hd = ar.mul(he, de);
+        let rhs = ar.add(pe, hd);
+        let sys = System {
+            equations: vec![SEquation {
+                lhs: xe,
+                rhs,
+                span: Default::default(),
+                origin: Origin::Model(0),
+            }],
+            unknowns: vec![x, d],
+            step_size: Some(h),
+        };
+        assert!(solve_for(&mut ar, &sys, 0, x).is_some());
+        assert!(solve_for(&mut ar, &sys, 0, d).is_none());
+    }
+}

@@ -355,6 +355,7 @@ impl Arena {
             (Some(x), Some(y)) => self.constant(x - y),
             (None, Some(0.0)) => a,
             (Some(0.0), None) => self.neg(b),
+            _ if a == b => self.constant(0.0),
             _ => {
                 if let Node::Neg(nb) = self.node(b) {
                     return self.add(a, nb);
@@ -372,7 +373,19 @@ impl Arena {
             (None, Some(1.0)) => a,
             (Some(-1.0), None) => self.neg(b),
             (None, Some(-1.0)) => self.neg(a),
-            _ => self.intern(Node::Mul(a, b)),
+            _ => match (self.node(a), self.node(b)) {
+                // Signs move out of products: -x*y = -(x*y), so sums can absorb them.
+                (Node::Neg(x), Node::Neg(y)) => self.mul(x, y),
+                (Node::Neg(x), _) => {
+                    let m = self.mul(x, b);
+                    self.neg(m)
+                }
+                (_, Node::Neg(y)) => {
+                    let m = self.mul(a, y);
+                    self.neg(m)
+                }
+                _ => self.intern(Node::Mul(a, b)),
+            },
         }
     }
 
@@ -381,7 +394,19 @@ impl Arena {
             (Some(x), Some(y)) if y != 0.0 => self.constant(x / y),
             (Some(0.0), None) => a,
             (None, Some(1.0)) => a,
-            _ => self.intern(Node::Div(a, b)),
+            (None, Some(-1.0)) => self.neg(a),
+            _ => match (self.node(a), self.node(b)) {
+                (Node::Neg(x), Node::Neg(y)) => self.div(x, y),
+                (Node::Neg(x), _) => {
+                    let q = self.div(x, b);
+                    self.neg(q)
+                }
+                (_, Node::Neg(y)) => {
+                    let q = self.div(a, y);
+                    self.neg(q)
+                }
+                _ => self.intern(Node::Div(a, b)),
+            },
         }
     }
 
