@@ -238,13 +238,12 @@ impl<'m> Builder<'m> {
         let value_of = &self.value_of;
         let der_of = &self.der_of;
         let pre_of = &self.pre_of;
-        let bound_exprs: Vec<Option<ExprId>> = aliases.bound.clone();
         let r = self
             .arena
             .substitute(e, &mut self.cache, &mut |ar, n| match n {
                 Node::Var(v) => {
                     let (r, s) = aliases.resolve(v);
-                    if let Some(b) = bound_exprs[r.index()] {
+                    if let Some(b) = aliases.bound[r.index()] {
                         // Known from parameters: substitute the (translated later) expression.
                         let k = ar.constant(s);
                         return Some(ar.mul(k, b));
@@ -288,7 +287,7 @@ impl<'m> Builder<'m> {
                 }
                 Node::Pre(v) => {
                     let (r, s) = aliases.resolve(v);
-                    if let Some(b) = bound_exprs[r.index()] {
+                    if let Some(b) = aliases.bound[r.index()] {
                         let k = ar.constant(s);
                         return Some(ar.mul(k, b));
                     }

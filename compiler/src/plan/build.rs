@@ -11,6 +11,10 @@ use crate::symbolic::diff::{occurs, Differentiator};
 use crate::symbolic::{ExprId, Node, VarId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+/// Loops torn to more variables than this are refused: their dense k×k Newton step is too
+/// costly for a real-time step (and its Jacobian too large to hold).
+pub const MAX_TEARING: usize = 1000;
+
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BuildOptions {
     pub newton: Newton,
@@ -202,6 +206,23 @@ fn solve_system(
             stmts.extend(assigns.into_iter().map(Stmt::Assign));
             continue;
         }
+        if torn.tearing.len() > MAX_TEARING {
+            let k = torn.tearing.len();
+            return Err(Box::new(
+                Diagnostic::error(
+                    "loop-too-large",
+                    format!(
+                        "an algebraic loop of {} equations needs {k} tearing variables; its dense Newton step would cost about {:.1e} flops",
+                        block.equations.len(),
+                        2.0 * (k as f64).powi(3) / 3.0
+                    ),
+                )
+                .at(system.equations[block.equations[0]].span, "one of the loop's equations")
+                .help(format!(
+                    "rtc solves loops with a dense LU and allows at most {MAX_TEARING} tearing variables; integrate the fast states implicitly and the rest explicitly (--method mixed --implicit …), or use a smaller model"
+                )),
+            ));
+        }
         let index = *counter;
         *counter += 1;
         let tb = torn_block(plan, system, &torn, index);
@@ -262,10 +283,8 @@ fn solve_small_linear(
     }
     let nb = plan.arena.neg(b);
     let sol = plan.arena.div(nb, a);
-    let mut size = Vec::new();
-    let mut n = 0;
-    plan.arena.visit_postorder(sol, &mut size, &mut |_| n += 1);
-    if n > MAX_NODES {
+    let n = super::expr_work(&plan.arena, &[sol]);
+    if n.flops + n.libm_calls > MAX_NODES as u64 {
         return None;
     }
     let mut out = vec![Assign {
@@ -333,26 +352,32 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
     }
     let mut tangents = Vec::new();
     let mut linear = true;
-    // Total derivative of `e` with respect to tearing variable j via the chain rule.
+    // Which iteration variables an expression uses directly.
+    let uses = |plan: &Plan, e: ExprId| -> Vec<VarId> {
+        let mut leaves = Vec::new();
+        plan.arena.leaves(e, &mut leaves);
+        leaves
+            .into_iter()
+            .filter_map(|l| match l {
+                Node::Var(u) if iter_set.contains(&u) => Some(u),
+                _ => None,
+            })
+            .collect()
+    };
+    // Total derivative of `e` (using iteration variables `us`) with respect to tearing
+    // variable j, by the chain rule through the tangents known so far.
     let chain = |plan: &mut Plan,
                  diffs: &mut FxHashMap<VarId, Differentiator>,
                  dmap: &FxHashMap<(VarId, usize), ExprId>,
                  e: ExprId,
+                 us: &[VarId],
                  j: usize|
      -> ExprId {
-        let mut leaves = Vec::new();
-        plan.arena.leaves(e, &mut leaves);
         let mut sum = plan.arena.constant(0.0);
-        let mut seen = FxHashSet::default();
-        for l in leaves {
-            let Node::Var(u) = l else { continue };
-            if !iter_set.contains(&u) || !seen.insert(u) {
+        for &u in us {
+            let Some(&du) = dmap.get(&(u, j)) else {
                 continue;
-            }
-            let du = dmap
-                .get(&(u, j))
-                .copied()
-                .unwrap_or_else(|| plan.arena.constant(0.0));
+            };
             if plan.arena.as_const(du) == Some(0.0) {
                 continue;
             }
@@ -368,14 +393,38 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
         }
         sum
     };
+    // deps[v]: the tearing variables v depends on (structurally), so only those derivatives
+    // are formed: a loop torn along a chain has a sparse Jacobian.
+    let mut deps: FxHashMap<VarId, Vec<usize>> = FxHashMap::default();
+    for (j, &t) in torn.tearing.iter().enumerate() {
+        deps.insert(t, vec![j]);
+    }
+    let union = |deps: &FxHashMap<VarId, Vec<usize>>, us: &[VarId]| -> Vec<usize> {
+        let mut d: Vec<usize> = us
+            .iter()
+            .flat_map(|u| deps.get(u).cloned().unwrap_or_default())
+            .collect();
+        d.sort_unstable();
+        d.dedup();
+        d
+    };
+    let depends_on_iteration = |plan: &Plan, e: ExprId| -> bool {
+        let mut leaves = Vec::new();
+        plan.arena.leaves(e, &mut leaves);
+        leaves
+            .iter()
+            .any(|l| matches!(l, Node::Var(u) if iter_set.contains(u)))
+    };
     for a in &inner {
-        for j in 0..k {
-            let t = chain(plan, &mut diffs, &dmap, a.expr, j);
+        let us = uses(plan, a.expr);
+        let dj = union(&deps, &us);
+        for &j in &dj {
+            let t = chain(plan, &mut diffs, &dmap, a.expr, &us, j);
             if plan.arena.as_const(t).is_some() {
                 dmap.insert((a.var, j), t);
                 continue;
             }
-            if iter_set.iter().any(|&v| occurs(&plan.arena, t, v)) {
+            if depends_on_iteration(plan, t) {
                 linear = false;
             }
             let slot = VarId(plan.vars.len() as u32);
@@ -397,15 +446,18 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
             let te = plan.arena.var(slot);
             dmap.insert((a.var, j), te);
         }
+        deps.insert(a.var, dj);
     }
-    let mut jacobian = Vec::with_capacity(k * k);
-    for &r in &residuals {
-        for j in 0..k {
-            let e = chain(plan, &mut diffs, &dmap, r, j);
-            if iter_set.iter().any(|&v| occurs(&plan.arena, e, v)) {
+    let zero = plan.arena.constant(0.0);
+    let mut jacobian = vec![zero; k * k];
+    for (i, &r) in residuals.iter().enumerate() {
+        let us = uses(plan, r);
+        for j in union(&deps, &us) {
+            let e = chain(plan, &mut diffs, &dmap, r, &us, j);
+            if depends_on_iteration(plan, e) {
                 linear = false;
             }
-            jacobian.push(e);
+            jacobian[i * k + j] = e;
         }
     }
     // Tangent slots in the Jacobian are themselves iteration-dependent only if their

@@ -199,10 +199,16 @@ pub fn node_work(ar: &Arena, id: ExprId) -> WorkBound {
 
 /// Operations to evaluate `roots` once with common subexpressions shared.
 pub fn expr_work(ar: &Arena, roots: &[ExprId]) -> WorkBound {
-    let mut seen = Vec::new();
+    // A sparse visited set: statements are small, the arena is large.
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack: Vec<ExprId> = roots.to_vec();
     let mut w = WorkBound::default();
-    for &r in roots {
-        ar.visit_postorder(r, &mut seen, &mut |id| w += node_work(ar, id));
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        w += node_work(ar, id);
+        stack.extend(ar.children(id));
     }
     w
 }

@@ -568,9 +568,23 @@ impl Arena {
         cache: &mut FxHashMap<ExprId, ExprId>,
         f: &mut impl FnMut(&mut Arena, Node) -> Option<ExprId>,
     ) -> ExprId {
+        // Post-order over the nodes not yet in the cache (sparse: the arena can be large).
         let mut order = Vec::new();
-        let mut seen = Vec::new();
-        self.visit_postorder(root, &mut seen, &mut |id| order.push(id));
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![(root, false)];
+        while let Some((id, done)) = stack.pop() {
+            if done {
+                order.push(id);
+                continue;
+            }
+            if cache.contains_key(&id) || !seen.insert(id) {
+                continue;
+            }
+            stack.push((id, true));
+            for c in self.children(id) {
+                stack.push((c, false));
+            }
+        }
         for id in order {
             if cache.contains_key(&id) {
                 continue;

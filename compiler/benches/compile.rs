@@ -1,0 +1,93 @@
+//! Source-to-plan benchmark: parse, flatten, discretize, sort, tear and differentiate the
+//! equation-form Van-der-Pol line for growing n and several methods. Prints the median and
+//! minimum time and the plan's size. Run with `cargo bench -p rtc --bench compile`.
+
+use rtc::discretize::Method;
+use rtc::driver::check_source;
+use rtc::flatten::Options;
+use rtc::plan::{Newton, Stmt};
+use std::time::Instant;
+
+fn main() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/VdPLine.mo");
+    let text = std::fs::read_to_string(path).expect("read examples/VdPLine.mo");
+    println!(
+        "{:>6} {:>8} {:>12} {:>12} {:>8} {:>8} {:>8} {:>12}",
+        "n", "method", "median [ms]", "min [ms]", "assigns", "loops", "tearing", "work [flops]"
+    );
+    let methods = [
+        ("fe", Method::ForwardEuler),
+        (
+            "mixed",
+            Method::Mixed {
+                implicit: vec!["u_l".into()],
+            },
+        ),
+        ("be", Method::BackwardEuler),
+    ];
+    for n in [5usize, 50, 500, 5000] {
+        for (name, method) in &methods {
+            let opts = Options {
+                params: vec![("n".into(), n as f64)],
+                ..Options::default()
+            };
+            let runs = if n >= 5000 {
+                3
+            } else if n >= 500 {
+                7
+            } else {
+                21
+            };
+            let mut times = Vec::new();
+            let mut shape = (0, 0, 0, 0);
+            for _ in 0..runs {
+                let t0 = Instant::now();
+                let c = check_source("VdPLine.mo", &text, &opts);
+                let model = c.model.expect("model");
+                let plan = match rtc::sim::compile(&model, method, Newton::default()) {
+                    Ok((plan, _, _)) => plan,
+                    Err(d) => {
+                        println!("{n:>6} {name:>8}  refused: {}", d.message);
+                        break;
+                    }
+                };
+                times.push(t0.elapsed().as_secs_f64() * 1e3);
+                let assigns = plan
+                    .step
+                    .iter()
+                    .filter(|s| matches!(s, Stmt::Assign(_)))
+                    .count();
+                let blocks: Vec<_> = plan
+                    .step
+                    .iter()
+                    .filter_map(|s| match s {
+                        Stmt::Block(b) => Some(b.tearing.len()),
+                        _ => None,
+                    })
+                    .collect();
+                shape = (
+                    assigns,
+                    blocks.len(),
+                    blocks.iter().sum(),
+                    plan.work_bound().flops,
+                );
+            }
+            if times.is_empty() {
+                continue;
+            }
+            let runs = times.len();
+            times.sort_by(f64::total_cmp);
+            println!(
+                "{:>6} {:>8} {:>12.2} {:>12.2} {:>8} {:>8} {:>8} {:>12}",
+                n,
+                name,
+                times[runs / 2],
+                times[0],
+                shape.0,
+                shape.1,
+                shape.2,
+                shape.3
+            );
+        }
+    }
+}
