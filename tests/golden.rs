@@ -98,10 +98,8 @@ fn plan_golden_files() {
             Some("trapezoid") => rtc::discretize::Method::Trapezoid,
             Some("mixed") => rtc::discretize::Method::Mixed {
                 implicit: get("--implicit")
-                    .unwrap_or_default()
-                    .split(',')
-                    .map(|s| s.to_string())
-                    .collect(),
+                    .map(|s| s.split(',').map(|s| s.to_string()).collect())
+                    .unwrap_or_default(),
             },
             other => panic!("{}: method {other:?}", mo.display()),
         };

@@ -72,6 +72,8 @@ pub struct Variable {
     pub description: Option<String>,
     /// The declaration.
     pub span: Span,
+    /// `annotation(__rtc(implicit = true))`: integrate implicitly in mixed mode.
+    pub implicit: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -13,20 +13,9 @@ fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
         "fe" => Method::ForwardEuler,
         "be" => Method::BackwardEuler,
         "trapezoid" | "trap" => Method::Trapezoid,
-        "mixed" => {
-            if m.implicit.is_empty() {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "command-line",
-                        "--method mixed needs --implicit with the states to integrate implicitly",
-                    )
-                    .help("e.g. --method mixed --implicit u_l"),
-                ));
-            }
-            Method::Mixed {
-                implicit: m.implicit.clone(),
-            }
-        }
+        "mixed" => Method::Mixed {
+            implicit: m.implicit.clone(),
+        },
         other => {
             return Err(Box::new(
                 Diagnostic::error("command-line", format!("unknown method `{other}`"))

@@ -364,10 +364,17 @@ fn formulas_for(
                     return Err(Box::new(d));
                 }
             }
+            if implicit.is_empty() && !states.iter().any(|&s| flat.var(s).implicit) {
+                return Err(Box::new(
+                    Diagnostic::error("command-line", "--method mixed: no state is marked implicit")
+                        .help("name them with --implicit x1,x2 or mark their declarations with annotation(__rtc(implicit = true))"),
+                ));
+            }
             Ok(names
                 .iter()
-                .map(|n| {
-                    if implicit.iter().any(|w| w == n) {
+                .zip(states)
+                .map(|(n, &s)| {
+                    if implicit.iter().any(|w| w == n) || flat.var(s).implicit {
                         Formula::BackwardEuler
                     } else {
                         Formula::ForwardEuler

@@ -953,6 +953,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             },
             None => None,
         };
+        let implicit = rtc_annotation_flag(decl, "implicit");
         let mut out = Vec::with_capacity(count);
         for k in 0..count {
             let m = if dims.is_empty() {
@@ -976,6 +977,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 unit: unit.clone(),
                 description: description.clone(),
                 span: decl.name.span,
+                implicit,
             });
             self.meta.push(VarMeta { is_flow });
             out.push(id);
@@ -3186,6 +3188,37 @@ fn ref_as_name(r: &ast::ComponentRef) -> Option<ast::Name> {
         global: r.global,
         parts: r.parts.iter().map(|p| p.ident.clone()).collect(),
         span: r.span,
+    })
+}
+
+/// Whether the declaration carries `annotation(__rtc(<flag> = true))`.
+fn rtc_annotation_flag(decl: &ast::ComponentDecl, flag: &str) -> bool {
+    let Some(ann) = &decl.description.annotation else {
+        return false;
+    };
+    ann.args.iter().any(|a| {
+        let ast::Argument::Modify(m) = a else {
+            return false;
+        };
+        if m.name.to_dotted() != "__rtc" {
+            return false;
+        }
+        let Some(cm) = m.modification.as_ref().and_then(|x| x.class_mod.as_ref()) else {
+            return false;
+        };
+        cm.args.iter().any(|b| match b {
+            ast::Argument::Modify(e) => {
+                e.name.to_dotted() == flag
+                    && matches!(
+                        e.modification.as_ref().and_then(|x| x.binding.as_ref()),
+                        Some(ast::Binding::Expr(ast::Expr {
+                            kind: ast::ExprKind::Bool(true),
+                            ..
+                        }))
+                    )
+            }
+            _ => false,
+        })
     })
 }
 
