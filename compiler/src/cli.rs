@@ -55,7 +55,7 @@ pub struct AnalyzeArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub method: MethodArgs,
-    /// Also print `plan` (the step plan) or `flat` (the flat model).
+    /// Also print `plan` (the step plan), `flat` (the flat model) or `clif` (Cranelift IR).
     #[arg(long)]
     pub emit: Option<String>,
     /// Search for the smallest set of tearing variables of each loop (up to this many).
@@ -69,6 +69,10 @@ pub struct RunArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub method: MethodArgs,
+    /// What executes the step: `jit` (native code from Cranelift) or `interp` (the plan
+    /// interpreter, the reference).
+    #[arg(long, default_value = "jit")]
+    pub engine: String,
     /// Stop time (default: the experiment annotation's StopTime).
     #[arg(long)]
     pub stop: Option<f64>,

@@ -1,6 +1,7 @@
 //! rtc: a real-time equation compiler. See `ARCHITECTURE.md` at the repository root.
 
 pub mod cli;
+pub mod codegen;
 pub mod diag;
 pub mod discretize;
 pub mod driver;

@@ -229,10 +229,22 @@ pub fn analysis_report(
     match emit {
         Some("plan") => out.push_str(&p.print()),
         Some("flat") => out.push_str(&flat.print()),
+        Some("clif") => {
+            let code = crate::codegen::jit(&p, true).map_err(|e| {
+                Box::new(Diagnostic::error(
+                    "codegen",
+                    format!("code generation failed: {e}"),
+                ))
+            })?;
+            for f in &code.clif {
+                out.push_str(f);
+                out.push('\n');
+            }
+        }
         Some(other) => {
             return Err(Box::new(Diagnostic::error(
                 "command-line",
-                format!("--emit {other}: expected plan or flat"),
+                format!("--emit {other}: expected plan, flat or clif"),
             )))
         }
         None => {}
@@ -319,7 +331,25 @@ pub fn run(a: &RunArgs) -> u8 {
         .map(|&i| p.outputs[i].name.as_str())
         .collect();
     let mut io_error = writeln!(out, "time,{}", header.join(",")).err();
-    let result = sim::simulate(&p, &settings, &selected, &mut |t, row| {
+    let engine = match a.engine.as_str() {
+        "jit" => sim::Engine::Jit,
+        "interp" => sim::Engine::Interp,
+        other => {
+            return fail(
+                Box::new(
+                    Diagnostic::error("command-line", format!("unknown engine `{other}`"))
+                        .help("the engines are jit and interp"),
+                ),
+                &sources,
+                short,
+            )
+        }
+    };
+    let mut stepper = match sim::stepper(&p, engine) {
+        Ok(s) => s,
+        Err(d) => return fail(d, &sources, short),
+    };
+    let result = sim::simulate_with(&p, stepper.as_mut(), &settings, &selected, &mut |t, row| {
         if io_error.is_some() {
             return;
         }

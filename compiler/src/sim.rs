@@ -107,7 +107,61 @@ pub fn describe(plan: &Plan, status: Status) -> String {
     }
 }
 
-/// Runs `plan` and calls `record` for every recorded row (time, values).
+/// What executes the plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The plan interpreter (the oracle).
+    Interp,
+    /// Cranelift-compiled native code.
+    Jit,
+}
+
+/// A step function with its memory, whichever engine runs it.
+pub trait Stepper {
+    fn memory(&self) -> Vec<f64>;
+    fn init(&mut self, mem: &mut [f64], t0: f64) -> Status;
+    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Status;
+}
+
+impl Stepper for Interp {
+    fn memory(&self) -> Vec<f64> {
+        Interp::memory(self)
+    }
+    fn init(&mut self, mem: &mut [f64], t0: f64) -> Status {
+        Interp::init(self, mem, t0)
+    }
+    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Status {
+        Interp::step(self, mem, t, h)
+    }
+}
+
+impl Stepper for crate::codegen::Jit {
+    fn memory(&self) -> Vec<f64> {
+        crate::codegen::Jit::memory(self)
+    }
+    fn init(&mut self, mem: &mut [f64], t0: f64) -> Status {
+        crate::codegen::Jit::init(self, mem, t0)
+    }
+    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Status {
+        crate::codegen::Jit::step(self, mem, t, h)
+    }
+}
+
+/// The stepper for `engine`.
+pub fn stepper(plan: &Plan, engine: Engine) -> Result<Box<dyn Stepper>, Box<Diagnostic>> {
+    Ok(match engine {
+        Engine::Interp => Box::new(Interp::new(plan)),
+        Engine::Jit => Box::new(crate::codegen::jit(plan, false).map_err(|e| {
+            Box::new(
+                Diagnostic::error("codegen", format!("code generation failed: {e}")).help(
+                    "this is a bug in rtc; --engine interp runs the model without code generation",
+                ),
+            )
+        })?),
+    })
+}
+
+/// Runs `plan` on the interpreter and calls `record` for every recorded row (time, values).
 pub fn simulate(
     plan: &Plan,
     settings: &RunSettings,
@@ -115,11 +169,27 @@ pub fn simulate(
     record: &mut dyn FnMut(f64, &[f64]),
 ) -> Result<usize, Failure> {
     let mut it = Interp::new(plan);
+    simulate_with(plan, &mut it, settings, selected, record)
+}
+
+/// Runs `plan` on `engine` and calls `record` for every recorded row (time, values).
+pub fn simulate_with(
+    plan: &Plan,
+    it: &mut dyn Stepper,
+    settings: &RunSettings,
+    selected: &[usize],
+    record: &mut dyn FnMut(f64, &[f64]),
+) -> Result<usize, Failure> {
     let mut mem = it.memory();
     let mut row = vec![0.0; selected.len()];
-    let sample = |it: &Interp, mem: &[f64], row: &mut Vec<f64>| {
+    let sample = |mem: &[f64], row: &mut Vec<f64>| {
         for (k, &i) in selected.iter().enumerate() {
-            row[k] = it.eval(mem, plan.outputs[i].expr);
+            row[k] = crate::symbolic::eval::eval(
+                &plan.arena,
+                plan.outputs[i].expr,
+                &mut |x| mem[x.index()],
+                mem[plan.time.index()],
+            );
         }
     };
     let st = it.init(&mut mem, settings.start);
@@ -130,7 +200,7 @@ pub fn simulate(
             message: format!("initialisation failed: {}", describe(plan, st)),
         });
     }
-    sample(&it, &mem, &mut row);
+    sample(&mem, &mut row);
     record(settings.start, &row);
     let n = ((settings.stop - settings.start) / settings.step)
         .round()
@@ -141,7 +211,7 @@ pub fn simulate(
         let t1 = settings.start + (k + 1) as f64 * settings.step;
         if st != Status::Ok {
             // Record the failing state too: the run shows where it went wrong.
-            sample(&it, &mem, &mut row);
+            sample(&mem, &mut row);
             record(t1, &row);
             return Err(Failure {
                 time: t1,
@@ -150,7 +220,7 @@ pub fn simulate(
             });
         }
         if (k + 1) % settings.every.max(1) == 0 || k + 1 == n {
-            sample(&it, &mem, &mut row);
+            sample(&mem, &mut row);
             record(t1, &row);
         }
     }

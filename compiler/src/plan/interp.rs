@@ -413,7 +413,6 @@ impl Interp {
         };
         let mut jac = vec![0.0; k * k];
         let mut delta = vec![0.0; k];
-        let mut perm = vec![0usize; k];
         let mut old = vec![0.0; k];
         let lu_flops = ((2 * k * k * k).div_ceil(3) + 2 * k * k + 5 * k) as u64;
         self.exec(iteration, mem);
@@ -433,7 +432,7 @@ impl Interp {
                     residual,
                 };
             }
-            if !lu_solve(&mut jac, &mut delta, &mut perm, k) {
+            if !lu_solve(&mut jac, &mut delta, k) {
                 return Status::Singular { block: index };
             }
             self.executed.flops += lu_flops;
@@ -478,10 +477,7 @@ impl Interp {
 }
 
 /// Solves `a·x = b` in place (x overwrites b) by LU with partial pivoting; false if singular.
-fn lu_solve(a: &mut [f64], b: &mut [f64], perm: &mut [usize], n: usize) -> bool {
-    for (i, p) in perm.iter_mut().enumerate() {
-        *p = i;
-    }
+pub fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
     for col in 0..n {
         // Pivot: the largest magnitude in this column.
         let mut piv = col;
@@ -501,7 +497,6 @@ fn lu_solve(a: &mut [f64], b: &mut [f64], perm: &mut [usize], n: usize) -> bool 
                 a.swap(col * n + c, piv * n + c);
             }
             b.swap(col, piv);
-            perm.swap(col, piv);
         }
         let d = a[col * n + col];
         for r in col + 1..n {
@@ -541,13 +536,12 @@ mod tests {
             1.0 * x[0] + 1.0 * x[1],
             3.0 * x[0] + 1.0 * x[2],
         ];
-        let mut perm = vec![0; 3];
-        assert!(lu_solve(&mut a, &mut b, &mut perm, 3));
+        assert!(lu_solve(&mut a, &mut b, 3));
         for i in 0..3 {
             assert!((b[i] - x[i]).abs() < 1e-14, "{b:?}");
         }
         let mut singular = vec![1.0, 2.0, 2.0, 4.0];
         let mut b2 = vec![1.0, 2.0];
-        assert!(!lu_solve(&mut singular, &mut b2, &mut perm[..2], 2));
+        assert!(!lu_solve(&mut singular, &mut b2, 2));
     }
 }
