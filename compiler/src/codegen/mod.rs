@@ -212,6 +212,7 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
     let param_assigns: Vec<Assign> = plan
         .parameters
         .iter()
+        .chain(&plan.hoisted)
         .chain(&plan.starts)
         .filter_map(|&p| {
             plan.vars[p.index()].binding.map(|b| Assign {

@@ -70,6 +70,7 @@ pub fn build(
             .collect(),
         newton: opts.newton,
         symbolic_loops: 0,
+        hoisted: Vec::new(),
     };
     plan.parameters = parameter_order(&plan)?;
     plan.starts = plan
@@ -91,6 +92,7 @@ pub fn build(
     plan.symbolic_loops = symbolic;
     plan.init = init;
     plan.step = step;
+    super::hoist::hoist(&mut plan);
     plan.verify()?;
     Ok((plan, init_report, step_report))
 }

@@ -271,6 +271,7 @@ impl Interp {
             parameters: plan
                 .parameters
                 .iter()
+                .chain(&plan.hoisted)
                 .filter_map(|&p| plan.vars[p.index()].binding.map(|b| (p, b)))
                 .collect(),
             starts: plan

@@ -11,6 +11,7 @@
 //! use before definition, square blocks).
 
 pub mod build;
+mod hoist;
 pub mod interp;
 
 pub use build::{build, BuildOptions};
@@ -38,6 +39,8 @@ pub enum SlotKind {
     System(SVarKind),
     /// A derivative of an inner variable with respect to a tearing variable.
     Tangent,
+    /// A parameter-only subexpression of the step, computed at start-up.
+    Hoisted,
 }
 
 #[derive(Clone, Debug)]
@@ -127,6 +130,8 @@ pub struct Plan {
     pub newton: Newton,
     /// Loops of the step solved symbolically (torn to one variable, linear).
     pub symbolic_loops: usize,
+    /// Hoisted parameter expressions, in order, computed after the parameters.
+    pub hoisted: Vec<VarId>,
 }
 
 /// Worst-case work of one step.
@@ -279,6 +284,11 @@ impl Plan {
             self.newton.max_iterations, self.newton.atol, self.newton.rtol
         );
         s.push_str("init:\n");
+        for &v in &self.hoisted {
+            if let Some(b) = self.vars[v.index()].binding {
+                let _ = writeln!(s, "  {} := {}", self.name_of(v), self.expr_string(b));
+            }
+        }
         self.print_stmts(&mut s, &self.init);
         s.push_str("step:\n");
         let _ = writeln!(s, "  time := t + h");
@@ -349,6 +359,9 @@ impl Plan {
     pub fn verify(&self) -> Result<(), Box<Diagnostic>> {
         let mut defined: FxHashSet<VarId> = FxHashSet::default();
         for (i, v) in self.vars.iter().enumerate() {
+            if v.kind == SlotKind::Hoisted {
+                defined.insert(VarId(i as u32));
+            }
             if matches!(
                 v.kind,
                 SlotKind::System(
