@@ -455,22 +455,58 @@ impl<'p> Gen<'p> {
                         l.store(&mut b, a.var, v);
                     }
                     Piece::Block(blk) => l.block(&mut b, blk),
-                    Piece::Check(v) => {
-                        let x = l.load(&mut b, *v);
-                        let d = b.ins().fsub(x, x);
-                        let zero = b.ins().f64const(0.0);
-                        let finite = b.ins().fcmp(FloatCC::Equal, d, zero);
-                        let bad = b.create_block();
-                        let next = b.create_block();
-                        b.ins().brif(finite, next, &[], bad, &[]);
-                        b.switch_to_block(bad);
-                        b.seal_block(bad);
-                        let code = b.ins().iconst(types::I32, 2 | ((v.0 as i64) << 4));
-                        b.ins().return_(&[code]);
-                        b.switch_to_block(next);
-                        b.seal_block(next);
-                    }
+                    Piece::Check(_) => {}
                 }
+            }
+            // Finiteness of everything the chunk must check: x − x is 0 for finite x and NaN
+            // otherwise, so one sum and one branch cover all; the slow path finds the culprit.
+            let checks: Vec<VarId> = pieces
+                .iter()
+                .filter_map(|p| match p {
+                    Piece::Check(v) => Some(*v),
+                    _ => None,
+                })
+                .collect();
+            if !checks.is_empty() {
+                let mut acc = b.ins().f64const(0.0);
+                for &v in &checks {
+                    let x = match self
+                        .plan
+                        .arena
+                        .index_of(Node::Var(v))
+                        .and_then(|id| l.memo.get(&id))
+                    {
+                        Some(&x) => x,
+                        None => l.load(&mut b, v),
+                    };
+                    let d = b.ins().fsub(x, x);
+                    acc = b.ins().fadd(acc, d);
+                }
+                let zero = b.ins().f64const(0.0);
+                let finite = b.ins().fcmp(FloatCC::Equal, acc, zero);
+                let slow = b.create_block();
+                let done = b.create_block();
+                b.ins().brif(finite, done, &[], slow, &[]);
+                b.switch_to_block(slow);
+                b.seal_block(slow);
+                for &v in &checks {
+                    let x = l.load(&mut b, v);
+                    let d = b.ins().fsub(x, x);
+                    let z = b.ins().f64const(0.0);
+                    let ok = b.ins().fcmp(FloatCC::Equal, d, z);
+                    let bad = b.create_block();
+                    let next = b.create_block();
+                    b.ins().brif(ok, next, &[], bad, &[]);
+                    b.switch_to_block(bad);
+                    b.seal_block(bad);
+                    let code = b.ins().iconst(types::I32, 2 | ((v.0 as i64) << 4));
+                    b.ins().return_(&[code]);
+                    b.switch_to_block(next);
+                    b.seal_block(next);
+                }
+                b.ins().jump(done, &[]);
+                b.switch_to_block(done);
+                b.seal_block(done);
             }
             let ok = b.ins().iconst(types::I32, 0);
             b.ins().return_(&[ok]);

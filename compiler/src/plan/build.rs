@@ -71,6 +71,7 @@ pub fn build(
         newton: opts.newton,
         symbolic_loops: 0,
         hoisted: Vec::new(),
+        carried: Vec::new(),
     };
     plan.parameters = parameter_order(&plan)?;
     plan.starts = plan
@@ -92,6 +93,7 @@ pub fn build(
     plan.symbolic_loops = symbolic;
     plan.init = init;
     plan.step = step;
+    super::pre::elide(&mut plan);
     super::hoist::hoist(&mut plan);
     plan.verify()?;
     Ok((plan, init_report, step_report))

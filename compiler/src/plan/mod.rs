@@ -13,6 +13,7 @@
 pub mod build;
 mod hoist;
 pub mod interp;
+mod pre;
 
 pub use build::{build, BuildOptions};
 
@@ -132,6 +133,8 @@ pub struct Plan {
     pub symbolic_loops: usize,
     /// Hoisted parameter expressions, in order, computed after the parameters.
     pub hoisted: Vec<VarId>,
+    /// Variables the step reads before recomputing them (their previous value, `pre`).
+    pub carried: Vec<VarId>,
 }
 
 /// Worst-case work of one step.
@@ -292,6 +295,14 @@ impl Plan {
         self.print_stmts(&mut s, &self.init);
         s.push_str("step:\n");
         let _ = writeln!(s, "  time := t + h");
+        if !self.carried.is_empty() {
+            let _ =
+                writeln!(
+                s,
+                "  // read before they are recomputed (previous step's values, no pre copy): {}",
+                self.carried.iter().map(|&v| self.name_of(v)).collect::<Vec<_>>().join(", ")
+            );
+        }
         for (p, v) in &self.pre_copies {
             let _ = writeln!(s, "  {} := {}", self.name_of(*p), self.name_of(*v));
         }
@@ -392,14 +403,22 @@ impl Plan {
         // Init: states are known.
         let mut init_defined = defined.clone();
         init_defined.extend(states.iter().copied());
-        self.verify_stmts(&self.init, &mut init_defined, "init")?;
+        self.verify_stmts(
+            &self.init,
+            &mut init_defined,
+            &mut FxHashSet::default(),
+            "init",
+        )?;
         for &u in &unknowns {
             if !states.contains(&u) && !init_defined.contains(&u) {
                 return Err(bug(format!("init does not compute `{}`", self.name_of(u))));
             }
         }
         let mut step_defined = defined;
-        self.verify_stmts(&self.step, &mut step_defined, "step")?;
+        // Variables whose previous value the step reads before recomputing them.
+        let mut carried: FxHashSet<VarId> = self.carried.iter().copied().collect();
+        step_defined.extend(carried.iter().copied());
+        self.verify_stmts(&self.step, &mut step_defined, &mut carried, "step")?;
         for &u in &unknowns {
             if !step_defined.contains(&u) {
                 return Err(bug(format!(
@@ -415,6 +434,7 @@ impl Plan {
         &self,
         stmts: &[Stmt],
         defined: &mut FxHashSet<VarId>,
+        carried: &mut FxHashSet<VarId>,
         what: &str,
     ) -> Result<(), Box<Diagnostic>> {
         let uses_ok = |e: ExprId, defined: &FxHashSet<VarId>| -> Option<VarId> {
@@ -435,7 +455,7 @@ impl Plan {
                             self.name_of(a.var)
                         )));
                     }
-                    if !defined.insert(a.var) {
+                    if !defined.insert(a.var) && !carried.remove(&a.var) {
                         return Err(bug(format!(
                             "{what}: `{}` is assigned twice",
                             self.name_of(a.var)
@@ -449,7 +469,7 @@ impl Plan {
                     }
                     let mut local = defined.clone();
                     for &t in &b.tearing {
-                        if !local.insert(t) {
+                        if !local.insert(t) && !carried.remove(&t) {
                             return Err(bug(format!(
                                 "{what}: `{}` is assigned twice",
                                 self.name_of(t)
@@ -464,7 +484,7 @@ impl Plan {
                                 self.name_of(v)
                             )));
                         }
-                        if !local.insert(a.var) {
+                        if !local.insert(a.var) && !carried.remove(&a.var) {
                             return Err(bug(format!(
                                 "{what}: `{}` is assigned twice",
                                 self.name_of(a.var)

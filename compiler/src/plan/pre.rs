@@ -1,0 +1,102 @@
+//! Elision of `pre` copies.
+//!
+//! Every step starts by copying each variable's value into its `pre` slot. When all reads of
+//! `pre(v)` happen before `v` is recomputed, and outside any Newton loop that iterates `v`, the
+//! read can take `v` itself: its slot still holds the previous step's value there. The copy is
+//! then dropped. Forward Euler and mixed mode lose every copy; values iterated inside a loop
+//! (backward Euler, trapezoid) keep theirs.
+
+use super::{Plan, Stmt};
+use crate::symbolic::{ExprId, Node, VarId};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Expressions read by statement `s`, and the variables it writes.
+fn reads_writes(s: &Stmt) -> (Vec<ExprId>, Vec<VarId>) {
+    match s {
+        Stmt::Assign(a) => (vec![a.expr], vec![a.var]),
+        Stmt::Block(b) => {
+            let mut r: Vec<ExprId> = b.inner.iter().chain(&b.tangents).map(|a| a.expr).collect();
+            r.extend(&b.residuals);
+            r.extend(&b.jacobian);
+            r.extend(&b.residual_scales);
+            let mut w: Vec<VarId> = b.tearing.clone();
+            w.extend(b.inner.iter().chain(&b.tangents).map(|a| a.var));
+            (r, w)
+        }
+    }
+}
+
+pub fn elide(plan: &mut Plan) {
+    let pre_of: FxHashMap<VarId, VarId> = plan.pre_copies.iter().map(|&(p, v)| (p, v)).collect();
+    // Where each variable is written, and the last statement reading each pre variable.
+    let mut written_at: FxHashMap<VarId, (usize, bool)> = FxHashMap::default();
+    let mut last_read: FxHashMap<VarId, (usize, bool)> = FxHashMap::default();
+    for (i, s) in plan.step.iter().enumerate() {
+        let (reads, writes) = reads_writes(s);
+        let in_block = matches!(s, Stmt::Block(_));
+        for w in writes {
+            written_at.entry(w).or_insert((i, in_block));
+        }
+        let mut leaves = Vec::new();
+        for e in reads {
+            plan.arena.leaves(e, &mut leaves);
+        }
+        for l in leaves {
+            if let Node::Var(p) = l {
+                if pre_of.contains_key(&p) {
+                    last_read.insert(p, (i, in_block));
+                }
+            }
+        }
+    }
+    let mut elidable: FxHashSet<VarId> = FxHashSet::default();
+    for (&p, &v) in &pre_of {
+        let ok = match (last_read.get(&p), written_at.get(&v)) {
+            (None, _) => true,
+            (Some(_), None) => true,
+            // Read strictly before the write, or by the plain assignment that writes it.
+            (Some(&(r, rb)), Some(&(w, wb))) => r < w || (r == w && !rb && !wb),
+        };
+        if ok {
+            elidable.insert(p);
+        }
+    }
+    if elidable.is_empty() {
+        return;
+    }
+    let mut cache = FxHashMap::default();
+    let mut sub = |plan: &mut Plan, e: ExprId| -> ExprId {
+        plan.arena.substitute(e, &mut cache, &mut |ar, n| match n {
+            Node::Var(p) if elidable.contains(&p) => Some(ar.var(pre_of[&p])),
+            _ => None,
+        })
+    };
+    let mut step = std::mem::take(&mut plan.step);
+    for s in &mut step {
+        match s {
+            Stmt::Assign(a) => a.expr = sub(plan, a.expr),
+            Stmt::Block(b) => {
+                for a in b.inner.iter_mut().chain(b.tangents.iter_mut()) {
+                    a.expr = sub(plan, a.expr);
+                }
+                for e in b
+                    .residuals
+                    .iter_mut()
+                    .chain(b.jacobian.iter_mut())
+                    .chain(b.residual_scales.iter_mut())
+                {
+                    *e = sub(plan, *e);
+                }
+            }
+        }
+    }
+    plan.step = step;
+    let mut carried: Vec<VarId> = elidable
+        .iter()
+        .filter(|p| last_read.contains_key(p))
+        .map(|p| pre_of[p])
+        .collect();
+    carried.sort();
+    plan.carried = carried;
+    plan.pre_copies.retain(|(p, _)| !elidable.contains(p));
+}
