@@ -17,9 +17,8 @@
 //! Large plans are split into chunk functions of bounded size, called in order from `init` and
 //! `step`, so register allocation stays near linear in the model size.
 
-use crate::discretize::SVarKind;
 use crate::plan::interp::{lu_solve, Status};
-use crate::plan::{Assign, Plan, SlotKind, Stmt, TornBlock};
+use crate::plan::{Assign, Plan, Stmt, TornBlock};
 use crate::symbolic::{CmpOp, ExprId, Func1, Func2, Node, VarId};
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{types, AbiParam, FuncRef, InstBuilder, MemFlagsData, Value};
@@ -246,18 +245,7 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
         init_pieces.push(Piece::Assign(a));
     }
     push_stmts(&mut init_pieces, &plan.init);
-    let checked: Vec<VarId> = plan
-        .vars
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| {
-            matches!(
-                v.kind,
-                SlotKind::System(SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic)
-            )
-        })
-        .map(|(i, _)| VarId(i as u32))
-        .collect();
+    let checked: Vec<VarId> = plan.unknown_slots();
     init_pieces.extend(checked.iter().map(|&v| Piece::Check(v)));
     let init_chunks = g.chunks("init", init_pieces)?;
     let init_id = g.entry("init", &init_chunks, false)?;

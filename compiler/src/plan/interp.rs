@@ -8,8 +8,7 @@
 //! system. The interpreter counts the operations it executes so tests can check the work
 //! bound.
 
-use super::{Plan, SlotKind, Stmt, TornBlock, WorkBound};
-use crate::discretize::SVarKind;
+use super::{Plan, Stmt, TornBlock, WorkBound};
 use crate::symbolic::eval::apply;
 use crate::symbolic::{ExprId, Node, VarId};
 use rustc_hash::FxHashMap;
@@ -248,18 +247,7 @@ impl Interp {
             })
             .max()
             .unwrap_or(0);
-        let checked = plan
-            .vars
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| {
-                matches!(
-                    v.kind,
-                    SlotKind::System(SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic)
-                )
-            })
-            .map(|(i, _)| i as u32)
-            .collect();
+        let checked = plan.unknown_slots().iter().map(|v| v.0).collect();
         Interp {
             init,
             step,

@@ -222,6 +222,21 @@ pub fn expr_work(ar: &Arena, roots: &[ExprId]) -> WorkBound {
 }
 
 impl Plan {
+    /// The slots a step computes (states, derivatives, algebraics): checked for finiteness.
+    pub fn unknown_slots(&self) -> Vec<VarId> {
+        self.vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| {
+                matches!(
+                    v.kind,
+                    SlotKind::System(SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic)
+                )
+            })
+            .map(|(i, _)| VarId(i as u32))
+            .collect()
+    }
+
     pub fn name_of(&self, v: VarId) -> &str {
         &self.vars[v.index()].name
     }
@@ -387,18 +402,7 @@ impl Plan {
                 defined.insert(VarId(i as u32));
             }
         }
-        let unknowns: Vec<VarId> = self
-            .vars
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| {
-                matches!(
-                    v.kind,
-                    SlotKind::System(SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic)
-                )
-            })
-            .map(|(i, _)| VarId(i as u32))
-            .collect();
+        let unknowns: Vec<VarId> = self.unknown_slots();
         let states: FxHashSet<VarId> = self.formulas.iter().map(|(v, _)| *v).collect();
         // Init: states are known.
         let mut init_defined = defined.clone();
