@@ -95,3 +95,29 @@ fn user_mistakes_exit_1_with_a_diagnostic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn analyze_emits_layout_and_clif() {
+    let (code, out, err) = rtc(&[
+        "analyze",
+        "examples/Pendulum.mo",
+        "--method",
+        "be",
+        "--emit",
+        "layout",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("       0  stepstart    t"), "{out}");
+    assert!(out.contains("state        x1"), "{out}");
+    assert!(out.contains("scratch"), "{out}");
+    let (code, out, err) = rtc(&[
+        "analyze",
+        "examples/Pendulum.mo",
+        "--method",
+        "be",
+        "--emit",
+        "clif",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("function") && out.contains("call"), "{out}");
+}

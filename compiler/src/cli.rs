@@ -55,7 +55,8 @@ pub struct AnalyzeArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub method: MethodArgs,
-    /// Also print `plan` (the step plan), `flat` (the flat model) or `clif` (Cranelift IR).
+    /// Also print `plan` (the step plan), `flat` (the flat model), `clif` (Cranelift IR) or
+    /// `layout` (the step function's memory layout).
     #[arg(long)]
     pub emit: Option<String>,
     /// Search for the smallest set of tearing variables of each loop (up to this many).

@@ -229,6 +229,7 @@ pub fn analysis_report(
     match emit {
         Some("plan") => out.push_str(&p.print()),
         Some("flat") => out.push_str(&flat.print()),
+        Some("layout") => out.push_str(&p.layout()),
         Some("clif") => {
             let code = crate::codegen::jit(&p, true).map_err(|e| {
                 Box::new(Diagnostic::error(
@@ -244,7 +245,7 @@ pub fn analysis_report(
         Some(other) => {
             return Err(Box::new(Diagnostic::error(
                 "command-line",
-                format!("--emit {other}: expected plan, flat or clif"),
+                format!("--emit {other}: expected plan, flat, clif or layout"),
             )))
         }
         None => {}

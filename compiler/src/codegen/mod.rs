@@ -203,18 +203,8 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
     }
     let module = JITModule::new(jb);
     // Scratch: the residual norm, then per block r (k), J (k²), scales (k).
-    let max_k = plan
-        .init
-        .iter()
-        .chain(&plan.step)
-        .filter_map(|s| match s {
-            Stmt::Block(b) => Some(b.tearing.len()),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0);
     let slots = plan.vars.len();
-    let scratch = 1 + max_k * (max_k + 2);
+    let scratch = plan.scratch_slots();
     let mut g = Gen {
         plan,
         module,

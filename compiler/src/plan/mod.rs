@@ -237,6 +237,47 @@ impl Plan {
             .collect()
     }
 
+    /// Scratch slots after the variables: a reserved slot, then for the largest Newton block
+    /// its residuals (k), Jacobian (k²) and residual scales (k).
+    pub fn scratch_slots(&self) -> usize {
+        let max_k = self
+            .init
+            .iter()
+            .chain(&self.step)
+            .filter_map(|s| match s {
+                Stmt::Block(b) => Some(b.tearing.len()),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        1 + max_k * (max_k + 2)
+    }
+
+    /// The memory layout of the step function as text: one line per slot (byte offset, kind,
+    /// name), then the scratch area. Generated code, the runtime and the object emitter all
+    /// use this order.
+    pub fn layout(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "layout {}: {} slots of f64 ({} bytes) + {} scratch slots",
+            self.name,
+            self.vars.len(),
+            8 * self.vars.len(),
+            self.scratch_slots()
+        );
+        for (i, v) in self.vars.iter().enumerate() {
+            let kind = match v.kind {
+                SlotKind::System(k) => format!("{k:?}").to_lowercase(),
+                SlotKind::Tangent => "tangent".into(),
+                SlotKind::Hoisted => "hoisted".into(),
+            };
+            let _ = writeln!(s, "  {:>6}  {:<12} {}", 8 * i, kind, v.name);
+        }
+        let _ = writeln!(s, "  {:>6}  scratch", 8 * self.vars.len());
+        s
+    }
+
     pub fn name_of(&self, v: VarId) -> &str {
         &self.vars[v.index()].name
     }
