@@ -11,8 +11,7 @@
 //! The status is the interpreter's code in the low 4 bits (0 ok, 1 not converged, 2
 //! non-finite, 3 singular) and the block index or variable slot above them. The lowering
 //! mirrors the interpreter operation for operation (same libm functions, same LU, same Newton
-//! tests), so results agree bitwise; the only difference allowed is `min`/`max` of signed zeros
-//! and NaNs (Cranelift's fmin/fmax propagate NaN, Rust's return the other operand).
+//! tests, `min`/`max` spelled out with the same comparisons), so results agree bitwise.
 //!
 //! Large plans are split into chunk functions of bounded size, called in order from `init` and
 //! `step`, so register allocation stays near linear in the model size.
@@ -683,8 +682,18 @@ impl Lower<'_> {
                 },
                 Node::Call2(f, ..) => match f {
                     Func2::Atan2 => self.call(b, "atan2", &[a[0], a[1]]),
-                    Func2::Min => b.ins().fmin(a[0], a[1]),
-                    Func2::Max => b.ins().fmax(a[0], a[1]),
+                    Func2::Min | Func2::Max => {
+                        // As `Func2::eval`: y if y is strictly smaller (larger) or x is NaN.
+                        let cc = if f == Func2::Min {
+                            FloatCC::LessThan
+                        } else {
+                            FloatCC::GreaterThan
+                        };
+                        let better = b.ins().fcmp(cc, a[1], a[0]);
+                        let nan = b.ins().fcmp(FloatCC::Unordered, a[0], a[0]);
+                        let pick = b.ins().bor(better, nan);
+                        b.ins().select(pick, a[1], a[0])
+                    }
                     Func2::Div => {
                         let q = b.ins().fdiv(a[0], a[1]);
                         b.ins().trunc(q)

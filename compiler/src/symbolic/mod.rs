@@ -179,8 +179,22 @@ impl Func2 {
     pub fn eval(self, x: f64, y: f64) -> f64 {
         match self {
             Func2::Atan2 => x.atan2(y),
-            Func2::Min => x.min(y),
-            Func2::Max => x.max(y),
+            // Spelled out so that generated code can match it exactly: the smaller (larger)
+            // operand, the first one when they compare equal (±0), the other one if one is NaN.
+            Func2::Min => {
+                if y < x || x.is_nan() {
+                    y
+                } else {
+                    x
+                }
+            }
+            Func2::Max => {
+                if y > x || x.is_nan() {
+                    y
+                } else {
+                    x
+                }
+            }
             Func2::Div => (x / y).trunc(),
             Func2::Mod => x - (x / y).floor() * y,
             Func2::Rem => x - (x / y).trunc() * y,
