@@ -467,15 +467,21 @@ impl<'p> Gen<'p> {
                 })
                 .collect();
             if !checks.is_empty() {
-                let mut acc = b.ins().f64const(0.0);
-                for &v in &checks {
+                // Four independent sums, so the additions do not form one long dependency
+                // chain (a single chain of n additions costs n times the add latency).
+                let z0 = b.ins().f64const(0.0);
+                let mut accs = [z0; 4];
+                for (k, &v) in checks.iter().enumerate() {
                     // Reloaded rather than kept live from the assignments: holding every
                     // value in a register to the end of the chunk makes register allocation
                     // superlinear.
                     let x = l.load(&mut b, v);
                     let d = b.ins().fsub(x, x);
-                    acc = b.ins().fadd(acc, d);
+                    accs[k % 4] = b.ins().fadd(accs[k % 4], d);
                 }
+                let a01 = b.ins().fadd(accs[0], accs[1]);
+                let a23 = b.ins().fadd(accs[2], accs[3]);
+                let acc = b.ins().fadd(a01, a23);
                 let zero = b.ins().f64const(0.0);
                 let finite = b.ins().fcmp(FloatCC::Equal, acc, zero);
                 let slow = b.create_block();
