@@ -10,6 +10,10 @@
 // (FE needs h < 1.63e-4); near a zero pressure drop across an open orifice the sqrt slope is
 // unbounded. There are no pressure limits: p1 goes below 0 and p2 above ps during the
 // transient (this comes from the equations, see refdata README section 2).
+// How to run it: mixed mode with the coil current implicit,
+//   rtc run examples/HydraulicMotor.mo --method mixed   (i_s is marked implicit below)
+// Backward Euler at h = 1e-4 needs --newton-iterations 30: near t = 0.079 a pressure crosses
+// the supply pressure at an open orifice, where Newton converges only linearly.
 model HydraulicMotor "Hydraulic motor position control with servo valve (Cellier & Kofman H10.4)"
   // hydraulic motor and chambers
   parameter Real c1(unit = "Pa/m3") = 5.857e13 "capacitance coefficient of a chamber (bulk modulus / volume)";
@@ -42,7 +46,8 @@ model HydraulicMotor "Hydraulic motor position control with servo valve (Cellier
   Real p2(unit = "Pa", start = (ps + p0)/2, fixed = true) "pressure in chamber 2 (initially 6900660 Pa)";
   Real x(start = 0, fixed = true) "valve spool position (normalised, openings x0 +- x)";
   Real v(start = 0, fixed = true) "valve spool velocity";
-  Real i_s(unit = "A", start = 0, fixed = true) "valve coil current";
+  Real i_s(unit = "A", start = 0, fixed = true) "valve coil current"
+    annotation(__rtc(implicit = true));
 
   // algebraic variables
   Real u(unit = "V") "controller output (coil voltage)";

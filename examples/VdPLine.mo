@@ -19,7 +19,9 @@ model VdPLine "Van der Pol oscillator with n-stage RLC line and RC load (Cellier
   Real uC(unit = "V", start = 1, fixed = true) "voltage across the oscillator capacitor";
   Real i[n](each unit = "A", each start = 0, each fixed = true) "series current of line segment j";
   Real u[n](each unit = "V", each start = 0, each fixed = true) "shunt capacitor voltage of line segment j";
-  Real u_l(unit = "V", start = 0, fixed = true) "load capacitor voltage";
+  // The fast load pole (-1/(Rl*Cl) = -1e6 1/s): backward Euler in mixed mode (eq. 10.16).
+  Real u_l(unit = "V", start = 0, fixed = true) "load capacitor voltage"
+    annotation(__rtc(implicit = true));
 equation
   // Van der Pol oscillator: L-C tank in parallel with the cubic conductor, feeding the line
   der(iL) = uC/L;
