@@ -112,22 +112,13 @@ extern "C" fn rtc_lu_solve(a: *mut f64, b: *mut f64, n: i64) -> i32 {
     i32::from(lu_solve(a, b, n))
 }
 
+/// The C math library function for `f` (its Modelica name is the C name), or `None` for the
+/// functions Cranelift has instructions for.
 fn libm_name(f: Func1) -> Option<&'static str> {
-    Some(match f {
-        Func1::Sin => "sin",
-        Func1::Cos => "cos",
-        Func1::Tan => "tan",
-        Func1::Asin => "asin",
-        Func1::Acos => "acos",
-        Func1::Atan => "atan",
-        Func1::Sinh => "sinh",
-        Func1::Cosh => "cosh",
-        Func1::Tanh => "tanh",
-        Func1::Exp => "exp",
-        Func1::Log => "log",
-        Func1::Log10 => "log10",
-        _ => return None,
-    })
+    match f {
+        Func1::Sqrt | Func1::Abs | Func1::Sign | Func1::Floor | Func1::Ceil => None,
+        _ => Some(f.name()),
+    }
 }
 
 /// One unit of generated work.

@@ -248,42 +248,22 @@ impl<'m> Builder<'m> {
                         let k = ar.constant(s);
                         return Some(ar.mul(k, b));
                     }
-                    match value_of.get(&r) {
-                        Some(&sv) => {
-                            let x = ar.var(sv);
-                            Some(if s == 1.0 {
-                                x
-                            } else {
-                                let k = ar.constant(s);
-                                ar.mul(k, x)
-                            })
-                        }
-                        None => {
-                            missing = Some(v);
-                            None
-                        }
-                    }
+                    let Some(&sv) = value_of.get(&r) else {
+                        missing = Some(v);
+                        return None;
+                    };
+                    Some(signed(ar, s, sv))
                 }
                 Node::Der(v) => {
                     let (r, s) = aliases.resolve(v);
                     if aliases.bound[r.index()].is_some() {
                         return Some(ar.constant(0.0));
                     }
-                    match der_of.get(&r) {
-                        Some(&d) => {
-                            let x = ar.var(d);
-                            Some(if s == 1.0 {
-                                x
-                            } else {
-                                let k = ar.constant(s);
-                                ar.mul(k, x)
-                            })
-                        }
-                        None => {
-                            missing = Some(v);
-                            None
-                        }
-                    }
+                    let Some(&d) = der_of.get(&r) else {
+                        missing = Some(v);
+                        return None;
+                    };
+                    Some(signed(ar, s, d))
                 }
                 Node::Pre(v) => {
                     let (r, s) = aliases.resolve(v);
@@ -293,13 +273,7 @@ impl<'m> Builder<'m> {
                     }
                     let sv = value_of.get(&r)?;
                     let p = pre_of.get(sv)?;
-                    let x = ar.var(*p);
-                    Some(if s == 1.0 {
-                        x
-                    } else {
-                        let k = ar.constant(s);
-                        ar.mul(k, x)
-                    })
+                    Some(signed(ar, s, *p))
                 }
                 Node::Time => Some(ar.var(time)),
                 _ => None,
@@ -315,6 +289,13 @@ impl<'m> Builder<'m> {
         }
         Ok(r)
     }
+}
+
+/// `s·x` for an alias sign `s` (±1; the constructor folds the factor away).
+fn signed(ar: &mut Arena, s: f64, x: VarId) -> ExprId {
+    let k = ar.constant(s);
+    let xe = ar.var(x);
+    ar.mul(k, xe)
 }
 
 /// A node of the same operator with new children (constructors re-simplify).
