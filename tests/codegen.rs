@@ -116,7 +116,11 @@ mod random {
             (sub.clone(), sub.clone()).prop_map(|(a, b)| format!("max({a}, -{b})")),
             (sub.clone(), sub.clone(), sub.clone())
                 .prop_map(|(c, a, b)| format!("(if {c} > 0 then {a} else {b})")),
-            (sub.clone(), sub).prop_map(|(a, b)| format!("abs({a})^1.5 + ({b})^3")),
+            (sub.clone(), sub.clone())
+                .prop_map(|(a, b)| format!("abs({a})^1.5 + ({b})^3 + ({b})^(-2.0 + 0 * {a})")),
+            // An integer exponent known only at run time: the generated power loop.
+            (sub.clone(), sub)
+                .prop_map(|(a, b)| format!("(1.1 + 0.1 * abs({a}))^floor(3 * sin({b}))")),
         ]
         .boxed()
     }

@@ -24,6 +24,7 @@ fn compare_discrete(file: &str, method: Method, h: f64, every: usize) {
         stop,
         step: h,
         every,
+        ..Default::default()
     };
     let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
     assert!(
@@ -92,6 +93,7 @@ fn forward_euler_diverges_and_says_so() {
         stop: 0.2,
         step: 1e-3,
         every: 1,
+        ..Default::default()
     };
     let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
     let f = failure.expect("forward Euler at h = 1e-3 must not run to the end");
@@ -136,6 +138,7 @@ fn mixed_mode_has_no_iteration_and_keeps_the_limit_cycle() {
         stop: 2.0,
         step: 1e-4,
         every: 10,
+        ..Default::default()
     };
     let (tr, failure) = trajectory(&plan, &settings, &["uC".to_string()]).expect("run");
     assert!(failure.is_none());
@@ -178,6 +181,7 @@ fn backward_euler_is_stable_at_1e_3_with_six_tearing_variables() {
         stop: 2.0,
         step: 1e-3,
         every: 1,
+        ..Default::default()
     };
     let (tr, failure) = trajectory(&plan, &settings, &["uC".to_string()]).expect("run");
     assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
@@ -199,6 +203,7 @@ fn pendulum_trapezoid_amplitude_follows_the_methods_damping() {
         stop: 500.0,
         step: 0.5,
         every: 1,
+        ..Default::default()
     };
     let (tr, failure) = trajectory(&plan, &settings, &["x1".to_string()]).expect("run");
     assert!(failure.is_none());
@@ -239,6 +244,7 @@ fn hydraulic_motor_runs_with_backward_euler_and_mixed_mode() {
         stop: 0.5,
         step: 1e-4,
         every: 10,
+        ..Default::default()
     };
     let (_, rows) = common::read_csv(&common::refdata().join("hydraulic.csv"));
     let theta_ref_final = rows.last().expect("rows")[1];
@@ -283,6 +289,7 @@ fn helicopter_error_is_first_order() {
             stop: 10.0,
             step: h,
             every,
+            ..Default::default()
         };
         let (tr, failure) = trajectory(&plan, &settings, &["x[3]".to_string()]).expect("run");
         assert!(failure.is_none());

@@ -31,6 +31,9 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Simulate as fast as possible and write a CSV of the results.
     Run(RunArgs),
+    /// Compile a model to an object file, a C header and a JSON description for an embedded
+    /// or real-time target.
+    Compile(CompileArgs),
 }
 
 #[derive(Args, Clone)]
@@ -86,6 +89,29 @@ pub struct RunArgs {
     /// Variables to record (comma-separated; default: states and outputs).
     #[arg(long, value_delimiter = ',')]
     pub vars: Vec<String>,
+    /// Input signals: a CSV file with a `time` column and one column per top-level input,
+    /// held between samples and read at the start of every step.
+    #[arg(long, value_name = "CSV")]
+    pub inputs: Option<PathBuf>,
+}
+
+#[derive(Args, Clone)]
+pub struct CompileArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub method: MethodArgs,
+    /// Target triple (default: this machine). Supported: x86_64-unknown-linux-gnu,
+    /// aarch64-unknown-linux-gnu, riscv64gc-unknown-linux-gnu, aarch64-unknown-none,
+    /// riscv64gc-unknown-none-elf.
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Directory for <name>.o, <name>.h and <name>.json (default: the current directory).
+    #[arg(short = 'o', long = "out-dir", value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Symbol prefix and file name (default: the model name as a C identifier).
+    #[arg(long)]
+    pub name: Option<String>,
 }
 
 #[derive(Args, Clone)]
@@ -121,6 +147,7 @@ pub fn main() -> u8 {
         Command::Flatten(a) => flatten_cmd(&a),
         Command::Analyze(a) => crate::run::analyze(&a),
         Command::Run(a) => crate::run::run(&a),
+        Command::Compile(a) => crate::compile::compile(&a),
     }
 }
 

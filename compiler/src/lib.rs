@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub mod codegen;
+pub mod compile;
 pub mod diag;
 pub mod discretize;
 pub mod driver;

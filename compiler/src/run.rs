@@ -8,7 +8,7 @@ use crate::plan::{self, Stmt};
 use crate::sim::{self, RunSettings};
 use std::io::Write;
 
-fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
+pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
     let method = match m.method.as_str() {
         "fe" => Method::ForwardEuler,
         "be" => Method::BackwardEuler,
@@ -38,7 +38,7 @@ fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
     Ok(method)
 }
 
-fn step_of(m: &MethodArgs, flat: &FlatModel) -> Result<f64, Box<Diagnostic>> {
+pub(crate) fn step_of(m: &MethodArgs, flat: &FlatModel) -> Result<f64, Box<Diagnostic>> {
     let h = m.step.or(flat.experiment.interval).ok_or_else(|| {
         Box::new(Diagnostic::error(
             "command-line",
@@ -56,7 +56,7 @@ fn step_of(m: &MethodArgs, flat: &FlatModel) -> Result<f64, Box<Diagnostic>> {
 
 // Diagnostics travel boxed through the phases; this is where they end.
 #[allow(clippy::boxed_local)]
-fn fail(d: Box<Diagnostic>, sources: &SourceMap, short: bool) -> u8 {
+pub(crate) fn fail(d: Box<Diagnostic>, sources: &SourceMap, short: bool) -> u8 {
     print_diagnostics(&[*d], sources, short);
     1
 }
@@ -304,11 +304,19 @@ pub fn run(a: &RunArgs) -> u8 {
         Ok(s) => s,
         Err(d) => return fail(d, &sources, short),
     };
+    let inputs = match &a.inputs {
+        Some(path) => match sim::Inputs::from_csv(&p, path) {
+            Ok(i) => Some(i),
+            Err(d) => return fail(d, &sources, short),
+        },
+        None => None,
+    };
     let settings = RunSettings {
         start,
         stop,
         step: h,
         every,
+        inputs,
     };
     let sink: Box<dyn Write> = match &a.out {
         Some(path) => match std::fs::File::create(path) {

@@ -9,13 +9,143 @@ use crate::plan::interp::{Interp, Status};
 use crate::plan::{self, BuildOptions, Plan};
 
 /// Settings of a run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RunSettings {
     pub start: f64,
     pub stop: f64,
     pub step: f64,
     /// Record every this many steps.
     pub every: usize,
+    /// Sampled values of the model's inputs; inputs not given hold their start values.
+    pub inputs: Option<Inputs>,
+}
+
+/// Input signals as samples, held between them (zero-order hold, the A/D converter of a
+/// real-time loop): at a time t every input takes its value at the last sample time ≤ t, or
+/// the first sample before the first time. They are read before initialisation at the start
+/// time and at the start of every step, so a step from t to t + h sees the value at t.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// Nondecreasing sample times.
+    pub times: Vec<f64>,
+    /// (plan slot, one value per sample time).
+    pub columns: Vec<(usize, Vec<f64>)>,
+}
+
+impl Inputs {
+    /// Reads a CSV file with a `time` column and one column per input, matched to the plan's
+    /// inputs by name.
+    pub fn from_csv(plan: &Plan, path: &std::path::Path) -> Result<Inputs, Box<Diagnostic>> {
+        let at = |line: usize, msg: String| {
+            Box::new(Diagnostic::error(
+                "inputs",
+                format!("{}:{line}: {msg}", path.display()),
+            ))
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Box::new(Diagnostic::error(
+                "file",
+                format!("cannot read {}: {e}", path.display()),
+            ))
+        })?;
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((_, head)) = lines.next() else {
+            return Err(at(
+                1,
+                "empty file; expected a header `time,<input>,...`".into(),
+            ));
+        };
+        let names: Vec<&str> = head.split(',').map(str::trim).collect();
+        if names.first() != Some(&"time") {
+            return Err(at(1, "the first column must be `time`".into()));
+        }
+        let inputs: Vec<(usize, &str)> = plan
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.kind == plan::SlotKind::System(discretize::SVarKind::Input))
+            .map(|(i, v)| (i, v.name.as_str()))
+            .collect();
+        let mut columns = Vec::new();
+        for n in &names[1..] {
+            let Some(&(slot, _)) = inputs.iter().find(|(_, m)| m == n) else {
+                let all: Vec<String> = inputs.iter().map(|(_, m)| m.to_string()).collect();
+                let mut msg = format!("the model has no input `{n}`");
+                msg.push_str(&if all.is_empty() {
+                    " (it has no inputs)".to_string()
+                } else {
+                    format!(" (its inputs: {})", all.join(", "))
+                });
+                return Err(at(1, msg));
+            };
+            if columns.iter().any(|(s, _)| *s == slot) {
+                return Err(at(1, format!("input `{n}` appears twice")));
+            }
+            columns.push((slot, Vec::new()));
+        }
+        let mut times = Vec::new();
+        for (i, line) in lines {
+            let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+            if cells.len() != names.len() {
+                return Err(at(
+                    i + 1,
+                    format!("{} values, the header has {}", cells.len(), names.len()),
+                ));
+            }
+            let mut row = Vec::with_capacity(cells.len());
+            for c in cells {
+                match c.parse::<f64>() {
+                    Ok(v) if v.is_finite() => row.push(v),
+                    _ => return Err(at(i + 1, format!("`{c}` is not a finite number"))),
+                }
+            }
+            if times.last().is_some_and(|&t: &f64| row[0] < t) {
+                return Err(at(i + 1, "times must not decrease".into()));
+            }
+            times.push(row[0]);
+            for (k, c) in columns.iter_mut().enumerate() {
+                c.1.push(row[k + 1]);
+            }
+        }
+        if times.is_empty() {
+            return Err(at(2, "no samples after the header".into()));
+        }
+        Ok(Inputs { times, columns })
+    }
+
+    /// Writes the held values at `t` into `mem`; `cursor` is the sample index of the previous
+    /// call (times are visited in order).
+    pub fn apply(&self, mem: &mut [f64], t: f64, cursor: &mut usize) {
+        while *cursor + 1 < self.times.len() && self.times[*cursor + 1] <= t {
+            *cursor += 1;
+        }
+        for (slot, values) in &self.columns {
+            mem[*slot] = values[*cursor];
+        }
+    }
+}
+
+/// Start values of the plan's inputs (bindings evaluated after the parameters): (slot, value).
+pub fn input_starts(plan: &Plan, mem_after_init: &[f64]) -> Vec<(usize, f64)> {
+    plan.vars
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.kind == plan::SlotKind::System(discretize::SVarKind::Input))
+        .map(|(i, v)| {
+            let x = v.binding.map_or(0.0, |b| {
+                crate::symbolic::eval::eval(
+                    &plan.arena,
+                    b,
+                    &mut |x| mem_after_init[x.index()],
+                    mem_after_init[plan.time.index()],
+                )
+            });
+            (i, x)
+        })
+        .collect()
 }
 
 /// Recorded results.
@@ -192,6 +322,19 @@ pub fn simulate_with(
             );
         }
     };
+    // Inputs at the start time: start values (which may use parameters, known after a first
+    // initialisation), then the sampled signals.
+    let starts = {
+        let _ = it.init(&mut mem, settings.start);
+        input_starts(plan, &mem)
+    };
+    for &(slot, x) in &starts {
+        mem[slot] = x;
+    }
+    let mut cursor = 0;
+    if let Some(inp) = &settings.inputs {
+        inp.apply(&mut mem, settings.start, &mut cursor);
+    }
     let st = it.init(&mut mem, settings.start);
     if st != Status::Ok {
         return Err(Failure {
@@ -207,6 +350,9 @@ pub fn simulate_with(
         .max(0.0) as usize;
     for k in 0..n {
         let t = settings.start + k as f64 * settings.step;
+        if let Some(inp) = &settings.inputs {
+            inp.apply(&mut mem, t, &mut cursor);
+        }
         let st = it.step(&mut mem, t, settings.step);
         let t1 = settings.start + (k + 1) as f64 * settings.step;
         if st != Status::Ok {

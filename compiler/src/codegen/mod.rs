@@ -1,34 +1,45 @@
-//! Code generation: a step plan lowered to Cranelift IR and JIT-compiled.
+//! Code generation: a step plan lowered to Cranelift IR, JIT-compiled ([`jit`]) or written
+//! to a relocatable object for another target ([`object`]). Both go through the same
+//! generator, generic over `cranelift_module::Module`, so the embedded object runs exactly the
+//! code the JIT runs.
 //!
 //! ABI (one memory block of f64 slots, laid out as the plan's variable table followed by a
-//! scratch area for the Newton blocks):
+//! scratch area for the Newton blocks; `<m>` is the symbol prefix):
 //!
 //! ```c
-//! int32_t init(double *mem, double t0);          // parameters, start values, model at t0
-//! int32_t step(double *mem, double t, double h); // one step from t to t + h
+//! int32_t <m>_init(double *mem, double t0);          // parameters, start values, model at t0
+//! int32_t <m>_step(double *mem, double t, double h); // one step from t to t + h
+//! int32_t <m>_outputs(const double *mem, double *out); // every named variable, in table order
 //! ```
 //!
 //! The status is the interpreter's code in the low 4 bits (0 ok, 1 not converged, 2
 //! non-finite, 3 singular) and the block index or variable slot above them. The lowering
-//! mirrors the interpreter operation for operation (same libm functions, same LU, same Newton
-//! tests, `min`/`max` spelled out with the same comparisons), so results agree bitwise.
+//! mirrors the interpreter operation for operation (same libm functions, same LU with partial
+//! pivoting, same integer powers, same Newton tests, `min`/`max` spelled out with the same
+//! comparisons), so results agree bitwise. The LU solve and the integer power are generated
+//! as Cranelift functions of the module (no Rust helpers), so an object file needs nothing but
+//! the C math library.
 //!
-//! Large plans are split into chunk functions of bounded size, called in order from `init` and
-//! `step`, so register allocation stays near linear in the model size.
+//! Large plans are split into chunk functions of bounded size, called in order from the entry
+//! points, so register allocation stays near linear in the model size.
 
-use crate::plan::interp::{lu_solve, Status};
+mod helpers;
+mod jit;
+mod object;
+
+pub use jit::{jit, Jit};
+pub use object::{object, ObjectCode, Target, TARGETS};
+
 use crate::plan::{Assign, Plan, Stmt, TornBlock};
 use crate::symbolic::{CmpOp, ExprId, Func1, Func2, Node, VarId};
 use cranelift_codegen::ir::condcodes::FloatCC;
-use cranelift_codegen::ir::{types, AbiParam, FuncRef, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{
+    types, AbiParam, FuncRef, InstBuilder, MemFlagsData, Signature, Value,
+};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
 use rustc_hash::FxHashMap;
-
-type InitFn = unsafe extern "C" fn(*mut f64, f64) -> i32;
-type StepFn = unsafe extern "C" fn(*mut f64, f64, f64) -> i32;
 
 /// Status detail meaning "look it up": the caller scans the checked slots.
 const NO_DETAIL: i64 = 0x7ff_ffff;
@@ -36,81 +47,9 @@ const NO_DETAIL: i64 = 0x7ff_ffff;
 /// Upper bound on expression nodes per chunk function.
 const CHUNK_NODES: usize = 1000;
 
-/// A JIT-compiled plan.
-pub struct Jit {
-    _module: JITModule,
-    init: InitFn,
-    step: StepFn,
-    /// Slots of the plan's variables; the scratch area follows.
-    pub slots: usize,
-    pub scratch: usize,
-    /// Cranelift IR text of every function, when requested.
-    pub clif: Vec<String>,
-    residual_offset: usize,
-    block_sizes: FxHashMap<usize, usize>,
-    pub newton_max: u32,
-    /// Slots checked for finiteness, in the interpreter's order.
-    checked: Vec<VarId>,
-}
-
-// The JIT memory lives as long as the module; the function pointers do not outlive `Jit`.
-unsafe impl Send for Jit {}
-
-extern "C" fn c_sin(x: f64) -> f64 {
-    x.sin()
-}
-extern "C" fn c_cos(x: f64) -> f64 {
-    x.cos()
-}
-extern "C" fn c_tan(x: f64) -> f64 {
-    x.tan()
-}
-extern "C" fn c_asin(x: f64) -> f64 {
-    x.asin()
-}
-extern "C" fn c_acos(x: f64) -> f64 {
-    x.acos()
-}
-extern "C" fn c_atan(x: f64) -> f64 {
-    x.atan()
-}
-extern "C" fn c_sinh(x: f64) -> f64 {
-    x.sinh()
-}
-extern "C" fn c_cosh(x: f64) -> f64 {
-    x.cosh()
-}
-extern "C" fn c_tanh(x: f64) -> f64 {
-    x.tanh()
-}
-extern "C" fn c_exp(x: f64) -> f64 {
-    x.exp()
-}
-extern "C" fn c_log(x: f64) -> f64 {
-    x.ln()
-}
-extern "C" fn c_log10(x: f64) -> f64 {
-    x.log10()
-}
-extern "C" fn c_atan2(y: f64, x: f64) -> f64 {
-    y.atan2(x)
-}
-extern "C" fn c_pow(x: f64, y: f64) -> f64 {
-    crate::symbolic::eval::pow(x, y)
-}
-
-/// LU with partial pivoting on `a` (n×n, row-major) and `b`; 1 on success, 0 if singular.
-extern "C" fn rtc_lu_solve(a: *mut f64, b: *mut f64, n: i64) -> i32 {
-    let n = n.max(0) as usize;
-    // SAFETY: generated code passes pointers into its scratch area sized for n×n and n.
-    let (a, b) = unsafe {
-        (
-            std::slice::from_raw_parts_mut(a, n * n),
-            std::slice::from_raw_parts_mut(b, n),
-        )
-    };
-    i32::from(lu_solve(a, b, n))
-}
+/// Names under which the generated helper functions are referenced inside a chunk.
+const LU: &str = "rtc.lu_solve";
+const POW: &str = "rtc.pow";
 
 /// The C math library function for `f` (its Modelica name is the C name), or `None` for the
 /// functions Cranelift has instructions for.
@@ -121,35 +60,25 @@ fn libm_name(f: Func1) -> Option<&'static str> {
     }
 }
 
-/// One unit of generated work.
-enum Piece<'p> {
-    Copy(VarId, VarId),
-    Assign(&'p Assign),
-    Block(&'p TornBlock),
-    Check(VarId),
+/// An exponent the lowering unrolls: an integer constant of magnitude ≤ 64 (as
+/// [`crate::symbolic::eval::pow`] decides).
+fn int_exponent(plan: &Plan, e: ExprId) -> Option<i32> {
+    match plan.arena.node(e) {
+        Node::Const(bits) => {
+            let y = f64::from_bits(bits);
+            (y == y.trunc() && y.abs() <= 64.0).then_some(y as i32)
+        }
+        _ => None,
+    }
 }
 
-struct Gen<'p> {
-    plan: &'p Plan,
-    module: JITModule,
-    fctx: FunctionBuilderContext,
-    imports: FxHashMap<&'static str, FuncId>,
-    clif: Option<Vec<String>>,
-    residual_offset: usize,
-    scratch_base: usize,
-    newton_max: u32,
-    chunk_count: usize,
-}
-
-fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
-}
-
-/// Compiles `plan` to native code for this machine.
-pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
+/// Settings shared by every target; `opt_level` as measured below.
+fn base_flags(pic: bool) -> Result<settings::Builder, String> {
     let mut flags = settings::builder();
     flags.set("use_colocated_libcalls", "false").map_err(err)?;
-    flags.set("is_pic", "false").map_err(err)?;
+    flags
+        .set("is_pic", if pic { "true" } else { "false" })
+        .map_err(err)?;
     // Our DAG already shares subexpressions and folds constants; Cranelift's e-graph pass
     // adds little to the step time and costs compile time (measured: n = 500 line, 180 ms with
     // "speed", 100 ms with "none"). RTC_CRANELIFT_OPT=speed restores it.
@@ -166,45 +95,96 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
             },
         )
         .map_err(err)?;
-    let isa = cranelift_native::builder()
-        .map_err(err)?
-        .finish(settings::Flags::new(flags))
-        .map_err(err)?;
-    let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-    let syms: [(&str, *const u8); 15] = [
-        ("sin", c_sin as *const u8),
-        ("cos", c_cos as *const u8),
-        ("tan", c_tan as *const u8),
-        ("asin", c_asin as *const u8),
-        ("acos", c_acos as *const u8),
-        ("atan", c_atan as *const u8),
-        ("sinh", c_sinh as *const u8),
-        ("cosh", c_cosh as *const u8),
-        ("tanh", c_tanh as *const u8),
-        ("exp", c_exp as *const u8),
-        ("log", c_log as *const u8),
-        ("log10", c_log10 as *const u8),
-        ("atan2", c_atan2 as *const u8),
-        ("rtc_pow", c_pow as *const u8),
-        ("rtc_lu_solve", rtc_lu_solve as *const u8),
-    ];
-    for (n, p) in syms {
-        jb.symbol(n, p);
+    Ok(flags)
+}
+
+/// One unit of generated work.
+enum Piece<'p> {
+    Copy(VarId, VarId),
+    Assign(&'p Assign),
+    Block(&'p TornBlock),
+    Check(VarId),
+    /// `out[i] = expr`, in the outputs function.
+    Output(usize, ExprId),
+}
+
+/// Stack use of one generated function: its own frame and the functions it calls.
+#[derive(Clone, Debug, Default)]
+struct Frame {
+    bytes: u32,
+    callees: Vec<FuncId>,
+    /// Calls a C math library function (whose own stack use is the library's).
+    calls_libm: bool,
+}
+
+/// What the generator produced, ready for the JIT to finalise or the object to be written.
+struct Generated<M: Module> {
+    module: M,
+    init: FuncId,
+    step: FuncId,
+    outputs: FuncId,
+    clif: Vec<String>,
+    frames: FxHashMap<FuncId, Frame>,
+    /// The C math library functions the code calls.
+    libm: Vec<&'static str>,
+}
+
+impl<M: Module> Generated<M> {
+    /// Deepest stack use, in bytes, of the generated code below `f` (frames only).
+    fn stack_bytes(&self, f: FuncId) -> (u32, bool) {
+        let Some(fr) = self.frames.get(&f) else {
+            return (0, false);
+        };
+        let mut deepest = 0;
+        let mut libm = fr.calls_libm;
+        for &c in &fr.callees {
+            let (b, l) = self.stack_bytes(c);
+            deepest = deepest.max(b);
+            libm |= l;
+        }
+        (fr.bytes + deepest, libm)
     }
-    let module = JITModule::new(jb);
-    // Scratch: the residual norm, then per block r (k), J (k²), scales (k).
+}
+
+struct Gen<'p, M: Module> {
+    plan: &'p Plan,
+    module: M,
+    prefix: String,
+    fctx: FunctionBuilderContext,
+    imports: FxHashMap<&'static str, FuncId>,
+    clif: Option<Vec<String>>,
+    scratch_base: usize,
+    newton_max: u32,
+    frames: FxHashMap<FuncId, Frame>,
+    /// Export the entry points through a shim that preserves fs1 (riscv64).
+    riscv_fs1_shim: bool,
+}
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// Lowers `plan` into `module`: `<prefix>_init`, `<prefix>_step`, `<prefix>_outputs` and their
+/// chunk and helper functions.
+fn generate<M: Module>(
+    plan: &Plan,
+    module: M,
+    prefix: &str,
+    emit_clif: bool,
+    riscv_fs1_shim: bool,
+) -> Result<Generated<M>, String> {
     let slots = plan.vars.len();
-    let scratch = plan.scratch_slots();
     let mut g = Gen {
         plan,
         module,
+        prefix: prefix.to_string(),
         fctx: FunctionBuilderContext::new(),
         imports: FxHashMap::default(),
         clif: if emit_clif { Some(Vec::new()) } else { None },
-        residual_offset: slots,
         scratch_base: slots + 1,
         newton_max: plan.newton.max_iterations,
-        chunk_count: 0,
+        frames: FxHashMap::default(),
+        riscv_fs1_shim,
     };
     // init: parameters, start values, the model at t0, finiteness.
     let mut init_pieces: Vec<Piece> = Vec::new();
@@ -228,7 +208,7 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
     let checked: Vec<VarId> = plan.unknown_slots();
     init_pieces.extend(checked.iter().map(|&v| Piece::Check(v)));
     let init_chunks = g.chunks("init", init_pieces)?;
-    let init_id = g.entry("init", &init_chunks, false)?;
+    let init = g.entry("init", &init_chunks, Entry::Init)?;
     let mut step_pieces: Vec<Piece> = plan
         .pre_copies
         .iter()
@@ -237,37 +217,30 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
     push_stmts(&mut step_pieces, &plan.step);
     step_pieces.extend(checked.iter().map(|&v| Piece::Check(v)));
     let step_chunks = g.chunks("step", step_pieces)?;
-    let step_id = g.entry("step", &step_chunks, true)?;
-    g.module.finalize_definitions().map_err(err)?;
-    let init_ptr = g.module.get_finalized_function(init_id);
-    let step_ptr = g.module.get_finalized_function(step_id);
-    let block_sizes = plan
-        .init
+    let step = g.entry("step", &step_chunks, Entry::Step)?;
+    let out_pieces: Vec<Piece> = plan
+        .outputs
         .iter()
-        .chain(&plan.step)
-        .filter_map(|s| match s {
-            Stmt::Block(b) => Some((b.index, b.tearing.len())),
-            _ => None,
-        })
+        .enumerate()
+        .map(|(i, o)| Piece::Output(i, o.expr))
         .collect();
-    // SAFETY: the functions were defined with exactly these signatures.
-    let (init, step) = unsafe {
-        (
-            std::mem::transmute::<*const u8, InitFn>(init_ptr),
-            std::mem::transmute::<*const u8, StepFn>(step_ptr),
-        )
-    };
-    Ok(Jit {
+    let out_chunks = g.chunks("outputs", out_pieces)?;
+    let outputs = g.entry("outputs", &out_chunks, Entry::Outputs)?;
+    let mut libm: Vec<&'static str> = g
+        .imports
+        .keys()
+        .copied()
+        .filter(|n| !n.starts_with("rtc."))
+        .collect();
+    libm.sort_unstable();
+    Ok(Generated {
         init,
         step,
-        slots,
-        scratch,
+        outputs,
         clif: g.clif.take().unwrap_or_default(),
-        residual_offset: g.residual_offset,
-        block_sizes,
-        newton_max: g.newton_max,
-        checked,
-        _module: g.module,
+        frames: std::mem::take(&mut g.frames),
+        libm,
+        module: g.module,
     })
 }
 
@@ -280,34 +253,34 @@ fn push_stmts<'p>(out: &mut Vec<Piece<'p>>, stmts: &'p [Stmt]) {
     }
 }
 
-impl<'p> Gen<'p> {
-    fn import(
-        &mut self,
-        name: &'static str,
-        params: usize,
-        ret_i32: bool,
-        ptr_args: usize,
-    ) -> Result<FuncId, String> {
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    Init,
+    Step,
+    Outputs,
+}
+
+impl<'p, M: Module> Gen<'p, M> {
+    /// The function for `name`: a C math library import, or one of our generated helpers
+    /// (defined on first use).
+    fn import(&mut self, name: &'static str, params: usize) -> Result<FuncId, String> {
         if let Some(&id) = self.imports.get(name) {
             return Ok(id);
         }
-        let mut sig = self.module.make_signature();
-        for _ in 0..ptr_args {
-            sig.params.push(AbiParam::new(types::I64));
-        }
-        for _ in 0..params {
-            sig.params.push(AbiParam::new(if ptr_args > 0 {
-                types::I64
-            } else {
-                types::F64
-            }));
-        }
-        sig.returns
-            .push(AbiParam::new(if ret_i32 { types::I32 } else { types::F64 }));
-        let id = self
-            .module
-            .declare_function(name, Linkage::Import, &sig)
-            .map_err(err)?;
+        let id = match name {
+            LU => self.define_lu()?,
+            POW => self.define_pow()?,
+            _ => {
+                let mut sig = self.module.make_signature();
+                for _ in 0..params {
+                    sig.params.push(AbiParam::new(types::F64));
+                }
+                sig.returns.push(AbiParam::new(types::F64));
+                self.module
+                    .declare_function(name, Linkage::Import, &sig)
+                    .map_err(err)?
+            }
+        };
         self.imports.insert(name, id);
         Ok(id)
     }
@@ -318,6 +291,7 @@ impl<'p> Gen<'p> {
             Piece::Copy(..) => 2,
             Piece::Check(_) => 3,
             Piece::Assign(a) => crate::plan::expr_work(ar, &[a.expr]).flops as usize + 2,
+            Piece::Output(_, e) => crate::plan::expr_work(ar, &[*e]).flops as usize + 2,
             Piece::Block(b) => {
                 let mut roots: Vec<ExprId> =
                     b.inner.iter().chain(&b.tangents).map(|a| a.expr).collect();
@@ -329,14 +303,16 @@ impl<'p> Gen<'p> {
         }
     }
 
-    /// The external functions `pieces` call: (name, arguments, returns i32, pointer arguments).
-    fn needed_imports(&self, pieces: &[Piece]) -> Vec<(&'static str, usize, bool, usize)> {
-        let ar = &self.plan.arena;
+    /// The functions `pieces` call: (name, arguments).
+    fn needed_imports(&self, pieces: &[Piece]) -> Vec<(&'static str, usize)> {
+        let plan = self.plan;
+        let ar = &plan.arena;
         let mut roots = Vec::new();
         let mut lu = false;
         for p in pieces {
             match p {
                 Piece::Assign(a) => roots.push(a.expr),
+                Piece::Output(_, e) => roots.push(*e),
                 Piece::Block(b) => {
                     lu = true;
                     roots.extend(b.inner.iter().chain(&b.tangents).map(|a| a.expr));
@@ -347,7 +323,7 @@ impl<'p> Gen<'p> {
                 _ => {}
             }
         }
-        let mut names: Vec<(&'static str, usize, bool, usize)> = Vec::new();
+        let mut names: Vec<(&'static str, usize)> = Vec::new();
         let mut seen = rustc_hash::FxHashSet::default();
         let mut stack = roots;
         while let Some(id) = stack.pop() {
@@ -355,26 +331,27 @@ impl<'p> Gen<'p> {
                 continue;
             }
             let entry = match ar.node(id) {
-                Node::Pow(..) => Some(("rtc_pow", 2)),
+                Node::Pow(_, y) if int_exponent(plan, y).is_some() => None,
+                Node::Pow(..) => Some((POW, 2)),
                 Node::Call2(Func2::Atan2, ..) => Some(("atan2", 2)),
                 Node::Call1(f, _) => libm_name(f).map(|n| (n, 1)),
                 _ => None,
             };
             if let Some((n, k)) = entry {
                 if !names.iter().any(|x| x.0 == n) {
-                    names.push((n, k, false, 0));
+                    names.push((n, k));
                 }
             }
             stack.extend(ar.children(id));
         }
         if lu {
-            names.push(("rtc_lu_solve", 1, true, 2));
+            names.push((LU, 3));
         }
         names.sort();
         names
     }
 
-    /// Splits pieces into chunk functions `(mem) -> status` and defines them.
+    /// Splits pieces into chunk functions `(mem, out) -> status` and defines them.
     fn chunks(&mut self, prefix: &str, pieces: Vec<Piece<'p>>) -> Result<Vec<FuncId>, String> {
         let mut groups: Vec<Vec<Piece>> = vec![Vec::new()];
         let mut size = 0;
@@ -394,15 +371,48 @@ impl<'p> Gen<'p> {
             if group.is_empty() {
                 continue;
             }
-            let name = format!("{prefix}_chunk{k}");
+            let name = format!("{}_{prefix}_chunk{k}", self.prefix);
             ids.push(self.define_chunk(&name, &group)?);
         }
         Ok(ids)
     }
 
+    /// Defines the function in `ctx` as `id` and records its frame.
+    fn define(
+        &mut self,
+        name: &str,
+        id: FuncId,
+        ctx: &mut cranelift_codegen::Context,
+        callees: Vec<FuncId>,
+        calls_libm: bool,
+    ) -> Result<(), String> {
+        if let Some(c) = &mut self.clif {
+            c.push(format!("; {name}\n{}", ctx.func.display()));
+        }
+        self.module
+            .define_function(id, ctx)
+            .map_err(|e| format!("{name}: {e:?}"))?;
+        // The frame below the frame pointer, plus the frame pointer and the return address.
+        let below_fp = ctx
+            .compiled_code()
+            .and_then(|c| c.buffer.frame_layout())
+            .map_or(0, |f| f.frame_to_fp_offset);
+        let word = u32::from(self.module.isa().pointer_bytes());
+        self.frames.insert(
+            id,
+            Frame {
+                bytes: below_fp + 2 * word,
+                callees,
+                calls_libm,
+            },
+        );
+        self.module.clear_context(ctx);
+        Ok(())
+    }
+
     fn define_chunk(&mut self, name: &str, pieces: &[Piece]) -> Result<FuncId, String> {
-        self.chunk_count += 1;
         let mut ctx = self.module.make_context();
+        ctx.func.signature.params.push(AbiParam::new(types::I64));
         ctx.func.signature.params.push(AbiParam::new(types::I64));
         ctx.func.signature.returns.push(AbiParam::new(types::I32));
         let id = self
@@ -411,8 +421,8 @@ impl<'p> Gen<'p> {
             .map_err(err)?;
         // Imports used by this chunk, declared in the function.
         let mut ids = Vec::new();
-        for (n, p, r, ptrs) in self.needed_imports(pieces) {
-            ids.push((n, self.import(n, p, r, ptrs)?));
+        for (n, p) in self.needed_imports(pieces) {
+            ids.push((n, self.import(n, p)?));
         }
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
@@ -426,6 +436,7 @@ impl<'p> Gen<'p> {
             b.switch_to_block(entry);
             b.seal_block(entry);
             let mem = b.block_params(entry)[0];
+            let out = b.block_params(entry)[1];
             let mut l = Lower {
                 plan: self.plan,
                 mem,
@@ -443,6 +454,11 @@ impl<'p> Gen<'p> {
                     Piece::Assign(a) => {
                         let v = l.expr(&mut b, a.expr);
                         l.store(&mut b, a.var, v);
+                    }
+                    Piece::Output(i, e) => {
+                        let v = l.expr(&mut b, *e);
+                        b.ins()
+                            .store(MemFlagsData::trusted(), v, out, (*i * 8) as i32);
                     }
                     Piece::Block(blk) => l.block(&mut b, blk),
                     Piece::Check(_) => {}
@@ -490,29 +506,90 @@ impl<'p> Gen<'p> {
             b.ins().return_(&[ok]);
             b.finalize(self.module.isa().frontend_config());
         }
-        if let Some(c) = &mut self.clif {
-            c.push(format!("; {name}\n{}", ctx.func.display()));
-        }
-        self.module
-            .define_function(id, &mut ctx)
-            .map_err(|e| format!("{name}: {e:?}"))?;
-        self.module.clear_context(&mut ctx);
+        let callees: Vec<FuncId> = ids.iter().map(|x| x.1).collect();
+        let libm = ids.iter().any(|(n, _)| !n.starts_with("rtc."));
+        self.define(name, id, &mut ctx, callees, libm)?;
         Ok(id)
     }
 
-    /// `init(mem, t0)` or `step(mem, t, h)`: set the time slots, call the chunks in order.
-    fn entry(&mut self, name: &str, chunks: &[FuncId], is_step: bool) -> Result<FuncId, String> {
-        let plan = self.plan;
-        let mut ctx = self.module.make_context();
-        ctx.func.signature.params.push(AbiParam::new(types::I64));
-        ctx.func.signature.params.push(AbiParam::new(types::F64));
-        if is_step {
-            ctx.func.signature.params.push(AbiParam::new(types::F64));
+    /// `<m>_init(mem, t0)`, `<m>_step(mem, t, h)` or `<m>_outputs(mem, out)`: set the time
+    /// slots, call the chunks in order, stop at the first failing one. With
+    /// [`object::Target::riscv_fs1_shim`] the work is done in `<m>_<name>_body` and the
+    /// exported function is the shim that preserves fs1 around it.
+    fn entry(&mut self, name: &str, chunks: &[FuncId], kind: Entry) -> Result<FuncId, String> {
+        let full = format!("{}_{name}", self.prefix);
+        if !self.riscv_fs1_shim {
+            return self.entry_body(&full, chunks, kind, Linkage::Export);
         }
-        ctx.func.signature.returns.push(AbiParam::new(types::I32));
+        let body = self.entry_body(&format!("{full}_body"), chunks, kind, Linkage::Local)?;
+        let sig = self.entry_signature(kind);
         let id = self
             .module
-            .declare_function(name, Linkage::Export, &ctx.func.signature)
+            .declare_function(&full, Linkage::Export, &sig)
+            .map_err(err)?;
+        // RV64 machine code: addi sp,sp,-16; sd ra,8(sp); fsd fs1,0(sp); call body (auipc ra /
+        // jalr ra, relocated as R_RISCV_CALL_PLT); fld fs1,0(sp); ld ra,8(sp); addi sp,sp,16;
+        // ret. Arguments and the result pass through untouched.
+        let words: [u32; 9] = [
+            0xff01_0113,
+            0x0011_3423,
+            0x0091_3027,
+            0x0000_0097,
+            0x0000_80e7,
+            0x0001_3487,
+            0x0081_3083,
+            0x0101_0113,
+            0x0000_8067,
+        ];
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let reloc = cranelift_module::ModuleReloc {
+            offset: 12,
+            kind: cranelift_codegen::binemit::Reloc::RiscvCallPlt,
+            name: body.into(),
+            addend: 0,
+        };
+        self.module
+            .define_function_bytes(id, 4, &bytes, &[reloc])
+            .map_err(|e| format!("{full}: {e:?}"))?;
+        self.frames.insert(
+            id,
+            Frame {
+                bytes: 16,
+                callees: vec![body],
+                calls_libm: false,
+            },
+        );
+        Ok(id)
+    }
+
+    fn entry_signature(&self, kind: Entry) -> Signature {
+        let mut sig = self.module.make_signature();
+        sig.params.push(AbiParam::new(types::I64));
+        match kind {
+            Entry::Init => sig.params.push(AbiParam::new(types::F64)),
+            Entry::Step => {
+                sig.params.push(AbiParam::new(types::F64));
+                sig.params.push(AbiParam::new(types::F64));
+            }
+            Entry::Outputs => sig.params.push(AbiParam::new(types::I64)),
+        }
+        sig.returns.push(AbiParam::new(types::I32));
+        sig
+    }
+
+    fn entry_body(
+        &mut self,
+        name: &str,
+        chunks: &[FuncId],
+        kind: Entry,
+        linkage: Linkage,
+    ) -> Result<FuncId, String> {
+        let plan = self.plan;
+        let mut ctx = self.module.make_context();
+        ctx.func.signature = self.entry_signature(kind);
+        let id = self
+            .module
+            .declare_function(name, linkage, &ctx.func.signature)
             .map_err(err)?;
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
@@ -526,23 +603,29 @@ impl<'p> Gen<'p> {
             b.seal_block(entry);
             let params = b.block_params(entry).to_vec();
             let mem = params[0];
-            let t = params[1];
             let flags = MemFlagsData::trusted();
             let off = |v: VarId| (v.index() * 8) as i32;
-            if is_step {
-                let h = params[2];
-                b.ins().store(flags, t, mem, off(plan.step_start));
-                b.ins().store(flags, h, mem, off(plan.step_size));
-                let th = b.ins().fadd(t, h);
-                b.ins().store(flags, th, mem, off(plan.time));
-            } else {
-                let zero = b.ins().f64const(0.0);
-                b.ins().store(flags, t, mem, off(plan.step_start));
-                b.ins().store(flags, zero, mem, off(plan.step_size));
-                b.ins().store(flags, t, mem, off(plan.time));
-            }
+            let out = match kind {
+                Entry::Step => {
+                    let (t, h) = (params[1], params[2]);
+                    b.ins().store(flags, t, mem, off(plan.step_start));
+                    b.ins().store(flags, h, mem, off(plan.step_size));
+                    let th = b.ins().fadd(t, h);
+                    b.ins().store(flags, th, mem, off(plan.time));
+                    b.ins().iconst(types::I64, 0)
+                }
+                Entry::Init => {
+                    let t = params[1];
+                    let zero = b.ins().f64const(0.0);
+                    b.ins().store(flags, t, mem, off(plan.step_start));
+                    b.ins().store(flags, zero, mem, off(plan.step_size));
+                    b.ins().store(flags, t, mem, off(plan.time));
+                    b.ins().iconst(types::I64, 0)
+                }
+                Entry::Outputs => params[1],
+            };
             for r in refs {
-                let call = b.ins().call(r, &[mem]);
+                let call = b.ins().call(r, &[mem, out]);
                 let st = b.inst_results(call)[0];
                 let fail = b.create_block();
                 let next = b.create_block();
@@ -557,13 +640,7 @@ impl<'p> Gen<'p> {
             b.ins().return_(&[ok]);
             b.finalize(self.module.isa().frontend_config());
         }
-        if let Some(c) = &mut self.clif {
-            c.push(format!("; {name}\n{}", ctx.func.display()));
-        }
-        self.module
-            .define_function(id, &mut ctx)
-            .map_err(|e| format!("{name}: {e:?}"))?;
-        self.module.clear_context(&mut ctx);
+        self.define(name, id, &mut ctx, chunks.to_vec(), false)?;
         Ok(id)
     }
 }
@@ -616,6 +693,33 @@ impl Lower<'_> {
         b.inst_results(c)[0]
     }
 
+    /// `x^n` unrolled, as [`crate::symbolic::eval::powi`].
+    fn powi(b: &mut FunctionBuilder, x: Value, n: i32) -> Value {
+        let mut m = n.unsigned_abs();
+        let mut a = x;
+        let mut r: Option<Value> = None;
+        loop {
+            if m & 1 == 1 {
+                r = Some(match r {
+                    None => a,
+                    Some(r) => b.ins().fmul(r, a),
+                });
+            }
+            m >>= 1;
+            if m == 0 {
+                break;
+            }
+            a = b.ins().fmul(a, a);
+        }
+        let r = r.unwrap_or_else(|| b.ins().f64const(1.0));
+        if n < 0 {
+            let one = b.ins().f64const(1.0);
+            b.ins().fdiv(one, r)
+        } else {
+            r
+        }
+    }
+
     fn bool_to_f64(b: &mut FunctionBuilder, c: Value) -> Value {
         let one = b.ins().f64const(1.0);
         let zero = b.ins().f64const(0.0);
@@ -657,7 +761,10 @@ impl Lower<'_> {
                 Node::Sub(..) => b.ins().fsub(a[0], a[1]),
                 Node::Mul(..) => b.ins().fmul(a[0], a[1]),
                 Node::Div(..) => b.ins().fdiv(a[0], a[1]),
-                Node::Pow(..) => self.call(b, "rtc_pow", &[a[0], a[1]]),
+                Node::Pow(_, y) => match int_exponent(self.plan, y) {
+                    Some(n) => Self::powi(b, a[0], n),
+                    None => self.call(b, POW, &[a[0], a[1]]),
+                },
                 Node::Call1(f, _) => match f {
                     Func1::Sqrt => b.ins().sqrt(a[0]),
                     Func1::Abs => b.ins().fabs(a[0]),
@@ -828,7 +935,9 @@ impl Lower<'_> {
         let jp = b.ins().iadd_imm_s(self.mem, (j0 * 8) as i64);
         let rp = b.ins().iadd_imm_s(self.mem, (r0 * 8) as i64);
         let kk = b.ins().iconst(types::I64, k as i64);
-        let st = self.call(b, "rtc_lu_solve", &[jp, rp, kk]);
+        let r = self.refs[LU];
+        let c = b.ins().call(r, &[jp, rp, kk]);
+        let st = b.inst_results(c)[0];
         let singular = b.create_block();
         let solved = b.create_block();
         b.ins().brif(st, solved, &[], singular, &[]);
@@ -855,6 +964,7 @@ impl Lower<'_> {
             let atol = b.ins().f64const(self.plan.newton.atol);
             let rtol = b.ins().f64const(self.plan.newton.rtol);
             let mut all = b.ins().iconst(types::I8, 1);
+            let mut sum = b.ins().f64const(0.0);
             for (i, &t) in blk.tearing.iter().enumerate() {
                 let old = self.load(b, t);
                 let d = self.load_slot(b, r0 + i);
@@ -867,15 +977,39 @@ impl Lower<'_> {
                 let gt = b.ins().fcmp(FloatCC::GreaterThan, da, lim);
                 let one = b.ins().iconst(types::I8, 1);
                 let not_gt = b.ins().bxor(gt, one);
-                // A non-finite new value is never small (x − x ≠ 0 for NaN and ±inf).
+                all = b.ins().band(all, not_gt);
+                // x − x is 0 for finite x, NaN for NaN and ±inf.
                 let xx = b.ins().fsub(x, x);
-                let zero = b.ins().f64const(0.0);
-                let finite = b.ins().fcmp(FloatCC::Equal, xx, zero);
-                let c = b.ins().band(not_gt, finite);
-                all = b.ins().band(all, c);
+                sum = b.ins().fadd(sum, xx);
                 b.ins()
                     .store(MemFlagsData::trusted(), x, self.mem, (t.index() * 8) as i32);
             }
+            // A non-finite iterate ends the iteration: the first such tearing variable is named,
+            // as the interpreter names it.
+            let zero = b.ins().f64const(0.0);
+            let finite = b.ins().fcmp(FloatCC::Equal, sum, zero);
+            let diverged = b.create_block();
+            let go_on = b.create_block();
+            b.ins().brif(finite, go_on, &[], diverged, &[]);
+            b.switch_to_block(diverged);
+            b.seal_block(diverged);
+            for &t in &blk.tearing {
+                let x = self.load(b, t);
+                let xx = b.ins().fsub(x, x);
+                let fin = b.ins().fcmp(FloatCC::Equal, xx, zero);
+                let bad = b.create_block();
+                let next = b.create_block();
+                b.ins().brif(fin, next, &[], bad, &[]);
+                b.switch_to_block(bad);
+                b.seal_block(bad);
+                let code = b.ins().iconst(types::I32, 2 | ((t.index() as i64) << 4));
+                b.ins().return_(&[code]);
+                b.switch_to_block(next);
+                b.seal_block(next);
+            }
+            b.ins().jump(go_on, &[]);
+            b.switch_to_block(go_on);
+            b.seal_block(go_on);
             b.def_var(small, all);
             b.ins().jump(eval, &[]);
         }
@@ -883,57 +1017,5 @@ impl Lower<'_> {
         b.switch_to_block(ok);
         b.seal_block(ok);
         self.memo.clear();
-    }
-}
-
-impl Jit {
-    /// Memory for this model: the plan's slots and the scratch area.
-    pub fn memory(&self) -> Vec<f64> {
-        vec![0.0; self.slots + self.scratch]
-    }
-
-    fn decode(&self, mem: &[f64], code: i32) -> Status {
-        let detail = (code >> 4) as usize;
-        match code & 15 {
-            0 => Status::Ok,
-            1 => {
-                let k = self.block_sizes.get(&detail).copied().unwrap_or(0);
-                let base = self.residual_offset + 1;
-                let residual = mem[base..base + k]
-                    .iter()
-                    .fold(0.0f64, |m, x| m.max(x.abs()));
-                Status::NotConverged {
-                    block: detail,
-                    residual,
-                }
-            }
-            2 if detail as i64 == NO_DETAIL => {
-                let var = self
-                    .checked
-                    .iter()
-                    .copied()
-                    .find(|v| !mem[v.index()].is_finite())
-                    .unwrap_or(VarId(0));
-                Status::NonFinite { var }
-            }
-            2 => Status::NonFinite {
-                var: VarId(detail as u32),
-            },
-            _ => Status::Singular { block: detail },
-        }
-    }
-
-    pub fn init(&self, mem: &mut [f64], t0: f64) -> Status {
-        assert!(mem.len() >= self.slots + self.scratch);
-        // SAFETY: `mem` is at least the layout's size, checked above.
-        let code = unsafe { (self.init)(mem.as_mut_ptr(), t0) };
-        self.decode(mem, code)
-    }
-
-    pub fn step(&self, mem: &mut [f64], t: f64, h: f64) -> Status {
-        assert!(mem.len() >= self.slots + self.scratch);
-        // SAFETY: as in `init`.
-        let code = unsafe { (self.step)(mem.as_mut_ptr(), t, h) };
-        self.decode(mem, code)
     }
 }

@@ -442,7 +442,8 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         let var = &flat.vars[fv.index()];
         let e = match b.vars[i].kind {
             SVarKind::Parameter => var.binding,
-            SVarKind::State | SVarKind::Algebraic => var.start,
+            // An input's start value is the value it holds until the environment sets it.
+            SVarKind::State | SVarKind::Algebraic | SVarKind::Input => var.start,
             _ => None,
         };
         if let Some(e) = e {

@@ -443,6 +443,10 @@ impl Interp {
                 }
                 mem[s as usize] = x;
             }
+            // A non-finite iterate ends the iteration: the solution diverged.
+            if let Some(&s) = tearing.iter().find(|&&s| !mem[s as usize].is_finite()) {
+                return Status::NonFinite { var: VarId(s) };
+            }
             self.exec(iteration, mem);
             evals += 1;
             if small {

@@ -71,12 +71,42 @@ pub fn apply(n: Node, a: [f64; 3]) -> f64 {
     }
 }
 
-/// `x^y` with integer exponents computed by `powi` (exact for small integers, as tools do).
-#[inline]
+/// `x^y`: integer exponents up to 64 in magnitude by [`powi`] (exact for small integers, as
+/// tools do), others by the C library's `pow`.
 pub fn pow(x: f64, y: f64) -> f64 {
     if y == y.trunc() && y.abs() <= 64.0 {
-        x.powi(y as i32)
+        powi(x, y as i32)
     } else {
         x.powf(y)
+    }
+}
+
+/// `x^n` by binary exponentiation, spelled out (rather than `f64::powi`, whose operation order
+/// is LLVM's to choose) so that generated code for any target repeats it operation for
+/// operation: multiply the result by the current power for every set bit of |n|, square the
+/// power between bits, take the reciprocal for negative n. The first factor is taken as is,
+/// not multiplied by 1.
+pub fn powi(x: f64, n: i32) -> f64 {
+    let mut m = n.unsigned_abs();
+    let mut a = x;
+    let mut r: Option<f64> = None;
+    loop {
+        if m & 1 == 1 {
+            r = Some(match r {
+                None => a,
+                Some(r) => r * a,
+            });
+        }
+        m >>= 1;
+        if m == 0 {
+            break;
+        }
+        a *= a;
+    }
+    let r = r.unwrap_or(1.0);
+    if n < 0 {
+        1.0 / r
+    } else {
+        r
     }
 }

@@ -1,0 +1,206 @@
+//! The in-process JIT: the generated module finalised in executable memory.
+
+use super::{base_flags, err, generate, NO_DETAIL};
+use crate::plan::interp::Status;
+use crate::plan::{Plan, Stmt};
+use crate::symbolic::VarId;
+use cranelift_codegen::settings;
+use cranelift_jit::{JITBuilder, JITModule};
+use rustc_hash::FxHashMap;
+
+type InitFn = unsafe extern "C" fn(*mut f64, f64) -> i32;
+type StepFn = unsafe extern "C" fn(*mut f64, f64, f64) -> i32;
+type OutputsFn = unsafe extern "C" fn(*const f64, *mut f64) -> i32;
+
+/// A JIT-compiled plan.
+pub struct Jit {
+    _module: JITModule,
+    init: InitFn,
+    step: StepFn,
+    outputs: OutputsFn,
+    /// Slots of the plan's variables; the scratch area follows.
+    pub slots: usize,
+    pub scratch: usize,
+    /// Number of values `outputs` writes.
+    pub output_count: usize,
+    /// Cranelift IR text of every function, when requested.
+    pub clif: Vec<String>,
+    residual_offset: usize,
+    block_sizes: FxHashMap<usize, usize>,
+    pub newton_max: u32,
+    /// Slots checked for finiteness, in the interpreter's order.
+    checked: Vec<VarId>,
+}
+
+// The JIT memory lives as long as the module; the function pointers do not outlive `Jit`.
+unsafe impl Send for Jit {}
+
+// The C math library through Rust's bindings to it (the interpreter calls the same ones).
+extern "C" fn c_sin(x: f64) -> f64 {
+    x.sin()
+}
+extern "C" fn c_cos(x: f64) -> f64 {
+    x.cos()
+}
+extern "C" fn c_tan(x: f64) -> f64 {
+    x.tan()
+}
+extern "C" fn c_asin(x: f64) -> f64 {
+    x.asin()
+}
+extern "C" fn c_acos(x: f64) -> f64 {
+    x.acos()
+}
+extern "C" fn c_atan(x: f64) -> f64 {
+    x.atan()
+}
+extern "C" fn c_sinh(x: f64) -> f64 {
+    x.sinh()
+}
+extern "C" fn c_cosh(x: f64) -> f64 {
+    x.cosh()
+}
+extern "C" fn c_tanh(x: f64) -> f64 {
+    x.tanh()
+}
+extern "C" fn c_exp(x: f64) -> f64 {
+    x.exp()
+}
+extern "C" fn c_log(x: f64) -> f64 {
+    x.ln()
+}
+extern "C" fn c_log10(x: f64) -> f64 {
+    x.log10()
+}
+extern "C" fn c_atan2(y: f64, x: f64) -> f64 {
+    y.atan2(x)
+}
+extern "C" fn c_pow(x: f64, y: f64) -> f64 {
+    x.powf(y)
+}
+
+/// Compiles `plan` to native code for this machine.
+pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
+    let flags = base_flags(false)?;
+    let isa = cranelift_native::builder()
+        .map_err(err)?
+        .finish(settings::Flags::new(flags))
+        .map_err(err)?;
+    let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    let syms: [(&str, *const u8); 14] = [
+        ("sin", c_sin as *const u8),
+        ("cos", c_cos as *const u8),
+        ("tan", c_tan as *const u8),
+        ("asin", c_asin as *const u8),
+        ("acos", c_acos as *const u8),
+        ("atan", c_atan as *const u8),
+        ("sinh", c_sinh as *const u8),
+        ("cosh", c_cosh as *const u8),
+        ("tanh", c_tanh as *const u8),
+        ("exp", c_exp as *const u8),
+        ("log", c_log as *const u8),
+        ("log10", c_log10 as *const u8),
+        ("atan2", c_atan2 as *const u8),
+        ("pow", c_pow as *const u8),
+    ];
+    for (n, p) in syms {
+        jb.symbol(n, p);
+    }
+    let slots = plan.vars.len();
+    let scratch = plan.scratch_slots();
+    let mut g = generate(plan, JITModule::new(jb), "rtc_model", emit_clif, false)?;
+    g.module.finalize_definitions().map_err(err)?;
+    let init_ptr = g.module.get_finalized_function(g.init);
+    let step_ptr = g.module.get_finalized_function(g.step);
+    let out_ptr = g.module.get_finalized_function(g.outputs);
+    let block_sizes = plan
+        .init
+        .iter()
+        .chain(&plan.step)
+        .filter_map(|s| match s {
+            Stmt::Block(b) => Some((b.index, b.tearing.len())),
+            _ => None,
+        })
+        .collect();
+    // SAFETY: the functions were defined with exactly these signatures.
+    let (init, step, outputs) = unsafe {
+        (
+            std::mem::transmute::<*const u8, InitFn>(init_ptr),
+            std::mem::transmute::<*const u8, StepFn>(step_ptr),
+            std::mem::transmute::<*const u8, OutputsFn>(out_ptr),
+        )
+    };
+    Ok(Jit {
+        init,
+        step,
+        outputs,
+        slots,
+        scratch,
+        output_count: plan.outputs.len(),
+        clif: std::mem::take(&mut g.clif),
+        residual_offset: slots,
+        block_sizes,
+        newton_max: plan.newton.max_iterations,
+        checked: plan.unknown_slots(),
+        _module: g.module,
+    })
+}
+
+impl Jit {
+    /// Memory for this model: the plan's slots and the scratch area.
+    pub fn memory(&self) -> Vec<f64> {
+        vec![0.0; self.slots + self.scratch]
+    }
+
+    fn decode(&self, mem: &[f64], code: i32) -> Status {
+        let detail = (code >> 4) as usize;
+        match code & 15 {
+            0 => Status::Ok,
+            1 => {
+                let k = self.block_sizes.get(&detail).copied().unwrap_or(0);
+                let base = self.residual_offset + 1;
+                let residual = mem[base..base + k]
+                    .iter()
+                    .fold(0.0f64, |m, x| m.max(x.abs()));
+                Status::NotConverged {
+                    block: detail,
+                    residual,
+                }
+            }
+            2 if detail as i64 == NO_DETAIL => {
+                let var = self
+                    .checked
+                    .iter()
+                    .copied()
+                    .find(|v| !mem[v.index()].is_finite())
+                    .unwrap_or(VarId(0));
+                Status::NonFinite { var }
+            }
+            2 => Status::NonFinite {
+                var: VarId(detail as u32),
+            },
+            _ => Status::Singular { block: detail },
+        }
+    }
+
+    pub fn init(&self, mem: &mut [f64], t0: f64) -> Status {
+        assert!(mem.len() >= self.slots + self.scratch);
+        // SAFETY: `mem` is at least the layout's size, checked above.
+        let code = unsafe { (self.init)(mem.as_mut_ptr(), t0) };
+        self.decode(mem, code)
+    }
+
+    pub fn step(&self, mem: &mut [f64], t: f64, h: f64) -> Status {
+        assert!(mem.len() >= self.slots + self.scratch);
+        // SAFETY: as in `init`.
+        let code = unsafe { (self.step)(mem.as_mut_ptr(), t, h) };
+        self.decode(mem, code)
+    }
+
+    /// Every named variable (the plan's outputs, in order) from `mem` into `out`.
+    pub fn outputs(&self, mem: &[f64], out: &mut [f64]) {
+        assert!(mem.len() >= self.slots + self.scratch && out.len() >= self.output_count);
+        // SAFETY: both blocks are at least the sizes the code indexes, checked above.
+        unsafe { (self.outputs)(mem.as_ptr(), out.as_mut_ptr()) };
+    }
+}

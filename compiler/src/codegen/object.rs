@@ -1,0 +1,153 @@
+//! Relocatable objects for embedded and real-time targets (`rtc compile`), written by
+//! `cranelift-object` from the same generator as the JIT.
+//!
+//! The object defines `<m>_init`, `<m>_step` and `<m>_outputs` (global) and their chunk and
+//! helper functions (local); its only undefined symbols are C math library functions. The
+//! code allocates nothing, makes no system calls and touches only the memory block it is given
+//! and its own constants; its stack use is the sum of the frames along the deepest call chain,
+//! computed from Cranelift's frame layouts.
+
+use super::{base_flags, err, generate};
+use crate::plan::Plan;
+use cranelift_codegen::isa;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_object::{ObjectBuilder, ObjectModule};
+
+/// A target `rtc compile` can emit for.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    pub triple: &'static str,
+    /// Hosted (Linux): position-independent code, linkable into PIE executables and shared
+    /// libraries. Bare metal: absolute addressing, for static firmware images.
+    pub pic: bool,
+    /// Instruction-set settings beyond Cranelift's defaults.
+    pub isa_flags: &'static [(&'static str, &'static str)],
+    pub note: &'static str,
+    /// Cranelift 0.135's riscv64 backend leaves fs1 (f9) out of its callee-saved registers
+    /// (`DEFAULT_CALLEE_SAVES` in `isa/riscv64/abi.rs`), so its code clobbers a register the
+    /// C caller expects preserved (seen: the harness's step size changed across a step call).
+    /// Each exported function is then a 9-instruction shim that saves fs1, calls the
+    /// generated body and restores it. (Cranelift's PreserveAll convention cannot return a
+    /// value and saves vector registers even without the V extension, so it is no way out.)
+    pub riscv_fs1_shim: bool,
+}
+
+/// Supported targets; the first matching the host is the default.
+pub const TARGETS: &[Target] = &[
+    Target {
+        triple: "x86_64-unknown-linux-gnu",
+        pic: true,
+        // SSE4.1 (x86-64-v2, every x86-64 CPU since about 2009) gives floor/ceil/trunc as
+        // instructions instead of calls into libm.
+        isa_flags: &[
+            ("has_sse3", "true"),
+            ("has_ssse3", "true"),
+            ("has_sse41", "true"),
+        ],
+        note: "x86-64-v2 (SSE4.1), System V ABI",
+        riscv_fs1_shim: false,
+    },
+    Target {
+        triple: "aarch64-unknown-linux-gnu",
+        pic: true,
+        isa_flags: &[],
+        note: "ARMv8-A, AAPCS64",
+        riscv_fs1_shim: false,
+    },
+    Target {
+        triple: "riscv64gc-unknown-linux-gnu",
+        pic: true,
+        isa_flags: &[],
+        note: "RV64GC (IMAFD), LP64D",
+        riscv_fs1_shim: true,
+    },
+    Target {
+        triple: "aarch64-unknown-none",
+        pic: false,
+        isa_flags: &[],
+        note: "ARMv8-A bare metal, AAPCS64",
+        riscv_fs1_shim: false,
+    },
+    Target {
+        triple: "riscv64gc-unknown-none-elf",
+        pic: false,
+        isa_flags: &[],
+        note: "RV64GC bare metal, LP64D",
+        riscv_fs1_shim: true,
+    },
+];
+
+impl Target {
+    /// The target named `triple`, if supported.
+    pub fn find(triple: &str) -> Option<&'static Target> {
+        TARGETS.iter().find(|t| t.triple == triple)
+    }
+
+    /// The supported target this machine is, if any.
+    pub fn host() -> Option<&'static Target> {
+        let arch = std::env::consts::ARCH;
+        let os = std::env::consts::OS;
+        TARGETS
+            .iter()
+            .find(|t| t.pic && t.triple.starts_with(arch) && os == "linux")
+    }
+}
+
+/// An object file and what a header needs to know about it.
+pub struct ObjectCode {
+    pub bytes: Vec<u8>,
+    /// C math library functions the object calls (its only undefined symbols).
+    pub libm: Vec<&'static str>,
+    /// Deepest stack use of the generated code, in bytes, for init, step and outputs (not
+    /// counting the C math library's own frames).
+    pub stack_init: u32,
+    pub stack_step: u32,
+    pub stack_outputs: u32,
+    /// Whether the step calls into the C math library (whose stack use adds to `stack_step`).
+    pub step_calls_libm: bool,
+    pub clif: Vec<String>,
+}
+
+/// Compiles `plan` for `target` with symbols prefixed by `prefix`.
+pub fn object(
+    plan: &Plan,
+    target: &Target,
+    prefix: &str,
+    emit_clif: bool,
+) -> Result<ObjectCode, String> {
+    let flags = base_flags(target.pic)?;
+    let mut triple: target_lexicon::Triple = target.triple.parse().map_err(err)?;
+    // Bare-metal triples name no object format; ELF is what their toolchains link.
+    if triple.binary_format == target_lexicon::BinaryFormat::Unknown {
+        triple.binary_format = target_lexicon::BinaryFormat::Elf;
+    }
+    let mut b = isa::lookup(triple).map_err(err)?;
+    for (k, v) in target.isa_flags {
+        b.set(k, v).map_err(err)?;
+    }
+    let isa = b.finish(settings::Flags::new(flags)).map_err(err)?;
+    let ob =
+        ObjectBuilder::new(isa, prefix, cranelift_module::default_libcall_names()).map_err(err)?;
+    let g = generate(
+        plan,
+        ObjectModule::new(ob),
+        prefix,
+        emit_clif,
+        target.riscv_fs1_shim,
+    )?;
+    let (stack_init, _) = g.stack_bytes(g.init);
+    let (stack_step, step_calls_libm) = g.stack_bytes(g.step);
+    let (stack_outputs, _) = g.stack_bytes(g.outputs);
+    let libm = g.libm.clone();
+    let clif = g.clif.clone();
+    let bytes = g.module.finish().emit().map_err(err)?;
+    Ok(ObjectCode {
+        bytes,
+        libm,
+        stack_init,
+        stack_step,
+        stack_outputs,
+        step_calls_libm,
+        clif,
+    })
+}

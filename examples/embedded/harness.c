@@ -1,0 +1,209 @@
+/*
+ * harness.c: the minimal fixed-step loop around a model compiled by `rtc compile`.
+ *
+ * It is the loop a user copies into firmware: one static memory block, init once, then at
+ * every tick write the inputs, call step, read the outputs. Here the "tick" is a plain loop
+ * (as fast as possible); on a board it is a timer interrupt or an RTOS task with the period
+ * RTC_MODEL_STEP_SIZE. Inputs come from a CSV file (time column first, then one column per
+ * model input, held between samples), outputs go to standard output as CSV.
+ *
+ *   cc -std=c99 -DRTC_MODEL_HEADER='"DCMotor.h"' -I<dir> harness.c <dir>/DCMotor.o -lm
+ *   ./run [--stop T] [--every N] [--all] [--inputs FILE.csv]
+ *
+ * Exit status: 0 done, 1 usage or input file error, 2 the model stopped (status printed).
+ */
+#define RTC_MODEL_GENERIC
+#include RTC_MODEL_HEADER
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The model's memory and its outputs: static, so the loop allocates nothing. */
+static double mem[RTC_MODEL_MEM_SLOTS];
+static double out[RTC_MODEL_OUTPUT_COUNT];
+
+/* Input samples (read once before the loop; a board would take them from its A/D). */
+static double *in_times;
+static double *in_values; /* rows of RTC_MODEL_INPUT_COUNT, NAN where the file has none */
+static long in_rows;
+static long in_cursor;
+static int in_column_of[RTC_MODEL_INPUT_COUNT > 0 ? RTC_MODEL_INPUT_COUNT : 1];
+
+static int read_inputs(const char *path) {
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    int ncols = 0;
+    long cap = 0;
+    char *tok;
+    int i;
+    if (!f) {
+        fprintf(stderr, "harness: cannot open %s\n", path);
+        return 1;
+    }
+    for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++) in_column_of[i] = -1;
+    if (!fgets(line, sizeof line, f)) {
+        fprintf(stderr, "harness: %s is empty\n", path);
+        fclose(f);
+        return 1;
+    }
+    line[strcspn(line, "\r\n")] = 0;
+    for (tok = strtok(line, ","); tok; tok = strtok(NULL, ",")) {
+        int found = -1;
+        while (*tok == ' ') tok++;
+        if (ncols == 64) {
+            fprintf(stderr, "harness: %s:1: more than 64 columns\n", path);
+            fclose(f);
+            return 1;
+        }
+        for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++)
+            if (RTC_MODEL_input_names[i] && strcmp(tok, RTC_MODEL_input_names[i]) == 0) found = i;
+        if (ncols == 0 && strcmp(tok, "time") != 0) {
+            fprintf(stderr, "harness: %s:1: the first column must be `time`\n", path);
+            fclose(f);
+            return 1;
+        }
+        if (ncols > 0 && found < 0) {
+            fprintf(stderr, "harness: %s:1: the model has no input `%s`\n", path, tok);
+            fclose(f);
+            return 1;
+        }
+        if (found >= 0) in_column_of[found] = ncols;
+        ncols++;
+    }
+    while (fgets(line, sizeof line, f)) {
+        double row[64] = {0};
+        int n = 0;
+        char *p = line, *end;
+        if (strspn(line, " \r\n") == strlen(line)) continue;
+        while (n < ncols) {
+            row[n] = strtod(p, &end);
+            if (end == p) break;
+            n++;
+            p = end;
+            while (*p == ' ') p++;
+            if (*p == ',') p++;
+        }
+        if (n != ncols) {
+            fprintf(stderr, "harness: %s:%ld: expected %d numbers\n", path, in_rows + 2, ncols);
+            fclose(f);
+            return 1;
+        }
+        if (in_rows == cap) {
+            cap = cap ? 2 * cap : 64;
+            in_times = realloc(in_times, (size_t)cap * sizeof *in_times);
+            in_values = realloc(in_values,
+                                (size_t)cap * (RTC_MODEL_INPUT_COUNT + 1) * sizeof *in_values);
+            if (!in_times || !in_values) {
+                fprintf(stderr, "harness: out of memory\n");
+                fclose(f);
+                return 1;
+            }
+        }
+        in_times[in_rows] = row[0];
+        for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++)
+            in_values[in_rows * RTC_MODEL_INPUT_COUNT + i] =
+                in_column_of[i] >= 0 ? row[in_column_of[i]] : NAN;
+        in_rows++;
+    }
+    fclose(f);
+    if (in_rows == 0) {
+        fprintf(stderr, "harness: %s has no samples\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+/* Zero-order hold: the last sample at or before t (the first one before the first time). */
+static void apply_inputs(double t) {
+    int i;
+    if (in_rows == 0) return;
+    while (in_cursor + 1 < in_rows && in_times[in_cursor + 1] <= t) in_cursor++;
+    for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++)
+        if (in_column_of[i] >= 0)
+            mem[RTC_MODEL_input_slots[i]] = in_values[in_cursor * RTC_MODEL_INPUT_COUNT + i];
+}
+
+static int all_outputs;
+
+static void print_header(void) {
+    int i;
+    printf("time");
+    for (i = 0; i < RTC_MODEL_OUTPUT_COUNT; i++)
+        if (all_outputs || RTC_MODEL_output_default[i]) printf(",%s", RTC_MODEL_output_names[i]);
+    printf("\n");
+}
+
+static void print_row(double t) {
+    int i;
+    RTC_MODEL_OUTPUTS(mem, out);
+    printf("%.17g", t);
+    for (i = 0; i < RTC_MODEL_OUTPUT_COUNT; i++)
+        if (all_outputs || RTC_MODEL_output_default[i]) printf(",%.17g", out[i]);
+    printf("\n");
+}
+
+static const char *status_text(int32_t code) {
+    switch (code & 15) {
+    case 1: return "Newton iteration did not converge (detail: block)";
+    case 2: return "a variable became non-finite (detail: slot)";
+    case 3: return "singular Jacobian (detail: block)";
+    default: return "unknown status";
+    }
+}
+
+int main(int argc, char **argv) {
+    const double h = RTC_MODEL_STEP_SIZE;
+    const double t0 = RTC_MODEL_START_TIME;
+    double stop = RTC_MODEL_STOP_TIME;
+    long every = 1, n, k;
+    int i;
+    int32_t st;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--stop") == 0 && i + 1 < argc) {
+            stop = strtod(argv[++i], NULL);
+        } else if (strcmp(argv[i], "--every") == 0 && i + 1 < argc) {
+            every = strtol(argv[++i], NULL, 10);
+            if (every < 1) every = 1;
+        } else if (strcmp(argv[i], "--inputs") == 0 && i + 1 < argc) {
+            if (read_inputs(argv[++i])) return 1;
+        } else if (strcmp(argv[i], "--all") == 0) {
+            all_outputs = 1;
+        } else {
+            fprintf(stderr, "usage: %s [--stop T] [--every N] [--all] [--inputs FILE.csv]\n",
+                    argv[0]);
+            return 1;
+        }
+    }
+    /* Inputs hold their start values until the environment sets them. */
+    for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++)
+        if (RTC_MODEL_input_names[i]) mem[RTC_MODEL_input_slots[i]] = RTC_MODEL_input_starts[i];
+    apply_inputs(t0);
+    st = RTC_MODEL_INIT(mem, t0);
+    if (st != 0) {
+        fprintf(stderr, "%s: init failed at t = %g: %s, detail %ld\n", RTC_MODEL_NAME, t0,
+                status_text(st), (long)(st >> 4));
+        return 2;
+    }
+    print_header();
+    print_row(t0);
+    n = (long)round((stop - t0) / h);
+    for (k = 0; k < n; k++) {
+        /* The fixed-step loop: a board runs this body once per timer tick. */
+        const double t = t0 + (double)k * h;
+        const double t1 = t0 + (double)(k + 1) * h;
+        apply_inputs(t);
+        st = RTC_MODEL_STEP(mem, t, h);
+        if (st != 0) {
+            print_row(t1);
+            fprintf(stderr, "%s: stopped at t = %g: %s, detail %ld\n", RTC_MODEL_NAME, t1,
+                    status_text(st), (long)(st >> 4));
+            return 2;
+        }
+        if ((k + 1) % every == 0 || k + 1 == n) print_row(t1);
+    }
+    free(in_times);
+    free(in_values);
+    return 0;
+}
