@@ -145,3 +145,75 @@ fn initial_problem_is_solved_or_rejected() {
         .expect("z");
     assert!((z + 0.1 * z * z * z - 1.0).abs() < 1e-12, "{first}");
 }
+
+#[test]
+fn inputs_are_held_from_their_sample_time() {
+    let (code, out, err) = rtc(&[
+        "run",
+        "examples/DCMotor.mo",
+        "--method",
+        "trapezoid",
+        "--stop",
+        "0.102",
+        "--inputs",
+        "examples/DCMotor_inputs.csv",
+        "--vars",
+        "u,i",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<f64>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|c| c.parse().unwrap()).collect())
+        .collect();
+    let at = |t: f64| rows.iter().find(|r| (r[0] - t).abs() < 1e-9).unwrap();
+    // 0 V until 0.1 s; the step from 0.1 is the first to see 12 V.
+    assert_eq!(at(0.099)[1], 0.0);
+    assert_eq!(at(0.1)[2], 0.0, "the current before the step from 0.1");
+    assert_eq!(at(0.101)[1], 12.0);
+    // Trapezoid from rest: the derivatives at the start of the step were computed with 0 V
+    // (zero); the end uses 12 V. i1 = h/2 · (12 − R i1 − k w1)/L, w1 = h/2 · (k i1 − b w1)/J,
+    // so w1 = a i1 with a = h k / (2J + h b) and i1 = 6 h / (L + h R/2 + h k a/2).
+    let (h, r, l, k, j, b) = (1e-3, 1.2, 0.05, 0.1, 0.01, 0.001);
+    let a = h * k / (2.0 * j + h * b);
+    let i1 = 6.0 * h / (l + h * r / 2.0 + h * k * a / 2.0);
+    assert!(
+        (at(0.101)[2] - i1).abs() < 1e-9 * i1,
+        "{} vs {i1}",
+        at(0.101)[2]
+    );
+}
+
+#[test]
+fn bad_inputs_file_is_a_located_diagnostic() {
+    let dir = std::env::temp_dir().join(format!("rtc-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.csv");
+    for (text, want) in [
+        (
+            "time,v\n0,1\n",
+            "bad.csv:1: the model has no input `v` (its inputs: u)",
+        ),
+        (
+            "time,u\n0,1\n0.5,x\n",
+            "bad.csv:3: `x` is not a finite number",
+        ),
+        ("time,u\n0,1\n-1,2\n", "bad.csv:3: times must not decrease"),
+        (
+            "u,time\n0,1\n",
+            "bad.csv:1: the first column must be `time`",
+        ),
+    ] {
+        std::fs::write(&f, text).unwrap();
+        let (code, _, err) = rtc(&[
+            "run",
+            "examples/DCMotor.mo",
+            "--inputs",
+            f.to_str().unwrap(),
+            "--short-diagnostics",
+        ]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -63,6 +63,7 @@ fn every_example_agrees() {
         ("SecondOrder.mo", 1e-3),
         ("MassSpringDamper.mo", 1e-3),
         ("RCCircuit.mo", 1e-3),
+        ("DCMotor.mo", 1e-3),
         ("VdPLineComponents.mo", 1e-3),
         ("VdPLineNoLoad.mo", 1e-3),
     ] {

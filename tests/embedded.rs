@@ -204,30 +204,6 @@ fn objects_run_on_three_instruction_sets() {
             let name = c.file.trim_end_matches(".mo");
             let model = root().join("examples").join(c.file);
             let what = format!("{name} on {}", p.triple);
-            // The reference: the JIT in process, every step recorded.
-            let reference = work.join(format!("{name}.jit.csv"));
-            let step = c
-                .flags
-                .iter()
-                .position(|f| *f == "--step")
-                .map(|k| c.flags[k + 1])
-                .expect("a step");
-            let mut run = Command::new(RTC);
-            run.arg("run")
-                .args(["--interval", step])
-                .arg(&model)
-                .args(c.flags)
-                .args(["--stop", c.stop, "--out"])
-                .arg(&reference);
-            if let Some(i) = c.inputs {
-                run.arg("--inputs").arg(root().join("examples").join(i));
-            }
-            let out = run.output().unwrap();
-            assert!(
-                out.status.success(),
-                "{what}: rtc run: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
             // The object through the harness's Makefile.
             let build = work.join(p.triple).join(name);
             let exe = build.join("run");
@@ -268,7 +244,7 @@ fn objects_run_on_three_instruction_sets() {
                 "{what}: harness: {}",
                 String::from_utf8_lossy(&out.stderr)
             );
-            let jit = std::fs::read_to_string(&reference).unwrap();
+            let jit = jit_run(c, &work);
             let obj = String::from_utf8(out.stdout).unwrap();
             let worst = compare(&what, &jit, &obj);
             eprintln!("{what}: largest relative difference to the JIT {worst:e}");
@@ -276,5 +252,341 @@ fn objects_run_on_three_instruction_sets() {
         }
     }
     assert!(ran >= CASES.len(), "at least the host target must run");
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// The JIT's CSV for `case` (every step), for comparisons.
+fn jit_run(case: &Case, work: &Path) -> String {
+    let name = case.file.trim_end_matches(".mo");
+    let step = case
+        .flags
+        .iter()
+        .position(|f| *f == "--step")
+        .map(|k| case.flags[k + 1])
+        .expect("a step");
+    let path = work.join(format!("{name}.jit.csv"));
+    let mut run = Command::new(RTC);
+    run.arg("run")
+        .arg(root().join("examples").join(case.file))
+        .args(case.flags)
+        .args(["--interval", step, "--stop", case.stop, "--out"])
+        .arg(&path);
+    if let Some(i) = case.inputs {
+        run.arg("--inputs").arg(root().join("examples").join(i));
+    }
+    let out = run.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn compile_to(case: &Case, target: &str, dir: &Path) -> String {
+    let out = Command::new(RTC)
+        .arg("compile")
+        .arg(root().join("examples").join(case.file))
+        .args(case.flags)
+        .args(["--target", target, "-o"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    case.file.trim_end_matches(".mo").to_string()
+}
+
+fn case(file: &str) -> &'static Case {
+    CASES.iter().find(|c| c.file == file).unwrap()
+}
+
+fn temp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rtc-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The header is strict C99 (and C++), and the object's external symbols are exactly the
+/// three entry points plus the C math functions the JSON lists.
+#[test]
+fn header_is_strict_c99_and_the_object_exports_only_the_api() {
+    let work = temp("header");
+    for file in ["Pendulum.mo", "VdPLineNoLoad.mo", "DCMotor.mo"] {
+        let name = compile_to(case(file), "x86_64-unknown-linux-gnu", &work);
+        for generic in [false, true] {
+            let src = work.join(format!("{name}_{generic}.c"));
+            std::fs::write(
+                &src,
+                format!(
+                    "{}#include \"{name}.h\"\nint main(void) {{ return {name}_MEM_SLOTS > 0 ? 0 : 1; }}\n",
+                    if generic { "#define RTC_MODEL_GENERIC\n" } else { "" }
+                ),
+            )
+            .unwrap();
+            let out = Command::new("gcc")
+                .args([
+                    "-std=c99",
+                    "-Wall",
+                    "-Wextra",
+                    "-pedantic",
+                    "-Werror",
+                    "-c",
+                    "-o",
+                ])
+                .arg(work.join("t.o"))
+                .arg("-I")
+                .arg(&work)
+                .arg(&src)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{name}.h is not strict C99: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let obj = work.join(format!("{name}.o"));
+        let nm = |flag: &str| -> Vec<String> {
+            let out = Command::new("nm").arg(flag).arg(&obj).output().unwrap();
+            assert!(out.status.success());
+            let mut v: Vec<String> = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter_map(|l| l.split_whitespace().last().map(String::from))
+                .collect();
+            v.sort();
+            v
+        };
+        let mut exported = nm("--defined-only");
+        exported
+            .retain(|s| !s.contains("_chunk") && !s.ends_with("_lu_solve") && !s.ends_with("_pow"));
+        let globals = {
+            let out = Command::new("nm")
+                .args(["-g", "--defined-only"])
+                .arg(&obj)
+                .output()
+                .unwrap();
+            let mut v: Vec<String> = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter_map(|l| l.split_whitespace().last().map(String::from))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(
+            globals,
+            vec![
+                format!("{name}_init"),
+                format!("{name}_outputs"),
+                format!("{name}_step")
+            ],
+            "{name}: external definitions"
+        );
+        assert_eq!(
+            globals, exported,
+            "{name}: local symbols other than chunks and helpers"
+        );
+        let undefined = nm("--undefined-only");
+        let json = std::fs::read_to_string(work.join(format!("{name}.json"))).unwrap();
+        let libm_line = json.lines().find(|l| l.contains("\"libm\"")).unwrap();
+        for u in &undefined {
+            assert!(
+                libm_line.contains(&format!("\"{u}\"")),
+                "{name}: undefined symbol {u} is not a listed libm function ({libm_line})"
+            );
+        }
+        if file == "Pendulum.mo" {
+            assert_eq!(undefined, vec!["cos".to_string(), "sin".to_string()]);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Bare-metal objects (absolute addressing, no PIC) linked statically into the harness and run
+/// under qemu give the JIT's results; without an operating system to run them on, this checks
+/// the code and its relocations.
+#[test]
+fn bare_metal_objects_run_statically_linked() {
+    let in_ci = std::env::var_os("CI").is_some();
+    let work = temp("bare");
+    for (triple, cc, emu, sysroot) in [
+        (
+            "aarch64-unknown-none",
+            "aarch64-linux-gnu-gcc",
+            "qemu-aarch64",
+            "/usr/aarch64-linux-gnu",
+        ),
+        (
+            "riscv64gc-unknown-none-elf",
+            "riscv64-linux-gnu-gcc",
+            "qemu-riscv64",
+            "/usr/riscv64-linux-gnu",
+        ),
+    ] {
+        if !have(cc) || !have(emu) {
+            let msg = format!("{triple}: skipped, `{cc}` or `{emu}` is not installed");
+            assert!(!in_ci, "{msg}; CI must run every target");
+            eprintln!("{msg}");
+            continue;
+        }
+        for file in ["Pendulum.mo", "VdPLineNoLoad.mo"] {
+            let c = case(file);
+            let dir = work.join(triple);
+            let name = compile_to(c, triple, &dir);
+            let exe = dir.join(format!("{name}.run"));
+            let out = Command::new(cc)
+                .args([
+                    "-std=c99", "-O2", "-static", "-no-pie", "-Wall", "-Wextra", "-Werror",
+                ])
+                .arg("-I")
+                .arg(&dir)
+                .arg(format!("-DRTC_MODEL_HEADER=\"{name}.h\""))
+                .arg(root().join("examples/embedded/harness.c"))
+                .arg(dir.join(format!("{name}.o")))
+                .args(["-lm", "-o"])
+                .arg(&exe)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{triple} {name}: link: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let out = Command::new(emu)
+                .args(["-L", sysroot])
+                .arg(&exe)
+                .args(["--stop", c.stop])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{triple} {name}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let worst = compare(
+                &format!("{name} on {triple}"),
+                &jit_run(c, &work),
+                &String::from_utf8(out.stdout).unwrap(),
+            );
+            eprintln!("{name} on {triple} (static): largest relative difference {worst:e}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+#[test]
+fn unsupported_target_is_a_diagnostic() {
+    let work = temp("target");
+    let out = Command::new(RTC)
+        .arg("compile")
+        .arg(root().join("examples/Pendulum.mo"))
+        .args(["--step", "0.5", "--target", "mips-unknown-linux-gnu", "-o"])
+        .arg(&work)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unsupported target `mips-unknown-linux-gnu`"),
+        "{err}"
+    );
+    assert!(err.contains("riscv64gc-unknown-none-elf"), "{err}");
+    assert!(!work.join("Pendulum.o").exists());
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// The stack use the header reports bounds the real one: a probe paints the stack, runs init
+/// and 100 steps, and finds the deepest byte written. The probe's own call overhead is not
+/// counted in its figure, so the measured value sits a little under the report.
+#[test]
+fn reported_stack_use_bounds_the_measured_one() {
+    let work = temp("stack");
+    let probe = root().join("tests/embedded_stack_probe.c");
+    for (file, flags) in [
+        (
+            "VdPLineNoLoad.mo",
+            &["--method", "be", "--step", "1e-3"][..],
+        ),
+        (
+            "VdPLine.mo",
+            &["--method", "mixed", "--implicit", "u_l", "--step", "1e-4"][..],
+        ),
+        (
+            "HydraulicMotor.mo",
+            &[
+                "--method",
+                "be",
+                "--step",
+                "1e-4",
+                "--newton-iterations",
+                "30",
+            ][..],
+        ),
+        ("DCMotor.mo", &["--method", "trapezoid"][..]),
+    ] {
+        let name = file.trim_end_matches(".mo");
+        let out = Command::new(RTC)
+            .arg("compile")
+            .arg(root().join("examples").join(file))
+            .args(flags)
+            .arg("-o")
+            .arg(&work)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let header = std::fs::read_to_string(work.join(format!("{name}.h"))).unwrap();
+        let reported = |key: &str| -> usize {
+            let line = header
+                .lines()
+                .find(|l| l.starts_with(&format!("#define {name}_{key} ")))
+                .unwrap();
+            line.split_whitespace().nth(2).unwrap().parse().unwrap()
+        };
+        assert!(
+            header.contains("it calls no library function"),
+            "{name}: the probe needs a model whose step calls no libm"
+        );
+        let exe = work.join(format!("{name}.probe"));
+        let out = Command::new("gcc")
+            .args(["-O0", "-I"])
+            .arg(&work)
+            .arg(format!("-DRTC_MODEL_HEADER=\"{name}.h\""))
+            .arg(&probe)
+            .arg(work.join(format!("{name}.o")))
+            .args(["-lm", "-o"])
+            .arg(&exe)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = Command::new(&exe).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let v: Vec<usize> = text
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let (init, step) = (v[1], v[2]);
+        let (r_init, r_step) = (reported("STACK_BYTES_INIT"), reported("STACK_BYTES_STEP"));
+        eprintln!("{name}: stack measured init {init} step {step}, reported {r_init} / {r_step}");
+        assert!(
+            step <= r_step,
+            "{name}: step used {step} bytes, header says {r_step}"
+        );
+        assert!(
+            init <= r_init,
+            "{name}: init used {init} bytes, header says {r_init}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&work);
 }

@@ -1,6 +1,8 @@
 //! Source-to-plan benchmark: parse, flatten, discretize, sort, tear and differentiate the
 //! equation-form Van-der-Pol line for growing n and several methods. Prints the median and
-//! minimum time and the plan's size. Run with `cargo bench -p rtc --bench compile`.
+//! minimum time and the plan's size. Then source to object file (`rtc compile` without
+//! writing files) for each target at n = 5 and 500. Run with
+//! `cargo bench -p rtc --bench compile`.
 
 use rtc::discretize::Method;
 use rtc::driver::check_source;
@@ -87,6 +89,49 @@ fn main() {
                 shape.1,
                 shape.2,
                 shape.3
+            );
+        }
+    }
+    objects(&text);
+}
+
+/// Source → object bytes for every target, mixed mode (u_l implicit).
+fn objects(text: &str) {
+    println!(
+        "\n{:>6} {:>28} {:>12} {:>12} {:>10} {:>10}",
+        "n", "target", "median [ms]", "min [ms]", "object [B]", "stack [B]"
+    );
+    let method = Method::Mixed {
+        implicit: vec!["u_l".into()],
+    };
+    for n in [5usize, 500] {
+        for target in rtc::codegen::TARGETS {
+            let opts = Options {
+                params: vec![("n".into(), n as f64)],
+                ..Options::default()
+            };
+            let runs = if n >= 500 { 7 } else { 21 };
+            let mut times = Vec::new();
+            let mut size = (0, 0);
+            for _ in 0..runs {
+                let t0 = Instant::now();
+                let c = check_source("VdPLine.mo", text, &opts);
+                let model = c.model.expect("model");
+                let (plan, _, _) =
+                    rtc::sim::compile(&model, &method, Newton::default()).expect("plan");
+                let obj = rtc::codegen::object(&plan, target, "VdPLine", false).expect("object");
+                times.push(t0.elapsed().as_secs_f64() * 1e3);
+                size = (obj.bytes.len(), obj.stack_step);
+            }
+            times.sort_by(f64::total_cmp);
+            println!(
+                "{:>6} {:>28} {:>12.2} {:>12.2} {:>10} {:>10}",
+                n,
+                target.triple,
+                times[times.len() / 2],
+                times[0],
+                size.0,
+                size.1
             );
         }
     }
