@@ -1,0 +1,391 @@
+//! Inputs sampled at the start of a frame (the A/D converters with their zero-order hold) and
+//! outputs written at its end (the D/A converters), Cellier & Kofman §10.1 and §10.9.
+//!
+//! Sources: a CSV time series (held between samples), UDP datagrams (a mailbox per input:
+//! the latest value wins, read without locks), constants. Sinks: a CSV log and UDP datagrams.
+//!
+//! Datagram format (both directions, UTF-8 text): `name=value` pairs separated by spaces,
+//! commas, semicolons or newlines, e.g. `u=12.5 load=0.3`. Output datagrams carry the
+//! simulated time first: `time=0.125 w=31.19 i=7.67`, one datagram per frame. Values are
+//! printed in the shortest form that reads back exactly.
+
+use crate::Slot;
+use std::io::Write;
+use std::net::{SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Parses a datagram into `(name, value)` pairs; the error names the first bad item.
+pub fn parse_pairs(text: &str) -> Result<Vec<(&str, f64)>, String> {
+    let mut out = Vec::new();
+    for item in text
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .filter(|s| !s.is_empty())
+    {
+        let Some((name, value)) = item.split_once('=') else {
+            return Err(format!("`{item}`: expected name=value"));
+        };
+        let v: f64 = value
+            .parse()
+            .map_err(|_| format!("`{item}`: `{value}` is not a number"))?;
+        out.push((name, v));
+    }
+    Ok(out)
+}
+
+/// Input samples from a CSV file: a `time` column, then one column per input.
+#[derive(Clone, Debug, Default)]
+pub struct CsvInputs {
+    /// Nondecreasing sample times.
+    pub times: Vec<f64>,
+    /// (memory slot, one value per sample time).
+    pub columns: Vec<(usize, Vec<f64>)>,
+    cursor: usize,
+}
+
+impl CsvInputs {
+    /// Parses `text` (from the file `file`, named in errors as `file:line: …`) against the
+    /// model's inputs.
+    pub fn parse(file: &str, text: &str, inputs: &[Slot]) -> Result<CsvInputs, String> {
+        let at = |line: usize, msg: String| format!("{file}:{line}: {msg}");
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((_, head)) = lines.next() else {
+            return Err(at(
+                1,
+                "empty file; expected a header `time,<input>,...`".into(),
+            ));
+        };
+        let names: Vec<&str> = head.split(',').map(str::trim).collect();
+        if names.first() != Some(&"time") {
+            return Err(at(1, "the first column must be `time`".into()));
+        }
+        let mut columns: Vec<(usize, Vec<f64>)> = Vec::new();
+        for n in &names[1..] {
+            let Some(input) = inputs.iter().find(|s| s.name == *n) else {
+                let all: Vec<&str> = inputs.iter().map(|s| s.name.as_str()).collect();
+                let which = if all.is_empty() {
+                    " (it has no inputs)".to_string()
+                } else {
+                    format!(" (its inputs: {})", all.join(", "))
+                };
+                return Err(at(1, format!("the model has no input `{n}`{which}")));
+            };
+            if columns.iter().any(|(s, _)| *s == input.slot) {
+                return Err(at(1, format!("input `{n}` appears twice")));
+            }
+            columns.push((input.slot, Vec::new()));
+        }
+        let mut times: Vec<f64> = Vec::new();
+        for (i, line) in lines {
+            let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+            if cells.len() != names.len() {
+                return Err(at(
+                    i + 1,
+                    format!("{} values, the header has {}", cells.len(), names.len()),
+                ));
+            }
+            let mut row = Vec::with_capacity(cells.len());
+            for c in cells {
+                match c.parse::<f64>() {
+                    Ok(v) if v.is_finite() => row.push(v),
+                    _ => return Err(at(i + 1, format!("`{c}` is not a finite number"))),
+                }
+            }
+            if times.last().is_some_and(|&t| row[0] < t) {
+                return Err(at(i + 1, "times must not decrease".into()));
+            }
+            times.push(row[0]);
+            for (k, c) in columns.iter_mut().enumerate() {
+                c.1.push(row[k + 1]);
+            }
+        }
+        if times.is_empty() {
+            return Err(at(2, "no samples after the header".into()));
+        }
+        Ok(CsvInputs {
+            times,
+            columns,
+            cursor: 0,
+        })
+    }
+
+    /// Reads and parses a file.
+    pub fn read(path: &std::path::Path, inputs: &[Slot]) -> Result<CsvInputs, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Self::parse(&path.display().to_string(), &text, inputs)
+    }
+
+    /// The slots this source drives.
+    pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.columns.iter().map(|c| c.0)
+    }
+
+    /// Writes the held values at `t` (the last sample at or before t; the first sample
+    /// before the first time). Times are visited in nondecreasing order.
+    pub fn apply(&mut self, mem: &mut [f64], t: f64) {
+        while self.cursor + 1 < self.times.len() && self.times[self.cursor + 1] <= t {
+            self.cursor += 1;
+        }
+        for (slot, values) in &self.columns {
+            mem[*slot] = values[self.cursor];
+        }
+    }
+}
+
+/// Per-input mailboxes filled by a receiving thread: the latest value wins.
+pub struct Mailbox {
+    slots: Vec<usize>,
+    names: Vec<String>,
+    bits: Vec<AtomicU64>,
+    fresh: Vec<AtomicBool>,
+    /// Datagram items that named no input or did not parse.
+    pub rejected: AtomicU64,
+    pub received: AtomicU64,
+}
+
+impl Mailbox {
+    pub fn new(inputs: &[Slot]) -> Mailbox {
+        Mailbox {
+            slots: inputs.iter().map(|s| s.slot).collect(),
+            names: inputs.iter().map(|s| s.name.clone()).collect(),
+            bits: inputs.iter().map(|_| AtomicU64::new(0)).collect(),
+            fresh: inputs.iter().map(|_| AtomicBool::new(false)).collect(),
+            rejected: AtomicU64::new(0),
+            received: AtomicU64::new(0),
+        }
+    }
+
+    /// Stores the values of one datagram; returns the problems, if any.
+    pub fn post(&self, text: &str) -> Result<(), String> {
+        self.received.fetch_add(1, Ordering::Relaxed);
+        let pairs = parse_pairs(text).inspect_err(|_| {
+            self.rejected.fetch_add(1, Ordering::Relaxed);
+        })?;
+        let mut unknown = Vec::new();
+        for (name, v) in pairs {
+            match self.names.iter().position(|n| n == name) {
+                Some(i) => {
+                    self.bits[i].store(v.to_bits(), Ordering::Relaxed);
+                    self.fresh[i].store(true, Ordering::Release);
+                }
+                None => {
+                    self.rejected.fetch_add(1, Ordering::Relaxed);
+                    unknown.push(name.to_string());
+                }
+            }
+        }
+        if unknown.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("no input named {}", unknown.join(", ")))
+        }
+    }
+
+    /// Copies every value that arrived since the last call into `mem`.
+    pub fn apply(&self, mem: &mut [f64]) {
+        for (i, f) in self.fresh.iter().enumerate() {
+            if f.swap(false, Ordering::Acquire) {
+                mem[self.slots[i]] = f64::from_bits(self.bits[i].load(Ordering::Relaxed));
+            }
+        }
+    }
+}
+
+/// Binds `addr` and starts a thread that posts every datagram into `mailbox`. Returns the
+/// bound address (port 0 picks a free one).
+pub fn spawn_udp_inputs(addr: &str, mailbox: Arc<Mailbox>) -> Result<SocketAddr, String> {
+    let sock = UdpSocket::bind(addr).map_err(|e| format!("cannot bind UDP {addr}: {e}"))?;
+    let local = sock.local_addr().map_err(|e| e.to_string())?;
+    std::thread::Builder::new()
+        .name("rtc-udp-inputs".into())
+        .spawn(move || {
+            let mut buf = [0u8; 65536];
+            let mut warned = false;
+            while let Ok(n) = sock.recv(&mut buf) {
+                let text = String::from_utf8_lossy(&buf[..n]);
+                if let Err(e) = mailbox.post(&text) {
+                    if !warned {
+                        eprintln!("rtc: warning: input datagram: {e} (further ones counted)");
+                        warned = true;
+                    }
+                }
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(local)
+}
+
+/// Where outputs go at the end of a frame.
+pub trait OutputSink {
+    /// Column names, once before the first frame.
+    fn start(&mut self, names: &[&str]) -> std::io::Result<()>;
+    /// One frame's outputs at simulated time `t`.
+    fn write(&mut self, frame: u64, t: f64, values: &[f64]) -> std::io::Result<()>;
+    fn finish(&mut self) -> std::io::Result<()>;
+}
+
+/// A CSV log: `time,<names>`, a row every `every` frames (and the last one).
+pub struct CsvSink {
+    out: Box<dyn Write>,
+    every: u64,
+    line: String,
+}
+
+impl CsvSink {
+    pub fn new(out: Box<dyn Write>, every: u64) -> CsvSink {
+        CsvSink {
+            out,
+            every: every.max(1),
+            line: String::with_capacity(4096),
+        }
+    }
+}
+
+impl OutputSink for CsvSink {
+    fn start(&mut self, names: &[&str]) -> std::io::Result<()> {
+        writeln!(self.out, "time,{}", names.join(","))
+    }
+
+    fn write(&mut self, frame: u64, t: f64, values: &[f64]) -> std::io::Result<()> {
+        if !frame.is_multiple_of(self.every) {
+            return Ok(());
+        }
+        use std::fmt::Write as _;
+        self.line.clear();
+        let _ = write!(self.line, "{t}");
+        for v in values {
+            let _ = write!(self.line, ",{v}");
+        }
+        self.line.push('\n');
+        self.out.write_all(self.line.as_bytes())
+    }
+
+    fn finish(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// One datagram per frame to `target`: `time=<t> name=value ...`.
+pub struct UdpSink {
+    sock: UdpSocket,
+    target: SocketAddr,
+    names: Vec<String>,
+    buf: String,
+    pub errors: u64,
+}
+
+impl UdpSink {
+    pub fn new(target: &str) -> Result<UdpSink, String> {
+        use std::net::ToSocketAddrs;
+        let target = target
+            .to_socket_addrs()
+            .map_err(|e| format!("UDP output {target}: {e}"))?
+            .next()
+            .ok_or_else(|| format!("UDP output {target}: no address"))?;
+        let bind = if target.is_ipv4() {
+            "0.0.0.0:0"
+        } else {
+            "[::]:0"
+        };
+        let sock = UdpSocket::bind(bind).map_err(|e| format!("UDP output: {e}"))?;
+        sock.set_nonblocking(true).map_err(|e| e.to_string())?;
+        Ok(UdpSink {
+            sock,
+            target,
+            names: Vec::new(),
+            buf: String::with_capacity(4096),
+            errors: 0,
+        })
+    }
+}
+
+impl OutputSink for UdpSink {
+    fn start(&mut self, names: &[&str]) -> std::io::Result<()> {
+        self.names = names.iter().map(|s| s.to_string()).collect();
+        Ok(())
+    }
+
+    fn write(&mut self, _frame: u64, t: f64, values: &[f64]) -> std::io::Result<()> {
+        use std::fmt::Write as _;
+        self.buf.clear();
+        let _ = write!(self.buf, "time={t}");
+        for (n, v) in self.names.iter().zip(values) {
+            let _ = write!(self.buf, " {n}={v}");
+        }
+        // A full socket buffer or an absent receiver must not stall the frame: count it.
+        if self.sock.send_to(self.buf.as_bytes(), self.target).is_err() {
+            self.errors += 1;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> std::io::Result<()> {
+        if self.errors > 0 {
+            eprintln!(
+                "rtc: warning: {} output datagrams to {} could not be sent",
+                self.errors, self.target
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slots() -> Vec<Slot> {
+        vec![
+            Slot {
+                name: "u".into(),
+                slot: 3,
+            },
+            Slot {
+                name: "v".into(),
+                slot: 5,
+            },
+        ]
+    }
+
+    #[test]
+    fn pairs() {
+        assert_eq!(
+            parse_pairs("u=1.5, v=-2\nw=3e2").unwrap(),
+            vec![("u", 1.5), ("v", -2.0), ("w", 300.0)]
+        );
+        assert!(parse_pairs("u 1").is_err());
+        assert!(parse_pairs("u=x").is_err());
+    }
+
+    #[test]
+    fn csv_holds_values() {
+        let mut c = CsvInputs::parse("f", "time,v\n0,1\n0.5,2\n1,3\n", &slots()).unwrap();
+        let mut mem = [0.0; 6];
+        for (t, want) in [(0.0, 1.0), (0.49, 1.0), (0.5, 2.0), (0.99, 2.0), (7.0, 3.0)] {
+            c.apply(&mut mem, t);
+            assert_eq!(mem[5], want, "t = {t}");
+        }
+        assert_eq!(mem[3], 0.0);
+        let e = CsvInputs::parse("f", "time,x\n0,1\n", &slots()).unwrap_err();
+        assert_eq!(e, "f:1: the model has no input `x` (its inputs: u, v)");
+    }
+
+    #[test]
+    fn mailbox_keeps_the_latest() {
+        let m = Mailbox::new(&slots());
+        let mut mem = [0.0; 6];
+        m.post("u=1").unwrap();
+        m.post("u=2 v=7").unwrap();
+        assert!(m.post("zz=1").is_err());
+        m.apply(&mut mem);
+        assert_eq!((mem[3], mem[5]), (2.0, 7.0));
+        mem[3] = 9.0;
+        m.apply(&mut mem);
+        assert_eq!(mem[3], 9.0, "nothing new: the slot keeps its value");
+        assert_eq!(m.rejected.load(Ordering::Relaxed), 1);
+    }
+}
