@@ -30,7 +30,7 @@ enum Command {
     /// Inline the integration method and report the step system: blocks, tearing, work bound.
     Analyze(AnalyzeArgs),
     /// Simulate as fast as possible and write a CSV of the results.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Compile a model to an object file, a C header and a JSON description for an embedded
     /// or real-time target.
     Compile(CompileArgs),
@@ -89,10 +89,52 @@ pub struct RunArgs {
     /// Variables to record (comma-separated; default: states and outputs).
     #[arg(long, value_delimiter = ',')]
     pub vars: Vec<String>,
-    /// Input signals: a CSV file with a `time` column and one column per top-level input,
-    /// held between samples and read at the start of every step.
-    #[arg(long, value_name = "CSV")]
-    pub inputs: Option<PathBuf>,
+    /// Input signals, read at the start of every frame: a CSV file (a `time` column, one
+    /// column per top-level input, held between samples) and/or `udp:[ADDR:]PORT` (datagrams
+    /// of `name=value` pairs; the latest value wins). May be given twice.
+    #[arg(long, value_name = "CSV|udp:[ADDR:]PORT")]
+    pub inputs: Vec<String>,
+    /// A constant value for an input, NAME=VALUE (repeatable).
+    #[arg(long = "input", value_name = "NAME=VALUE")]
+    pub input_values: Vec<String>,
+    /// Also send the recorded variables as one UDP datagram per frame to HOST:PORT.
+    #[arg(long, value_name = "udp:HOST:PORT")]
+    pub outputs: Vec<String>,
+    /// Run in real time: one frame per frame period of the wall clock.
+    #[arg(long)]
+    pub realtime: bool,
+    /// Frame period in seconds, a whole multiple of the step (default: the step).
+    #[arg(long)]
+    pub frame: Option<f64>,
+    /// Simulated time to run, from the start time (instead of --stop).
+    #[arg(long, conflicts_with = "stop")]
+    pub duration: Option<f64>,
+    /// Commands while running (set NAME VALUE, pause, resume, stop): `udp:[ADDR:]PORT` or
+    /// `stdin`.
+    #[arg(long, value_name = "udp:[ADDR:]PORT|stdin")]
+    pub control: Option<String>,
+    /// What an overrun does: catch-up (the next step is lengthened to regain real time),
+    /// skip (the lost frames are dropped), stop-after:N.
+    #[arg(long, default_value = "catch-up")]
+    pub overrun: String,
+    /// Start-up period in seconds whose overruns are counted separately.
+    #[arg(long, default_value_t = 0.1)]
+    pub grace: f64,
+    /// Pin the simulation thread to this CPU.
+    #[arg(long, value_name = "CPU")]
+    pub pin: Option<usize>,
+    /// Run with SCHED_FIFO real-time priority PRIO (1-99).
+    #[arg(long, value_name = "PRIO")]
+    pub fifo: Option<i32>,
+    /// Lock the process's memory (mlockall).
+    #[arg(long)]
+    pub mlock: bool,
+    /// Write per-frame timing (lateness, execution time, step, overruns) as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub timing_log: Option<PathBuf>,
+    /// Test aid: busy-wait MICROS inside frame FRAME (FRAME:MICROS, repeatable).
+    #[arg(long, hide = true, value_name = "FRAME:MICROS")]
+    pub inject_load: Vec<String>,
 }
 
 #[derive(Args, Clone)]

@@ -188,7 +188,7 @@ impl Description<'_> {
         );
         let _ = writeln!(
             h,
-            "int32_t {p}_init(double *mem, double t0);\nint32_t {p}_step(double *mem, double t, double h);\nint32_t {p}_outputs(const double *mem, double *out);\n"
+            "int32_t {p}_init(double *mem, double t0);\nint32_t {p}_step(double *mem, double t, double h);\nint32_t {p}_outputs(const double *mem, double *out);\n/* After writing new values into tunable parameter slots (below): recompute what depends on them. */\nint32_t {p}_parameters(double *mem);\n"
         );
         for (name, code) in [
             ("OK", 0),
@@ -297,7 +297,7 @@ impl Description<'_> {
         };
         for (title, kind, what) in [
             (
-                "Parameters (default values as init computes them)",
+                "Parameters (default values as init computes them; tunable ones may be written while running, then call parameters())",
                 SVarKind::Parameter,
                 "default",
             ),
@@ -309,8 +309,14 @@ impl Description<'_> {
             ),
         ] {
             let slots = self.slots_of(kind);
+            let tunable = plan.tunable_parameters();
             let _ = writeln!(h, "\n/* {title}: slot in mem. */");
             for s in slots {
+                let note = match kind {
+                    SVarKind::Parameter if tunable.iter().any(|v| v.index() == s) => ", tunable",
+                    SVarKind::Parameter => ", computed from other parameters",
+                    _ => "",
+                };
                 let name = &plan.vars[s].name;
                 let value = match kind {
                     SVarKind::Input => self
@@ -323,7 +329,7 @@ impl Description<'_> {
                 let id = ident("SLOT", name);
                 let _ = writeln!(
                     h,
-                    "#define {id} {s} /* {}, {what} {} */",
+                    "#define {id} {s} /* {}, {what} {}{note} */",
                     comment(name),
                     comment(&format!("{value:e}"))
                 );
@@ -485,7 +491,7 @@ impl Description<'_> {
             &mut j,
             "functions",
             format!(
-                "{{\"init\": \"{p}_init\", \"step\": \"{p}_step\", \"outputs\": \"{p}_outputs\"}}"
+                "{{\"init\": \"{p}_init\", \"step\": \"{p}_step\", \"outputs\": \"{p}_outputs\", \"parameters\": \"{p}_parameters\"}}"
             ),
         );
         field(

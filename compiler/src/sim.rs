@@ -20,112 +20,27 @@ pub struct RunSettings {
     pub inputs: Option<Inputs>,
 }
 
-/// Input signals as samples, held between them (zero-order hold, the A/D converter of a
-/// real-time loop): at a time t every input takes its value at the last sample time ≤ t, or
-/// the first sample before the first time. They are read before initialisation at the start
-/// time and at the start of every step, so a step from t to t + h sees the value at t.
-#[derive(Clone, Debug, Default)]
-pub struct Inputs {
-    /// Nondecreasing sample times.
-    pub times: Vec<f64>,
-    /// (plan slot, one value per sample time).
-    pub columns: Vec<(usize, Vec<f64>)>,
+/// Input signals as samples held between them: the runtime's CSV source (a `time` column,
+/// then one column per input; at time t every input takes its value at the last sample time
+/// ≤ t). They are read before initialisation at the start time and at the start of every step.
+pub type Inputs = rtc_runtime::io::CsvInputs;
+
+/// The plan's inputs as the runtime names them.
+pub fn input_slots(plan: &Plan) -> Vec<rtc_runtime::Slot> {
+    plan.vars
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.kind == plan::SlotKind::System(discretize::SVarKind::Input))
+        .map(|(i, v)| rtc_runtime::Slot {
+            name: v.name.clone(),
+            slot: i,
+        })
+        .collect()
 }
 
-impl Inputs {
-    /// Reads a CSV file with a `time` column and one column per input, matched to the plan's
-    /// inputs by name.
-    pub fn from_csv(plan: &Plan, path: &std::path::Path) -> Result<Inputs, Box<Diagnostic>> {
-        let at = |line: usize, msg: String| {
-            Box::new(Diagnostic::error(
-                "inputs",
-                format!("{}:{line}: {msg}", path.display()),
-            ))
-        };
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            Box::new(Diagnostic::error(
-                "file",
-                format!("cannot read {}: {e}", path.display()),
-            ))
-        })?;
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty());
-        let Some((_, head)) = lines.next() else {
-            return Err(at(
-                1,
-                "empty file; expected a header `time,<input>,...`".into(),
-            ));
-        };
-        let names: Vec<&str> = head.split(',').map(str::trim).collect();
-        if names.first() != Some(&"time") {
-            return Err(at(1, "the first column must be `time`".into()));
-        }
-        let inputs: Vec<(usize, &str)> = plan
-            .vars
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.kind == plan::SlotKind::System(discretize::SVarKind::Input))
-            .map(|(i, v)| (i, v.name.as_str()))
-            .collect();
-        let mut columns = Vec::new();
-        for n in &names[1..] {
-            let Some(&(slot, _)) = inputs.iter().find(|(_, m)| m == n) else {
-                let all: Vec<String> = inputs.iter().map(|(_, m)| m.to_string()).collect();
-                let mut msg = format!("the model has no input `{n}`");
-                msg.push_str(&if all.is_empty() {
-                    " (it has no inputs)".to_string()
-                } else {
-                    format!(" (its inputs: {})", all.join(", "))
-                });
-                return Err(at(1, msg));
-            };
-            if columns.iter().any(|(s, _)| *s == slot) {
-                return Err(at(1, format!("input `{n}` appears twice")));
-            }
-            columns.push((slot, Vec::new()));
-        }
-        let mut times = Vec::new();
-        for (i, line) in lines {
-            let cells: Vec<&str> = line.split(',').map(str::trim).collect();
-            if cells.len() != names.len() {
-                return Err(at(
-                    i + 1,
-                    format!("{} values, the header has {}", cells.len(), names.len()),
-                ));
-            }
-            let mut row = Vec::with_capacity(cells.len());
-            for c in cells {
-                match c.parse::<f64>() {
-                    Ok(v) if v.is_finite() => row.push(v),
-                    _ => return Err(at(i + 1, format!("`{c}` is not a finite number"))),
-                }
-            }
-            if times.last().is_some_and(|&t: &f64| row[0] < t) {
-                return Err(at(i + 1, "times must not decrease".into()));
-            }
-            times.push(row[0]);
-            for (k, c) in columns.iter_mut().enumerate() {
-                c.1.push(row[k + 1]);
-            }
-        }
-        if times.is_empty() {
-            return Err(at(2, "no samples after the header".into()));
-        }
-        Ok(Inputs { times, columns })
-    }
-
-    /// Writes the held values at `t` into `mem`; `cursor` is the sample index of the previous
-    /// call (times are visited in order).
-    pub fn apply(&self, mem: &mut [f64], t: f64, cursor: &mut usize) {
-        while *cursor + 1 < self.times.len() && self.times[*cursor + 1] <= t {
-            *cursor += 1;
-        }
-        for (slot, values) in &self.columns {
-            mem[*slot] = values[*cursor];
-        }
-    }
+/// Reads an input CSV for `plan`, with a diagnostic for mistakes.
+pub fn read_inputs(plan: &Plan, path: &std::path::Path) -> Result<Inputs, Box<Diagnostic>> {
+    Inputs::read(path, &input_slots(plan)).map_err(|e| Box::new(Diagnostic::error("inputs", e)))
 }
 
 /// Start values of the plan's inputs (bindings evaluated after the parameters): (slot, value).
@@ -251,6 +166,10 @@ pub trait Stepper {
     fn memory(&self) -> Vec<f64>;
     fn init(&mut self, mem: &mut [f64], t0: f64) -> Status;
     fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Status;
+    /// Every named variable (the plan's outputs, in order).
+    fn outputs(&mut self, plan: &Plan, mem: &[f64], out: &mut [f64]);
+    /// Recompute what depends on tunable parameters after they changed.
+    fn parameters_changed(&mut self, mem: &mut [f64]);
 }
 
 impl Stepper for Interp {
@@ -263,6 +182,14 @@ impl Stepper for Interp {
     fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Status {
         Interp::step(self, mem, t, h)
     }
+    fn outputs(&mut self, plan: &Plan, mem: &[f64], out: &mut [f64]) {
+        for (o, x) in plan.outputs.iter().zip(out.iter_mut()) {
+            *x = self.eval(mem, o.expr);
+        }
+    }
+    fn parameters_changed(&mut self, mem: &mut [f64]) {
+        Interp::parameters_changed(self, mem)
+    }
 }
 
 impl Stepper for crate::codegen::Jit {
@@ -274,6 +201,12 @@ impl Stepper for crate::codegen::Jit {
     }
     fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Status {
         crate::codegen::Jit::step(self, mem, t, h)
+    }
+    fn outputs(&mut self, _plan: &Plan, mem: &[f64], out: &mut [f64]) {
+        crate::codegen::Jit::outputs(self, mem, out)
+    }
+    fn parameters_changed(&mut self, mem: &mut [f64]) {
+        crate::codegen::Jit::parameters_changed(self, mem)
     }
 }
 
@@ -331,9 +264,9 @@ pub fn simulate_with(
     for &(slot, x) in &starts {
         mem[slot] = x;
     }
-    let mut cursor = 0;
-    if let Some(inp) = &settings.inputs {
-        inp.apply(&mut mem, settings.start, &mut cursor);
+    let mut inputs = settings.inputs.clone();
+    if let Some(inp) = inputs.as_mut() {
+        inp.apply(&mut mem, settings.start);
     }
     let st = it.init(&mut mem, settings.start);
     if st != Status::Ok {
@@ -350,8 +283,8 @@ pub fn simulate_with(
         .max(0.0) as usize;
     for k in 0..n {
         let t = settings.start + k as f64 * settings.step;
-        if let Some(inp) = &settings.inputs {
-            inp.apply(&mut mem, t, &mut cursor);
+        if let Some(inp) = inputs.as_mut() {
+            inp.apply(&mut mem, t);
         }
         let st = it.step(&mut mem, t, settings.step);
         let t1 = settings.start + (k + 1) as f64 * settings.step;

@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 type InitFn = unsafe extern "C" fn(*mut f64, f64) -> i32;
 type StepFn = unsafe extern "C" fn(*mut f64, f64, f64) -> i32;
 type OutputsFn = unsafe extern "C" fn(*const f64, *mut f64) -> i32;
+type ParametersFn = unsafe extern "C" fn(*mut f64) -> i32;
 
 /// A JIT-compiled plan.
 pub struct Jit {
@@ -18,6 +19,7 @@ pub struct Jit {
     init: InitFn,
     step: StepFn,
     outputs: OutputsFn,
+    parameters: ParametersFn,
     /// Slots of the plan's variables; the scratch area follows.
     pub slots: usize,
     pub scratch: usize,
@@ -113,6 +115,7 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
     let init_ptr = g.module.get_finalized_function(g.init);
     let step_ptr = g.module.get_finalized_function(g.step);
     let out_ptr = g.module.get_finalized_function(g.outputs);
+    let par_ptr = g.module.get_finalized_function(g.parameters);
     let block_sizes = plan
         .init
         .iter()
@@ -123,17 +126,19 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
         })
         .collect();
     // SAFETY: the functions were defined with exactly these signatures.
-    let (init, step, outputs) = unsafe {
+    let (init, step, outputs, parameters) = unsafe {
         (
             std::mem::transmute::<*const u8, InitFn>(init_ptr),
             std::mem::transmute::<*const u8, StepFn>(step_ptr),
             std::mem::transmute::<*const u8, OutputsFn>(out_ptr),
+            std::mem::transmute::<*const u8, ParametersFn>(par_ptr),
         )
     };
     Ok(Jit {
         init,
         step,
         outputs,
+        parameters,
         slots,
         scratch,
         output_count: plan.outputs.len(),
@@ -195,6 +200,14 @@ impl Jit {
         // SAFETY: as in `init`.
         let code = unsafe { (self.step)(mem.as_mut_ptr(), t, h) };
         self.decode(mem, code)
+    }
+
+    /// After tunable parameters changed in `mem`: recompute the parameters and hoisted
+    /// expressions that depend on them.
+    pub fn parameters_changed(&self, mem: &mut [f64]) {
+        assert!(mem.len() >= self.slots + self.scratch);
+        // SAFETY: `mem` is at least the layout's size, checked above.
+        unsafe { (self.parameters)(mem.as_mut_ptr()) };
     }
 
     /// Every named variable (the plan's outputs, in order) from `mem` into `out`.

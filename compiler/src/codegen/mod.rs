@@ -10,6 +10,7 @@
 //! int32_t <m>_init(double *mem, double t0);          // parameters, start values, model at t0
 //! int32_t <m>_step(double *mem, double t, double h); // one step from t to t + h
 //! int32_t <m>_outputs(const double *mem, double *out); // every named variable, in table order
+//! int32_t <m>_parameters(double *mem);   // after changing parameters: recompute dependents
 //! ```
 //!
 //! The status is the interpreter's code in the low 4 bits (0 ok, 1 not converged, 2
@@ -123,6 +124,7 @@ struct Generated<M: Module> {
     init: FuncId,
     step: FuncId,
     outputs: FuncId,
+    parameters: FuncId,
     clif: Vec<String>,
     frames: FxHashMap<FuncId, Frame>,
     /// The C math library functions the code calls.
@@ -226,6 +228,17 @@ fn generate<M: Module>(
         .collect();
     let out_chunks = g.chunks("outputs", out_pieces)?;
     let outputs = g.entry("outputs", &out_chunks, Entry::Outputs)?;
+    let updates: Vec<Assign> = plan
+        .parameter_updates()
+        .into_iter()
+        .map(|(var, expr)| Assign {
+            var,
+            expr,
+            span: plan.vars[var.index()].span,
+        })
+        .collect();
+    let upd_chunks = g.chunks("parameters", updates.iter().map(Piece::Assign).collect())?;
+    let parameters = g.entry("parameters", &upd_chunks, Entry::Parameters)?;
     let mut libm: Vec<&'static str> = g
         .imports
         .keys()
@@ -237,6 +250,7 @@ fn generate<M: Module>(
         init,
         step,
         outputs,
+        parameters,
         clif: g.clif.take().unwrap_or_default(),
         frames: std::mem::take(&mut g.frames),
         libm,
@@ -258,6 +272,7 @@ enum Entry {
     Init,
     Step,
     Outputs,
+    Parameters,
 }
 
 impl<'p, M: Module> Gen<'p, M> {
@@ -572,6 +587,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 sig.params.push(AbiParam::new(types::F64));
             }
             Entry::Outputs => sig.params.push(AbiParam::new(types::I64)),
+            Entry::Parameters => {}
         }
         sig.returns.push(AbiParam::new(types::I32));
         sig
@@ -623,6 +639,7 @@ impl<'p, M: Module> Gen<'p, M> {
                     b.ins().iconst(types::I64, 0)
                 }
                 Entry::Outputs => params[1],
+                Entry::Parameters => b.ins().iconst(types::I64, 0),
             };
             for r in refs {
                 let call = b.ins().call(r, &[mem, out]);

@@ -163,6 +163,8 @@ pub struct Interp {
     /// Slots checked for finiteness after each step.
     checked: Vec<u32>,
     parameters: Vec<(VarId, ExprId)>,
+    /// Recomputed after a parameter change.
+    updates: Vec<(VarId, ExprId)>,
     starts: Vec<(VarId, ExprId)>,
     newton: super::Newton,
     arena: crate::symbolic::Arena,
@@ -262,6 +264,7 @@ impl Interp {
                 .chain(&plan.hoisted)
                 .filter_map(|&p| plan.vars[p.index()].binding.map(|b| (p, b)))
                 .collect(),
+            updates: plan.parameter_updates(),
             starts: plan
                 .starts
                 .iter()
@@ -301,6 +304,16 @@ impl Interp {
             return st;
         }
         self.check(mem)
+    }
+
+    /// After tunable parameters changed in `mem`: recompute the parameters and hoisted
+    /// expressions that depend on them ([`Plan::parameter_updates`]).
+    pub fn parameters_changed(&mut self, mem: &mut [f64]) {
+        let t = mem[self.time];
+        for &(p, b) in &self.updates {
+            mem[p.index()] =
+                crate::symbolic::eval::eval(&self.arena, b, &mut |x| mem[x.index()], t);
+        }
     }
 
     /// One step from `t` to `t + h`.

@@ -222,6 +222,32 @@ pub fn expr_work(ar: &Arena, roots: &[ExprId]) -> WorkBound {
 }
 
 impl Plan {
+    /// Parameters a user may change while the model runs: those bound to a literal value or
+    /// not bound at all. A parameter bound to an expression of others is recomputed from them.
+    pub fn tunable_parameters(&self) -> Vec<VarId> {
+        self.vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| {
+                v.kind == SlotKind::System(SVarKind::Parameter)
+                    && v.binding
+                        .is_none_or(|b| matches!(self.arena.node(b), Node::Const(_)))
+            })
+            .map(|(i, _)| VarId(i as u32))
+            .collect()
+    }
+
+    /// What to recompute, in order, after tunable parameters changed: the parameters bound to
+    /// expressions, then the hoisted parameter expressions of the step.
+    pub fn parameter_updates(&self) -> Vec<(VarId, ExprId)> {
+        self.parameters
+            .iter()
+            .chain(&self.hoisted)
+            .filter_map(|&p| self.vars[p.index()].binding.map(|b| (p, b)))
+            .filter(|&(_, b)| !matches!(self.arena.node(b), Node::Const(_)))
+            .collect()
+    }
+
     /// The slots a step computes (states, derivatives, algebraics): checked for finiteness.
     pub fn unknown_slots(&self) -> Vec<VarId> {
         self.vars

@@ -1,0 +1,240 @@
+//! `rtc run --realtime` end to end: pacing, overrun handling, UDP inputs, outputs and
+//! commands. The tests that count overruns use 10 ms frames and injected loads (see
+//! `runtime/tests/frames.rs`); they run one at a time.
+
+mod common;
+
+use std::net::UdpSocket;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn rtc() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_rtc"));
+    c.current_dir(common::repo_root())
+        .env_remove("MODELICAPATH");
+    c
+}
+
+fn free_port() -> u16 {
+    UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("rtc-rt-{}-{name}", std::process::id()))
+}
+
+/// The acceptance run: 2 s of the n = 5 line (mixed mode) at a 1 ms frame takes 2 s of
+/// wall time within 1 %, with the statistics printed.
+#[test]
+fn two_seconds_take_two_seconds() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let out = tmp("two.csv");
+    let t0 = Instant::now();
+    let o = rtc()
+        .args([
+            "run",
+            "examples/VdPLine.mo",
+            "--method",
+            "mixed",
+            "--implicit",
+            "u_l",
+            "--step",
+            "1e-4",
+            "--frame",
+            "1e-3",
+            "--duration",
+            "2",
+            "--realtime",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let elapsed = t0.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    eprintln!("{err}");
+    // The loop's own wall time, as printed.
+    let wall: f64 = err
+        .split("in ")
+        .last()
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .expect("wall time in the summary");
+    assert!((2.0..=2.02).contains(&wall), "the loop took {wall} s");
+    assert!(elapsed >= 2.0, "the process took {elapsed} s");
+    for what in ["task execution time", "frame start jitter", "overruns:"] {
+        assert!(err.contains(what), "{what} missing: {err}");
+    }
+    // A row per computed frame and the start (a catch-up frame covers two frames in one row).
+    let frames: usize = err
+        .split(" frames)")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("frame count in the summary");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 1 + frames, "a row per frame");
+    let _ = std::fs::remove_file(out);
+}
+
+#[test]
+fn injected_overrun_is_counted_and_caught_up() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let log = tmp("timing.csv");
+    let o = rtc()
+        .args([
+            "run",
+            "examples/VdPLine.mo",
+            "--method",
+            "mixed",
+            "--implicit",
+            "u_l",
+            "--step",
+            "1e-4",
+            "--frame",
+            "0.01",
+            "--duration",
+            "1",
+            "--realtime",
+            "--grace",
+            "0",
+            "--inject-load",
+            "30:15000",
+            "--inject-load",
+            "60:25000",
+            "--out",
+            "/dev/null",
+            "--timing-log",
+        ])
+        .arg(&log)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("overruns: 2 (") && err.contains("longest run 1"),
+        "{err}"
+    );
+    assert!(err.contains("2 steps lengthened to catch up"), "{err}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|c| c.parse().unwrap()).collect())
+        .collect();
+    let row = |f: f64| rows.iter().find(|r| r[0] == f);
+    assert_eq!(row(30.0).unwrap()[5], 1.0, "frame 30 overran");
+    assert!(row(31.0).is_none(), "frame 31 was lost");
+    assert_eq!(row(32.0).unwrap()[2], 2e-4, "the next steps are doubled");
+    assert_eq!(row(33.0).unwrap()[2], 1e-4);
+    assert_eq!(
+        row(63.0).unwrap()[2],
+        3.0 * 1e-4,
+        "two lost frames: tripled"
+    );
+    // Locked: each frame's computation ends at its clock frame's end (100 steps per frame).
+    for r in &rows {
+        let end = r[1] + 100.0 * r[2];
+        assert!((end - (r[0] + 1.0) * 0.01).abs() < 1e-9, "frame {}", r[0]);
+    }
+    let _ = std::fs::remove_file(log);
+}
+
+/// Inputs and commands over UDP, outputs back over UDP: the DC motor driven with 12 V sent
+/// as a datagram, its armature resistance raised by a command halfway.
+#[test]
+fn udp_inputs_commands_and_outputs() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let (pin, pctl) = (free_port(), free_port());
+    let receiver = UdpSocket::bind("127.0.0.1:0").unwrap();
+    receiver
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let out_port = receiver.local_addr().unwrap().port();
+    let csv = tmp("motor.csv");
+    let child = rtc()
+        .args([
+            "run",
+            "examples/DCMotor.mo",
+            "--method",
+            "trapezoid",
+            "--frame",
+            "0.01",
+            "--duration",
+            "1",
+            "--realtime",
+            "--vars",
+            "u,i",
+        ])
+        .arg(format!("--inputs=udp:{pin}"))
+        .arg(format!("--control=udp:{pctl}"))
+        .arg(format!("--outputs=udp:127.0.0.1:{out_port}"))
+        .arg("--out")
+        .arg(&csv)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first output datagram says the run is going.
+    let mut buf = [0u8; 2048];
+    let n = receiver.recv(&mut buf).unwrap();
+    let first = String::from_utf8_lossy(&buf[..n]).into_owned();
+    assert!(first.starts_with("time=0 u=0 i=0"), "{first}");
+    let s = UdpSocket::bind("127.0.0.1:0").unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    s.send_to(b"u=12", ("127.0.0.1", pin)).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    s.send_to(b"set R 100\nset nope 1", ("127.0.0.1", pctl))
+        .unwrap();
+    let mut datagrams = 1;
+    let mut last = String::new();
+    while let Ok(n) = receiver.recv(&mut buf) {
+        datagrams += 1;
+        last = String::from_utf8_lossy(&buf[..n]).into_owned();
+        if last.starts_with("time=1 ") {
+            break;
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(datagrams, 101, "one datagram per frame and the start");
+    assert!(last.starts_with("time=1 u=12 i="), "{last}");
+    // The command took effect at a frame boundary, logged with its time.
+    let line = err.lines().find(|l| l.contains("set R 100")).expect(&err);
+    let t_set: f64 = line
+        .strip_prefix("rtc: t = ")
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .expect(line);
+    assert!(
+        (t_set * 100.0 - (t_set * 100.0).round()).abs() < 1e-9,
+        "{line}"
+    );
+    assert!(err.contains("command refused: set nope"), "{err}");
+    // The input reached the model in a frame after it was sent, and the current responded;
+    // after the resistance went up, the current falls towards 12/100 minus the back-EMF.
+    let rows: Vec<Vec<f64>> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|c| c.parse().unwrap()).collect())
+        .collect();
+    let on = rows
+        .iter()
+        .find(|r| r[1] == 12.0)
+        .expect("the input arrived")[0];
+    assert!((0.09..0.3).contains(&on), "12 V from t = {on}");
+    let before = rows.iter().rfind(|r| r[0] <= t_set).unwrap();
+    let end = rows.last().unwrap();
+    assert!(before[2] > 1.0, "current before the change {}", before[2]);
+    assert!(end[2] < 0.2, "current after R = 100: {}", end[2]);
+    let _ = std::fs::remove_file(csv);
+}
