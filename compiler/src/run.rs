@@ -332,7 +332,11 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     }
     let frame = a.frame.unwrap_or(h);
     let per_frame = (frame / h).round();
-    if frame.is_nan() || frame <= 0.0 || per_frame < 1.0 || (per_frame * h - frame).abs() > 1e-9 * frame {
+    if frame.is_nan()
+        || frame <= 0.0
+        || per_frame < 1.0
+        || (per_frame * h - frame).abs() > 1e-9 * frame
+    {
         return Err(cmdline(format!(
             "--frame {frame} must be a whole multiple of the step {h}"
         )));
