@@ -13,14 +13,6 @@ use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::{FuncId, Linkage, Module};
 
-/// `base + (i·n + j)·8`: the address of element (i, j) of a row-major n×n matrix.
-fn elem(b: &mut FunctionBuilder, base: Value, n: Value, i: Value, j: Value) -> Value {
-    let row = b.ins().imul(i, n);
-    let k = b.ins().iadd(row, j);
-    let off = b.ins().ishl_imm_u(k, 3);
-    b.ins().iadd(base, off)
-}
-
 /// `base + i·8`.
 fn item(b: &mut FunctionBuilder, base: Value, i: Value) -> Value {
     let off = b.ins().ishl_imm_u(i, 3);
@@ -64,9 +56,16 @@ fn for_range(
 impl<M: Module> Gen<'_, M> {
     /// `int32_t lu_solve(double *a, double *b, int64_t n)`: LU with partial pivoting of the
     /// row-major n×n `a`, solving in place into `b`; 1 on success, 0 if a pivot is zero or
-    /// not finite.
+    /// not finite. Pointer-walking loops (no index arithmetic in the inner loops); the
+    /// elimination's row update, the O(n³) part, runs two columns at a time in f64x2 lanes
+    /// where the target has vector registers (each lane computes exactly the scalar
+    /// `a[r][c] − f·a[k][c]`, so the results are bitwise those of the scalar code).
     pub(super) fn define_lu(&mut self) -> Result<FuncId, String> {
         let name = format!("{}_lu_solve", self.prefix);
+        let vector = matches!(
+            self.module.isa().triple().architecture,
+            target_lexicon::Architecture::X86_64 | target_lexicon::Architecture::Aarch64(_)
+        );
         let mut ctx = self.module.make_context();
         for _ in 0..3 {
             ctx.func.signature.params.push(AbiParam::new(types::I64));
@@ -89,20 +88,29 @@ impl<M: Module> Gen<'_, M> {
             let piv = b.declare_var(types::I64);
             let best = b.declare_var(types::F64);
             let s = b.declare_var(types::F64);
+            let pa = b.declare_var(types::I64);
+            let pb = b.declare_var(types::I64);
             let fail = b.create_block();
             let zero = b.ins().iconst(types::I64, 0);
+            let row = b.ins().ishl_imm_u(n, 3);
+            let stride = row;
             // Elimination, column by column.
             for_range(&mut b, col, zero, n, |b, k| {
+                let kr = b.ins().imul(k, row);
+                let k8 = b.ins().ishl_imm_u(k, 3);
+                let rowk = b.ins().iadd(a, kr);
+                let pkk = b.ins().iadd(rowk, k8);
                 // Pivot: the largest magnitude in this column (first one on ties, NaN never).
                 b.def_var(piv, k);
-                let d = elem(b, a, n, k, k);
-                let d = load(b, d);
+                let d = load(b, pkk);
                 let bd = b.ins().fabs(d);
                 b.def_var(best, bd);
+                let below = b.ins().iadd(pkk, stride);
+                b.def_var(pa, below);
                 let k1 = b.ins().iadd_imm_s(k, 1);
                 for_range(b, r, k1, n, |b, i| {
-                    let e = elem(b, a, n, i, k);
-                    let e = load(b, e);
+                    let pe = b.use_var(pa);
+                    let e = load(b, pe);
                     let v = b.ins().fabs(e);
                     let bst = b.use_var(best);
                     let gt = b.ins().fcmp(FloatCC::GreaterThan, v, bst);
@@ -111,6 +119,8 @@ impl<M: Module> Gen<'_, M> {
                     let pv = b.use_var(piv);
                     let np = b.ins().select(gt, i, pv);
                     b.def_var(piv, np);
+                    let next = b.ins().iadd(pe, stride);
+                    b.def_var(pa, next);
                 });
                 // A zero or non-finite pivot: singular (x − x ≠ 0 for NaN and ±inf).
                 let bst = b.use_var(best);
@@ -131,14 +141,21 @@ impl<M: Module> Gen<'_, M> {
                 let swapped = b.create_block();
                 b.ins().brif(same, swapped, &[], swap, &[]);
                 b.switch_to_block(swap);
-                for_range(b, c, zero, n, |b, j| {
-                    let pv = b.use_var(piv);
-                    let x = elem(b, a, n, k, j);
-                    let y = elem(b, a, n, pv, j);
+                let pr = b.ins().imul(pv, row);
+                let rowp = b.ins().iadd(a, pr);
+                b.def_var(pa, rowk);
+                b.def_var(pb, rowp);
+                for_range(b, c, zero, n, |b, _| {
+                    let x = b.use_var(pa);
+                    let y = b.use_var(pb);
                     let vx = load(b, x);
                     let vy = load(b, y);
                     store(b, x, vy);
                     store(b, y, vx);
+                    let x1 = b.ins().iadd_imm_s(x, 8);
+                    let y1 = b.ins().iadd_imm_s(y, 8);
+                    b.def_var(pa, x1);
+                    b.def_var(pb, y1);
                 });
                 let pv = b.use_var(piv);
                 let x = item(b, rhs, k);
@@ -150,47 +167,128 @@ impl<M: Module> Gen<'_, M> {
                 b.ins().jump(swapped, &[]);
                 b.switch_to_block(swapped);
                 // Eliminate below the pivot.
-                let d = elem(b, a, n, k, k);
-                let d = load(b, d);
+                let d = load(b, pkk);
+                let bkp = item(b, rhs, k);
+                let bk = load(b, bkp);
                 let k1 = b.ins().iadd_imm_s(k, 1);
+                // Columns right of the pivot: n − k − 1.
+                let nk = b.ins().isub(n, k1);
                 for_range(b, r, k1, n, |b, i| {
-                    let ik = elem(b, a, n, i, k);
-                    let e = load(b, ik);
+                    let ir = b.ins().imul(i, row);
+                    let rowi = b.ins().iadd(a, ir);
+                    let pik = b.ins().iadd(rowi, k8);
+                    let e = load(b, pik);
                     let f = b.ins().fdiv(e, d);
                     let z = b.ins().f64const(0.0);
                     // `f != 0.0` (true for NaN, as in Rust).
                     let nz = b.ins().fcmp(FloatCC::NotEqual, f, z);
-                    let row = b.create_block();
+                    let update = b.create_block();
                     let zero_row = b.create_block();
                     let next = b.create_block();
-                    b.ins().brif(nz, row, &[], zero_row, &[]);
-                    b.switch_to_block(row);
-                    store(b, ik, f);
-                    let k1 = b.ins().iadd_imm_s(k, 1);
-                    for_range(b, c, k1, n, |b, j| {
-                        let ij = elem(b, a, n, i, j);
-                        let kj = elem(b, a, n, k, j);
-                        let x = load(b, ij);
-                        let y = load(b, kj);
-                        let fy = b.ins().fmul(f, y);
-                        let v = b.ins().fsub(x, fy);
-                        store(b, ij, v);
-                    });
+                    b.ins().brif(nz, update, &[], zero_row, &[]);
+                    b.switch_to_block(update);
+                    store(b, pik, f);
+                    let start_i = b.ins().iadd_imm_s(pik, 8);
+                    let start_k = b.ins().iadd_imm_s(pkk, 8);
+                    b.def_var(pa, start_i);
+                    b.def_var(pb, start_k);
+                    b.def_var(c, nk);
+                    if vector {
+                        // Four, then two columns at a time while that many remain.
+                        let fv = b.ins().splat(types::F64X2, f);
+                        let fl = MemFlagsData::new().with_notrap();
+                        let head = b.create_block();
+                        let body = b.create_block();
+                        let pairs = b.create_block();
+                        b.ins().jump(head, &[]);
+                        b.switch_to_block(head);
+                        let left = b.use_var(c);
+                        let four = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, left, 4);
+                        b.ins().brif(four, body, &[], pairs, &[]);
+                        b.switch_to_block(body);
+                        let x = b.use_var(pa);
+                        let y = b.use_var(pb);
+                        let vx0 = b.ins().load(types::F64X2, fl, x, 0);
+                        let vy0 = b.ins().load(types::F64X2, fl, y, 0);
+                        let vx1 = b.ins().load(types::F64X2, fl, x, 16);
+                        let vy1 = b.ins().load(types::F64X2, fl, y, 16);
+                        let fy0 = b.ins().fmul(fv, vy0);
+                        let fy1 = b.ins().fmul(fv, vy1);
+                        let v0 = b.ins().fsub(vx0, fy0);
+                        let v1 = b.ins().fsub(vx1, fy1);
+                        b.ins().store(fl, v0, x, 0);
+                        b.ins().store(fl, v1, x, 16);
+                        let x4 = b.ins().iadd_imm_s(x, 32);
+                        let y4 = b.ins().iadd_imm_s(y, 32);
+                        b.def_var(pa, x4);
+                        b.def_var(pb, y4);
+                        let l4 = b.ins().iadd_imm_s(left, -4);
+                        b.def_var(c, l4);
+                        b.ins().jump(head, &[]);
+                        b.switch_to_block(pairs);
+                        let head = b.create_block();
+                        let body = b.create_block();
+                        let tail = b.create_block();
+                        b.ins().jump(head, &[]);
+                        b.switch_to_block(head);
+                        let left = b.use_var(c);
+                        let two = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, left, 2);
+                        b.ins().brif(two, body, &[], tail, &[]);
+                        b.switch_to_block(body);
+                        let x = b.use_var(pa);
+                        let y = b.use_var(pb);
+                        let vx = b.ins().load(types::F64X2, fl, x, 0);
+                        let vy = b.ins().load(types::F64X2, fl, y, 0);
+                        let fy = b.ins().fmul(fv, vy);
+                        let v = b.ins().fsub(vx, fy);
+                        b.ins().store(fl, v, x, 0);
+                        let x2 = b.ins().iadd_imm_s(x, 16);
+                        let y2 = b.ins().iadd_imm_s(y, 16);
+                        b.def_var(pa, x2);
+                        b.def_var(pb, y2);
+                        let l2 = b.ins().iadd_imm_s(left, -2);
+                        b.def_var(c, l2);
+                        b.ins().jump(head, &[]);
+                        b.switch_to_block(tail);
+                    }
+                    // The remaining columns one at a time.
+                    let head = b.create_block();
+                    let body = b.create_block();
+                    let done = b.create_block();
+                    b.ins().jump(head, &[]);
+                    b.switch_to_block(head);
+                    let left = b.use_var(c);
+                    let more = b.ins().icmp_imm_s(IntCC::SignedGreaterThan, left, 0);
+                    b.ins().brif(more, body, &[], done, &[]);
+                    b.switch_to_block(body);
+                    let x = b.use_var(pa);
+                    let y = b.use_var(pb);
+                    let vx = load(b, x);
+                    let vy = load(b, y);
+                    let fy = b.ins().fmul(f, vy);
+                    let v = b.ins().fsub(vx, fy);
+                    store(b, x, v);
+                    let x1 = b.ins().iadd_imm_s(x, 8);
+                    let y1 = b.ins().iadd_imm_s(y, 8);
+                    b.def_var(pa, x1);
+                    b.def_var(pb, y1);
+                    let l1 = b.ins().iadd_imm_s(left, -1);
+                    b.def_var(c, l1);
+                    b.ins().jump(head, &[]);
+                    b.switch_to_block(done);
                     let bi = item(b, rhs, i);
-                    let bk = item(b, rhs, k);
                     let x = load(b, bi);
-                    let y = load(b, bk);
-                    let fy = b.ins().fmul(f, y);
+                    let fy = b.ins().fmul(f, bk);
                     let v = b.ins().fsub(x, fy);
                     store(b, bi, v);
                     b.ins().jump(next, &[]);
                     b.switch_to_block(zero_row);
-                    store(b, ik, z);
+                    store(b, pik, z);
                     b.ins().jump(next, &[]);
                     b.switch_to_block(next);
                 });
             });
-            // Back substitution, col = n − 1 down to 0.
+            // Back substitution, col = n − 1 down to 0: s = b[k] − Σ a[k][c]·b[c], in order.
             let head = b.create_block();
             let body = b.create_block();
             let done = b.create_block();
@@ -205,19 +303,30 @@ impl<M: Module> Gen<'_, M> {
             let bk = item(&mut b, rhs, k);
             let v = load(&mut b, bk);
             b.def_var(s, v);
+            let kr = b.ins().imul(k, row);
+            let k8 = b.ins().ishl_imm_u(k, 3);
+            let rowk = b.ins().iadd(a, kr);
+            let pkk = b.ins().iadd(rowk, k8);
+            let pk1 = b.ins().iadd_imm_s(pkk, 8);
+            let bk1 = b.ins().iadd_imm_s(bk, 8);
+            b.def_var(pa, pk1);
+            b.def_var(pb, bk1);
             let k1 = b.ins().iadd_imm_s(k, 1);
-            for_range(&mut b, c, k1, n, |b, j| {
-                let kj = elem(b, a, n, k, j);
-                let x = load(b, kj);
-                let bj = item(b, rhs, j);
-                let y = load(b, bj);
-                let xy = b.ins().fmul(x, y);
+            for_range(&mut b, c, k1, n, |b, _| {
+                let x = b.use_var(pa);
+                let y = b.use_var(pb);
+                let vx = load(b, x);
+                let vy = load(b, y);
+                let xy = b.ins().fmul(vx, vy);
                 let sv = b.use_var(s);
                 let ns = b.ins().fsub(sv, xy);
                 b.def_var(s, ns);
+                let x1 = b.ins().iadd_imm_s(x, 8);
+                let y1 = b.ins().iadd_imm_s(y, 8);
+                b.def_var(pa, x1);
+                b.def_var(pb, y1);
             });
-            let kk = elem(&mut b, a, n, k, k);
-            let d = load(&mut b, kk);
+            let d = load(&mut b, pkk);
             let sv = b.use_var(s);
             let q = b.ins().fdiv(sv, d);
             store(&mut b, bk, q);
