@@ -54,7 +54,14 @@ fn differential_with(
 #[test]
 fn large_torn_loops_agree() {
     for n in [20.0, 37.0] {
-        differential_with("VdPLine.mo", Method::BackwardEuler, &[("n", n)], 1e-3, 30, 10);
+        differential_with(
+            "VdPLine.mo",
+            Method::BackwardEuler,
+            &[("n", n)],
+            1e-3,
+            30,
+            10,
+        );
     }
 }
 
@@ -63,6 +70,7 @@ fn vdp_line_all_methods() {
     differential("VdPLine.mo", Method::ForwardEuler, 1e-3, 100, 10);
     differential("VdPLine.mo", Method::BackwardEuler, 1e-3, 300, 10);
     differential("VdPLine.mo", Method::Trapezoid, 1e-4, 500, 10);
+    differential("VdPLine.mo", Method::Radau, 1e-4, 300, 10);
     differential(
         "VdPLine.mo",
         Method::Mixed {
@@ -91,6 +99,7 @@ fn every_example_agrees() {
             Method::BackwardEuler,
             Method::Trapezoid,
             Method::ForwardEuler,
+            Method::Radau,
         ] {
             differential(file, method, h, 200, 30);
         }

@@ -13,13 +13,14 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
         "fe" => Method::ForwardEuler,
         "be" => Method::BackwardEuler,
         "trapezoid" | "trap" => Method::Trapezoid,
+        "radau" => Method::Radau,
         "mixed" => Method::Mixed {
             implicit: m.implicit.clone(),
         },
         other => {
             return Err(Box::new(
                 Diagnostic::error("command-line", format!("unknown method `{other}`"))
-                    .help("the methods are fe, be, trapezoid, mixed"),
+                    .help("the methods are fe, be, trapezoid, radau, mixed"),
             ))
         }
     };

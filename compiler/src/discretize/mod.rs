@@ -36,6 +36,8 @@ pub enum Formula {
     ForwardEuler,
     BackwardEuler,
     Trapezoid,
+    /// Radau IIA, two stages (order 3): the stage at t + h/3 is a second copy of the model.
+    Radau,
 }
 
 impl Formula {
@@ -44,6 +46,7 @@ impl Formula {
             Formula::ForwardEuler => "forward Euler",
             Formula::BackwardEuler => "backward Euler",
             Formula::Trapezoid => "trapezoid",
+            Formula::Radau => "Radau IIA",
         }
     }
 
@@ -58,6 +61,8 @@ pub enum Method {
     ForwardEuler,
     BackwardEuler,
     Trapezoid,
+    /// Radau IIA with two stages (order 3, stiffly stable) for every state.
+    Radau,
     /// Backward Euler for the named states, forward Euler for the rest.
     Mixed {
         implicit: Vec<String>,
@@ -70,6 +75,7 @@ impl Method {
             Method::ForwardEuler => "fe",
             Method::BackwardEuler => "be",
             Method::Trapezoid => "trapezoid",
+            Method::Radau => "radau",
             Method::Mixed { .. } => "mixed",
         }
     }
@@ -183,6 +189,8 @@ struct Builder<'m> {
     pre_of: FxHashMap<VarId, VarId>,
     pre_copies: Vec<(VarId, VarId)>,
     time: VarId,
+    /// What `time` stands for when translating a stage copy (`t + c·h`); `None`: `time`.
+    time_expr: Option<ExprId>,
     cache: FxHashMap<ExprId, ExprId>,
 }
 
@@ -218,6 +226,7 @@ impl<'m> Builder<'m> {
         // The arena starts as a copy of the flat arena, so flat ids are valid here.
         let mut missing: Option<VarId> = None;
         let time = self.time;
+        let time_expr = self.time_expr;
         let flat = self.flat;
         // Pre variables must exist before the substitution borrows the tables.
         let mut leaves = Vec::new();
@@ -275,7 +284,7 @@ impl<'m> Builder<'m> {
                     let p = pre_of.get(sv)?;
                     Some(signed(ar, s, *p))
                 }
-                Node::Time => Some(ar.var(time)),
+                Node::Time => Some(time_expr.unwrap_or_else(|| ar.var(time))),
                 _ => None,
             });
         if let Some(v) = missing {
@@ -329,6 +338,7 @@ fn formulas_for(
         Method::ForwardEuler => Ok(vec![Formula::ForwardEuler; states.len()]),
         Method::BackwardEuler => Ok(vec![Formula::BackwardEuler; states.len()]),
         Method::Trapezoid => Ok(vec![Formula::Trapezoid; states.len()]),
+        Method::Radau => Ok(vec![Formula::Radau; states.len()]),
         Method::Mixed { implicit } => {
             let names: Vec<&str> = states.iter().map(|&v| flat.var(v).name.as_str()).collect();
             for want in implicit {
@@ -387,6 +397,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         pre_of: FxHashMap::default(),
         pre_copies: Vec::new(),
         time: VarId(0),
+        time_expr: None,
         cache: FxHashMap::default(),
     };
     let step_start = b.add("t".into(), SVarKind::StepStart, None, Span::default());
@@ -465,6 +476,56 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             origin: Origin::Model(k),
         });
     }
+    // Radau IIA: the first stage, at t + h/3, is a copy of every model unknown and of the
+    // model equations, with `time` = t + h/3 (Cellier & Kofman §10.6: the stage values are
+    // unknowns of the step system; tearing and the Jacobian treat them like any other).
+    let mut stage_of: FxHashMap<VarId, VarId> = FxHashMap::default();
+    let mut stage_eqs = Vec::new();
+    if formulas.contains(&Formula::Radau) {
+        let originals: Vec<VarId> = (0..b.vars.len())
+            .map(|i| VarId(i as u32))
+            .filter(|v| {
+                matches!(
+                    b.vars[v.index()].kind,
+                    SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic
+                )
+            })
+            .collect();
+        for v in originals {
+            let name = format!("{}@1", b.vars[v.index()].name);
+            let span = b.vars[v.index()].span;
+            let flat_v = b.vars[v.index()].flat;
+            let sv = b.add(name, SVarKind::Stage, flat_v, span);
+            stage_of.insert(v, sv);
+        }
+        let value_of = std::mem::take(&mut b.value_of);
+        let der_of = std::mem::take(&mut b.der_of);
+        // Parameters and inputs are the same at both stages (inputs are held for the step).
+        let at_stage = |v: &VarId| stage_of.get(v).copied().unwrap_or(*v);
+        b.value_of = value_of.iter().map(|(&f, v)| (f, at_stage(v))).collect();
+        b.der_of = der_of.iter().map(|(&f, v)| (f, at_stage(v))).collect();
+        let saved_cache = std::mem::take(&mut b.cache);
+        let t = b.arena.var(step_start);
+        let hh = b.arena.var(step_size);
+        let third = b.arena.constant(1.0 / 3.0);
+        let dt = b.arena.mul(third, hh);
+        b.time_expr = Some(b.arena.add(t, dt));
+        for &k in &b.aliases.kept.clone() {
+            let eq = &flat.equations[k];
+            let lhs = b.translate(eq.lhs)?;
+            let rhs = b.translate(eq.rhs)?;
+            stage_eqs.push(SEquation {
+                lhs,
+                rhs,
+                span: eq.span,
+                origin: Origin::Model(k),
+            });
+        }
+        b.time_expr = None;
+        b.cache = saved_cache;
+        b.value_of = value_of;
+        b.der_of = der_of;
+    }
     // Discretisation equations.
     let h = b.arena.var(step_size);
     let mut step_eqs = Vec::new();
@@ -495,6 +556,17 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
                 let hh = b.arena.mul(half, h);
                 b.arena.mul(hh, sum)
             }
+            Formula::Radau => {
+                // x = pre(x) + h·(3/4·D1 + 1/4·der(x)), the second stage (c = 1).
+                let d1 = b.arena.var(stage_of[&d]);
+                let de = b.arena.var(d);
+                let c1 = b.arena.constant(0.75);
+                let c2 = b.arena.constant(0.25);
+                let t1 = b.arena.mul(c1, d1);
+                let t2 = b.arena.mul(c2, de);
+                let sum = b.arena.add(t1, t2);
+                b.arena.mul(h, sum)
+            }
         };
         let rhs = b.arena.add(pxe, incr);
         step_eqs.push(SEquation {
@@ -504,6 +576,26 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             origin: Origin::Formula(x),
         });
         formula_list.push((x, f));
+        if f == Formula::Radau {
+            // X1 = pre(x) + h·(5/12·D1 − 1/12·der(x)), the first stage (c = 1/3).
+            let x1 = stage_of[&x];
+            let d1 = b.arena.var(stage_of[&d]);
+            let de = b.arena.var(d);
+            let c1 = b.arena.constant(5.0 / 12.0);
+            let c2 = b.arena.constant(-1.0 / 12.0);
+            let t1 = b.arena.mul(c1, d1);
+            let t2 = b.arena.mul(c2, de);
+            let sum = b.arena.add(t1, t2);
+            let incr = b.arena.mul(h, sum);
+            let rhs = b.arena.add(pxe, incr);
+            let lhs = b.arena.var(x1);
+            step_eqs.push(SEquation {
+                lhs,
+                rhs,
+                span: b.vars[x.index()].span,
+                origin: Origin::Formula(x1),
+            });
+        }
     }
     // Unknowns.
     let mut init_unknowns = Vec::new();
@@ -515,12 +607,13 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
                 init_unknowns.push(id);
                 step_unknowns.push(id);
             }
-            SVarKind::State => step_unknowns.push(id),
+            SVarKind::State | SVarKind::Stage => step_unknowns.push(id),
             _ => {}
         }
     }
     let mut step_all = step_eqs;
     step_all.extend(model_eqs.iter().copied());
+    step_all.extend(stage_eqs);
     // Outputs: every non-parameter flat variable by name.
     let mut outputs = Vec::new();
     for (i, v) in flat.vars.iter().enumerate() {

@@ -248,7 +248,8 @@ impl Plan {
             .collect()
     }
 
-    /// The slots a step computes (states, derivatives, algebraics): checked for finiteness.
+    /// The slots a step computes (states, derivatives, algebraics, stage values): checked for
+    /// finiteness.
     pub fn unknown_slots(&self) -> Vec<VarId> {
         self.vars
             .iter()
@@ -256,7 +257,12 @@ impl Plan {
             .filter(|(_, v)| {
                 matches!(
                     v.kind,
-                    SlotKind::System(SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic)
+                    SlotKind::System(
+                        SVarKind::State
+                            | SVarKind::Derivative
+                            | SVarKind::Algebraic
+                            | SVarKind::Stage
+                    )
                 )
             })
             .map(|(i, _)| VarId(i as u32))
@@ -481,7 +487,8 @@ impl Plan {
             "init",
         )?;
         for &u in &unknowns {
-            if !states.contains(&u) && !init_defined.contains(&u) {
+            let stage = self.vars[u.index()].kind == SlotKind::System(SVarKind::Stage);
+            if !states.contains(&u) && !stage && !init_defined.contains(&u) {
                 return Err(bug(format!("init does not compute `{}`", self.name_of(u))));
             }
         }
