@@ -217,3 +217,44 @@ fn bad_inputs_file_is_a_located_diagnostic() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn mixed_without_implicit_states_partitions_automatically() {
+    // The component form has no implicit annotation: the load capacitor is found.
+    let (code, _, err) = rtc(&[
+        "run",
+        "examples/VdPLineComponents.mo",
+        "--method",
+        "mixed",
+        "--step",
+        "1e-4",
+        "--stop",
+        "0.01",
+        "--out",
+        "/dev/null",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("automatic partition at h = 0.0001: implicit capLoad.v"),
+        "{err}"
+    );
+    let (code, out, err) = rtc(&[
+        "analyze",
+        "examples/VdPLine.mo",
+        "--method",
+        "mixed",
+        "--step",
+        "1e-4",
+        "--eigenvalues",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("partition for mixed mode: implicit u_l"),
+        "{out}"
+    );
+    assert!(
+        out.contains("forward Euler   largest |R(hλ)| = 99.0001  UNSTABLE"),
+        "{out}"
+    );
+    assert!(out.contains("unstable mode of the model"), "{out}");
+}

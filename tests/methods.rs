@@ -439,3 +439,47 @@ fn radau_is_third_order_on_the_line() {
     assert!(e1 < be / 1000.0, "radau {e1} vs be {be}");
     assert!((6.0..10.0).contains(&(e1 / e2)), "ratio {}", e1 / e2);
 }
+
+/// Schiela's partition (§10.7): the linearisation of the loaded line at t = 0 has the
+/// eigenvalues the reference data lists, and at h = 1e-4 only the load voltage needs an
+/// implicit formula.
+#[test]
+fn automatic_partition_picks_the_load() {
+    let path = common::repo_root().join("examples/VdPLine.mo");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let c = rtc::driver::check_source("VdPLine.mo", &text, &Default::default());
+    let flat = c.model.expect("model");
+    let lin = rtc::partition::linearize(&flat).unwrap();
+    assert!(lin.symbolic);
+    let modes = rtc::partition::modes(&lin);
+    // refdata/README.md, "Eigenvalues at t=0", n = 5 with the load.
+    let reference = [
+        (-1.000001e6, 0.0),
+        (-978.785, 0.0),
+        (-906.666, 0.0),
+        (-760.709, 0.0),
+        (-499.026, 345.562),
+        (-499.026, -345.562),
+        (-496.421, 192.513),
+        (-496.421, -192.513),
+        (-225.670, 0.0),
+        (-75.7836, 0.0),
+        (-8.19076, 0.0),
+        (149.501, 0.0),
+        (677.198, 0.0),
+    ];
+    assert_eq!(modes.len(), reference.len());
+    for (re, im) in reference {
+        let found = modes.iter().any(|m| {
+            let d = ((m.lambda.re - re).powi(2) + (m.lambda.im - im).powi(2)).sqrt();
+            d <= 1e-5 * (re * re + im * im).sqrt() + 1e-3
+        });
+        assert!(found, "eigenvalue {re} + {im}j not found");
+    }
+    let part = rtc::partition::partition(&lin, &modes, 1e-4);
+    assert_eq!(part.implicit, vec!["u_l".to_string()], "{:?}", part.reasons);
+    // At a step where forward Euler is stable for every stable mode, nothing is implicit
+    // (2/1e6 is the load's bound).
+    let part = rtc::partition::partition(&lin, &modes, 1.9e-6);
+    assert!(part.implicit.is_empty(), "{:?}", part.reasons);
+}

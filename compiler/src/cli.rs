@@ -65,6 +65,10 @@ pub struct AnalyzeArgs {
     /// Search for the smallest set of tearing variables of each loop (up to this many).
     #[arg(long)]
     pub min_tearing: Option<usize>,
+    /// Linearise at the initial point: eigenvalues, each method's stability at the step, and
+    /// the automatic partition for mixed mode.
+    #[arg(long)]
+    pub eigenvalues: bool,
 }
 
 #[derive(Args, Clone)]
@@ -193,6 +197,14 @@ pub fn main() -> u8 {
     }
 }
 
+/// Writes to standard output; a closed pipe (`rtc … | head`) ends the output quietly instead
+/// of panicking.
+pub fn out(text: &str) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(text.as_bytes()).and_then(|_| o.flush());
+}
+
 pub fn print_diagnostics(diags: &[Diagnostic], sources: &SourceMap, short: bool) {
     let color = std::io::stderr().is_terminal();
     for d in diags {
@@ -297,7 +309,7 @@ fn check(args: &ModelArgs) -> u8 {
     };
     match structure::check(&model) {
         Ok(summary) => {
-            println!("{}", summary.line(&model));
+            out(&format!("{}\n", summary.line(&model)));
             0
         }
         Err(diags) => {
@@ -311,6 +323,6 @@ fn flatten_cmd(args: &ModelArgs) -> u8 {
     let Some((model, _)) = load_model(args) else {
         return 1;
     };
-    print!("{}", model.print());
+    out(&model.print());
     0
 }

@@ -639,6 +639,10 @@ fn compile_inner(
 ) -> Result<Vec<std::path::PathBuf>, Box<Diagnostic>> {
     let method = method_of(&a.method)?;
     let h = step_of(&a.method, flat)?;
+    let (method, note) = crate::run::resolve_mixed(flat, method, Some(h))?;
+    if let Some(n) = note {
+        eprintln!("rtc: {n}");
+    }
     let target = match &a.target {
         Some(t) => Target::find(t).ok_or_else(|| unsupported_target(t))?,
         None => Target::host().ok_or_else(|| {

@@ -8,6 +8,7 @@ pub mod discretize;
 pub mod driver;
 pub mod flat;
 pub mod flatten;
+pub mod partition;
 pub mod plan;
 pub mod run;
 pub mod sim;

@@ -55,6 +55,51 @@ pub(crate) fn step_of(m: &MethodArgs, flat: &FlatModel) -> Result<f64, Box<Diagn
     Ok(h)
 }
 
+/// Mixed mode with no implicit state named or marked: the partition is automatic.
+fn needs_partition(flat: &FlatModel, method: &Method) -> bool {
+    matches!(method, Method::Mixed { implicit } if implicit.is_empty())
+        && !flat.vars.iter().any(|v| v.implicit)
+}
+
+/// Resolves automatic mixed mode (Schiela's partition at step `h`); other methods pass
+/// through. Returns the method and a note saying what was chosen.
+pub(crate) fn resolve_mixed(
+    flat: &FlatModel,
+    method: Method,
+    h: Option<f64>,
+) -> Result<(Method, Option<String>), Box<Diagnostic>> {
+    if !needs_partition(flat, &method) {
+        return Ok((method, None));
+    }
+    let Some(h) = h else {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--method mixed without --implicit needs a step size to choose the implicit states",
+        )));
+    };
+    let lin = crate::partition::linearize(flat)?;
+    let modes = crate::partition::modes(&lin);
+    let part = crate::partition::partition(&lin, &modes, h);
+    if part.implicit.is_empty() {
+        return Ok((
+            Method::ForwardEuler,
+            Some(format!(
+                "automatic partition at h = {h}: no state needs an implicit formula; mixed mode is forward Euler"
+            )),
+        ));
+    }
+    let note = format!(
+        "automatic partition at h = {h}: implicit {}",
+        part.implicit.join(", ")
+    );
+    Ok((
+        Method::Mixed {
+            implicit: part.implicit,
+        },
+        Some(note),
+    ))
+}
+
 // Diagnostics travel boxed through the phases; this is where they end.
 #[allow(clippy::boxed_local)]
 pub(crate) fn fail(d: Box<Diagnostic>, sources: &SourceMap, short: bool) -> u8 {
@@ -76,6 +121,19 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
         max_iterations: a.method.newton_iterations,
         ..plan::Newton::default()
     };
+    let automatic = needs_partition(&flat, &method);
+    if a.eigenvalues || automatic {
+        let lin = match crate::partition::linearize(&flat) {
+            Ok(l) => l,
+            Err(d) => return fail(d, &sources, short),
+        };
+        let modes = crate::partition::modes(&lin);
+        crate::cli::out(&crate::partition::report(&lin, &modes, h));
+    }
+    let method = match resolve_mixed(&flat, method, h) {
+        Ok((m, _)) => m,
+        Err(d) => return fail(d, &sources, short),
+    };
     match analysis_report(
         &flat,
         &sources,
@@ -86,7 +144,7 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
         a.emit.as_deref(),
     ) {
         Ok(text) => {
-            print!("{text}");
+            crate::cli::out(&text);
             0
         }
         Err(d) => fail(d, &sources, short),
@@ -316,6 +374,10 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     use std::sync::Arc;
     let method = method_of(&a.method)?;
     let h = step_of(&a.method, flat)?;
+    let (method, note) = resolve_mixed(flat, method, Some(h))?;
+    if let Some(n) = note {
+        eprintln!("rtc: {n}");
+    }
     let start = flat.experiment.start_time.unwrap_or(0.0);
     let stop =
         match (a.duration, a.stop.or(flat.experiment.stop_time)) {

@@ -1,0 +1,341 @@
+//! Automatic fast/slow partition for mixed mode (Schiela's approach, Cellier & Kofman §10.7):
+//! linearise the model at the initial point, compute the eigenvalues of the Jacobian of the
+//! state derivatives, and give an implicit formula to the states that carry the modes forward
+//! Euler cannot integrate stably at the chosen step.
+//!
+//! * **Linearisation.** The model at the start time (the initial system of a plan, states
+//!   known) is differentiated in forward mode: every assignment's symbolic partial derivatives
+//!   ([`crate::symbolic::diff`]) are evaluated at the initial point and chained, so
+//!   J = ∂der(x)/∂x is exact up to rounding. An initial system with an algebraic loop is
+//!   linearised by central differences of one zero-length step instead (reported).
+//! * **Modes.** Eigenvalues by `nalgebra` (real Schur form); right and left eigenvectors by
+//!   inverse iteration with a complex LU; the participation of state i in mode k is
+//!   |w_i v_i| / Σ_j |w_j v_j|.
+//! * **Partition.** A mode is *fast* at step h when it is stable (Re λ < 0) but forward Euler
+//!   is not (|1 + hλ| > 1). The states that participate most in each fast mode (at least half
+//!   of the largest participation) are integrated by backward Euler; the rest by forward
+//!   Euler. Modes with Re λ > 0 are the model's own instability (the Van der Pol oscillator's
+//!   negative resistance), not a reason to go implicit.
+
+use crate::diag::Diagnostic;
+use crate::discretize::Method;
+use crate::flat::FlatModel;
+use crate::plan::interp::{Interp, Status};
+use crate::plan::{self, Stmt};
+use crate::symbolic::{ExprId, Node, VarId};
+use nalgebra::{Complex, DMatrix, DVector};
+use rustc_hash::FxHashMap;
+use std::fmt::Write as _;
+
+/// The Jacobian of the state derivatives at the initial point.
+pub struct Linearization {
+    pub states: Vec<String>,
+    /// Row i: ∂der(x_i)/∂x_j.
+    pub jacobian: DMatrix<f64>,
+    /// Forward-mode symbolic (true) or central differences (false).
+    pub symbolic: bool,
+}
+
+/// One eigenvalue with the participation of every state.
+pub struct Mode {
+    pub lambda: Complex<f64>,
+    pub participation: Vec<f64>,
+}
+
+/// The chosen implicit states and why.
+pub struct Partition {
+    pub implicit: Vec<String>,
+    pub reasons: Vec<String>,
+}
+
+fn eval(arena: &crate::symbolic::Arena, mem: &[f64], time: f64, e: ExprId) -> f64 {
+    crate::symbolic::eval::eval(arena, e, &mut |x| mem[x.index()], time)
+}
+
+/// Linearises `flat` at its initial point (start values, parameters, start time).
+pub fn linearize(flat: &FlatModel) -> Result<Linearization, Box<Diagnostic>> {
+    let (p, _, _) = crate::sim::compile(flat, &Method::ForwardEuler, plan::Newton::default())?;
+    let mut it = Interp::new(&p);
+    let mut mem = it.memory();
+    let t0 = flat.experiment.start_time.unwrap_or(0.0);
+    let st = it.init(&mut mem, t0);
+    if st != Status::Ok {
+        return Err(Box::new(Diagnostic::error(
+            "linearize",
+            format!(
+                "cannot linearise: the model at the start time fails ({})",
+                crate::sim::describe(&p, st)
+            ),
+        )));
+    }
+    let states: Vec<VarId> = p.formulas.iter().map(|(v, _)| *v).collect();
+    let ders: Vec<VarId> = states
+        .iter()
+        .map(|&x| {
+            let want = format!("der({})", p.name_of(x));
+            p.vars
+                .iter()
+                .position(|v| v.name == want)
+                .map(|i| VarId(i as u32))
+                .ok_or_else(|| {
+                    Box::new(Diagnostic::error(
+                        "internal",
+                        format!("no slot for {want} in the plan"),
+                    ))
+                })
+        })
+        .collect::<Result<_, _>>()?;
+    let n = states.len();
+    let mut j = DMatrix::<f64>::zeros(n, n);
+    let symbolic = p.init.iter().all(|s| matches!(s, Stmt::Assign(_)));
+    if symbolic {
+        // Forward mode: tangent rows per variable, seeded with the unit vectors of the states.
+        let mut tangent: FxHashMap<VarId, Vec<f64>> = FxHashMap::default();
+        for (k, &x) in states.iter().enumerate() {
+            let mut e = vec![0.0; n];
+            e[k] = 1.0;
+            tangent.insert(x, e);
+        }
+        let mut arena = p.arena.clone();
+        let time = mem[p.time.index()];
+        for s in &p.init {
+            let Stmt::Assign(a) = s else { continue };
+            let mut leaves = Vec::new();
+            arena.leaves(a.expr, &mut leaves);
+            let mut vars: Vec<VarId> = leaves
+                .into_iter()
+                .filter_map(|l| match l {
+                    Node::Var(v) if tangent.contains_key(&v) => Some(v),
+                    _ => None,
+                })
+                .collect();
+            vars.sort_unstable();
+            vars.dedup();
+            let mut row = vec![0.0; n];
+            for v in vars {
+                let d = crate::symbolic::diff::diff(&mut arena, a.expr, v);
+                let dv = eval(&arena, &mem, time, d);
+                if dv != 0.0 {
+                    for (r, t) in row.iter_mut().zip(&tangent[&v]) {
+                        *r += dv * t;
+                    }
+                }
+            }
+            tangent.insert(a.var, row);
+        }
+        for (i, d) in ders.iter().enumerate() {
+            if let Some(row) = tangent.get(d) {
+                for k in 0..n {
+                    j[(i, k)] = row[k];
+                }
+            }
+        }
+    } else {
+        // Central differences of a zero-length step (pre-copies take the perturbed states,
+        // the model is re-solved at them).
+        for (k, &x) in states.iter().enumerate() {
+            let x0 = mem[x.index()];
+            let delta = 1e-6 * x0.abs().max(1e-3);
+            let mut f = |sign: f64| -> Vec<f64> {
+                let mut m = mem.clone();
+                m[x.index()] = x0 + sign * delta;
+                let _ = it.step(&mut m, t0, 0.0);
+                ders.iter().map(|d| m[d.index()]).collect()
+            };
+            let plus = f(1.0);
+            let minus = f(-1.0);
+            for i in 0..n {
+                j[(i, k)] = (plus[i] - minus[i]) / (2.0 * delta);
+            }
+        }
+    }
+    Ok(Linearization {
+        states: states.iter().map(|&v| p.name_of(v).to_string()).collect(),
+        jacobian: j,
+        symbolic,
+    })
+}
+
+/// Inverse iteration for the eigenvector of `a` nearest `lambda`.
+fn eigenvector(a: &DMatrix<Complex<f64>>, lambda: Complex<f64>) -> DVector<Complex<f64>> {
+    let n = a.nrows();
+    let shift = lambda + Complex::new(1e-9 * (1.0 + lambda.norm()), 0.0);
+    let m = a - DMatrix::<Complex<f64>>::identity(n, n) * shift;
+    let lu = m.lu();
+    let mut v = DVector::<Complex<f64>>::from_element(n, Complex::new(1.0, 0.0));
+    for _ in 0..4 {
+        match lu.solve(&v) {
+            Some(w) => {
+                let norm = w.norm();
+                if norm == 0.0 || !norm.is_finite() {
+                    break;
+                }
+                v = w / Complex::new(norm, 0.0);
+            }
+            None => break,
+        }
+    }
+    v
+}
+
+/// Eigenvalues with state participation factors.
+pub fn modes(lin: &Linearization) -> Vec<Mode> {
+    let n = lin.states.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let eig = lin.jacobian.clone().complex_eigenvalues();
+    let a = lin.jacobian.map(|x| Complex::new(x, 0.0));
+    let at = a.transpose();
+    let mut out: Vec<Mode> = eig
+        .iter()
+        .map(|&lambda| {
+            let v = eigenvector(&a, lambda);
+            let w = eigenvector(&at, lambda);
+            let mut p: Vec<f64> = (0..n).map(|i| (w[i] * v[i]).norm()).collect();
+            let total: f64 = p.iter().sum();
+            if total > 0.0 && total.is_finite() {
+                for x in p.iter_mut() {
+                    *x /= total;
+                }
+            }
+            Mode {
+                lambda,
+                participation: p,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.lambda.re.total_cmp(&b.lambda.re));
+    out
+}
+
+/// Amplification factor of a method for hλ.
+fn amplification(method: &str, z: Complex<f64>) -> f64 {
+    let one = Complex::new(1.0, 0.0);
+    match method {
+        "fe" => (one + z).norm(),
+        "be" => (one / (one - z)).norm(),
+        "trapezoid" => ((one + z / 2.0) / (one - z / 2.0)).norm(),
+        _ => ((one + z / 3.0) / (one - z * (2.0 / 3.0) + z * z / 6.0)).norm(),
+    }
+}
+
+/// The states to integrate implicitly at step `h`, with reasons.
+pub fn partition(lin: &Linearization, modes: &[Mode], h: f64) -> Partition {
+    let mut implicit: Vec<usize> = Vec::new();
+    let mut reasons = Vec::new();
+    for m in modes {
+        let z = m.lambda * h;
+        if m.lambda.re >= 0.0 || amplification("fe", z) <= 1.0 {
+            continue;
+        }
+        let max = m.participation.iter().cloned().fold(0.0, f64::max);
+        for (i, &p) in m.participation.iter().enumerate() {
+            if p >= 0.5 * max && p > 0.0 {
+                if !implicit.contains(&i) {
+                    implicit.push(i);
+                }
+                reasons.push(format!(
+                    "{}: mode λ = {} has |1 + hλ| = {:.3} > 1 (forward Euler unstable), participation {:.2}",
+                    lin.states[i],
+                    fmt_lambda(m.lambda),
+                    amplification("fe", z),
+                    p
+                ));
+            }
+        }
+    }
+    implicit.sort_unstable();
+    Partition {
+        implicit: implicit.iter().map(|&i| lin.states[i].clone()).collect(),
+        reasons,
+    }
+}
+
+fn fmt_lambda(l: Complex<f64>) -> String {
+    if l.im.abs() <= 1e-12 * l.norm().max(1e-300) {
+        format!("{:.6e}", l.re)
+    } else {
+        format!(
+            "{:.6e} {} {:.6e}j",
+            l.re,
+            if l.im < 0.0 { '-' } else { '+' },
+            l.im.abs()
+        )
+    }
+}
+
+/// The linearisation section of `rtc analyze`: eigenvalues, each method's verdict at `h`,
+/// and the automatic partition.
+pub fn report(lin: &Linearization, modes: &[Mode], h: Option<f64>) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "linearisation at the initial point ({}): {} eigenvalues",
+        if lin.symbolic {
+            "symbolic Jacobian"
+        } else {
+            "central differences: the initial system has an algebraic loop"
+        },
+        modes.len()
+    );
+    for m in modes {
+        let (imax, pmax) =
+            m.participation.iter().enumerate().fold(
+                (0, 0.0),
+                |acc, (i, &p)| if p > acc.1 { (i, p) } else { acc },
+            );
+        let mut line = format!("  λ = {}", fmt_lambda(m.lambda));
+        if let Some(h) = h {
+            let _ = write!(line, "  (hλ = {})", fmt_lambda(m.lambda * h));
+        }
+        if !lin.states.is_empty() {
+            let _ = write!(line, "  mostly {} ({:.2})", lin.states[imax], pmax);
+        }
+        if m.lambda.re > 0.0 {
+            line.push_str("  unstable mode of the model");
+        }
+        let _ = writeln!(s, "{line}");
+    }
+    if let Some(h) = h {
+        let _ = writeln!(s, "stability at h = {h} (stable modes of the model):");
+        for (method, name) in [
+            ("fe", "forward Euler"),
+            ("be", "backward Euler"),
+            ("trapezoid", "trapezoid"),
+            ("radau", "Radau IIA"),
+        ] {
+            let worst = modes
+                .iter()
+                .filter(|m| m.lambda.re < 0.0)
+                .map(|m| amplification(method, m.lambda * h))
+                .fold(0.0, f64::max);
+            let _ = writeln!(
+                s,
+                "  {name:<15} largest |R(hλ)| = {worst:.4}  {}",
+                if worst <= 1.0 + 1e-12 {
+                    "stable"
+                } else {
+                    "UNSTABLE"
+                }
+            );
+        }
+        let part = partition(lin, modes, h);
+        if part.implicit.is_empty() {
+            let _ = writeln!(
+                s,
+                "partition for mixed mode: none needed (forward Euler is stable for every stable mode)"
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "partition for mixed mode: implicit {}",
+                part.implicit.join(", ")
+            );
+            for r in &part.reasons {
+                let _ = writeln!(s, "  {r}");
+            }
+        }
+    }
+    s
+}
