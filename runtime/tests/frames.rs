@@ -285,7 +285,8 @@ fn udp_inputs_reach_the_next_frame_and_outputs_go_out_over_udp() {
         n += 1;
         last = String::from_utf8_lossy(&buf[..k]).into_owned();
     }
-    assert_eq!(n, 151, "datagrams");
+    // One per computed frame and the start (a catch-up frame after a stall covers two).
+    assert_eq!(n as u64, r.stats.frames + 1, "datagrams");
     let pairs = rtc_runtime::io::parse_pairs(&last).unwrap();
     assert_eq!(pairs[0].0, "time");
     assert!((pairs[0].1 - 0.3).abs() < 1e-12, "{last}");
