@@ -71,6 +71,14 @@ fn vdp_line_all_methods() {
     differential("VdPLine.mo", Method::BackwardEuler, 1e-3, 300, 10);
     differential("VdPLine.mo", Method::Trapezoid, 1e-4, 500, 10);
     differential("VdPLine.mo", Method::Radau, 1e-4, 300, 10);
+    for rk in [
+        rtc::discretize::Rk::Rtrk2,
+        rtc::discretize::Rk::Rk3,
+        rtc::discretize::Rk::Rk4,
+        rtc::discretize::Rk::Rtrk4,
+    ] {
+        differential("VdPLine.mo", Method::Rk(rk), 1e-5, 200, 10);
+    }
     differential(
         "VdPLine.mo",
         Method::Mixed {

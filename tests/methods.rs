@@ -483,3 +483,50 @@ fn automatic_partition_picks_the_load() {
     let part = rtc::partition::partition(&lin, &modes, 1.9e-6);
     assert!(part.implicit.is_empty(), "{:?}", part.reasons);
 }
+
+/// The explicit real-time formulas have the orders their tableaux promise: on the
+/// second-order system (closed-form reference, constant input) halving h divides the error by
+/// 2^p: RTRK-2 p = 2, RK-3 p = 3, RK-4 and Bernstein's RTRK-4 p = 4.
+#[test]
+fn explicit_runge_kutta_orders() {
+    use rtc::discretize::Rk;
+    let path = common::refdata().join("second_order.csv");
+    let (_, rows) = common::read_csv(&path);
+    let error = |method: Method, h: f64| -> f64 {
+        let plan = common::compile_example("SecondOrder.mo", method, &[], 10);
+        let settings = RunSettings {
+            start: 0.0,
+            stop: 1.0,
+            step: h,
+            every: (0.01 / h).round() as usize,
+            ..Default::default()
+        };
+        let (tr, failure) = trajectory(&plan, &settings, &["x".into(), "v".into()]).unwrap();
+        assert!(failure.is_none());
+        let mut worst = 0.0f64;
+        for (t, v) in tr.times.iter().zip(&tr.values) {
+            let r = rows.iter().find(|r| (r[0] - t).abs() < 1e-9).unwrap();
+            worst = worst.max((r[1] - v[0]).abs()).max((r[2] - v[1]).abs());
+        }
+        worst
+    };
+    for (rk, order) in [(Rk::Rtrk2, 2), (Rk::Rk3, 3), (Rk::Rk4, 4), (Rk::Rtrk4, 4)] {
+        let e1 = error(Method::Rk(rk), 0.01);
+        let e2 = error(Method::Rk(rk), 0.005);
+        let ratio = e1 / e2;
+        let want = 2f64.powi(order);
+        eprintln!(
+            "{}: error {e1:e} at h = 0.01, ratio {ratio:.3} (2^{order} = {want})",
+            rk.name()
+        );
+        assert!(
+            ratio > 0.85 * want && ratio < 1.25 * want,
+            "{}: ratio {ratio}",
+            rk.name()
+        );
+    }
+    assert!(!Rk::Rk4.realtime_inputs());
+    assert!(
+        Rk::Rtrk2.realtime_inputs() && Rk::Rk3.realtime_inputs() && Rk::Rtrk4.realtime_inputs()
+    );
+}

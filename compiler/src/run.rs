@@ -14,13 +14,18 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
         "be" => Method::BackwardEuler,
         "trapezoid" | "trap" => Method::Trapezoid,
         "radau" => Method::Radau,
+        "rtrk2" => Method::Rk(crate::discretize::Rk::Rtrk2),
+        "rk3" => Method::Rk(crate::discretize::Rk::Rk3),
+        "rk4" => Method::Rk(crate::discretize::Rk::Rk4),
+        "rtrk4" => Method::Rk(crate::discretize::Rk::Rtrk4),
         "mixed" => Method::Mixed {
             implicit: m.implicit.clone(),
         },
         other => {
             return Err(Box::new(
-                Diagnostic::error("command-line", format!("unknown method `{other}`"))
-                    .help("the methods are fe, be, trapezoid, radau, mixed"),
+                Diagnostic::error("command-line", format!("unknown method `{other}`")).help(
+                    "the methods are fe, be, trapezoid, radau, mixed, rtrk2, rk3, rk4, rtrk4",
+                ),
             ))
         }
     };
@@ -176,6 +181,22 @@ pub fn analysis_report(
         p.method,
         h.map(|h| format!(", h = {h}")).unwrap_or_default()
     );
+    if let Method::Rk(r) = method {
+        let (c, _, _) = r.tableau();
+        let times: Vec<String> = c.iter().map(|x| format!("{x:.4}")).collect();
+        let _ = writeln!(
+            out,
+            "  {}: {} stages at t + ({})·h; {}",
+            r.name(),
+            c.len(),
+            times.join(", "),
+            if r.realtime_inputs() {
+                "compatible with real-time inputs (no stage needs an input before it exists)"
+            } else {
+                "NOT compatible with real-time inputs: a stage needs the input at a time that has not come yet when the step is split into passes"
+            }
+        );
+    }
     let _ = writeln!(
         out,
         "  {} state{} ({} explicit, {} implicit), {} unknowns and equations per step",
@@ -377,6 +398,11 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     let (method, note) = resolve_mixed(flat, method, Some(h))?;
     if let Some(n) = note {
         eprintln!("rtc: {n}");
+    }
+    if let Method::Rk(r) = &method {
+        if a.realtime && !r.realtime_inputs() {
+            eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());
+        }
     }
     let start = flat.experiment.start_time.unwrap_or(0.0);
     let stop =

@@ -38,6 +38,76 @@ pub enum Formula {
     Trapezoid,
     /// Radau IIA, two stages (order 3): the stage at t + h/3 is a second copy of the model.
     Radau,
+    /// An explicit Runge-Kutta formula; its stages are copies of the model.
+    Rk(Rk),
+}
+
+/// Explicit Runge-Kutta formulas for real-time use (Howe ch. 1, Bernstein 1979). Stage 0 is
+/// the derivative at the start of the step, `pre(der(x))`, computed by the previous step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rk {
+    /// RTRK-2: modified Euler with the input at the half step (Howe eq. 1.27–1.28).
+    Rtrk2,
+    /// RK-3 in Howe's real-time form (eq. 1.35–1.37): stages at h/3 and 2h/3.
+    Rk3,
+    /// Classical RK-4: needs the input at t + h/2 a quarter step before it exists.
+    Rk4,
+    /// Bernstein's five-stage real-time fourth-order formula (stages at k·h/5).
+    Rtrk4,
+}
+
+impl Rk {
+    /// (stage times c_k, rows a_kj for k ≥ 1, weights b_k).
+    pub fn tableau(self) -> (&'static [f64], &'static [&'static [f64]], &'static [f64]) {
+        match self {
+            Rk::Rtrk2 => (&[0.0, 0.5], &[&[0.5]], &[0.0, 1.0]),
+            Rk::Rk3 => (
+                &[0.0, 1.0 / 3.0, 2.0 / 3.0],
+                &[&[1.0 / 3.0], &[0.0, 2.0 / 3.0]],
+                &[0.25, 0.0, 0.75],
+            ),
+            Rk::Rk4 => (
+                &[0.0, 0.5, 0.5, 1.0],
+                &[&[0.5], &[0.0, 0.5], &[0.0, 0.0, 1.0]],
+                &[1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0],
+            ),
+            Rk::Rtrk4 => (
+                &[0.0, 0.2, 0.4, 0.6, 0.8],
+                &[
+                    &[0.2],
+                    &[0.4, 0.0],
+                    &[-0.4, 1.0, 0.0],
+                    &[0.3, 0.0, 0.0, 0.5],
+                ],
+                &[
+                    -1.0 / 24.0,
+                    15.0 / 24.0,
+                    -5.0 / 24.0,
+                    5.0 / 24.0,
+                    10.0 / 24.0,
+                ],
+            ),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rk::Rtrk2 => "RTRK-2",
+            Rk::Rk3 => "RK-3",
+            Rk::Rk4 => "RK-4",
+            Rk::Rtrk4 => "RTRK-4 (Bernstein)",
+        }
+    }
+
+    /// Whether every stage needs only inputs that exist in real time when the stage runs
+    /// (a stage at c·h executed as pass k of s, at wall time k·h/s, needs c ≤ k/s).
+    pub fn realtime_inputs(self) -> bool {
+        let (c, _, _) = self.tableau();
+        let s = c.len() as f64;
+        c.iter()
+            .enumerate()
+            .all(|(k, &ck)| ck <= k as f64 / s + 1e-12)
+    }
 }
 
 impl Formula {
@@ -47,11 +117,12 @@ impl Formula {
             Formula::BackwardEuler => "backward Euler",
             Formula::Trapezoid => "trapezoid",
             Formula::Radau => "Radau IIA",
+            Formula::Rk(r) => r.name(),
         }
     }
 
     pub fn is_explicit(self) -> bool {
-        self == Formula::ForwardEuler
+        matches!(self, Formula::ForwardEuler | Formula::Rk(_))
     }
 }
 
@@ -63,6 +134,8 @@ pub enum Method {
     Trapezoid,
     /// Radau IIA with two stages (order 3, stiffly stable) for every state.
     Radau,
+    /// An explicit Runge-Kutta formula for every state.
+    Rk(Rk),
     /// Backward Euler for the named states, forward Euler for the rest.
     Mixed {
         implicit: Vec<String>,
@@ -76,6 +149,10 @@ impl Method {
             Method::BackwardEuler => "be",
             Method::Trapezoid => "trapezoid",
             Method::Radau => "radau",
+            Method::Rk(Rk::Rtrk2) => "rtrk2",
+            Method::Rk(Rk::Rk3) => "rk3",
+            Method::Rk(Rk::Rk4) => "rk4",
+            Method::Rk(Rk::Rtrk4) => "rtrk4",
             Method::Mixed { .. } => "mixed",
         }
     }
@@ -300,6 +377,98 @@ impl<'m> Builder<'m> {
     }
 }
 
+/// Σ_k w_k·F_k over the stages a row or weight vector uses: F_0 = `f0` (pre(der(x))),
+/// F_k = der(x)@k. Zero weights add no term.
+fn rk_sum(
+    b: &mut Builder,
+    w: &[f64],
+    f0: VarId,
+    d: VarId,
+    stages: &[FxHashMap<VarId, VarId>],
+) -> ExprId {
+    let mut sum: Option<ExprId> = None;
+    for (k, &wk) in w.iter().enumerate() {
+        if wk == 0.0 {
+            continue;
+        }
+        let f = if k == 0 { f0 } else { stages[k - 1][&d] };
+        let fe = b.arena.var(f);
+        let c = b.arena.constant(wk);
+        let term = b.arena.mul(c, fe);
+        sum = Some(match sum {
+            None => term,
+            Some(s) => b.arena.add(s, term),
+        });
+    }
+    sum.unwrap_or_else(|| b.arena.constant(0.0))
+}
+
+impl Builder<'_> {
+    /// Stage `k` at t + c·h: a copy (`name@k`) of every state, derivative and algebraic
+    /// variable, and the model equations written for them. Parameters and inputs are shared
+    /// (inputs are held over the step). Returns the map original → copy and the equations.
+    fn stage_copy(
+        &mut self,
+        flat: &FlatModel,
+        k: usize,
+        c: f64,
+        step_start: VarId,
+        step_size: VarId,
+    ) -> Result<(FxHashMap<VarId, VarId>, Vec<SEquation>), Box<Diagnostic>> {
+        let originals: Vec<VarId> = (0..self.vars.len())
+            .map(|i| VarId(i as u32))
+            .filter(|v| {
+                matches!(
+                    self.vars[v.index()].kind,
+                    SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic
+                )
+            })
+            .collect();
+        let mut stage_of = FxHashMap::default();
+        for v in originals {
+            let name = format!("{}@{k}", self.vars[v.index()].name);
+            let span = self.vars[v.index()].span;
+            let flat_v = self.vars[v.index()].flat;
+            let sv = self.add(name, SVarKind::Stage, flat_v, span);
+            stage_of.insert(v, sv);
+        }
+        let value_of = std::mem::take(&mut self.value_of);
+        let der_of = std::mem::take(&mut self.der_of);
+        let at_stage = |v: &VarId| stage_of.get(v).copied().unwrap_or(*v);
+        self.value_of = value_of.iter().map(|(&f, v)| (f, at_stage(v))).collect();
+        self.der_of = der_of.iter().map(|(&f, v)| (f, at_stage(v))).collect();
+        let saved_cache = std::mem::take(&mut self.cache);
+        let t = self.arena.var(step_start);
+        let hh = self.arena.var(step_size);
+        let ck = self.arena.constant(c);
+        let dt = self.arena.mul(ck, hh);
+        self.time_expr = Some(self.arena.add(t, dt));
+        let mut eqs = Vec::new();
+        let mut result = Ok(());
+        for &m in &self.aliases.kept.clone() {
+            let eq = &flat.equations[m];
+            let (lhs, rhs) = match (self.translate(eq.lhs), self.translate(eq.rhs)) {
+                (Ok(l), Ok(r)) => (l, r),
+                (Err(e), _) | (_, Err(e)) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            eqs.push(SEquation {
+                lhs,
+                rhs,
+                span: eq.span,
+                origin: Origin::Model(m),
+            });
+        }
+        self.time_expr = None;
+        self.cache = saved_cache;
+        self.value_of = value_of;
+        self.der_of = der_of;
+        result.map(|_| (stage_of, eqs))
+    }
+}
+
 /// `s·x` for an alias sign `s` (±1; the constructor folds the factor away).
 fn signed(ar: &mut Arena, s: f64, x: VarId) -> ExprId {
     let k = ar.constant(s);
@@ -339,6 +508,7 @@ fn formulas_for(
         Method::BackwardEuler => Ok(vec![Formula::BackwardEuler; states.len()]),
         Method::Trapezoid => Ok(vec![Formula::Trapezoid; states.len()]),
         Method::Radau => Ok(vec![Formula::Radau; states.len()]),
+        Method::Rk(r) => Ok(vec![Formula::Rk(*r); states.len()]),
         Method::Mixed { implicit } => {
             let names: Vec<&str> = states.iter().map(|&v| flat.var(v).name.as_str()).collect();
             for want in implicit {
@@ -476,55 +646,24 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             origin: Origin::Model(k),
         });
     }
-    // Radau IIA: the first stage, at t + h/3, is a copy of every model unknown and of the
-    // model equations, with `time` = t + h/3 (Cellier & Kofman §10.6: the stage values are
-    // unknowns of the step system; tearing and the Jacobian treat them like any other).
-    let mut stage_of: FxHashMap<VarId, VarId> = FxHashMap::default();
+    // Multi-stage formulas: each stage is a copy of every model unknown and of the model
+    // equations, with `time` = t + c·h (Cellier & Kofman §10.6: stage values are unknowns of
+    // the step system; sorting, tearing and the Jacobian treat them like any other). Radau IIA
+    // has one such stage (c = 1/3; its second is the end of the step); an explicit
+    // Runge-Kutta formula has one per row of its tableau.
+    let stage_times: Vec<f64> = if formulas.contains(&Formula::Radau) {
+        vec![1.0 / 3.0]
+    } else if let Some(Formula::Rk(r)) = formulas.first() {
+        r.tableau().0[1..].to_vec()
+    } else {
+        Vec::new()
+    };
+    let mut stages: Vec<FxHashMap<VarId, VarId>> = Vec::new();
     let mut stage_eqs = Vec::new();
-    if formulas.contains(&Formula::Radau) {
-        let originals: Vec<VarId> = (0..b.vars.len())
-            .map(|i| VarId(i as u32))
-            .filter(|v| {
-                matches!(
-                    b.vars[v.index()].kind,
-                    SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic
-                )
-            })
-            .collect();
-        for v in originals {
-            let name = format!("{}@1", b.vars[v.index()].name);
-            let span = b.vars[v.index()].span;
-            let flat_v = b.vars[v.index()].flat;
-            let sv = b.add(name, SVarKind::Stage, flat_v, span);
-            stage_of.insert(v, sv);
-        }
-        let value_of = std::mem::take(&mut b.value_of);
-        let der_of = std::mem::take(&mut b.der_of);
-        // Parameters and inputs are the same at both stages (inputs are held for the step).
-        let at_stage = |v: &VarId| stage_of.get(v).copied().unwrap_or(*v);
-        b.value_of = value_of.iter().map(|(&f, v)| (f, at_stage(v))).collect();
-        b.der_of = der_of.iter().map(|(&f, v)| (f, at_stage(v))).collect();
-        let saved_cache = std::mem::take(&mut b.cache);
-        let t = b.arena.var(step_start);
-        let hh = b.arena.var(step_size);
-        let third = b.arena.constant(1.0 / 3.0);
-        let dt = b.arena.mul(third, hh);
-        b.time_expr = Some(b.arena.add(t, dt));
-        for &k in &b.aliases.kept.clone() {
-            let eq = &flat.equations[k];
-            let lhs = b.translate(eq.lhs)?;
-            let rhs = b.translate(eq.rhs)?;
-            stage_eqs.push(SEquation {
-                lhs,
-                rhs,
-                span: eq.span,
-                origin: Origin::Model(k),
-            });
-        }
-        b.time_expr = None;
-        b.cache = saved_cache;
-        b.value_of = value_of;
-        b.der_of = der_of;
+    for (k, &c) in stage_times.iter().enumerate() {
+        let (map, eqs) = b.stage_copy(flat, k + 1, c, step_start, step_size)?;
+        stages.push(map);
+        stage_eqs.extend(eqs);
     }
     // Discretisation equations.
     let h = b.arena.var(step_size);
@@ -558,13 +697,20 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             }
             Formula::Radau => {
                 // x = pre(x) + h·(3/4·D1 + 1/4·der(x)), the second stage (c = 1).
-                let d1 = b.arena.var(stage_of[&d]);
+                let d1 = b.arena.var(stages[0][&d]);
                 let de = b.arena.var(d);
                 let c1 = b.arena.constant(0.75);
                 let c2 = b.arena.constant(0.25);
                 let t1 = b.arena.mul(c1, d1);
                 let t2 = b.arena.mul(c2, de);
                 let sum = b.arena.add(t1, t2);
+                b.arena.mul(h, sum)
+            }
+            Formula::Rk(r) => {
+                // x = pre(x) + h·Σ b_k·F_k, F_0 = pre(der(x)), F_k = der(x)@k.
+                let (_, _, weights) = r.tableau();
+                let f0 = b.pre(d);
+                let sum = rk_sum(&mut b, weights, f0, d, &stages);
                 b.arena.mul(h, sum)
             }
         };
@@ -576,10 +722,28 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             origin: Origin::Formula(x),
         });
         formula_list.push((x, f));
+        if let Formula::Rk(r) = f {
+            // X@k = pre(x) + h·Σ_{j<k} a_kj·F_j.
+            let (_, rows, _) = r.tableau();
+            let f0 = b.pre(d);
+            for (k, row) in rows.iter().enumerate() {
+                let xk = stages[k][&x];
+                let sum = rk_sum(&mut b, row, f0, d, &stages);
+                let incr = b.arena.mul(h, sum);
+                let rhs = b.arena.add(pxe, incr);
+                let lhs = b.arena.var(xk);
+                step_eqs.push(SEquation {
+                    lhs,
+                    rhs,
+                    span: b.vars[x.index()].span,
+                    origin: Origin::Formula(xk),
+                });
+            }
+        }
         if f == Formula::Radau {
             // X1 = pre(x) + h·(5/12·D1 − 1/12·der(x)), the first stage (c = 1/3).
-            let x1 = stage_of[&x];
-            let d1 = b.arena.var(stage_of[&d]);
+            let x1 = stages[0][&x];
+            let d1 = b.arena.var(stages[0][&d]);
             let de = b.arena.var(d);
             let c1 = b.arena.constant(5.0 / 12.0);
             let c2 = b.arena.constant(-1.0 / 12.0);
