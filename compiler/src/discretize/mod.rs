@@ -403,6 +403,9 @@ fn rk_sum(
     sum.unwrap_or_else(|| b.arena.constant(0.0))
 }
 
+/// A stage copy: original variable → its copy, and the model equations at the stage.
+type Stage = (FxHashMap<VarId, VarId>, Vec<SEquation>);
+
 impl Builder<'_> {
     /// Stage `k` at t + c·h: a copy (`name@k`) of every state, derivative and algebraic
     /// variable, and the model equations written for them. Parameters and inputs are shared
@@ -414,7 +417,7 @@ impl Builder<'_> {
         c: f64,
         step_start: VarId,
         step_size: VarId,
-    ) -> Result<(FxHashMap<VarId, VarId>, Vec<SEquation>), Box<Diagnostic>> {
+    ) -> Result<Stage, Box<Diagnostic>> {
         let originals: Vec<VarId> = (0..self.vars.len())
             .map(|i| VarId(i as u32))
             .filter(|v| {
