@@ -79,6 +79,8 @@ fn vdp_line_all_methods() {
     ] {
         differential("VdPLine.mo", Method::Rk(rk), 1e-5, 200, 10);
     }
+    differential("VdPLine.mo", Method::Ab(2), 1e-5, 200, 10);
+    differential("VdPLine.mo", Method::Ab(3), 1e-5, 200, 10);
     differential(
         "VdPLine.mo",
         Method::Mixed {

@@ -530,3 +530,51 @@ fn explicit_runge_kutta_orders() {
         Rk::Rtrk2.realtime_inputs() && Rk::Rk3.realtime_inputs() && Rk::Rtrk4.realtime_inputs()
     );
 }
+
+/// AB-2 and AB-3 reproduce their recursions (Howe eq. 1.12, 1.16) with Howe's start-up
+/// (Euler, then AB-2), computed here independently, to rounding.
+#[test]
+fn adams_bashforth_follow_their_recursions() {
+    let f = |y: [f64; 2]| [y[1], 100.0 * (1.0 - y[0]) - 10.0 * y[1]];
+    for order in [2u8, 3] {
+        let h = 0.01;
+        let plan = common::compile_example("SecondOrder.mo", Method::Ab(order), &[], 10);
+        let settings = RunSettings {
+            start: 0.0,
+            stop: 1.0,
+            step: h,
+            every: 1,
+            ..Default::default()
+        };
+        let (tr, failure) = trajectory(&plan, &settings, &["x".into(), "v".into()]).unwrap();
+        assert!(failure.is_none());
+        let mut y = [0.0f64, 0.0];
+        let mut hist = vec![f(y)];
+        for (n, v) in tr.values.iter().enumerate().skip(1) {
+            let k = n - 1;
+            let fs = &hist;
+            let l = fs.len();
+            let incr = |i: usize| -> f64 {
+                if k == 0 {
+                    fs[l - 1][i]
+                } else if k == 1 || order == 2 {
+                    1.5 * fs[l - 1][i] + -0.5 * fs[l - 2][i]
+                } else {
+                    23.0 / 12.0 * fs[l - 1][i]
+                        + -16.0 / 12.0 * fs[l - 2][i]
+                        + 5.0 / 12.0 * fs[l - 3][i]
+                }
+            };
+            y = [y[0] + h * incr(0), y[1] + h * incr(1)];
+            hist.push(f(y));
+            for i in 0..2 {
+                assert!(
+                    (y[i] - v[i]).abs() <= 1e-12 * (1.0 + y[i].abs()),
+                    "AB-{order} step {n}: {} vs {}",
+                    y[i],
+                    v[i]
+                );
+            }
+        }
+    }
+}

@@ -18,6 +18,8 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
         "rk3" => Method::Rk(crate::discretize::Rk::Rk3),
         "rk4" => Method::Rk(crate::discretize::Rk::Rk4),
         "rtrk4" => Method::Rk(crate::discretize::Rk::Rtrk4),
+        "ab2" => Method::Ab(2),
+        "ab3" => Method::Ab(3),
         "mixed" => Method::Mixed {
             implicit: m.implicit.clone(),
         },

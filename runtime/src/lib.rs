@@ -15,8 +15,9 @@
 //!
 //! **Overruns** (§10.10): a frame whose computation ends after the next frame's deadline
 //! overran. The policy decides what follows. `CatchUp` (the seed's recommendation): the next
-//! frame's step is taken with its length multiplied by the frames lost plus one (doubled
-//! after one lost frame), so simulated time is back on the clock when it ends. `Skip`: the lost
+//! frame's steps are doubled in length, so after one lost frame simulated time is back on the
+//! clock when the frame ends; frames lost beyond one are dropped (a step longer than double
+//! could leave an explicit formula's stability region) and reported as lag. `Skip`: the lost
 //! frames are dropped and the simulation runs on from where it was, behind the clock by that
 //! much (reported). `StopAfter(n)`: as `CatchUp`, but the run ends at the n-th overrun.
 //! Overruns in a start-up grace period (caches, page faults, the first calls into libm) are
@@ -166,6 +167,9 @@ pub struct Report {
     /// Output sink errors (the run went on).
     pub io_error: Option<String>,
 }
+
+/// The most a catch-up lengthens a step: doubled (Cellier & Kofman §10.10).
+pub const MAX_CATCH_UP: u64 = 2;
 
 /// Busy-waits `d` (test load).
 fn burn(d: Duration) {
@@ -365,8 +369,12 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
         if overran {
             match cfg.overrun {
                 Overrun::CatchUp | Overrun::StopAfter(_) => {
+                    // The seed's rule: the next step is doubled, never more (a longer step
+                    // may leave an explicit method's stability region); frames lost beyond
+                    // one are dropped and simulated time falls behind by them.
                     k += 1 + lost;
-                    span = 1 + lost;
+                    span = 1 + lost.min(MAX_CATCH_UP - 1);
+                    stats.frames_behind += lost.saturating_sub(MAX_CATCH_UP - 1);
                 }
                 Overrun::Skip => {
                     k += 1 + lost;

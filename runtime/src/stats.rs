@@ -160,7 +160,7 @@ impl Stats {
             ));
             if self.frames_behind > 0 {
                 s.push_str(&format!(
-                    "; simulated time ends {} frames behind the clock (skip policy)",
+                    "; simulated time ends {} frames behind the clock (frames lost and not caught up)",
                     self.frames_behind
                 ));
             }

@@ -126,18 +126,21 @@ fn catch_up_doubles_the_next_step_and_relocks() {
     );
     assert_eq!(
         h_of(73),
-        Some(3.0 * H),
-        "after two lost frames, three frames' length"
+        Some(2.0 * H),
+        "after two lost frames still only doubled (the seed's rule)"
     );
+    assert_eq!(s.frames_behind, 1, "the second lost frame is dropped");
     assert_eq!(h_of(102), Some(2.0 * H));
     assert_eq!(h_of(104), Some(2.0 * H));
     assert_eq!(h_of(105), Some(H));
     assert_eq!(s.catch_up_steps, 4);
     // Locked to the clock: every frame's computation ends at the simulated time of the end
-    // of its clock frame, before and after each catch-up.
+    // of its clock frame (less the one frame dropped at frame 70), before and after each
+    // catch-up.
     for rec in &s.records {
         let end = rec.time + rec.h;
-        let clock_end = (rec.frame + 1) as f64 * H;
+        let behind = if rec.frame >= 73 { 1.0 } else { 0.0 };
+        let clock_end = (rec.frame + 1) as f64 * H - behind * H;
         assert!(
             (end - clock_end).abs() < 1e-9,
             "frame {}: simulated {end} vs clock {clock_end}",
@@ -145,8 +148,8 @@ fn catch_up_doubles_the_next_step_and_relocks() {
         );
     }
     assert!((r.time - 150.0 * H).abs() < 1e-12);
-    // The last frame (clock frame 149) starts 150 frames after the run began (frame 0 starts
-    // one frame in): no frame ran ahead of its deadline.
+    // 150 frames of simulated time end one clock frame late (the dropped one); no frame ran
+    // ahead of its deadline.
     let wall = r.wall.as_secs_f64();
     assert!(wall >= 150.0 * H, "finished early: {wall}");
     eprintln!("{}", s.summary(true));

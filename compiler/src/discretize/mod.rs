@@ -40,6 +40,9 @@ pub enum Formula {
     Radau,
     /// An explicit Runge-Kutta formula; its stages are copies of the model.
     Rk(Rk),
+    /// Adams-Bashforth of order 2 or 3 (Howe eq. 1.12, 1.16): one derivative evaluation per
+    /// step and the derivatives of the previous steps; Euler, then AB-2, to start.
+    Ab(u8),
 }
 
 /// Explicit Runge-Kutta formulas for real-time use (Howe ch. 1, Bernstein 1979). Stage 0 is
@@ -118,11 +121,16 @@ impl Formula {
             Formula::Trapezoid => "trapezoid",
             Formula::Radau => "Radau IIA",
             Formula::Rk(r) => r.name(),
+            Formula::Ab(2) => "AB-2",
+            Formula::Ab(_) => "AB-3",
         }
     }
 
     pub fn is_explicit(self) -> bool {
-        matches!(self, Formula::ForwardEuler | Formula::Rk(_))
+        matches!(
+            self,
+            Formula::ForwardEuler | Formula::Rk(_) | Formula::Ab(_)
+        )
     }
 }
 
@@ -136,6 +144,8 @@ pub enum Method {
     Radau,
     /// An explicit Runge-Kutta formula for every state.
     Rk(Rk),
+    /// Adams-Bashforth of order 2 or 3 for every state.
+    Ab(u8),
     /// Backward Euler for the named states, forward Euler for the rest.
     Mixed {
         implicit: Vec<String>,
@@ -153,6 +163,8 @@ impl Method {
             Method::Rk(Rk::Rk3) => "rk3",
             Method::Rk(Rk::Rk4) => "rk4",
             Method::Rk(Rk::Rtrk4) => "rtrk4",
+            Method::Ab(2) => "ab2",
+            Method::Ab(_) => "ab3",
             Method::Mixed { .. } => "mixed",
         }
     }
@@ -512,6 +524,7 @@ fn formulas_for(
         Method::Trapezoid => Ok(vec![Formula::Trapezoid; states.len()]),
         Method::Radau => Ok(vec![Formula::Radau; states.len()]),
         Method::Rk(r) => Ok(vec![Formula::Rk(*r); states.len()]),
+        Method::Ab(k) => Ok(vec![Formula::Ab(*k); states.len()]),
         Method::Mixed { implicit } => {
             let names: Vec<&str> = states.iter().map(|&v| flat.var(v).name.as_str()).collect();
             for want in implicit {
@@ -668,6 +681,33 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         stages.push(map);
         stage_eqs.extend(eqs);
     }
+    // Adams-Bashforth: a step counter chooses the start-up formulas (Howe: Euler for the
+    // first step, AB-2 for the second, AB-3 from then on).
+    let mut counter_eqs: Option<(SEquation, SEquation)> = None;
+    let mut steps_before: Option<ExprId> = None;
+    if formulas.iter().any(|f| matches!(f, Formula::Ab(_))) {
+        let steps = b.add("steps".into(), SVarKind::Algebraic, None, Span::default());
+        let ps = b.pre(steps);
+        let se = b.arena.var(steps);
+        let pse = b.arena.var(ps);
+        let one = b.arena.constant(1.0);
+        let zero = b.arena.constant(0.0);
+        let next = b.arena.add(pse, one);
+        let init_eq = SEquation {
+            lhs: se,
+            rhs: zero,
+            span: Span::default(),
+            origin: Origin::Formula(steps),
+        };
+        let step_eq = SEquation {
+            lhs: se,
+            rhs: next,
+            span: Span::default(),
+            origin: Origin::Formula(steps),
+        };
+        counter_eqs = Some((init_eq, step_eq));
+        steps_before = Some(pse);
+    }
     // Discretisation equations.
     let h = b.arena.var(step_size);
     let mut step_eqs = Vec::new();
@@ -708,6 +748,44 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
                 let t2 = b.arena.mul(c2, de);
                 let sum = b.arena.add(t1, t2);
                 b.arena.mul(h, sum)
+            }
+            Formula::Ab(order) => {
+                // F_n = pre(der(x)), F_{n−1} = pre(pre(der(x))), F_{n−2} one further back.
+                let p1 = b.pre(d);
+                let p2 = b.pre(p1);
+                let f0 = b.arena.var(p1);
+                let f1 = b.arena.var(p2);
+                let k = steps_before.expect("counter");
+                let comb = |b: &mut Builder, ws: &[(f64, ExprId)]| {
+                    let mut sum: Option<ExprId> = None;
+                    for &(w, e) in ws {
+                        let c = b.arena.constant(w);
+                        let t = b.arena.mul(c, e);
+                        sum = Some(match sum {
+                            None => t,
+                            Some(s) => b.arena.add(s, t),
+                        });
+                    }
+                    sum.expect("terms")
+                };
+                let ab2 = comb(&mut b, &[(1.5, f0), (-0.5, f1)]);
+                let later = if order >= 3 {
+                    let p3 = b.pre(p2);
+                    let f2 = b.arena.var(p3);
+                    let ab3 = comb(
+                        &mut b,
+                        &[(23.0 / 12.0, f0), (-16.0 / 12.0, f1), (5.0 / 12.0, f2)],
+                    );
+                    let one_half = b.arena.constant(1.5);
+                    let second = b.arena.cmp(crate::symbolic::CmpOp::Lt, k, one_half);
+                    b.arena.if_(second, ab2, ab3)
+                } else {
+                    ab2
+                };
+                let half = b.arena.constant(0.5);
+                let first = b.arena.cmp(crate::symbolic::CmpOp::Lt, k, half);
+                let f = b.arena.if_(first, f0, later);
+                b.arena.mul(h, f)
             }
             Formula::Rk(r) => {
                 // x = pre(x) + h·Σ b_k·F_k, F_0 = pre(der(x)), F_k = der(x)@k.
@@ -781,6 +859,27 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     let mut step_all = step_eqs;
     step_all.extend(model_eqs.iter().copied());
     step_all.extend(stage_eqs);
+    let mut init_eqs = model_eqs;
+    if let Some((i, st)) = counter_eqs {
+        init_eqs.push(i);
+        step_all.push(st);
+    }
+    // A pre copy whose source is itself a pre slot (the history of a multistep formula) must
+    // run before the copy that overwrites that source: deepest history first.
+    let pre_of: FxHashMap<VarId, VarId> = b.pre_copies.iter().map(|&(p, v)| (p, v)).collect();
+    let depth = |mut p: VarId| {
+        let mut d = 0;
+        while let Some(&v) = pre_of.get(&p) {
+            if !pre_of.contains_key(&v) {
+                break;
+            }
+            d += 1;
+            p = v;
+        }
+        d
+    };
+    b.pre_copies
+        .sort_by_key(|&(p, _)| std::cmp::Reverse(depth(p)));
     // Outputs: every non-parameter flat variable by name.
     let mut outputs = Vec::new();
     for (i, v) in flat.vars.iter().enumerate() {
@@ -797,7 +896,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         arena: b.arena,
         vars: b.vars,
         init: System {
-            equations: model_eqs,
+            equations: init_eqs,
             unknowns: init_unknowns,
             step_size: None,
         },

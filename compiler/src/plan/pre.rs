@@ -50,7 +50,13 @@ pub fn elide(plan: &mut Plan) {
         }
     }
     let mut elidable: FxHashSet<VarId> = FxHashSet::default();
+    // Sources of other copies (a multistep history: pre(pre(x)) copies from pre(x)).
+    let sources: FxHashSet<VarId> = plan.pre_copies.iter().map(|&(_, v)| v).collect();
     for (&p, &v) in &pre_of {
+        // A history chain keeps its copies: the source is a pre slot, or this slot is one.
+        if pre_of.contains_key(&v) || sources.contains(&p) {
+            continue;
+        }
         let ok = match (last_read.get(&p), written_at.get(&v)) {
             (None, _) => true,
             (Some(_), None) => true,
