@@ -81,6 +81,7 @@ fn vdp_line_all_methods() {
     }
     differential("VdPLine.mo", Method::Ab(2), 1e-5, 200, 10);
     differential("VdPLine.mo", Method::Ab(3), 1e-5, 200, 10);
+    differential("VdPLine.mo", Method::Libe, 1e-4, 300, 10);
     differential(
         "VdPLine.mo",
         Method::Mixed {

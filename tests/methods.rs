@@ -578,3 +578,58 @@ fn adams_bashforth_follow_their_recursions() {
         }
     }
 }
+
+/// Linearly implicit Euler (§10.4): on a linear system one linear solve with the exact
+/// Jacobian is backward Euler, so it reproduces the exact discrete backward Euler solution of
+/// the second-order system; on the loaded line it is stable at h = 1e-4 with backward Euler's
+/// accuracy, and its step has no Newton iteration (one linear torn block).
+#[test]
+fn linearly_implicit_euler() {
+    let path = common::refdata().join("second_order_discrete_h0.01.csv");
+    let (header, rows) = common::read_csv(&path);
+    let col = |n: &str| header.iter().position(|h| h == n).expect(n);
+    let (cx, cv) = (col("x_BE"), col("v_BE"));
+    let plan = common::compile_example("SecondOrder.mo", Method::Libe, &[], 10);
+    let settings = RunSettings {
+        start: 0.0,
+        stop: rows.last().unwrap()[0],
+        step: 0.01,
+        every: 1,
+        ..Default::default()
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &["x".into(), "v".into()]).unwrap();
+    assert!(failure.is_none());
+    for (r, v) in rows.iter().zip(&tr.values) {
+        for (want, got) in [(r[cx], v[0]), (r[cv], v[1])] {
+            assert!(
+                (want - got).abs() <= 1e-12 * (1.0 + want.abs()),
+                "t = {}",
+                r[0]
+            );
+        }
+    }
+    let plan = common::compile_example("VdPLine.mo", Method::Libe, &[], 10);
+    let blocks: Vec<bool> = plan
+        .step
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Block(b) => Some(b.linear),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !blocks.is_empty() && blocks.iter().all(|&l| l),
+        "linear blocks only"
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 0.5,
+        step: 1e-4,
+        every: 10,
+        ..Default::default()
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &["uC".into()]).unwrap();
+    assert!(failure.is_none(), "stable at h = 1e-4");
+    let peak = tr.values.iter().map(|v| v[0].abs()).fold(0.0, f64::max);
+    assert!(peak > 3.0 && peak < 7.0, "limit cycle amplitude {peak}");
+}

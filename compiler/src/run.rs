@@ -20,6 +20,7 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
         "rtrk4" => Method::Rk(crate::discretize::Rk::Rtrk4),
         "ab2" => Method::Ab(2),
         "ab3" => Method::Ab(3),
+        "libe" => Method::Libe,
         "mixed" => Method::Mixed {
             implicit: m.implicit.clone(),
         },
@@ -171,7 +172,11 @@ pub fn analysis_report(
 ) -> Result<String, Box<Diagnostic>> {
     use std::fmt::Write as _;
     let mut out = String::new();
-    let d = crate::discretize::discretize(flat, method)?;
+    let mut d = crate::discretize::discretize(flat, method)?;
+    if *method == Method::Libe {
+        let (p0, _, _) = plan::build(&d, &plan::BuildOptions { newton })?;
+        d = crate::discretize::libe::transform(d, &p0)?;
+    }
     let (mut p, _init_r, step_r) = plan::build(&d, &plan::BuildOptions { newton })?;
     p.method = method.name().to_string();
     let states = p.formulas.len();

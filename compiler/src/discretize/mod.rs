@@ -24,6 +24,8 @@
 //! [`SVarKind::Stage`]) and copies of the model equations at the stage times; per-state
 //! formulas and several rates are per-state choices here, not separate code paths.
 
+pub mod libe;
+
 use crate::diag::{Diagnostic, Span};
 use crate::flat::{FlatModel, VarKind};
 use crate::structure::alias::{self, Aliases};
@@ -43,6 +45,8 @@ pub enum Formula {
     /// Adams-Bashforth of order 2 or 3 (Howe eq. 1.12, 1.16): one derivative evaluation per
     /// step and the derivatives of the previous steps; Euler, then AB-2, to start.
     Ab(u8),
+    /// Linearly implicit Euler (§10.4): one linear solve with the Jacobian at the step start.
+    LinearlyImplicit,
 }
 
 /// Explicit Runge-Kutta formulas for real-time use (Howe ch. 1, Bernstein 1979). Stage 0 is
@@ -123,6 +127,7 @@ impl Formula {
             Formula::Rk(r) => r.name(),
             Formula::Ab(2) => "AB-2",
             Formula::Ab(_) => "AB-3",
+            Formula::LinearlyImplicit => "linearly implicit Euler",
         }
     }
 
@@ -146,6 +151,8 @@ pub enum Method {
     Rk(Rk),
     /// Adams-Bashforth of order 2 or 3 for every state.
     Ab(u8),
+    /// Linearly implicit Euler for every state.
+    Libe,
     /// Backward Euler for the named states, forward Euler for the rest.
     Mixed {
         implicit: Vec<String>,
@@ -165,6 +172,7 @@ impl Method {
             Method::Rk(Rk::Rtrk4) => "rtrk4",
             Method::Ab(2) => "ab2",
             Method::Ab(_) => "ab3",
+            Method::Libe => "libe",
             Method::Mixed { .. } => "mixed",
         }
     }
@@ -525,6 +533,8 @@ fn formulas_for(
         Method::Radau => Ok(vec![Formula::Radau; states.len()]),
         Method::Rk(r) => Ok(vec![Formula::Rk(*r); states.len()]),
         Method::Ab(k) => Ok(vec![Formula::Ab(*k); states.len()]),
+        // Discretised as forward Euler, then transformed (`libe::transform`).
+        Method::Libe => Ok(vec![Formula::ForwardEuler; states.len()]),
         Method::Mixed { implicit } => {
             let names: Vec<&str> = states.iter().map(|&v| flat.var(v).name.as_str()).collect();
             for want in implicit {
@@ -720,7 +730,8 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         let pxe = b.arena.var(px);
         let f = formulas[k];
         let incr = match f {
-            Formula::ForwardEuler => {
+            // Linearly implicit Euler starts as forward Euler (`libe::transform`).
+            Formula::ForwardEuler | Formula::LinearlyImplicit => {
                 let pd = b.pre(d);
                 let pde = b.arena.var(pd);
                 b.arena.mul(h, pde)

@@ -1,0 +1,195 @@
+//! Linearly implicit (semi-implicit) Euler, Cellier & Kofman §10.4 (eq. 10.1–10.8):
+//!
+//! x_{k+1} = x_k + Δ,   (I − h·J)·Δ = h·f(x_k),   J = ∂f/∂x at x_k,
+//!
+//! one linear solve per step and no iteration. J is the symbolic Jacobian of the state
+//! derivatives: the model's derivatives are first written as explicit functions of the states
+//! (the initial system of a forward Euler plan, its assignments substituted into each other),
+//! differentiated with [`crate::symbolic::diff`], and evaluated at the start of the step (every
+//! state replaced by `pre(x)`, `time` by t). The unknowns Δ and their equations join the step
+//! system, so sorting and tearing solve the linear system with its sparsity (§10.4 names
+//! tearing): a state whose derivative does not depend on the others gets its Δ by one
+//! division, coupled ones form one linear torn block, solved by one LU.
+
+use super::{Discretized, Formula, Origin, SEquation, SVar, SVarKind};
+use crate::diag::Diagnostic;
+use crate::plan::{Plan, Stmt};
+use crate::symbolic::{diff, Arena, ExprId, Node, VarId};
+use rustc_hash::FxHashMap;
+
+/// Copies `e` from `src` into `dst`, replacing variables by `map` where it has them.
+fn transfer(
+    src: &Arena,
+    dst: &mut Arena,
+    e: ExprId,
+    map: &FxHashMap<VarId, ExprId>,
+    memo: &mut FxHashMap<ExprId, ExprId>,
+) -> ExprId {
+    let mut stack = vec![(e, false)];
+    while let Some((id, done)) = stack.pop() {
+        if memo.contains_key(&id) {
+            continue;
+        }
+        if !done {
+            stack.push((id, true));
+            for c in src.children(id) {
+                if !memo.contains_key(&c) {
+                    stack.push((c, false));
+                }
+            }
+            continue;
+        }
+        let n = src.node(id);
+        let out = match n {
+            Node::Var(v) if map.contains_key(&v) => map[&v],
+            _ => {
+                let ch: Vec<ExprId> = src.children(id).map(|c| memo[&c]).collect();
+                super::rebuild(dst, n, &ch)
+            }
+        };
+        memo.insert(id, out);
+    }
+    memo[&e]
+}
+
+/// Turns a forward Euler system `d` (with its plan `p`) into linearly implicit Euler.
+pub fn transform(mut d: Discretized, p: &Plan) -> Result<Discretized, Box<Diagnostic>> {
+    if p.init.iter().any(|s| matches!(s, Stmt::Block(_))) {
+        return Err(Box::new(
+            Diagnostic::error(
+                "unsupported",
+                "not yet supported: linearly implicit Euler on a model whose derivatives need an algebraic loop solved",
+            )
+            .help("use --method be or --method mixed (the derivatives must be explicit functions of the states)"),
+        ));
+    }
+    // The derivatives as explicit functions of states, parameters, inputs and time.
+    let mut ar = p.arena.clone();
+    let mut known: FxHashMap<VarId, ExprId> = FxHashMap::default();
+    let mut cache = FxHashMap::default();
+    for &hv in &p.hoisted {
+        if let Some(b) = p.vars[hv.index()].binding {
+            let e = ar.substitute(b, &mut cache, &mut |_, n| match n {
+                Node::Var(v) => known.get(&v).copied(),
+                _ => None,
+            });
+            known.insert(hv, e);
+        }
+    }
+    for s in &p.init {
+        let Stmt::Assign(a) = s else { continue };
+        let e = ar.substitute(a.expr, &mut cache, &mut |_, n| match n {
+            Node::Var(v) => known.get(&v).copied(),
+            _ => None,
+        });
+        known.insert(a.var, e);
+    }
+    let states: Vec<VarId> = d.formulas.iter().map(|(x, _)| *x).collect();
+    let der_of = |d: &Discretized, x: VarId| -> Option<VarId> {
+        let want = format!("der({})", d.vars[x.index()].name);
+        d.vars
+            .iter()
+            .position(|v| v.name == want)
+            .map(|i| VarId(i as u32))
+    };
+    let pre_of: FxHashMap<VarId, VarId> = d.pre_copies.iter().map(|&(p, v)| (v, p)).collect();
+    // At the start of the step: states → pre(x), time → t.
+    let mut at_start: FxHashMap<VarId, ExprId> = FxHashMap::default();
+    for &x in &states {
+        let Some(&px) = pre_of.get(&x) else {
+            return Err(bug("a state without a pre slot"));
+        };
+        at_start.insert(x, d.arena.var(px));
+    }
+    at_start.insert(d.time, d.arena.var(d.step_start));
+    // Unknowns Δ, one per state.
+    let mut delta: Vec<VarId> = Vec::new();
+    for &x in &states {
+        let id = VarId(d.vars.len() as u32);
+        d.vars.push(SVar {
+            name: format!("delta({})", d.vars[x.index()].name),
+            kind: SVarKind::Stage,
+            flat: None,
+            pre_of: None,
+            binding: None,
+            span: d.vars[x.index()].span,
+        });
+        delta.push(id);
+    }
+    let h = d.arena.var(d.step_size);
+    let mut memo = FxHashMap::default();
+    let mut new_eqs = Vec::new();
+    for (i, &x) in states.iter().enumerate() {
+        let dx = der_of(&d, x).ok_or_else(|| bug("a state without a derivative"))?;
+        let f = *known
+            .get(&dx)
+            .ok_or_else(|| bug("a derivative the initial system does not compute"))?;
+        // Δ_i = h·f_i(x_k) + h·Σ_j J_ij(x_k)·Δ_j; f_i(x_k) is pre(der(x_i)).
+        let pd = *pre_of
+            .get(&dx)
+            .ok_or_else(|| bug("a derivative without a pre slot"))?;
+        let pde = d.arena.var(pd);
+        let mut rhs = d.arena.mul(h, pde);
+        for (j, &xj) in states.iter().enumerate() {
+            if !diff::occurs(&ar, f, xj) {
+                continue;
+            }
+            let jij = diff::diff(&mut ar, f, xj);
+            if ar.as_const(jij) == Some(0.0) {
+                continue;
+            }
+            let jd = transfer(&ar, &mut d.arena, jij, &at_start, &mut memo);
+            if let Some(v) = leaf_beyond(&d.arena, jd, d.vars.len()) {
+                return Err(bug(&format!(
+                    "Jacobian entry uses slot {v} outside the system"
+                )));
+            }
+            let dj = d.arena.var(delta[j]);
+            let t = d.arena.mul(jd, dj);
+            let ht = d.arena.mul(h, t);
+            rhs = d.arena.add(rhs, ht);
+        }
+        let lhs = d.arena.var(delta[i]);
+        new_eqs.push(SEquation {
+            lhs,
+            rhs,
+            span: d.vars[x.index()].span,
+            origin: Origin::Formula(delta[i]),
+        });
+    }
+    // x = pre(x) + Δ replaces forward Euler's x = pre(x) + h·pre(der(x)).
+    for (i, &x) in states.iter().enumerate() {
+        let px = d.arena.var(pre_of[&x]);
+        let de = d.arena.var(delta[i]);
+        let rhs = d.arena.add(px, de);
+        let eq = d
+            .step
+            .equations
+            .iter_mut()
+            .find(|e| e.origin == Origin::Formula(x))
+            .ok_or_else(|| bug("a state without its formula"))?;
+        eq.rhs = rhs;
+    }
+    d.step.equations.extend(new_eqs);
+    d.step.unknowns.extend(delta.iter().copied());
+    for f in d.formulas.iter_mut() {
+        f.1 = Formula::LinearlyImplicit;
+    }
+    Ok(d)
+}
+
+fn leaf_beyond(ar: &Arena, e: ExprId, n: usize) -> Option<usize> {
+    let mut leaves = Vec::new();
+    ar.leaves(e, &mut leaves);
+    leaves.into_iter().find_map(|l| match l {
+        Node::Var(v) if v.index() >= n => Some(v.index()),
+        _ => None,
+    })
+}
+
+fn bug(msg: &str) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error("internal", format!("linearly implicit Euler: {msg}"))
+            .help("this is a bug in rtc"),
+    )
+}
