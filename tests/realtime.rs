@@ -1,5 +1,5 @@
 //! `rtc run --realtime` end to end: pacing, overrun handling, UDP inputs, outputs and
-//! commands. The tests that count overruns use 10 ms frames and injected loads (see
+//! commands. The tests that count overruns use 20 ms frames and injected loads (see
 //! `runtime/tests/frames.rs`); they run one at a time.
 
 mod common;
@@ -113,16 +113,16 @@ fn injected_overrun_is_counted_and_caught_up() {
             "--step",
             "1e-4",
             "--frame",
-            "0.01",
+            "0.02",
             "--duration",
             "1",
             "--realtime",
             "--grace",
             "0",
             "--inject-load",
-            "30:15000",
+            "15:25000",
             "--inject-load",
-            "60:25000",
+            "30:45000",
             "--out",
             "/dev/null",
             "--timing-log",
@@ -144,23 +144,23 @@ fn injected_overrun_is_counted_and_caught_up() {
         .map(|l| l.split(',').map(|c| c.parse().unwrap()).collect())
         .collect();
     let row = |f: f64| rows.iter().find(|r| r[0] == f);
-    assert_eq!(row(30.0).unwrap()[5], 1.0, "frame 30 overran");
-    assert!(row(31.0).is_none(), "frame 31 was lost");
-    assert_eq!(row(32.0).unwrap()[2], 2e-4, "the next steps are doubled");
-    assert_eq!(row(33.0).unwrap()[2], 1e-4);
+    assert_eq!(row(15.0).unwrap()[5], 1.0, "frame 15 overran");
+    assert!(row(16.0).is_none(), "frame 16 was lost");
+    assert_eq!(row(17.0).unwrap()[2], 2e-4, "the next steps are doubled");
+    assert_eq!(row(18.0).unwrap()[2], 1e-4);
     assert_eq!(
-        row(63.0).unwrap()[2],
+        row(33.0).unwrap()[2],
         2e-4,
         "two lost frames: still doubled, one dropped"
     );
     assert!(err.contains("1 frames behind"), "{err}");
-    // Locked: each frame's computation ends at its clock frame's end (100 steps per frame),
-    // less the frame dropped at frame 60.
+    // Locked: each frame's computation ends at its clock frame's end (200 steps per frame),
+    // less the frame dropped at frame 30.
     for r in &rows {
-        let end = r[1] + 100.0 * r[2];
-        let behind = if r[0] >= 63.0 { 0.01 } else { 0.0 };
+        let end = r[1] + 200.0 * r[2];
+        let behind = if r[0] >= 33.0 { 0.02 } else { 0.0 };
         assert!(
-            (end - (r[0] + 1.0) * 0.01 + behind).abs() < 1e-9,
+            (end - (r[0] + 1.0) * 0.02 + behind).abs() < 1e-9,
             "frame {}",
             r[0]
         );
