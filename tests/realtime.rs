@@ -18,6 +18,15 @@ fn rtc() -> Command {
     c
 }
 
+/// The number of frames computed, from the summary's "(frame … us, N frames)".
+fn summary_frames(err: &str) -> usize {
+    err.split(" frames)")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("frame count in the summary")
+}
+
 fn free_port() -> u16 {
     UdpSocket::bind("127.0.0.1:0")
         .unwrap()
@@ -87,12 +96,7 @@ fn two_seconds_take_two_seconds() {
         assert!(err.contains(what), "{what} missing: {err}");
     }
     // A row per computed frame and the start (a catch-up frame covers two frames in one row).
-    let frames: usize = err
-        .split(" frames)")
-        .next()
-        .and_then(|s| s.rsplit(' ').next())
-        .and_then(|n| n.parse().ok())
-        .expect("frame count in the summary");
+    let frames = summary_frames(&err);
     let csv = std::fs::read_to_string(&out).unwrap();
     assert_eq!(csv.lines().count(), 1 + 1 + frames, "a row per frame");
     let _ = std::fs::remove_file(out);
@@ -225,12 +229,7 @@ fn udp_inputs_commands_and_outputs() {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    let frames: usize = err
-        .split(" frames)")
-        .next()
-        .and_then(|s| s.rsplit(' ').next())
-        .and_then(|n| n.parse().ok())
-        .expect("frame count in the summary");
+    let frames = summary_frames(&err);
     assert_eq!(
         datagrams,
         frames + 1,

@@ -319,11 +319,7 @@ impl Description<'_> {
                 };
                 let name = &plan.vars[s].name;
                 let value = match kind {
-                    SVarKind::Input => self
-                        .input_starts
-                        .iter()
-                        .find(|x| x.0 == s)
-                        .map_or(0.0, |x| x.1),
+                    SVarKind::Input => self.input_start(s),
                     _ => self.defaults[s],
                 };
                 let id = ident("SLOT", name);
@@ -390,14 +386,7 @@ impl Description<'_> {
             } else {
                 inputs
                     .iter()
-                    .map(|&s| {
-                        c_double(
-                            self.input_starts
-                                .iter()
-                                .find(|x| x.0 == s)
-                                .map_or(0.0, |x| x.1),
-                        )
-                    })
+                    .map(|&s| c_double(self.input_start(s)))
                     .collect::<Vec<_>>()
                     .join(", ")
             }
@@ -453,6 +442,32 @@ impl Description<'_> {
         h.push_str("#endif\n\n#ifdef __cplusplus\n}\n#endif\n\n");
         let _ = writeln!(h, "#endif /* {guard} */");
         h
+    }
+
+    /// Ends one JSON entry: the flat variable's unit and description, the brace, a comma
+    /// unless it is the last.
+    fn close_entry(&self, j: &mut String, mut e: String, name: &str, more: bool) {
+        if let Some(fv) = self.flat_var(name) {
+            if let Some(u) = &fv.unit {
+                let _ = write!(e, ", \"unit\": {}", json_string(u));
+            }
+            if let Some(d) = &fv.description {
+                let _ = write!(e, ", \"description\": {}", json_string(d));
+            }
+        }
+        e.push('}');
+        if more {
+            e.push(',');
+        }
+        let _ = writeln!(j, "{e}");
+    }
+
+    /// The start value of the input in `slot`.
+    fn input_start(&self, slot: usize) -> f64 {
+        self.input_starts
+            .iter()
+            .find(|x| x.0 == slot)
+            .map_or(0.0, |x| x.1)
     }
 
     pub fn json(&self) -> String {
@@ -558,19 +573,7 @@ impl Description<'_> {
             if let Some((k, x)) = value {
                 let _ = write!(e, ", \"{k}\": {}", json_number(x));
             }
-            if let Some(fv) = self.flat_var(&v.name) {
-                if let Some(u) = &fv.unit {
-                    let _ = write!(e, ", \"unit\": {}", json_string(u));
-                }
-                if let Some(d) = &fv.description {
-                    let _ = write!(e, ", \"description\": {}", json_string(d));
-                }
-            }
-            e.push('}');
-            if i + 1 < n {
-                e.push(',');
-            }
-            let _ = writeln!(j, "{e}");
+            self.close_entry(&mut j, e, &v.name, i + 1 < n);
         }
         j.push_str("  ],\n  \"outputs\": [\n");
         let n = plan.outputs.len();
@@ -581,19 +584,7 @@ impl Description<'_> {
                 o.kind.name(),
                 self.default_output(i)
             );
-            if let Some(fv) = self.flat_var(&o.name) {
-                if let Some(u) = &fv.unit {
-                    let _ = write!(e, ", \"unit\": {}", json_string(u));
-                }
-                if let Some(d) = &fv.description {
-                    let _ = write!(e, ", \"description\": {}", json_string(d));
-                }
-            }
-            e.push('}');
-            if i + 1 < n {
-                e.push(',');
-            }
-            let _ = writeln!(j, "{e}");
+            self.close_entry(&mut j, e, &o.name, i + 1 < n);
         }
         j.push_str("  ]\n}\n");
         j
