@@ -578,7 +578,7 @@ impl Description<'_> {
         j.push_str("  ],\n  \"outputs\": [\n");
         let n = plan.outputs.len();
         for (i, o) in plan.outputs.iter().enumerate() {
-            let mut e = format!(
+            let e = format!(
                 "    {{\"name\": {}, \"index\": {i}, \"kind\": \"{}\", \"default\": {}",
                 json_string(&o.name),
                 o.kind.name(),
