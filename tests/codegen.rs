@@ -84,6 +84,17 @@ fn vdp_line_all_methods() {
     differential("VdPLine.mo", Method::Libe, 1e-4, 300, 10);
     differential(
         "VdPLine.mo",
+        Method::MultiRate {
+            fast: vec!["iL".into(), "uC".into()],
+            ratio: 10,
+            implicit: vec!["u_l".into()],
+        },
+        1e-3,
+        300,
+        10,
+    );
+    differential(
+        "VdPLine.mo",
         Method::Mixed {
             implicit: vec!["u_l".into()],
         },

@@ -50,6 +50,12 @@ pub struct MethodArgs {
     /// Newton iterations per torn block and step, at most.
     #[arg(long, default_value_t = 10)]
     pub newton_iterations: u32,
+    /// For --method multirate: the fast states (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub fast: Vec<String>,
+    /// For --method multirate: fast sub-steps per step.
+    #[arg(long)]
+    pub ratio: Option<usize>,
 }
 
 #[derive(Args, Clone)]

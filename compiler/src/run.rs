@@ -21,6 +21,29 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
         "ab2" => Method::Ab(2),
         "ab3" => Method::Ab(3),
         "libe" => Method::Libe,
+        "multirate" => {
+            let Some(ratio) = m.ratio else {
+                return Err(Box::new(
+                    Diagnostic::error("command-line", "--method multirate needs --ratio N").help(
+                        "the fast states take N sub-steps per --step, e.g. --fast iL,uC --ratio 10",
+                    ),
+                ));
+            };
+            if m.fast.is_empty() || ratio < 1 {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "command-line",
+                        "--method multirate needs --fast STATES and --ratio N ≥ 1",
+                    )
+                    .help("e.g. --fast iL,uC --ratio 10"),
+                ));
+            }
+            Method::MultiRate {
+                fast: m.fast.clone(),
+                ratio,
+                implicit: m.implicit.clone(),
+            }
+        }
         "mixed" => Method::Mixed {
             implicit: m.implicit.clone(),
         },
@@ -32,10 +55,17 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
             ))
         }
     };
-    if !m.implicit.is_empty() && !matches!(method, Method::Mixed { .. }) {
+    if !m.implicit.is_empty() && !matches!(method, Method::Mixed { .. } | Method::MultiRate { .. })
+    {
         return Err(Box::new(Diagnostic::error(
             "command-line",
-            "--implicit only applies to --method mixed",
+            "--implicit only applies to --method mixed and multirate",
+        )));
+    }
+    if (!m.fast.is_empty() || m.ratio.is_some()) && !matches!(method, Method::MultiRate { .. }) {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--fast and --ratio only apply to --method multirate",
         )));
     }
     if m.newton_iterations == 0 {
@@ -172,11 +202,7 @@ pub fn analysis_report(
 ) -> Result<String, Box<Diagnostic>> {
     use std::fmt::Write as _;
     let mut out = String::new();
-    let mut d = crate::discretize::discretize(flat, method)?;
-    if *method == Method::Libe {
-        let (p0, _, _) = plan::build(&d, &plan::BuildOptions { newton })?;
-        d = crate::discretize::libe::transform(d, &p0)?;
-    }
+    let d = crate::discretize::prepare(flat, method, newton)?;
     let (mut p, _init_r, step_r) = plan::build(&d, &plan::BuildOptions { newton })?;
     p.method = method.name().to_string();
     let states = p.formulas.len();

@@ -100,11 +100,7 @@ pub fn compile(
     ),
     Box<Diagnostic>,
 > {
-    let mut d = discretize::discretize(flat, method)?;
-    if *method == Method::Libe {
-        let (p0, _, _) = plan::build(&d, &BuildOptions { newton })?;
-        d = discretize::libe::transform(d, &p0)?;
-    }
+    let d = discretize::prepare(flat, method, newton)?;
     let (mut p, init_r, step_r) = plan::build(&d, &BuildOptions { newton })?;
     p.method = method.name().to_string();
     Ok((p, init_r, step_r))

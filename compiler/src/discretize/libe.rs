@@ -18,7 +18,7 @@ use crate::symbolic::{diff, Arena, ExprId, Node, VarId};
 use rustc_hash::FxHashMap;
 
 /// Copies `e` from `src` into `dst`, replacing variables by `map` where it has them.
-fn transfer(
+pub(super) fn transfer(
     src: &Arena,
     dst: &mut Arena,
     e: ExprId,

@@ -25,6 +25,7 @@
 //! formulas and several rates are per-state choices here, not separate code paths.
 
 pub mod libe;
+pub mod multirate;
 
 use crate::diag::{Diagnostic, Span};
 use crate::flat::{FlatModel, VarKind};
@@ -153,6 +154,13 @@ pub enum Method {
     Ab(u8),
     /// Linearly implicit Euler for every state.
     Libe,
+    /// Multi-rate: the `fast` states take `ratio` forward Euler sub-steps per step; the others
+    /// one step, by backward Euler if named in `implicit`, else forward Euler.
+    MultiRate {
+        fast: Vec<String>,
+        ratio: usize,
+        implicit: Vec<String>,
+    },
     /// Backward Euler for the named states, forward Euler for the rest.
     Mixed {
         implicit: Vec<String>,
@@ -173,6 +181,7 @@ impl Method {
             Method::Ab(2) => "ab2",
             Method::Ab(_) => "ab3",
             Method::Libe => "libe",
+            Method::MultiRate { .. } => "multirate",
             Method::Mixed { .. } => "mixed",
         }
     }
@@ -535,6 +544,38 @@ fn formulas_for(
         Method::Ab(k) => Ok(vec![Formula::Ab(*k); states.len()]),
         // Discretised as forward Euler, then transformed (`libe::transform`).
         Method::Libe => Ok(vec![Formula::ForwardEuler; states.len()]),
+        Method::MultiRate { fast, implicit, .. } => {
+            let names: Vec<&str> = states.iter().map(|&v| flat.var(v).name.as_str()).collect();
+            for want in fast.iter().chain(implicit) {
+                if !names.contains(&want.as_str()) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "command-line",
+                            format!("`{want}` is not a state of the model"),
+                        )
+                        .help(format!("the states are: {}", names.join(", "))),
+                    ));
+                }
+                if fast.contains(want) && implicit.contains(want) {
+                    return Err(Box::new(Diagnostic::error(
+                        "command-line",
+                        format!(
+                            "`{want}` cannot be both fast (forward Euler sub-steps) and implicit"
+                        ),
+                    )));
+                }
+            }
+            Ok(names
+                .iter()
+                .map(|n| {
+                    if implicit.iter().any(|w| w == n) {
+                        Formula::BackwardEuler
+                    } else {
+                        Formula::ForwardEuler
+                    }
+                })
+                .collect())
+        }
         Method::Mixed { implicit } => {
             let names: Vec<&str> = states.iter().map(|&v| flat.var(v).name.as_str()).collect();
             for want in implicit {
@@ -923,4 +964,33 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         step_size,
         outputs,
     })
+}
+
+/// The step system for `method`: [`discretize`], then the transformations some methods are
+/// (linearly implicit Euler, multi-rate), which need the explicit form of the model from a
+/// first plan.
+pub fn prepare(
+    flat: &FlatModel,
+    method: &Method,
+    newton: crate::plan::Newton,
+) -> Result<Discretized, Box<Diagnostic>> {
+    let d = discretize(flat, method)?;
+    let opts = crate::plan::BuildOptions { newton };
+    match method {
+        Method::Libe => {
+            let (p0, _, _) = crate::plan::build(&d, &opts)?;
+            libe::transform(d, &p0)
+        }
+        Method::MultiRate { fast, ratio, .. } => {
+            let (p0, _, _) = crate::plan::build(&d, &opts)?;
+            let ids: Vec<VarId> = d
+                .formulas
+                .iter()
+                .map(|(x, _)| *x)
+                .filter(|x| fast.iter().any(|f| *f == d.vars[x.index()].name))
+                .collect();
+            multirate::transform(d, &p0, &ids, *ratio)
+        }
+        _ => Ok(d),
+    }
 }

@@ -1,0 +1,202 @@
+//! Multi-rate integration (Cellier & Kofman §10.5, eq. 10.12; Howe ch. 8): a fast partition
+//! stepped N times per step of the slow one.
+//!
+//! The step function advances the whole model by the slow step H. Inside it, the fast states
+//! take N forward Euler steps of h = H/N: sub-step k (k = 1 … N − 1) is a copy (`x@k`) of the
+//! fast states and of the assignments their derivatives need — the cone of `der(x_fast)` in
+//! the explicit initial system — evaluated at t + k·h with the slow states extrapolated by
+//! Howe's linear predictor, x_slow(t + k·h) ≈ pre(x_slow) + k·h·pre(der(x_slow)). The last
+//! fast step and the slow states' own formulas (forward Euler, or backward Euler for the
+//! states named implicit) end the step, where the full model is solved once, at t + H. The
+//! work per slow step is N − 1 times the fast cone plus one model evaluation, against N model
+//! evaluations for a single rate at h.
+
+use super::libe::transfer;
+use super::{Discretized, Origin, SEquation, SVar, SVarKind};
+use crate::diag::Diagnostic;
+use crate::plan::{Plan, Stmt};
+use crate::symbolic::{ExprId, Node, VarId};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+fn unsupported(msg: &str) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error(
+        "unsupported",
+        format!("multi-rate: {msg}"),
+    ))
+}
+
+/// Makes the states named in `fast` (state slots of `d`) take `n` sub-steps per step.
+pub fn transform(
+    mut d: Discretized,
+    p: &Plan,
+    fast: &[VarId],
+    n: usize,
+) -> Result<Discretized, Box<Diagnostic>> {
+    if n < 2 || fast.is_empty() {
+        return Ok(d);
+    }
+    if p.init.iter().any(|s| matches!(s, Stmt::Block(_))) {
+        return Err(unsupported(
+            "not yet supported on a model whose derivatives need an algebraic loop solved",
+        ));
+    }
+    let name = |d: &Discretized, v: VarId| d.vars[v.index()].name.clone();
+    let find = |d: &Discretized, s: &str| {
+        d.vars
+            .iter()
+            .position(|v| v.name == s)
+            .map(|i| VarId(i as u32))
+    };
+    let pre_of: FxHashMap<VarId, VarId> = d.pre_copies.iter().map(|&(p, v)| (v, p)).collect();
+    let states: Vec<VarId> = d.formulas.iter().map(|(x, _)| *x).collect();
+    // Assignments of the explicit model, by variable; hoisted slots by their bindings.
+    let mut assign: FxHashMap<VarId, ExprId> = FxHashMap::default();
+    let mut order: Vec<VarId> = Vec::new();
+    for s in &p.init {
+        if let Stmt::Assign(a) = s {
+            assign.insert(a.var, a.expr);
+            order.push(a.var);
+        }
+    }
+    // The cone of the fast derivatives: the assignments they read, transitively.
+    let mut cone: FxHashSet<VarId> = FxHashSet::default();
+    let mut stack: Vec<VarId> = Vec::new();
+    for &x in fast {
+        let dx = find(&d, &format!("der({})", name(&d, x)))
+            .ok_or_else(|| unsupported("a fast state without a derivative"))?;
+        stack.push(dx);
+    }
+    while let Some(v) = stack.pop() {
+        if !cone.insert(v) {
+            continue;
+        }
+        if let Some(&e) = assign.get(&v) {
+            let mut leaves = Vec::new();
+            p.arena.leaves(e, &mut leaves);
+            for l in leaves {
+                if let Node::Var(w) = l {
+                    if assign.contains_key(&w) && !cone.contains(&w) {
+                        stack.push(w);
+                    }
+                }
+            }
+        }
+    }
+    let cone_order: Vec<VarId> = order.into_iter().filter(|v| cone.contains(v)).collect();
+    let hoisted: FxHashMap<VarId, ExprId> = p
+        .hoisted
+        .iter()
+        .filter_map(|&h| p.vars[h.index()].binding.map(|b| (h, b)))
+        .collect();
+    let big_h = d.arena.var(d.step_size);
+    let inv_n = d.arena.constant(1.0 / n as f64);
+    let small_h = d.arena.mul(inv_n, big_h);
+    let t = d.arena.var(d.step_start);
+    let mut eqs: Vec<SEquation> = Vec::new();
+    let mut unknowns: Vec<VarId> = Vec::new();
+    // Fast state and its derivative at the previous sub-step (k = 0: the start of the step).
+    let mut prev_x: FxHashMap<VarId, ExprId> = FxHashMap::default();
+    let mut prev_d: FxHashMap<VarId, ExprId> = FxHashMap::default();
+    for &x in fast {
+        let dx = find(&d, &format!("der({})", name(&d, x))).expect("checked");
+        let px = pre_of.get(&x).ok_or_else(|| unsupported("no pre slot"))?;
+        let pdx = pre_of
+            .get(&dx)
+            .ok_or_else(|| unsupported("a fast state must use forward Euler"))?;
+        prev_x.insert(x, d.arena.var(*px));
+        prev_d.insert(x, d.arena.var(*pdx));
+    }
+    for k in 1..n {
+        let c = d.arena.constant(k as f64);
+        let dt = d.arena.mul(c, small_h);
+        let tk = d.arena.add(t, dt);
+        let mut map: FxHashMap<VarId, ExprId> = FxHashMap::default();
+        map.insert(d.time, tk);
+        // Fast states at sub-step k: forward Euler from sub-step k − 1.
+        for &x in fast {
+            let id = VarId(d.vars.len() as u32);
+            d.vars.push(SVar {
+                name: format!("{}@{k}", name(&d, x)),
+                kind: SVarKind::Stage,
+                flat: None,
+                pre_of: None,
+                binding: None,
+                span: d.vars[x.index()].span,
+            });
+            let incr = d.arena.mul(small_h, prev_d[&x]);
+            let rhs = d.arena.add(prev_x[&x], incr);
+            let lhs = d.arena.var(id);
+            eqs.push(SEquation {
+                lhs,
+                rhs,
+                span: d.vars[x.index()].span,
+                origin: Origin::Formula(id),
+            });
+            unknowns.push(id);
+            map.insert(x, lhs);
+        }
+        // Slow states extrapolated linearly from the start of the step.
+        for &s in states.iter().filter(|s| !fast.contains(s)) {
+            let ds = find(&d, &format!("der({})", name(&d, s)));
+            let ps = d.arena.var(pre_of[&s]);
+            let e = match ds.and_then(|ds| pre_of.get(&ds)) {
+                Some(&pds) => {
+                    let pdse = d.arena.var(pds);
+                    let m = d.arena.mul(dt, pdse);
+                    d.arena.add(ps, m)
+                }
+                // A slow implicit state has no pre(der): held.
+                None => ps,
+            };
+            map.insert(s, e);
+        }
+        for (&h, &b) in &hoisted {
+            let mut memo = FxHashMap::default();
+            let e = transfer(&p.arena, &mut d.arena, b, &FxHashMap::default(), &mut memo);
+            map.insert(h, e);
+        }
+        // The cone's assignments at sub-step k.
+        let mut memo = FxHashMap::default();
+        for &v in &cone_order {
+            let id = VarId(d.vars.len() as u32);
+            d.vars.push(SVar {
+                name: format!("{}@{k}", name(&d, v)),
+                kind: SVarKind::Stage,
+                flat: None,
+                pre_of: None,
+                binding: None,
+                span: d.vars[v.index()].span,
+            });
+            let rhs = transfer(&p.arena, &mut d.arena, assign[&v], &map, &mut memo);
+            let lhs = d.arena.var(id);
+            eqs.push(SEquation {
+                lhs,
+                rhs,
+                span: d.vars[v.index()].span,
+                origin: Origin::Formula(id),
+            });
+            unknowns.push(id);
+            map.insert(v, lhs);
+        }
+        for &x in fast {
+            let dx = find(&d, &format!("der({})", name(&d, x))).expect("checked");
+            prev_x.insert(x, map[&x]);
+            prev_d.insert(x, map[&dx]);
+        }
+    }
+    // The last fast sub-step ends the step: x = x@(n−1) + h·der(x)@(n−1).
+    for &x in fast {
+        let incr = d.arena.mul(small_h, prev_d[&x]);
+        let rhs = d.arena.add(prev_x[&x], incr);
+        let eq = d
+            .step
+            .equations
+            .iter_mut()
+            .find(|e| e.origin == Origin::Formula(x))
+            .ok_or_else(|| unsupported("a fast state without its formula"))?;
+        eq.rhs = rhs;
+    }
+    d.step.equations.extend(eqs);
+    d.step.unknowns.extend(unknowns);
+    Ok(d)
+}
