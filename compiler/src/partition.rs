@@ -252,6 +252,11 @@ pub fn partition(lin: &Linearization, modes: &[Mode], h: f64) -> Partition {
     }
 }
 
+/// The largest step for which forward Euler is stable on mode λ (Re λ < 0).
+fn fe_limit(l: Complex<f64>) -> f64 {
+    -2.0 * l.re / l.norm_sqr()
+}
+
 fn fmt_lambda(l: Complex<f64>) -> String {
     if l.im.abs() <= 1e-12 * l.norm().max(1e-300) {
         format!("{:.6e}", l.re)
@@ -296,6 +301,19 @@ pub fn report(lin: &Linearization, modes: &[Mode], h: Option<f64>) -> String {
             line.push_str("  unstable mode of the model");
         }
         let _ = writeln!(s, "{line}");
+    }
+    // Forward Euler's stability limit: |1 + hλ| ≤ 1 ⇔ h ≤ −2·Re λ / |λ|², over stable modes.
+    if let Some(m) = modes
+        .iter()
+        .filter(|m| m.lambda.re < 0.0)
+        .min_by(|a, b| fe_limit(a.lambda).total_cmp(&fe_limit(b.lambda)))
+    {
+        let _ = writeln!(
+            s,
+            "forward Euler is stable for h <= {:.4e} s (set by λ = {})",
+            fe_limit(m.lambda),
+            fmt_lambda(m.lambda)
+        );
     }
     if let Some(h) = h {
         let _ = writeln!(s, "stability at h = {h} (stable modes of the model):");
