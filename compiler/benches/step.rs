@@ -162,6 +162,7 @@ fn main() {
             );
         }
     }
+    per_method(&text);
     println!();
     println!("compile time, source to callable step function [ms] (mixed mode), median of runs");
     println!("{:>6} {:>10} {:>10} {:>10}", "n", "to plan", "jit", "total");
@@ -199,4 +200,81 @@ fn main() {
         let m = rows[runs / 2];
         println!("{:>6} {:>10.2} {:>10.2} {:>10.2}", n, m.0, m.1, m.2);
     }
+}
+
+/// JIT step time of every method on the n = 50 line; then mixed mode against full backward
+/// Euler at the step mixed mode is used at (h = 1e-4).
+fn per_method(text: &str) {
+    use rtc::discretize::Rk;
+    let opts = Options {
+        params: vec![("n".into(), 50.0)],
+        ..Options::default()
+    };
+    let model = check_source("VdPLine.mo", text, &opts)
+        .model
+        .expect("model");
+    let step_ns = |method: &Method, h: f64, steps: usize| -> (f64, u64) {
+        let (plan, _, _) = rtc::sim::compile(&model, method, Newton::default()).expect("plan");
+        let code = rtc::codegen::jit(&plan, false).expect("jit");
+        let mut mem = code.memory();
+        code.init(&mut mem, 0.0);
+        let mut t = 0.0;
+        let ns = time_per_step(
+            || {
+                black_box(code.step(&mut mem, t, h));
+                t += h;
+            },
+            steps,
+        );
+        (ns, plan.work_bound().flops)
+    };
+    println!();
+    println!("per method, n = 50, h = 5e-7 (every formula stable), JIT [ns/step]");
+    println!("{:>10} {:>12} {:>14}", "method", "ns/step", "bound [flops]");
+    let fast = vec!["iL".to_string(), "uC".to_string()];
+    for (name, method) in [
+        ("fe", Method::ForwardEuler),
+        ("be", Method::BackwardEuler),
+        ("trapezoid", Method::Trapezoid),
+        ("radau", Method::Radau),
+        ("libe", Method::Libe),
+        (
+            "mixed",
+            Method::Mixed {
+                implicit: vec!["u_l".into()],
+            },
+        ),
+        (
+            "multirate",
+            Method::MultiRate {
+                fast: fast.clone(),
+                ratio: 10,
+                implicit: vec!["u_l".into()],
+            },
+        ),
+        ("rtrk2", Method::Rk(Rk::Rtrk2)),
+        ("rk3", Method::Rk(Rk::Rk3)),
+        ("rk4", Method::Rk(Rk::Rk4)),
+        ("rtrk4", Method::Rk(Rk::Rtrk4)),
+        ("ab2", Method::Ab(2)),
+        ("ab3", Method::Ab(3)),
+    ] {
+        let steps = if matches!(name, "be" | "trapezoid" | "radau") {
+            300
+        } else {
+            5000
+        };
+        let (ns, w) = step_ns(&method, 5e-7, steps);
+        println!("{name:>10} {ns:>12.1} {w:>14}");
+    }
+    let mixed = Method::Mixed {
+        implicit: vec!["u_l".into()],
+    };
+    let (m_ns, _) = step_ns(&mixed, 1e-4, 5000);
+    let (b_ns, _) = step_ns(&Method::BackwardEuler, 1e-4, 300);
+    println!();
+    println!(
+        "n = 50, h = 1e-4: mixed {m_ns:.1} ns/step, backward Euler {b_ns:.1} ns/step, ratio {:.0}",
+        b_ns / m_ns
+    );
 }
