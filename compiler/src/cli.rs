@@ -50,6 +50,10 @@ pub struct MethodArgs {
     /// Newton iterations per torn block and step, at most.
     #[arg(long, default_value_t = 10)]
     pub newton_iterations: u32,
+    /// For --method mixed: the formula of the implicit states, `be` (backward Euler) or
+    /// `libe` (linearly implicit Euler).
+    #[arg(long, default_value = "be")]
+    pub implicit_as: String,
     /// For --method multirate: the fast states (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub fast: Vec<String>,

@@ -44,8 +44,19 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
                 implicit: m.implicit.clone(),
             }
         }
-        "mixed" => Method::Mixed {
-            implicit: m.implicit.clone(),
+        "mixed" => match m.implicit_as.as_str() {
+            "be" => Method::Mixed {
+                implicit: m.implicit.clone(),
+            },
+            "libe" => Method::MixedLibe {
+                implicit: m.implicit.clone(),
+            },
+            other => {
+                return Err(Box::new(
+                    Diagnostic::error("command-line", format!("--implicit-as `{other}`"))
+                        .help("the implicit formulas of mixed mode are be and libe"),
+                ))
+            }
         },
         other => {
             return Err(Box::new(
@@ -55,7 +66,17 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
             ))
         }
     };
-    if !m.implicit.is_empty() && !matches!(method, Method::Mixed { .. } | Method::MultiRate { .. })
+    if m.implicit_as != "be" && !matches!(method, Method::MixedLibe { .. }) {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--implicit-as only applies to --method mixed",
+        )));
+    }
+    if !m.implicit.is_empty()
+        && !matches!(
+            method,
+            Method::Mixed { .. } | Method::MixedLibe { .. } | Method::MultiRate { .. }
+        )
     {
         return Err(Box::new(Diagnostic::error(
             "command-line",
@@ -95,7 +116,7 @@ pub(crate) fn step_of(m: &MethodArgs, flat: &FlatModel) -> Result<f64, Box<Diagn
 
 /// Mixed mode with no implicit state named or marked: the partition is automatic.
 fn needs_partition(flat: &FlatModel, method: &Method) -> bool {
-    matches!(method, Method::Mixed { implicit } if implicit.is_empty())
+    matches!(method, Method::Mixed { implicit } | Method::MixedLibe { implicit } if implicit.is_empty())
         && !flat.vars.iter().any(|v| v.implicit)
 }
 
@@ -130,12 +151,15 @@ pub(crate) fn resolve_mixed(
         "automatic partition at h = {h}: implicit {}",
         part.implicit.join(", ")
     );
-    Ok((
-        Method::Mixed {
+    let method = match method {
+        Method::MixedLibe { .. } => Method::MixedLibe {
             implicit: part.implicit,
         },
-        Some(note),
-    ))
+        _ => Method::Mixed {
+            implicit: part.implicit,
+        },
+    };
+    Ok((method, Some(note)))
 }
 
 // Diagnostics travel boxed through the phases; this is where they end.
@@ -214,6 +238,15 @@ pub fn analysis_report(
         p.method,
         h.map(|h| format!(", h = {h}")).unwrap_or_default()
     );
+    if let Method::MultiRate { fast, ratio, .. } = method {
+        let _ = writeln!(
+            out,
+            "  multi-rate: {} at h/{ratio}{}, the other states at h",
+            fast.join(", "),
+            h.map(|h| format!(" = {} s", h / *ratio as f64))
+                .unwrap_or_default()
+        );
+    }
     if let Method::Rk(r) = method {
         let (c, _, _) = r.tableau();
         let times: Vec<String> = c.iter().map(|x| format!("{x:.4}")).collect();
@@ -239,14 +272,19 @@ pub fn analysis_report(
         states - explicit,
         d.step.unknowns.len()
     );
-    if matches!(method, Method::Mixed { .. }) {
+    if matches!(method, Method::Mixed { .. } | Method::MixedLibe { .. }) {
         let imp: Vec<&str> = p
             .formulas
             .iter()
             .filter(|(_, f)| !f.is_explicit())
             .map(|(v, _)| p.name_of(*v))
             .collect();
-        let _ = writeln!(out, "  implicit (backward Euler): {}", imp.join(", "));
+        let how = if matches!(method, Method::MixedLibe { .. }) {
+            "linearly implicit Euler"
+        } else {
+            "backward Euler"
+        };
+        let _ = writeln!(out, "  implicit ({how}): {}", imp.join(", "));
     }
     let assigns = p
         .step

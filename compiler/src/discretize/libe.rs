@@ -52,8 +52,14 @@ pub(super) fn transfer(
     memo[&e]
 }
 
-/// Turns a forward Euler system `d` (with its plan `p`) into linearly implicit Euler.
-pub fn transform(mut d: Discretized, p: &Plan) -> Result<Discretized, Box<Diagnostic>> {
+/// Turns a forward Euler system `d` (with its plan `p`) into linearly implicit Euler, for
+/// every state or only those in `only` (mixed mode: the Jacobian block of those states,
+/// the others stay forward Euler).
+pub fn transform(
+    mut d: Discretized,
+    p: &Plan,
+    only: Option<&[VarId]>,
+) -> Result<Discretized, Box<Diagnostic>> {
     if p.init.iter().any(|s| matches!(s, Stmt::Block(_))) {
         return Err(Box::new(
             Diagnostic::error(
@@ -84,7 +90,12 @@ pub fn transform(mut d: Discretized, p: &Plan) -> Result<Discretized, Box<Diagno
         });
         known.insert(a.var, e);
     }
-    let states: Vec<VarId> = d.formulas.iter().map(|(x, _)| *x).collect();
+    let states: Vec<VarId> = d
+        .formulas
+        .iter()
+        .map(|(x, _)| *x)
+        .filter(|x| only.is_none_or(|o| o.contains(x)))
+        .collect();
     let der_of = |d: &Discretized, x: VarId| -> Option<VarId> {
         let want = format!("der({})", d.vars[x.index()].name);
         d.vars
@@ -173,7 +184,9 @@ pub fn transform(mut d: Discretized, p: &Plan) -> Result<Discretized, Box<Diagno
     d.step.equations.extend(new_eqs);
     d.step.unknowns.extend(delta.iter().copied());
     for f in d.formulas.iter_mut() {
-        f.1 = Formula::LinearlyImplicit;
+        if states.contains(&f.0) {
+            f.1 = Formula::LinearlyImplicit;
+        }
     }
     Ok(d)
 }

@@ -154,6 +154,11 @@ pub enum Method {
     Ab(u8),
     /// Linearly implicit Euler for every state.
     Libe,
+    /// Mixed mode with linearly implicit Euler (§10.4) for the implicit states instead of
+    /// backward Euler (`--method mixed --implicit-as libe`).
+    MixedLibe {
+        implicit: Vec<String>,
+    },
     /// Multi-rate: the `fast` states take `ratio` forward Euler sub-steps per step; the others
     /// one step, by backward Euler if named in `implicit`, else forward Euler.
     MultiRate {
@@ -182,6 +187,7 @@ impl Method {
             Method::Ab(_) => "ab3",
             Method::Libe => "libe",
             Method::MultiRate { .. } => "multirate",
+            Method::MixedLibe { .. } => "mixed",
             Method::Mixed { .. } => "mixed",
         }
     }
@@ -544,6 +550,17 @@ fn formulas_for(
         Method::Ab(k) => Ok(vec![Formula::Ab(*k); states.len()]),
         // Discretised as forward Euler, then transformed (`libe::transform`).
         Method::Libe => Ok(vec![Formula::ForwardEuler; states.len()]),
+        Method::MixedLibe { implicit } => {
+            // Checked like mixed mode, discretised as forward Euler, then transformed.
+            formulas_for(
+                flat,
+                states,
+                &Method::Mixed {
+                    implicit: implicit.clone(),
+                },
+            )?;
+            Ok(vec![Formula::ForwardEuler; states.len()])
+        }
         Method::MultiRate { fast, implicit, .. } => {
             let names: Vec<&str> = states.iter().map(|&v| flat.var(v).name.as_str()).collect();
             for want in fast.iter().chain(implicit) {
@@ -979,7 +996,21 @@ pub fn prepare(
     match method {
         Method::Libe => {
             let (p0, _, _) = crate::plan::build(&d, &opts)?;
-            libe::transform(d, &p0)
+            libe::transform(d, &p0, None)
+        }
+        Method::MixedLibe { implicit } => {
+            let (p0, _, _) = crate::plan::build(&d, &opts)?;
+            let ids: Vec<VarId> = d
+                .formulas
+                .iter()
+                .map(|(x, _)| *x)
+                .filter(|x| {
+                    let v = &d.vars[x.index()];
+                    implicit.iter().any(|n| *n == v.name)
+                        || v.flat.is_some_and(|f| flat.var(f).implicit)
+                })
+                .collect();
+            libe::transform(d, &p0, Some(&ids))
         }
         Method::MultiRate { fast, ratio, .. } => {
             let (p0, _, _) = crate::plan::build(&d, &opts)?;
