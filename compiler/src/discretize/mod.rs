@@ -1006,7 +1006,7 @@ pub fn prepare(
                 .map(|(x, _)| *x)
                 .filter(|x| {
                     let v = &d.vars[x.index()];
-                    implicit.iter().any(|n| *n == v.name)
+                    implicit.contains(&v.name)
                         || v.flat.is_some_and(|f| flat.var(f).implicit)
                 })
                 .collect();
