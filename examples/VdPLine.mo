@@ -15,8 +15,12 @@ model VdPLine "Van der Pol oscillator with n-stage RLC line and RC load (Cellier
   parameter Real k(unit = "A/V3") = 0.04 "cubic coefficient of the Van der Pol conductor i = k*u^3 - u";
   parameter Real Rl(unit = "Ohm") = 1e3 "load resistance";
   parameter Real Cl(unit = "F") = 1e-9 "load capacitance";
-  Real iL(unit = "A", start = 0, fixed = true) "current through the oscillator inductor";
-  Real uC(unit = "V", start = 1, fixed = true) "voltage across the oscillator capacitor";
+  // The oscillator is the fast partition of multi-rate integration (§10.5): 10 sub-steps per
+  // step of the line (annotation(__rtc(ratio = 10)) below).
+  Real iL(unit = "A", start = 0, fixed = true) "current through the oscillator inductor"
+    annotation(__rtc(fast = true));
+  Real uC(unit = "V", start = 1, fixed = true) "voltage across the oscillator capacitor"
+    annotation(__rtc(fast = true));
   Real i[n](each unit = "A", each start = 0, each fixed = true) "series current of line segment j";
   Real u[n](each unit = "V", each start = 0, each fixed = true) "shunt capacitor voltage of line segment j";
   // The fast load pole (-1/(Rl*Cl) = -1e6 1/s): backward Euler in mixed mode (eq. 10.16).
@@ -37,5 +41,5 @@ equation
   // last node, loaded by Rl in series with Cl
   der(u[n]) = i[n]/C - (u[n] - u_l)/(Rl*C);
   der(u_l) = (u[n] - u_l)/(Rl*Cl);
-  annotation(experiment(StartTime = 0, StopTime = 2, Interval = 1e-3));
+  annotation(experiment(StartTime = 0, StopTime = 2, Interval = 1e-3), __rtc(ratio = 10));
 end VdPLine;

@@ -88,6 +88,19 @@ fn vdp_line_all_methods() {
             fast: vec!["iL".into(), "uC".into()],
             ratio: 10,
             implicit: vec!["u_l".into()],
+            quadratic: false,
+        },
+        1e-3,
+        300,
+        10,
+    );
+    differential(
+        "VdPLine.mo",
+        Method::MultiRate {
+            fast: Vec::new(),
+            ratio: 0,
+            implicit: Vec::new(),
+            quadratic: true,
         },
         1e-3,
         300,

@@ -250,6 +250,7 @@ fn per_method(text: &str) {
                 fast: fast.clone(),
                 ratio: 10,
                 implicit: vec!["u_l".into()],
+                quadratic: false,
             },
         ),
         ("rtrk2", Method::Rk(Rk::Rtrk2)),

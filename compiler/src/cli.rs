@@ -60,6 +60,10 @@ pub struct MethodArgs {
     /// For --method multirate: fast sub-steps per step.
     #[arg(long)]
     pub ratio: Option<usize>,
+    /// For --method multirate: how the fast sub-steps see the slow states, `linear` or
+    /// `quadratic` (Howe's predictors).
+    #[arg(long, default_value = "linear")]
+    pub extrapolation: String,
 }
 
 #[derive(Args, Clone)]

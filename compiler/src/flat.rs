@@ -74,6 +74,8 @@ pub struct Variable {
     pub span: Span,
     /// `annotation(__rtc(implicit = true))`: integrate implicitly in mixed mode.
     pub implicit: bool,
+    /// `annotation(__rtc(fast = true))`: a fast state of multi-rate integration.
+    pub fast: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -110,6 +112,8 @@ pub struct Experiment {
     pub stop_time: Option<f64>,
     pub interval: Option<f64>,
     pub tolerance: Option<f64>,
+    /// `annotation(__rtc(ratio = N))`: fast sub-steps per step in multi-rate integration.
+    pub ratio: Option<f64>,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -21,29 +21,22 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
         "ab2" => Method::Ab(2),
         "ab3" => Method::Ab(3),
         "libe" => Method::Libe,
-        "multirate" => {
-            let Some(ratio) = m.ratio else {
-                return Err(Box::new(
-                    Diagnostic::error("command-line", "--method multirate needs --ratio N").help(
-                        "the fast states take N sub-steps per --step, e.g. --fast iL,uC --ratio 10",
-                    ),
-                ));
-            };
-            if m.fast.is_empty() || ratio < 1 {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "command-line",
-                        "--method multirate needs --fast STATES and --ratio N ≥ 1",
-                    )
-                    .help("e.g. --fast iL,uC --ratio 10"),
-                ));
-            }
-            Method::MultiRate {
-                fast: m.fast.clone(),
-                ratio,
-                implicit: m.implicit.clone(),
-            }
-        }
+        // Fast states and ratio may also come from annotations (resolved with the model).
+        "multirate" => Method::MultiRate {
+            fast: m.fast.clone(),
+            ratio: m.ratio.unwrap_or(0),
+            implicit: m.implicit.clone(),
+            quadratic: match m.extrapolation.as_str() {
+                "linear" => false,
+                "quadratic" => true,
+                other => {
+                    return Err(Box::new(
+                        Diagnostic::error("command-line", format!("--extrapolation `{other}`"))
+                            .help("the predictors are linear and quadratic"),
+                    ))
+                }
+            },
+        },
         "mixed" => match m.implicit_as.as_str() {
             "be" => Method::Mixed {
                 implicit: m.implicit.clone(),
@@ -238,12 +231,13 @@ pub fn analysis_report(
         p.method,
         h.map(|h| format!(", h = {h}")).unwrap_or_default()
     );
-    if let Method::MultiRate { fast, ratio, .. } = method {
+    if let Method::MultiRate { .. } = method {
+        let (fast, ratio) = crate::discretize::multirate_settings(flat, method)?;
         let _ = writeln!(
             out,
             "  multi-rate: {} at h/{ratio}{}, the other states at h",
             fast.join(", "),
-            h.map(|h| format!(" = {} s", h / *ratio as f64))
+            h.map(|h| format!(" = {} s", h / ratio as f64))
                 .unwrap_or_default()
         );
     }

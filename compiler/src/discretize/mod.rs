@@ -165,6 +165,8 @@ pub enum Method {
         fast: Vec<String>,
         ratio: usize,
         implicit: Vec<String>,
+        /// Howe's second-order predictor for the slow states instead of the linear one.
+        quadratic: bool,
     },
     /// Backward Euler for the named states, forward Euler for the rest.
     Mixed {
@@ -561,7 +563,9 @@ fn formulas_for(
             )?;
             Ok(vec![Formula::ForwardEuler; states.len()])
         }
-        Method::MultiRate { fast, implicit, .. } => {
+        Method::MultiRate { implicit, .. } => {
+            let (fast, _) = multirate_settings(flat, method)?;
+            let fast = &fast;
             let names: Vec<&str> = states.iter().map(|&v| flat.var(v).name.as_str()).collect();
             for want in fast.iter().chain(implicit) {
                 if !names.contains(&want.as_str()) {
@@ -584,8 +588,10 @@ fn formulas_for(
             }
             Ok(names
                 .iter()
-                .map(|n| {
-                    if implicit.iter().any(|w| w == n) {
+                .zip(states)
+                .map(|(n, &s)| {
+                    let fast_state = fast.iter().any(|f| f == n);
+                    if !fast_state && (implicit.iter().any(|w| w == n) || flat.var(s).implicit) {
                         Formula::BackwardEuler
                     } else {
                         Formula::ForwardEuler
@@ -933,22 +939,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         init_eqs.push(i);
         step_all.push(st);
     }
-    // A pre copy whose source is itself a pre slot (the history of a multistep formula) must
-    // run before the copy that overwrites that source: deepest history first.
-    let pre_of: FxHashMap<VarId, VarId> = b.pre_copies.iter().map(|&(p, v)| (p, v)).collect();
-    let depth = |mut p: VarId| {
-        let mut d = 0;
-        while let Some(&v) = pre_of.get(&p) {
-            if !pre_of.contains_key(&v) {
-                break;
-            }
-            d += 1;
-            p = v;
-        }
-        d
-    };
-    b.pre_copies
-        .sort_by_key(|&(p, _)| std::cmp::Reverse(depth(p)));
+    order_pre_copies(&mut b.pre_copies);
     // Outputs: every non-parameter flat variable by name.
     let mut outputs = Vec::new();
     for (i, v) in flat.vars.iter().enumerate() {
@@ -1006,13 +997,14 @@ pub fn prepare(
                 .map(|(x, _)| *x)
                 .filter(|x| {
                     let v = &d.vars[x.index()];
-                    implicit.contains(&v.name)
-                        || v.flat.is_some_and(|f| flat.var(f).implicit)
+                    implicit.contains(&v.name) || v.flat.is_some_and(|f| flat.var(f).implicit)
                 })
                 .collect();
             libe::transform(d, &p0, Some(&ids))
         }
-        Method::MultiRate { fast, ratio, .. } => {
+        Method::MultiRate { quadratic, .. } => {
+            let (fast, ratio) = multirate_settings(flat, method)?;
+            let ratio = &ratio;
             let (p0, _, _) = crate::plan::build(&d, &opts)?;
             let ids: Vec<VarId> = d
                 .formulas
@@ -1020,8 +1012,72 @@ pub fn prepare(
                 .map(|(x, _)| *x)
                 .filter(|x| fast.iter().any(|f| *f == d.vars[x.index()].name))
                 .collect();
-            multirate::transform(d, &p0, &ids, *ratio)
+            multirate::transform(d, &p0, &ids, *ratio, *quadratic)
         }
         _ => Ok(d),
     }
+}
+
+/// The fast states and the ratio of a multi-rate method: from the command line, else from
+/// `annotation(__rtc(fast = true))` on states and `annotation(__rtc(ratio = N))` on the model.
+pub fn multirate_settings(
+    flat: &FlatModel,
+    method: &Method,
+) -> Result<(Vec<String>, usize), Box<Diagnostic>> {
+    let Method::MultiRate { fast, ratio, .. } = method else {
+        return Ok((Vec::new(), 1));
+    };
+    let fast: Vec<String> = if fast.is_empty() {
+        flat.vars
+            .iter()
+            .filter(|v| v.fast)
+            .map(|v| v.name.clone())
+            .collect()
+    } else {
+        fast.clone()
+    };
+    if fast.is_empty() {
+        return Err(Box::new(
+            Diagnostic::error("command-line", "--method multirate: no fast state")
+                .help("name them with --fast iL,uC or mark their declarations with annotation(__rtc(fast = true))"),
+        ));
+    }
+    let ratio =
+        if *ratio > 0 {
+            *ratio
+        } else {
+            match flat.experiment.ratio {
+                Some(r) if r >= 1.0 && r == r.trunc() && r <= 1e6 => r as usize,
+                Some(r) => {
+                    return Err(Box::new(Diagnostic::error(
+                        "annotation",
+                        format!("__rtc(ratio = {r}): the ratio must be a whole number ≥ 1"),
+                    )))
+                }
+                None => return Err(Box::new(
+                    Diagnostic::error("command-line", "--method multirate: no ratio").help(
+                        "give --ratio N or annotate the model with annotation(__rtc(ratio = N))",
+                    ),
+                )),
+            }
+        };
+    Ok((fast, ratio))
+}
+
+/// A pre copy whose source is itself a pre slot (the history of a multistep formula) must run
+/// before the copy that overwrites that source: deepest history first.
+pub(crate) fn order_pre_copies(pre_copies: &mut [(VarId, VarId)]) {
+    let pre_of: FxHashMap<VarId, VarId> = pre_copies.iter().map(|&(p, v)| (p, v)).collect();
+    let depth = |mut p: VarId| {
+        let mut d = 0;
+        while let Some(&v) = pre_of.get(&p) {
+            if !pre_of.contains_key(&v) {
+                break;
+            }
+            d += 1;
+            p = v;
+        }
+        d
+    };
+    pre_copies.sort_by_key(|&(p, _)| std::cmp::Reverse(depth(p)));
 }

@@ -18,6 +18,22 @@ use crate::plan::{Plan, Stmt};
 use crate::symbolic::{ExprId, Node, VarId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+/// A `pre` slot of `v` (copied at the start of every step).
+fn add_pre(d: &mut Discretized, v: VarId) -> VarId {
+    let id = VarId(d.vars.len() as u32);
+    let span = d.vars[v.index()].span;
+    d.vars.push(SVar {
+        name: format!("pre({})", d.vars[v.index()].name),
+        kind: SVarKind::Pre,
+        flat: None,
+        pre_of: Some(v),
+        binding: None,
+        span,
+    });
+    d.pre_copies.push((id, v));
+    id
+}
+
 fn unsupported(msg: &str) -> Box<Diagnostic> {
     Box::new(Diagnostic::error(
         "unsupported",
@@ -31,6 +47,7 @@ pub fn transform(
     p: &Plan,
     fast: &[VarId],
     n: usize,
+    quadratic: bool,
 ) -> Result<Discretized, Box<Diagnostic>> {
     if n < 2 || fast.is_empty() {
         return Ok(d);
@@ -88,6 +105,52 @@ pub fn transform(
         .iter()
         .filter_map(|&h| p.vars[h.index()].binding.map(|b| (h, b)))
         .collect();
+    // Howe's second-order predictor needs the slow derivatives of the previous step too
+    // (pre(pre(der(x)))) and a step counter: the first step has no history and extrapolates
+    // linearly.
+    let mut history: FxHashMap<VarId, VarId> = FxHashMap::default();
+    let mut first_step: Option<ExprId> = None;
+    if quadratic {
+        for &s in states.iter().filter(|s| !fast.contains(s)) {
+            let Some(ds) = find(&d, &format!("der({})", name(&d, s))) else {
+                continue;
+            };
+            let Some(&p1) = pre_of.get(&ds) else { continue };
+            history.insert(s, add_pre(&mut d, p1));
+        }
+        let steps = VarId(d.vars.len() as u32);
+        d.vars.push(SVar {
+            name: "steps".into(),
+            kind: SVarKind::Algebraic,
+            flat: None,
+            pre_of: None,
+            binding: None,
+            span: Default::default(),
+        });
+        let ps = add_pre(&mut d, steps);
+        let se = d.arena.var(steps);
+        let pse = d.arena.var(ps);
+        let one = d.arena.constant(1.0);
+        let zero = d.arena.constant(0.0);
+        let next = d.arena.add(pse, one);
+        d.init.equations.push(SEquation {
+            lhs: se,
+            rhs: zero,
+            span: Default::default(),
+            origin: Origin::Formula(steps),
+        });
+        d.init.unknowns.push(steps);
+        d.step.equations.push(SEquation {
+            lhs: se,
+            rhs: next,
+            span: Default::default(),
+            origin: Origin::Formula(steps),
+        });
+        d.step.unknowns.push(steps);
+        let half = d.arena.constant(0.5);
+        first_step = Some(d.arena.cmp(crate::symbolic::CmpOp::Lt, pse, half));
+        super::order_pre_copies(&mut d.pre_copies);
+    }
     let big_h = d.arena.var(d.step_size);
     let inv_n = d.arena.constant(1.0 / n as f64);
     let small_h = d.arena.mul(inv_n, big_h);
@@ -143,7 +206,22 @@ pub fn transform(
                 Some(&pds) => {
                     let pdse = d.arena.var(pds);
                     let m = d.arena.mul(dt, pdse);
-                    d.arena.add(ps, m)
+                    let linear = d.arena.add(ps, m);
+                    match (history.get(&s), first_step) {
+                        // + τ²/(2H)·(f_n − f_{n−1}), τ = k·h.
+                        (Some(&p2), Some(first)) => {
+                            let f1 = d.arena.var(p2);
+                            let df = d.arena.sub(pdse, f1);
+                            let tau2 = d.arena.mul(dt, dt);
+                            let two = d.arena.constant(2.0);
+                            let two_h = d.arena.mul(two, big_h);
+                            let c2 = d.arena.div(tau2, two_h);
+                            let q = d.arena.mul(c2, df);
+                            let quad = d.arena.add(linear, q);
+                            d.arena.if_(first, linear, quad)
+                        }
+                        _ => linear,
+                    }
                 }
                 // A slow implicit state has no pre(der): held.
                 None => ps,

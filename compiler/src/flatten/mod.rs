@@ -954,6 +954,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             None => None,
         };
         let implicit = rtc_annotation_flag(decl, "implicit");
+        let fast = rtc_annotation_flag(decl, "fast");
         let mut out = Vec::with_capacity(count);
         for k in 0..count {
             let m = if dims.is_empty() {
@@ -978,6 +979,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 description: description.clone(),
                 span: decl.name.span,
                 implicit,
+                fast,
             });
             self.meta.push(VarMeta { is_flow });
             out.push(id);
@@ -3070,7 +3072,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let ast::Argument::Modify(m) = arg else {
                 continue;
             };
-            if m.name.to_dotted() != "experiment" {
+            let section = m.name.to_dotted();
+            if section != "experiment" && section != "__rtc" {
                 continue;
             }
             let Some(cm) = m.modification.as_ref().and_then(|x| x.class_mod.as_ref()) else {
@@ -3093,20 +3096,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     self.diags.push(
                         Diagnostic::warning(
                             "annotation",
-                            format!(
-                                "experiment {} is not a number; ignored",
-                                em.name.to_dotted()
-                            ),
+                            format!("{section} {} is not a number; ignored", em.name.to_dotted()),
                         )
                         .at(e.span, "not a constant"),
                     );
                     continue;
                 };
-                match em.name.to_dotted().as_str() {
-                    "StartTime" => ex.start_time = Some(value),
-                    "StopTime" => ex.stop_time = Some(value),
-                    "Interval" => ex.interval = Some(value),
-                    "Tolerance" => ex.tolerance = Some(value),
+                match (section.as_str(), em.name.to_dotted().as_str()) {
+                    ("experiment", "StartTime") => ex.start_time = Some(value),
+                    ("experiment", "StopTime") => ex.stop_time = Some(value),
+                    ("experiment", "Interval") => ex.interval = Some(value),
+                    ("experiment", "Tolerance") => ex.tolerance = Some(value),
+                    ("__rtc", "ratio") => ex.ratio = Some(value),
                     _ => {}
                 }
             }
