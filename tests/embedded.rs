@@ -90,6 +90,13 @@ const CASES: &[Case] = &[
         stop: "2",
         inputs: Some("DCMotor_inputs.csv"),
     },
+    // Inputs at stage times (Bernstein's stages at t + k·h/5): the header's input offsets.
+    Case {
+        file: "DCMotor.mo",
+        flags: &["--method", "rtrk4", "--step", "1e-3"],
+        stop: "2",
+        inputs: Some("DCMotor_inputs.csv"),
+    },
 ];
 
 struct Platform {

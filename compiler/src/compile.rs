@@ -342,54 +342,45 @@ impl Description<'_> {
             let _ = writeln!(h, "#define {id} {i} /* {} */", comment(&o.name));
         }
         // Tables for generic harnesses.
-        let inputs = self.slots_of(SVarKind::Input);
+        // One entry per slot the environment writes: an input's main slot (read at the end of
+        // the step, offset 1) and, for multi-stage formulas, its stage slots.
+        let inputs = crate::sim::input_slots(plan);
         let nonempty = |n: usize| n.max(1);
+        let table = |empty: &str, f: &dyn Fn(&rtc_runtime::Slot) -> String| -> String {
+            if inputs.is_empty() {
+                empty.into()
+            } else {
+                inputs.iter().map(f).collect::<Vec<_>>().join(", ")
+            }
+        };
         let _ = writeln!(
             h,
-            "\n/* Tables (arrays have at least one element; the counts are exact). */\n#define {p}_INPUT_COUNT {}",
+            "\n/* Tables (arrays have at least one element; the counts are exact). Input entries:\n * write input_names[i]'s value at t + input_offsets[i]*h into mem[input_slots[i]]\n * before the step from t (offset 1: the end of the step, where the step's equations\n * hold; other offsets: stage times), and at t0 (any offset) before init. */\n#define {p}_INPUT_COUNT {}",
             inputs.len()
         );
         let _ = writeln!(
             h,
             "static const char *const {p}_input_names[{}] = {{{}}};",
             nonempty(inputs.len()),
-            if inputs.is_empty() {
-                "0".into()
-            } else {
-                inputs
-                    .iter()
-                    .map(|&s| c_string(&plan.vars[s].name))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
+            table("0", &|s| c_string(&s.name))
         );
         let _ = writeln!(
             h,
             "static const int32_t {p}_input_slots[{}] = {{{}}};",
             nonempty(inputs.len()),
-            if inputs.is_empty() {
-                "0".into()
-            } else {
-                inputs
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
+            table("0", &|s| s.slot.to_string())
+        );
+        let _ = writeln!(
+            h,
+            "static const double {p}_input_offsets[{}] = {{{}}};",
+            nonempty(inputs.len()),
+            table("0.0", &|s| c_double(s.offset))
         );
         let _ = writeln!(
             h,
             "static const double {p}_input_starts[{}] = {{{}}};",
             nonempty(inputs.len()),
-            if inputs.is_empty() {
-                "0.0".into()
-            } else {
-                inputs
-                    .iter()
-                    .map(|&s| c_double(self.input_start(s)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
+            table("0.0", &|s| c_double(self.input_start(s.slot)))
         );
         let _ = writeln!(
             h,
@@ -434,6 +425,7 @@ impl Description<'_> {
             ("input_names", "input_names"),
             ("input_slots", "input_slots"),
             ("input_starts", "input_starts"),
+            ("input_offsets", "input_offsets"),
             ("output_names", "output_names"),
             ("output_default", "output_default"),
         ] {

@@ -532,6 +532,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
             .map(|v| rtc_runtime::Slot {
                 name: p.name_of(v).to_string(),
                 slot: v.index(),
+                offset: 0.0,
             })
             .collect(),
         outputs: p.outputs.iter().map(|o| o.name.clone()).collect(),
@@ -649,7 +650,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         mem[slot] = x;
     }
     if let Some(c) = csv.as_mut() {
-        c.apply(&mut mem, start);
+        c.apply(&mut mem, start, 0.0);
     }
     if let Some(mb) = &mailbox {
         mb.apply(&mut mem);

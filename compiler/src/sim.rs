@@ -7,6 +7,7 @@ use crate::discretize::{self, Method};
 use crate::flat::{FlatModel, VarKind};
 use crate::plan::interp::{Interp, Status};
 use crate::plan::{self, BuildOptions, Plan};
+use crate::symbolic::VarId;
 
 /// Settings of a run.
 #[derive(Clone, Debug, Default)]
@@ -22,20 +23,40 @@ pub struct RunSettings {
 
 /// Input signals as samples held between them: the runtime's CSV source (a `time` column,
 /// then one column per input; at time t every input takes its value at the last sample time
-/// ≤ t). They are read before initialisation at the start time and at the start of every step.
+/// ≤ t). They are read before initialisation, at the start time, and for every step at the
+/// times the step uses them ([`input_slots`]).
 pub type Inputs = rtc_runtime::io::CsvInputs;
 
-/// The plan's inputs as the runtime names them.
+/// The plan's inputs as the runtime names them: each input's main slot, read by the model
+/// equations of the step, which hold at its end (offset 1: the value at t + h; the next
+/// step's explicit formulas see it as the value at their start), then the slots a
+/// multi-stage formula reads at its stage times, under the input's name with their offset.
 pub fn input_slots(plan: &Plan) -> Vec<rtc_runtime::Slot> {
-    plan.vars
+    let staged: Vec<VarId> = plan.input_stages.iter().map(|s| s.0).collect();
+    let mut out: Vec<rtc_runtime::Slot> = plan
+        .vars
         .iter()
         .enumerate()
-        .filter(|(_, v)| v.kind == plan::SlotKind::System(discretize::SVarKind::Input))
+        .filter(|(i, v)| {
+            v.kind == plan::SlotKind::System(discretize::SVarKind::Input)
+                && !staged.contains(&VarId(*i as u32))
+        })
         .map(|(i, v)| rtc_runtime::Slot {
             name: v.name.clone(),
             slot: i,
+            offset: 1.0,
         })
-        .collect()
+        .collect();
+    out.extend(
+        plan.input_stages
+            .iter()
+            .map(|&(slot, main, offset)| rtc_runtime::Slot {
+                name: plan.name_of(main).to_string(),
+                slot: slot.index(),
+                offset,
+            }),
+    );
+    out
 }
 
 /// Reads an input CSV for `plan`, with a diagnostic for mistakes.
@@ -266,7 +287,8 @@ pub fn simulate_with(
     }
     let mut inputs = settings.inputs.clone();
     if let Some(inp) = inputs.as_mut() {
-        inp.apply(&mut mem, settings.start);
+        // At the start time itself (the initial system is the model at t0).
+        inp.apply(&mut mem, settings.start, 0.0);
     }
     let st = it.init(&mut mem, settings.start);
     if st != Status::Ok {
@@ -284,7 +306,7 @@ pub fn simulate_with(
     for k in 0..n {
         let t = settings.start + k as f64 * settings.step;
         if let Some(inp) = inputs.as_mut() {
-            inp.apply(&mut mem, t);
+            inp.apply(&mut mem, t, settings.step);
         }
         let st = it.step(&mut mem, t, settings.step);
         let t1 = settings.start + (k + 1) as f64 * settings.step;

@@ -5,7 +5,10 @@
  * every tick write the inputs, call step, read the outputs. Here the "tick" is a plain loop
  * (as fast as possible); on a board it is a timer interrupt or an RTOS task with the period
  * RTC_MODEL_STEP_SIZE. Inputs come from a CSV file (time column first, then one column per
- * model input, held between samples), outputs go to standard output as CSV.
+ * model input, held between samples), outputs go to standard output as CSV. Each input slot
+ * is written with the signal's value at the time the step reads it (the header's
+ * input_offsets: 1 for the end of the step, where its equations hold; stage times for
+ * multi-stage formulas).
  *
  *   cc -std=c99 -DRTC_MODEL_HEADER='"DCMotor.h"' -I<dir> harness.c <dir>/DCMotor.o -lm
  *   ./run [--stop T] [--every N] [--all] [--inputs FILE.csv]
@@ -28,7 +31,7 @@ static double out[RTC_MODEL_OUTPUT_COUNT];
 static double *in_times;
 static double *in_values; /* rows of RTC_MODEL_INPUT_COUNT, NAN where the file has none */
 static long in_rows;
-static long in_cursor;
+static long in_cursor[RTC_MODEL_INPUT_COUNT > 0 ? RTC_MODEL_INPUT_COUNT : 1];
 static int in_column_of[RTC_MODEL_INPUT_COUNT > 0 ? RTC_MODEL_INPUT_COUNT : 1];
 
 static int read_inputs(const char *path) {
@@ -57,8 +60,13 @@ static int read_inputs(const char *path) {
             fclose(f);
             return 1;
         }
+        /* Every slot of the input (its stage slots too) reads this column. */
         for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++)
-            if (RTC_MODEL_input_names[i] && strcmp(tok, RTC_MODEL_input_names[i]) == 0) found = i;
+            if (ncols > 0 && RTC_MODEL_input_names[i] &&
+                strcmp(tok, RTC_MODEL_input_names[i]) == 0) {
+                found = i;
+                in_column_of[i] = ncols;
+            }
         if (ncols == 0 && strcmp(tok, "time") != 0) {
             fprintf(stderr, "harness: %s:1: the first column must be `time`\n", path);
             fclose(f);
@@ -69,7 +77,6 @@ static int read_inputs(const char *path) {
             fclose(f);
             return 1;
         }
-        if (found >= 0) in_column_of[found] = ncols;
         ncols++;
     }
     while (fgets(line, sizeof line, f)) {
@@ -115,14 +122,17 @@ static int read_inputs(const char *path) {
     return 0;
 }
 
-/* Zero-order hold: the last sample at or before t (the first one before the first time). */
-static void apply_inputs(double t) {
+/* Zero-order hold: for the step from t of length h, each slot takes the last sample at or
+ * before t + offset*h (the first one before the first time). */
+static void apply_inputs(double t, double h) {
     int i;
     if (in_rows == 0) return;
-    while (in_cursor + 1 < in_rows && in_times[in_cursor + 1] <= t) in_cursor++;
-    for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++)
-        if (in_column_of[i] >= 0)
-            mem[RTC_MODEL_input_slots[i]] = in_values[in_cursor * RTC_MODEL_INPUT_COUNT + i];
+    for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++) {
+        const double at = t + RTC_MODEL_input_offsets[i] * h;
+        if (in_column_of[i] < 0) continue;
+        while (in_cursor[i] + 1 < in_rows && in_times[in_cursor[i] + 1] <= at) in_cursor[i]++;
+        mem[RTC_MODEL_input_slots[i]] = in_values[in_cursor[i] * RTC_MODEL_INPUT_COUNT + i];
+    }
 }
 
 static int all_outputs;
@@ -179,7 +189,7 @@ int main(int argc, char **argv) {
     /* Inputs hold their start values until the environment sets them. */
     for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++)
         if (RTC_MODEL_input_names[i]) mem[RTC_MODEL_input_slots[i]] = RTC_MODEL_input_starts[i];
-    apply_inputs(t0);
+    apply_inputs(t0, 0.0);
     st = RTC_MODEL_INIT(mem, t0);
     if (st != 0) {
         fprintf(stderr, "%s: init failed at t = %g: %s, detail %ld\n", RTC_MODEL_NAME, t0,
@@ -193,7 +203,7 @@ int main(int argc, char **argv) {
         /* The fixed-step loop: a board runs this body once per timer tick. */
         const double t = t0 + (double)k * h;
         const double t1 = t0 + (double)(k + 1) * h;
-        apply_inputs(t);
+        apply_inputs(t, h);
         st = RTC_MODEL_STEP(mem, t, h);
         if (st != 0) {
             print_row(t1);

@@ -38,9 +38,11 @@ pub fn parse_pairs(text: &str) -> Result<Vec<(&str, f64)>, String> {
 pub struct CsvInputs {
     /// Nondecreasing sample times.
     pub times: Vec<f64>,
-    /// (memory slot, one value per sample time).
-    pub columns: Vec<(usize, Vec<f64>)>,
-    cursor: usize,
+    /// One value per sample time for each input column.
+    pub values: Vec<Vec<f64>>,
+    /// (memory slot, its offset in the step, column, cursor): an input read at stage times
+    /// has one slot per stage.
+    targets: Vec<(usize, f64, usize, usize)>,
 }
 
 impl CsvInputs {
@@ -62,9 +64,9 @@ impl CsvInputs {
         if names.first() != Some(&"time") {
             return Err(at(1, "the first column must be `time`".into()));
         }
-        let mut columns: Vec<(usize, Vec<f64>)> = Vec::new();
-        for n in &names[1..] {
-            let Some(input) = inputs.iter().find(|s| s.name == *n) else {
+        let mut targets: Vec<(usize, f64, usize, usize)> = Vec::new();
+        for (col, n) in names[1..].iter().enumerate() {
+            let Some(_) = inputs.iter().find(|s| s.name == *n) else {
                 let all: Vec<&str> = inputs.iter().map(|s| s.name.as_str()).collect();
                 let which = if all.is_empty() {
                     " (it has no inputs)".to_string()
@@ -73,11 +75,14 @@ impl CsvInputs {
                 };
                 return Err(at(1, format!("the model has no input `{n}`{which}")));
             };
-            if columns.iter().any(|(s, _)| *s == input.slot) {
+            if names[1..col + 1].contains(n) {
                 return Err(at(1, format!("input `{n}` appears twice")));
             }
-            columns.push((input.slot, Vec::new()));
+            for s in inputs.iter().filter(|s| s.name == *n) {
+                targets.push((s.slot, s.offset, col, 0));
+            }
         }
+        let mut values: Vec<Vec<f64>> = vec![Vec::new(); names.len() - 1];
         let mut times: Vec<f64> = Vec::new();
         for (i, line) in lines {
             let cells: Vec<&str> = line.split(',').map(str::trim).collect();
@@ -98,8 +103,8 @@ impl CsvInputs {
                 return Err(at(i + 1, "times must not decrease".into()));
             }
             times.push(row[0]);
-            for (k, c) in columns.iter_mut().enumerate() {
-                c.1.push(row[k + 1]);
+            for (k, c) in values.iter_mut().enumerate() {
+                c.push(row[k + 1]);
             }
         }
         if times.is_empty() {
@@ -107,8 +112,8 @@ impl CsvInputs {
         }
         Ok(CsvInputs {
             times,
-            columns,
-            cursor: 0,
+            values,
+            targets,
         })
     }
 
@@ -121,17 +126,19 @@ impl CsvInputs {
 
     /// The slots this source drives.
     pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
-        self.columns.iter().map(|c| c.0)
+        self.targets.iter().map(|c| c.0)
     }
 
-    /// Writes the held values at `t` (the last sample at or before t; the first sample
-    /// before the first time). Times are visited in nondecreasing order.
-    pub fn apply(&mut self, mem: &mut [f64], t: f64) {
-        while self.cursor + 1 < self.times.len() && self.times[self.cursor + 1] <= t {
-            self.cursor += 1;
-        }
-        for (slot, values) in &self.columns {
-            mem[*slot] = values[self.cursor];
+    /// Writes the held values for a step from `t` of length `h`: each slot takes the value
+    /// at t + offset·h (the last sample at or before that time; the first sample before the
+    /// first time). Steps are visited in nondecreasing order.
+    pub fn apply(&mut self, mem: &mut [f64], t: f64, h: f64) {
+        for (slot, offset, col, cursor) in self.targets.iter_mut() {
+            let at = t + *offset * h;
+            while *cursor + 1 < self.times.len() && self.times[*cursor + 1] <= at {
+                *cursor += 1;
+            }
+            mem[*slot] = self.values[*col][*cursor];
         }
     }
 }
@@ -167,12 +174,19 @@ impl Mailbox {
         })?;
         let mut unknown = Vec::new();
         for (name, v) in pairs {
-            match self.names.iter().position(|n| n == name) {
-                Some(i) => {
+            // Every slot of the input (one per stage time for multi-stage formulas): a value
+            // that arrives in real time is the best available for all of them.
+            let mut found = false;
+            for (i, n) in self.names.iter().enumerate() {
+                if n == name {
                     self.bits[i].store(v.to_bits(), Ordering::Relaxed);
                     self.fresh[i].store(true, Ordering::Release);
+                    found = true;
                 }
-                None => {
+            }
+            match found {
+                true => {}
+                false => {
                     self.rejected.fetch_add(1, Ordering::Relaxed);
                     unknown.push(name.to_string());
                 }
@@ -343,10 +357,12 @@ mod tests {
             Slot {
                 name: "u".into(),
                 slot: 3,
+                offset: 0.0,
             },
             Slot {
                 name: "v".into(),
                 slot: 5,
+                offset: 0.0,
             },
         ]
     }
@@ -366,7 +382,7 @@ mod tests {
         let mut c = CsvInputs::parse("f", "time,v\n0,1\n0.5,2\n1,3\n", &slots()).unwrap();
         let mut mem = [0.0; 6];
         for (t, want) in [(0.0, 1.0), (0.49, 1.0), (0.5, 2.0), (0.99, 2.0), (7.0, 3.0)] {
-            c.apply(&mut mem, t);
+            c.apply(&mut mem, t, 0.0);
             assert_eq!(mem[5], want, "t = {t}");
         }
         assert_eq!(mem[3], 0.0);

@@ -50,10 +50,13 @@ pub trait Model {
 }
 
 /// A named memory slot.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Slot {
     pub name: String,
     pub slot: usize,
+    /// For inputs: where in the step the slot is read, as a fraction of the step (a
+    /// multi-stage formula reads an input at its stage times, t + offset·h); 0 otherwise.
+    pub offset: f64,
 }
 
 /// The model's interface to the outside.
@@ -237,10 +240,8 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
         let mut lost = 0u64;
         let mut h_used = 0.0;
         if !paused {
-            // A/D: inputs sampled once, held for the frame.
-            if let Some(c) = cfg.csv_inputs.as_mut() {
-                c.apply(mem, t0);
-            }
+            // A/D: the mailbox once per frame (real-time values, held for the frame); a
+            // recorded time series at the start (and stage times) of every step.
             if let Some(mb) = &cfg.mailbox {
                 mb.apply(mem);
             }
@@ -250,6 +251,9 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             let load = cfg.injected_load.iter().find(|(f, _)| *f == k).map(|x| x.1);
             for j in 0..m {
                 let t = t0 + f64::from(j) * h;
+                if let Some(c) = cfg.csv_inputs.as_mut() {
+                    c.apply(mem, t, h);
+                }
                 if j == 0 {
                     if let Some(d) = load {
                         burn(d);

@@ -62,10 +62,12 @@ fn layout() -> Layout {
         inputs: vec![Slot {
             name: "u".into(),
             slot: 1,
+            offset: 0.0,
         }],
         parameters: vec![Slot {
             name: "k".into(),
             slot: 2,
+            offset: 0.0,
         }],
         outputs: vec!["x".into(), "u".into()],
     }

@@ -278,6 +278,9 @@ pub struct Discretized {
     /// Every flat variable that is not a parameter, by name, as an expression over system
     /// variables (aliases included), for recording results.
     pub outputs: Vec<(String, ExprId, VarKind, bool)>,
+    /// Input slots read at a stage time: (slot, the input's main slot, offset in the step as
+    /// a fraction of h). The environment writes the input's value at t + offset·h.
+    pub input_stages: Vec<(VarId, VarId, f64)>,
 }
 
 impl Discretized {
@@ -305,6 +308,8 @@ struct Builder<'m> {
     time: VarId,
     /// What `time` stands for when translating a stage copy (`t + c·h`); `None`: `time`.
     time_expr: Option<ExprId>,
+    /// Input slots read at stage times (see [`Discretized::input_stages`]).
+    input_stages: Vec<(VarId, VarId, f64)>,
     cache: FxHashMap<ExprId, ExprId>,
 }
 
@@ -471,6 +476,24 @@ impl Builder<'_> {
             let flat_v = self.vars[v.index()].flat;
             let sv = self.add(name, SVarKind::Stage, flat_v, span);
             stage_of.insert(v, sv);
+        }
+        // Inputs are read at the stage time: a slot per input and stage, written by the
+        // environment with the input's value at t + c·h (Bernstein: a real-time formula
+        // needs only inputs that exist when the stage runs).
+        if c != 0.0 {
+            let staged: Vec<VarId> = self.input_stages.iter().map(|s| s.0).collect();
+            let inputs: Vec<VarId> = (0..self.vars.len())
+                .map(|i| VarId(i as u32))
+                .filter(|v| self.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
+                .collect();
+            for u in inputs {
+                let name = format!("{}@{k}", self.vars[u.index()].name);
+                let span = self.vars[u.index()].span;
+                let flat_u = self.vars[u.index()].flat;
+                let su = self.add(name, SVarKind::Input, flat_u, span);
+                self.input_stages.push((su, u, c));
+                stage_of.insert(u, su);
+            }
         }
         let value_of = std::mem::take(&mut self.value_of);
         let der_of = std::mem::take(&mut self.der_of);
@@ -658,6 +681,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         pre_copies: Vec::new(),
         time: VarId(0),
         time_expr: None,
+        input_stages: Vec::new(),
         cache: FxHashMap::default(),
     };
     let step_start = b.add("t".into(), SVarKind::StepStart, None, Span::default());
@@ -967,6 +991,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         },
         formulas: formula_list,
         pre_copies: b.pre_copies,
+        input_stages: b.input_stages,
         time: b.time,
         step_start,
         step_size,

@@ -228,6 +228,26 @@ pub fn transform(
             };
             map.insert(s, e);
         }
+        // Inputs at the sub-step's time (a slot per input and sub-step, written by the
+        // environment with the value at t + k·h).
+        let staged: Vec<VarId> = d.input_stages.iter().map(|s| s.0).collect();
+        let inputs: Vec<VarId> = (0..d.vars.len())
+            .map(|i| VarId(i as u32))
+            .filter(|v| d.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
+            .collect();
+        for u in inputs {
+            let id = VarId(d.vars.len() as u32);
+            d.vars.push(SVar {
+                name: format!("{}@{k}", name(&d, u)),
+                kind: SVarKind::Input,
+                flat: d.vars[u.index()].flat,
+                pre_of: None,
+                binding: d.vars[u.index()].binding,
+                span: d.vars[u.index()].span,
+            });
+            d.input_stages.push((id, u, k as f64 / n as f64));
+            map.insert(u, d.arena.var(id));
+        }
         for (&h, &b) in &hoisted {
             let mut memo = FxHashMap::default();
             let e = transfer(&p.arena, &mut d.arena, b, &FxHashMap::default(), &mut memo);

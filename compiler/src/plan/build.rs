@@ -54,6 +54,7 @@ pub fn build(
         init: Vec::new(),
         step: Vec::new(),
         pre_copies: d.pre_copies.clone(),
+        input_stages: d.input_stages.clone(),
         time: d.time,
         step_start: d.step_start,
         step_size: d.step_size,

@@ -135,6 +135,8 @@ pub struct Plan {
     pub hoisted: Vec<VarId>,
     /// Variables the step reads before recomputing them (their previous value, `pre`).
     pub carried: Vec<VarId>,
+    /// Input slots read at a stage time: (slot, main slot, offset in the step / h).
+    pub input_stages: Vec<(VarId, VarId, f64)>,
 }
 
 /// Worst-case work of one step.
