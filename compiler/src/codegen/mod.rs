@@ -479,8 +479,11 @@ impl<'p, M: Module> Gen<'p, M> {
                     Piece::Check(_) => {}
                 }
             }
-            // Finiteness of everything the chunk must check: x − x is 0 for finite x and NaN
-            // otherwise, so one sum and one branch cover all; the slow path finds the culprit.
+            // Finiteness of everything the chunk must check, one addition per value: a sum
+            // of finite values is finite unless it overflows, and any NaN or infinity makes
+            // it non-finite (s − s ≠ 0). The cold path checks the values one by one, in the
+            // interpreter's order, and names the first non-finite one; a sum that overflowed
+            // from finite values finds none and the chunk goes on.
             let checks: Vec<VarId> = pieces
                 .iter()
                 .filter_map(|p| match p {
@@ -498,22 +501,38 @@ impl<'p, M: Module> Gen<'p, M> {
                     // value in a register to the end of the chunk makes register allocation
                     // superlinear.
                     let x = l.load(&mut b, v);
-                    let d = b.ins().fsub(x, x);
-                    accs[k % 4] = b.ins().fadd(accs[k % 4], d);
+                    accs[k % 4] = b.ins().fadd(accs[k % 4], x);
                 }
                 let a01 = b.ins().fadd(accs[0], accs[1]);
                 let a23 = b.ins().fadd(accs[2], accs[3]);
                 let acc = b.ins().fadd(a01, a23);
+                let dd = b.ins().fsub(acc, acc);
                 let zero = b.ins().f64const(0.0);
-                let finite = b.ins().fcmp(FloatCC::Equal, acc, zero);
+                let finite = b.ins().fcmp(FloatCC::Equal, dd, zero);
                 let slow = b.create_block();
                 let done = b.create_block();
                 b.ins().brif(finite, done, &[], slow, &[]);
                 b.switch_to_block(slow);
                 b.seal_block(slow);
-                // Which value it was is found by the caller (`Jit::decode`), off the fast path.
-                let code = b.ins().iconst(types::I32, 2 | (NO_DETAIL << 4));
-                b.ins().return_(&[code]);
+                b.set_cold_block(slow);
+                for &v in &checks {
+                    let x = l.load(&mut b, v);
+                    let d = b.ins().fsub(x, x);
+                    let z = b.ins().f64const(0.0);
+                    let fin = b.ins().fcmp(FloatCC::Equal, d, z);
+                    let bad = b.create_block();
+                    let next = b.create_block();
+                    b.ins().brif(fin, next, &[], bad, &[]);
+                    b.switch_to_block(bad);
+                    b.seal_block(bad);
+                    b.set_cold_block(bad);
+                    let code = b.ins().iconst(types::I32, 2 | ((v.index() as i64) << 4));
+                    b.ins().return_(&[code]);
+                    b.switch_to_block(next);
+                    b.seal_block(next);
+                    b.set_cold_block(next);
+                }
+                b.ins().jump(done, &[]);
                 b.switch_to_block(done);
                 b.seal_block(done);
             }
