@@ -11,7 +11,7 @@
 //! tearing): a state whose derivative does not depend on the others gets its Δ by one
 //! division, coupled ones form one linear torn block, solved by one LU.
 
-use super::{Discretized, Formula, Origin, SEquation, SVar, SVarKind};
+use super::{Discretized, Formula, Origin, SEquation, SVarKind};
 use crate::diag::Diagnostic;
 use crate::plan::{Plan, Stmt};
 use crate::symbolic::{diff, Arena, ExprId, Node, VarId};
@@ -116,16 +116,8 @@ pub fn transform(
     // Unknowns Δ, one per state.
     let mut delta: Vec<VarId> = Vec::new();
     for &x in &states {
-        let id = VarId(d.vars.len() as u32);
-        d.vars.push(SVar {
-            name: format!("delta({})", d.vars[x.index()].name),
-            kind: SVarKind::Stage,
-            flat: None,
-            pre_of: None,
-            binding: None,
-            span: d.vars[x.index()].span,
-        });
-        delta.push(id);
+        let name = format!("delta({})", d.vars[x.index()].name);
+        delta.push(d.add_var(name, SVarKind::Stage, x, None));
     }
     let h = d.arena.var(d.step_size);
     let mut memo = FxHashMap::default();

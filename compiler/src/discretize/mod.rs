@@ -284,6 +284,31 @@ pub struct Discretized {
 }
 
 impl Discretized {
+    /// Appends a variable (a new slot of the step function's memory) and returns it.
+    pub(crate) fn add_var(
+        &mut self,
+        name: String,
+        kind: SVarKind,
+        like: VarId,
+        pre_of: Option<VarId>,
+    ) -> VarId {
+        let id = VarId(self.vars.len() as u32);
+        let l = &self.vars[like.index()];
+        let (flat, binding, span) = match kind {
+            SVarKind::Input => (l.flat, l.binding, l.span),
+            _ => (None, None, l.span),
+        };
+        self.vars.push(SVar {
+            name,
+            kind,
+            flat,
+            pre_of,
+            binding,
+            span,
+        });
+        id
+    }
+
     pub fn var(&self, v: VarId) -> &SVar {
         &self.vars[v.index()]
     }

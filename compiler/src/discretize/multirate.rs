@@ -12,7 +12,7 @@
 //! evaluations for a single rate at h.
 
 use super::libe::transfer;
-use super::{Discretized, Origin, SEquation, SVar, SVarKind};
+use super::{Discretized, Origin, SEquation, SVarKind};
 use crate::diag::Diagnostic;
 use crate::plan::{Plan, Stmt};
 use crate::symbolic::{ExprId, Node, VarId};
@@ -20,16 +20,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A `pre` slot of `v` (copied at the start of every step).
 fn add_pre(d: &mut Discretized, v: VarId) -> VarId {
-    let id = VarId(d.vars.len() as u32);
-    let span = d.vars[v.index()].span;
-    d.vars.push(SVar {
-        name: format!("pre({})", d.vars[v.index()].name),
-        kind: SVarKind::Pre,
-        flat: None,
-        pre_of: Some(v),
-        binding: None,
-        span,
-    });
+    let name = format!("pre({})", d.vars[v.index()].name);
+    let id = d.add_var(name, SVarKind::Pre, v, Some(v));
     d.pre_copies.push((id, v));
     id
 }
@@ -118,15 +110,7 @@ pub fn transform(
             let Some(&p1) = pre_of.get(&ds) else { continue };
             history.insert(s, add_pre(&mut d, p1));
         }
-        let steps = VarId(d.vars.len() as u32);
-        d.vars.push(SVar {
-            name: "steps".into(),
-            kind: SVarKind::Algebraic,
-            flat: None,
-            pre_of: None,
-            binding: None,
-            span: Default::default(),
-        });
+        let steps = d.add_var("steps".into(), SVarKind::Algebraic, d.time, None);
         let ps = add_pre(&mut d, steps);
         let se = d.arena.var(steps);
         let pse = d.arena.var(ps);
@@ -177,15 +161,7 @@ pub fn transform(
         map.insert(d.time, tk);
         // Fast states at sub-step k: forward Euler from sub-step k − 1.
         for &x in fast {
-            let id = VarId(d.vars.len() as u32);
-            d.vars.push(SVar {
-                name: format!("{}@{k}", name(&d, x)),
-                kind: SVarKind::Stage,
-                flat: None,
-                pre_of: None,
-                binding: None,
-                span: d.vars[x.index()].span,
-            });
+            let id = d.add_var(format!("{}@{k}", name(&d, x)), SVarKind::Stage, x, None);
             let incr = d.arena.mul(small_h, prev_d[&x]);
             let rhs = d.arena.add(prev_x[&x], incr);
             let lhs = d.arena.var(id);
@@ -236,15 +212,7 @@ pub fn transform(
             .filter(|v| d.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
             .collect();
         for u in inputs {
-            let id = VarId(d.vars.len() as u32);
-            d.vars.push(SVar {
-                name: format!("{}@{k}", name(&d, u)),
-                kind: SVarKind::Input,
-                flat: d.vars[u.index()].flat,
-                pre_of: None,
-                binding: d.vars[u.index()].binding,
-                span: d.vars[u.index()].span,
-            });
+            let id = d.add_var(format!("{}@{k}", name(&d, u)), SVarKind::Input, u, None);
             d.input_stages.push((id, u, k as f64 / n as f64));
             map.insert(u, d.arena.var(id));
         }
@@ -256,15 +224,7 @@ pub fn transform(
         // The cone's assignments at sub-step k.
         let mut memo = FxHashMap::default();
         for &v in &cone_order {
-            let id = VarId(d.vars.len() as u32);
-            d.vars.push(SVar {
-                name: format!("{}@{k}", name(&d, v)),
-                kind: SVarKind::Stage,
-                flat: None,
-                pre_of: None,
-                binding: None,
-                span: d.vars[v.index()].span,
-            });
+            let id = d.add_var(format!("{}@{k}", name(&d, v)), SVarKind::Stage, v, None);
             let rhs = transfer(&p.arena, &mut d.arena, assign[&v], &map, &mut memo);
             let lhs = d.arena.var(id);
             eqs.push(SEquation {
