@@ -342,3 +342,42 @@ fn mixed_without_implicit_states_partitions_automatically() {
     );
     assert!(out.contains("unstable mode of the model"), "{out}");
 }
+
+#[test]
+fn events_are_logged() {
+    let log = std::env::temp_dir().join(format!("rtc-events-{}.csv", std::process::id()));
+    let (code, _, err) = rtc(&[
+        "run",
+        "examples/BouncingBall.mo",
+        "--method",
+        "trapezoid",
+        "--stop",
+        "2",
+        "--out",
+        "/dev/null",
+        "--event-log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("events: 3 handled, 0 deferred"), "{err}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("time,event,condition,handled"));
+    let first = lines.next().unwrap();
+    assert!(first.starts_with("0.4515"), "{first}");
+    assert!(first.ends_with(",0,\"h <= 0\",handled"), "{first}");
+    let _ = std::fs::remove_file(log);
+    // Objects do not handle events yet: a located diagnostic.
+    let (code, _, err) = rtc(&[
+        "compile",
+        "examples/BouncingBall.mo",
+        "-o",
+        std::env::temp_dir().to_str().unwrap(),
+        "--short-diagnostics",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("BouncingBall.mo:13:3: error[unsupported]"),
+        "{err}"
+    );
+}

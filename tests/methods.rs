@@ -915,3 +915,80 @@ fn multistage_formulas_read_inputs_at_their_stage_times() {
         assert!(diff < 2e-4, "{}: {diff}", method.name());
     }
 }
+
+/// Analytic impact times of the bouncing ball (g = 9.81, e = 0.8, from 1 m).
+fn impact_times(n: usize) -> Vec<f64> {
+    let (g, e) = (9.81f64, 0.8f64);
+    let t1 = (2.0 / g).sqrt();
+    let v1 = g * t1;
+    let mut t = t1;
+    let mut out = vec![t1];
+    for k in 1..n {
+        t += 2.0 * e.powi(k as i32) * v1 / g;
+        out.push(t);
+    }
+    out
+}
+
+fn located_impacts(method: Method, h: f64) -> Vec<f64> {
+    let plan = common::compile_example("BouncingBall.mo", method, &[], 10);
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 4.0,
+        step: h,
+        every: 1000,
+        ..Default::default()
+    };
+    let (_, failure, log) =
+        rtc::sim::trajectory_with_events(&plan, &settings, &["h".into()]).unwrap();
+    assert!(failure.is_none());
+    log.iter().filter(|r| r.handled).map(|r| r.time).collect()
+}
+
+/// State events (§10.8): the bouncing ball's impacts, located by one regula-falsi step per
+/// event. The trapezoidal rule is exact for constant acceleration, so only the location
+/// errs: the first ten impacts within 1e-5 s at h = 1e-3, and the error falls about fourfold
+/// when h halves (the interpolation of a quadratic by a line is second order). With backward
+/// Euler the method's own first-order error dominates and halves with h.
+#[test]
+fn bouncing_ball_impacts() {
+    let exact = impact_times(10);
+    let err = |m: Method, h: f64, n: usize| -> Vec<f64> {
+        let got = located_impacts(m, h);
+        assert!(got.len() >= n, "only {} impacts", got.len());
+        got.iter()
+            .zip(&exact)
+            .take(n)
+            .map(|(a, b)| (a - b).abs())
+            .collect()
+    };
+    let e1 = err(Method::Trapezoid, 1e-3, 10);
+    let worst1 = e1.iter().cloned().fold(0.0, f64::max);
+    eprintln!("trapezoid h = 1e-3: impact-time errors {e1:?}");
+    assert!(worst1 < 1e-5, "{worst1}");
+    let e2 = err(Method::Trapezoid, 5e-4, 10);
+    let e4 = err(Method::Trapezoid, 2.5e-4, 10);
+    eprintln!("trapezoid h = 5e-4: {e2:?}");
+    eprintln!("trapezoid h = 2.5e-4: {e4:?}");
+    // Where an impact falls inside its step (θ) changes from one step size to the next, so
+    // single ratios scatter; the sum over ten impacts shows the order.
+    let (s1, s2, s4): (f64, f64, f64) = (e1.iter().sum(), e2.iter().sum(), e4.iter().sum());
+    eprintln!(
+        "trapezoid, sum over ten impacts: {s1:.2e}, {s2:.2e}, {s4:.2e}; ratios {:.2}, {:.2}",
+        s1 / s2,
+        s2 / s4
+    );
+    assert!(s1 / s4 > 10.0, "two halvings: {}", s1 / s4);
+    let b1 = err(Method::BackwardEuler, 1e-3, 5);
+    let b2 = err(Method::BackwardEuler, 5e-4, 5);
+    eprintln!(
+        "backward Euler 5th impact: {:.3e} at 1e-3, {:.3e} at 5e-4",
+        b1[4], b2[4]
+    );
+    assert!(b1[4] > 1e-3 && b1[4] < 5e-2, "{}", b1[4]);
+    assert!(
+        (1.6..2.5).contains(&(b1[4] / b2[4])),
+        "ratio {}",
+        b1[4] / b2[4]
+    );
+}

@@ -147,6 +147,9 @@ pub struct RunArgs {
     /// Lock the process's memory (mlockall).
     #[arg(long)]
     pub mlock: bool,
+    /// Write one CSV row per event: located time, event, condition, handled or deferred.
+    #[arg(long, value_name = "FILE")]
+    pub event_log: Option<PathBuf>,
     /// Write per-frame timing (lateness, execution time, step, overruns) as CSV.
     #[arg(long, value_name = "FILE")]
     pub timing_log: Option<PathBuf>,

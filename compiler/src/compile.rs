@@ -641,6 +641,15 @@ fn compile_inner(
         ..plan::Newton::default()
     };
     let (p, _, _) = sim::compile(flat, &method, newton)?;
+    if let Some(e) = p.events.first() {
+        return Err(Box::new(
+            Diagnostic::error(
+                "unsupported",
+                "not yet supported: when-equations in rtc compile (event handling runs in rtc run only)",
+            )
+            .at(e.span, "this when-equation"),
+        ));
+    }
     let prefix = match &a.name {
         Some(n) => {
             if c_identifier(n) != *n {

@@ -116,6 +116,15 @@ pub struct Experiment {
     pub ratio: Option<f64>,
 }
 
+/// A when-equation of the supported form: a relation that triggers when it becomes true, and
+/// the states it re-initialises (`pre(v)` in the expressions: the value just before).
+#[derive(Clone, Debug)]
+pub struct When {
+    pub condition: ExprId,
+    pub reinits: Vec<(VarId, ExprId)>,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct FlatModel {
     pub name: String,
@@ -124,6 +133,8 @@ pub struct FlatModel {
     pub equations: Vec<Equation>,
     pub initial_equations: Vec<Equation>,
     pub assertions: Vec<Assertion>,
+    /// `when <relation> then reinit(x, e); … end when;`
+    pub whens: Vec<When>,
     pub arena: Arena,
     pub experiment: Experiment,
 }
@@ -226,6 +237,18 @@ impl FlatModel {
                 self.expr_string(a.condition),
                 escape(&a.message)
             );
+        }
+        for w in &self.whens {
+            let _ = writeln!(s, "  when {} then", self.expr_string(w.condition));
+            for &(x, e) in &w.reinits {
+                let _ = writeln!(
+                    s,
+                    "    reinit({}, {});",
+                    self.vars[x.index()].name,
+                    self.expr_string(e)
+                );
+            }
+            s.push_str("  end when;\n");
         }
         let ex = &self.experiment;
         let mut parts = Vec::new();

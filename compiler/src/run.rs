@@ -257,6 +257,15 @@ pub fn analysis_report(
             }
         );
     }
+    if !d.events.is_empty() {
+        let conds: Vec<&str> = d.events.iter().map(|e| e.text.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "  events: {} ({}); a step with an event costs at most 5 step evaluations (the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and the re-initialisation of a deferred second event)",
+            conds.len(),
+            conds.join("; ")
+        );
+    }
     let _ = writeln!(
         out,
         "  {} state{} ({} explicit, {} implicit), {} unknowns and equations per step",
@@ -402,11 +411,12 @@ pub fn analysis_report(
 struct RunModel<'a> {
     stepper: &'a mut dyn sim::Stepper,
     plan: &'a plan::Plan,
+    events: sim::Events<'a>,
 }
 
 impl rtc_runtime::Model for RunModel<'_> {
     fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), String> {
-        match self.stepper.step(mem, t, h) {
+        match self.events.step(self.stepper, mem, t, h) {
             plan::interp::Status::Ok => Ok(()),
             st => Err(format!(
                 "{} (status {})",
@@ -687,8 +697,22 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     let mut model = RunModel {
         stepper: stepper.as_mut(),
         plan: &p,
+        events: sim::Events::new(&p),
     };
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
+    if !p.events.is_empty() {
+        let handled = model.events.log.iter().filter(|r| r.handled).count();
+        eprintln!(
+            "rtc: events: {handled} handled, {} deferred to the end of their step",
+            model.events.log.len() - handled
+        );
+    }
+    if let Some(path) = &a.event_log {
+        if let Err(e) = std::fs::write(path, model.events.csv()) {
+            eprintln!("rtc: writing {} failed: {e}", path.display());
+            return Ok(1);
+        }
+    }
     for ap in &report.applied {
         match &ap.outcome {
             Ok(c) => eprintln!(

@@ -264,6 +264,18 @@ pub fn simulate_with(
     selected: &[usize],
     record: &mut dyn FnMut(f64, &[f64]),
 ) -> Result<usize, Failure> {
+    simulate_logged(plan, it, settings, selected, record, &mut Vec::new())
+}
+
+/// [`simulate_with`], and the event log.
+pub fn simulate_logged(
+    plan: &Plan,
+    it: &mut dyn Stepper,
+    settings: &RunSettings,
+    selected: &[usize],
+    record: &mut dyn FnMut(f64, &[f64]),
+    log: &mut Vec<EventRecord>,
+) -> Result<usize, Failure> {
     let mut mem = it.memory();
     let mut row = vec![0.0; selected.len()];
     let sample = |mem: &[f64], row: &mut Vec<f64>| {
@@ -286,6 +298,7 @@ pub fn simulate_with(
         mem[slot] = x;
     }
     let mut inputs = settings.inputs.clone();
+    let mut events = Events::new(plan);
     if let Some(inp) = inputs.as_mut() {
         // At the start time itself (the initial system is the model at t0).
         inp.apply(&mut mem, settings.start, 0.0);
@@ -308,12 +321,13 @@ pub fn simulate_with(
         if let Some(inp) = inputs.as_mut() {
             inp.apply(&mut mem, t, settings.step);
         }
-        let st = it.step(&mut mem, t, settings.step);
+        let st = events.step(it, &mut mem, t, settings.step);
         let t1 = settings.start + (k + 1) as f64 * settings.step;
         if st != Status::Ok {
             // Record the failing state too: the run shows where it went wrong.
             sample(&mem, &mut row);
             record(t1, &row);
+            log.append(&mut events.log);
             return Err(Failure {
                 time: t1,
                 status: st,
@@ -325,7 +339,38 @@ pub fn simulate_with(
             record(t1, &row);
         }
     }
+    log.append(&mut events.log);
     Ok(n)
+}
+
+/// Runs on the interpreter and collects the trajectory and the event log.
+pub fn trajectory_with_events(
+    plan: &Plan,
+    settings: &RunSettings,
+    names: &[String],
+) -> Result<(Trajectory, Option<Failure>, Vec<EventRecord>), Box<Diagnostic>> {
+    let selected = select_outputs(plan, names)?;
+    let mut tr = Trajectory {
+        names: selected
+            .iter()
+            .map(|&i| plan.outputs[i].name.clone())
+            .collect(),
+        ..Trajectory::default()
+    };
+    let mut it = Interp::new(plan);
+    let mut log = Vec::new();
+    let r = simulate_logged(
+        plan,
+        &mut it,
+        settings,
+        &selected,
+        &mut |t, row| {
+            tr.times.push(t);
+            tr.values.push(row.to_vec());
+        },
+        &mut log,
+    );
+    Ok((tr, r.err(), log))
 }
 
 /// Runs and collects the trajectory (tests, analysis).
@@ -347,4 +392,160 @@ pub fn trajectory(
         tr.values.push(row.to_vec());
     });
     Ok((tr, r.err()))
+}
+
+/// One event as the log records it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRecord {
+    /// The located event time (deferred events: the end of the step that found them).
+    pub time: f64,
+    pub index: usize,
+    pub condition: String,
+    pub handled: bool,
+}
+
+/// State events in bounded work (Cellier & Kofman §10.8): after a regular step, a when-
+/// condition that became true is located by **one** regula-falsi interpolation of its
+/// zero-crossing function between the ends of the step — never an iteration; the step is
+/// repeated from its start to the event time, the actions re-initialise the states, a
+/// zero-length step makes the model consistent with them, and a partial step reaches the end
+/// of the original step on time. One event per step: a second condition that becomes true in
+/// the same step is applied at its end, unlocated, and counted as deferred. Worst case per
+/// step: five calls of the step function (regular, partial, re-initialisation, partial, and
+/// the re-initialisation of a deferred event).
+pub struct Events<'p> {
+    plan: &'p Plan,
+    snapshot: Vec<f64>,
+    pub log: Vec<EventRecord>,
+}
+
+impl<'p> Events<'p> {
+    pub fn new(plan: &'p Plan) -> Events<'p> {
+        Events {
+            plan,
+            snapshot: Vec::new(),
+            log: Vec::new(),
+        }
+    }
+
+    fn values(&self, mem: &[f64]) -> Vec<f64> {
+        let p = self.plan;
+        p.events
+            .iter()
+            .map(|e| {
+                crate::symbolic::eval::eval(
+                    &p.arena,
+                    e.z,
+                    &mut |x| mem[x.index()],
+                    mem[p.time.index()],
+                )
+            })
+            .collect()
+    }
+
+    fn active(&self, k: usize, z: f64) -> bool {
+        if self.plan.events[k].below {
+            z <= 0.0
+        } else {
+            z > 0.0
+        }
+    }
+
+    /// The actions of event `k`: every expression first, then the assignments.
+    fn apply(&self, k: usize, mem: &mut [f64]) {
+        let p = self.plan;
+        let values: Vec<(usize, f64)> = p.events[k]
+            .reinits
+            .iter()
+            .map(|&(x, e)| {
+                let v = crate::symbolic::eval::eval(
+                    &p.arena,
+                    e,
+                    &mut |y| mem[y.index()],
+                    mem[p.time.index()],
+                );
+                (x.index(), v)
+            })
+            .collect();
+        for (x, v) in values {
+            mem[x] = v;
+        }
+    }
+
+    /// One step from `t` to `t + h` with event handling.
+    pub fn step(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
+        if self.plan.events.is_empty() {
+            return it.step(mem, t, h);
+        }
+        let z0 = self.values(mem);
+        self.snapshot.clear();
+        self.snapshot.extend_from_slice(mem);
+        let st = it.step(mem, t, h);
+        if st != Status::Ok {
+            return st;
+        }
+        let z1 = self.values(mem);
+        let Some(k) = (0..z0.len()).find(|&k| !self.active(k, z0[k]) && self.active(k, z1[k]))
+        else {
+            return Status::Ok;
+        };
+        // One regula-falsi step: the zero of the line through (t, z0) and (t + h, z1).
+        let theta = if z0[k] != z1[k] {
+            (z0[k] / (z0[k] - z1[k])).clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        let h1 = theta * h;
+        let te = t + h1;
+        mem.copy_from_slice(&self.snapshot);
+        for (step_t, step_h, act) in [(t, h1, true), (te, 0.0, false)] {
+            let st = it.step(mem, step_t, step_h);
+            if st != Status::Ok {
+                return st;
+            }
+            if act {
+                self.apply(k, mem);
+            }
+        }
+        self.log.push(EventRecord {
+            time: te,
+            index: k,
+            condition: self.plan.events[k].text.clone(),
+            handled: true,
+        });
+        let zb = self.values(mem);
+        let st = it.step(mem, te, h - h1);
+        if st != Status::Ok {
+            return st;
+        }
+        // A second event in the rest of the step: applied at its end, deferred.
+        let z2 = self.values(mem);
+        if let Some(j) = (0..z2.len()).find(|&j| !self.active(j, zb[j]) && self.active(j, z2[j])) {
+            self.apply(j, mem);
+            let st = it.step(mem, t + h, 0.0);
+            self.log.push(EventRecord {
+                time: t + h,
+                index: j,
+                condition: self.plan.events[j].text.clone(),
+                handled: false,
+            });
+            return st;
+        }
+        Status::Ok
+    }
+
+    /// The event log as CSV: `time,event,condition,handled`.
+    pub fn csv(&self) -> String {
+        let mut s = String::from("time,event,condition,handled\n");
+        for r in &self.log {
+            s.push_str(&format!(
+                "{},{},\"{}\",{}\n",
+                r.time,
+                r.index,
+                r.condition.replace('"', "\"\""),
+                if r.handled { "handled" } else { "deferred" }
+            ));
+        }
+        s
+    }
 }

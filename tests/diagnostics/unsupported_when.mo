@@ -6,5 +6,7 @@ equation
   der(v) = -9.81;
   when h < 0 then
     reinit(v, -0.8*pre(v));
+  elsewhen h > 10 then
+    reinit(v, 0);
   end when;
 end UnsupportedWhen;

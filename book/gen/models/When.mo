@@ -1,10 +1,12 @@
-model When "a bouncing ball needs events"
-  Real h(start = 1, fixed = true);
-  Real v(start = 0, fixed = true);
+model When "a thermostat with elsewhen: not yet"
+  Real T(start = 20, fixed = true);
+  Real q(start = 0, fixed = true);
 equation
-  der(h) = v;
-  der(v) = -9.81;
-  when h < 0 then
-    reinit(v, -0.8*pre(v));
+  der(T) = q - 0.1*(T - 10);
+  der(q) = -q;
+  when T < 19 then
+    reinit(q, 5);
+  elsewhen T > 21 then
+    reinit(q, 0);
   end when;
 end When;

@@ -281,6 +281,21 @@ pub struct Discretized {
     /// Input slots read at a stage time: (slot, the input's main slot, offset in the step as
     /// a fraction of h). The environment writes the input's value at t + offset·h.
     pub input_stages: Vec<(VarId, VarId, f64)>,
+    /// State events from when-equations.
+    pub events: Vec<Event>,
+}
+
+/// A state event (Cellier & Kofman §10.8): the when-condition is the relation `z ≤ 0`
+/// (`below`) or `z > 0` becoming true; its actions re-initialise states with expressions of
+/// the values just before the event.
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub z: ExprId,
+    pub below: bool,
+    pub reinits: Vec<(VarId, ExprId)>,
+    /// The condition as written, for logs.
+    pub text: String,
+    pub span: Span,
 }
 
 impl Discretized {
@@ -989,6 +1004,57 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         step_all.push(st);
     }
     order_pre_copies(&mut b.pre_copies);
+    // State events: z from the condition's relation, actions with pre(v) = the value just
+    // before the event (the current value when the actions run).
+    let mut events = Vec::new();
+    for w in &flat.whens {
+        let Node::Cmp(op, a, c) = b.arena.node(w.condition) else {
+            continue;
+        };
+        let diff = b.arena.sub(a, c);
+        let z = b.translate(diff)?;
+        let below = matches!(op, crate::symbolic::CmpOp::Lt | crate::symbolic::CmpOp::Le);
+        let mut reinits = Vec::new();
+        for &(x, e) in &w.reinits {
+            let (r, _) = b.aliases.resolve(x);
+            let (Some(&sv), true) = (b.value_of.get(&r), b.der_of.contains_key(&r)) else {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "reinit",
+                        format!("reinit of `{}`, which is not a state", flat.var(x).name),
+                    )
+                    .at(w.span, "in this when-equation")
+                    .help("only states (variables whose der() appears) can be re-initialised"),
+                ));
+            };
+            if r != x {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "unsupported",
+                        format!(
+                            "not yet supported: reinit of `{}`, an alias of another state",
+                            flat.var(x).name
+                        ),
+                    )
+                    .at(w.span, "in this when-equation"),
+                ));
+            }
+            let mut cache = FxHashMap::default();
+            let now = b.arena.substitute(e, &mut cache, &mut |ar, n| match n {
+                Node::Pre(v) => Some(ar.var(v)),
+                _ => None,
+            });
+            let te = b.translate(now)?;
+            reinits.push((sv, te));
+        }
+        events.push(Event {
+            z,
+            below,
+            reinits,
+            text: flat.expr_string(w.condition),
+            span: w.span,
+        });
+    }
     // Outputs: every non-parameter flat variable by name.
     let mut outputs = Vec::new();
     for (i, v) in flat.vars.iter().enumerate() {
@@ -1017,6 +1083,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         formulas: formula_list,
         pre_copies: b.pre_copies,
         input_stages: b.input_stages,
+        events,
         time: b.time,
         step_start,
         step_size,

@@ -1245,6 +1245,70 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     // ------------------------------------------------------------------ diagnostics
 
+    /// `when <relation> then reinit(x, e); … end when;`: the subset rtc handles (a state
+    /// event located by one interpolation, Cellier & Kofman §10.8). Everything else in a
+    /// when-equation gets the located "not yet supported" diagnostic.
+    fn when_equation(
+        &mut self,
+        eq: &'a ast::Equation,
+        branches: &'a [(ast::Expr, Vec<ast::Equation>)],
+        env: Env,
+        initial: bool,
+    ) -> DResult<()> {
+        if initial {
+            return Err(self.unsupported(eq.span, "when-equations in an initial equation section"));
+        }
+        if branches.len() != 1 {
+            return Err(self.unsupported(eq.span, "elsewhen"));
+        }
+        let (cond, body) = &branches[0];
+        let c = self.eval_scalar(cond, env)?;
+        let relation = matches!(
+            self.flat.arena.node(c),
+            Node::Cmp(CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge, ..)
+        );
+        if !relation {
+            return Err(self.unsupported(
+                cond.span,
+                "when-conditions other than one relation (<, <=, >, >=) between real expressions",
+            ));
+        }
+        let mut reinits = Vec::new();
+        for b in body {
+            let ast::EquationKind::Call(f, args) = &b.kind else {
+                return Err(
+                    self.unsupported(b.span, "equations other than reinit(…) in a when-equation")
+                );
+            };
+            if f.to_source_string() != "reinit" {
+                return Err(
+                    self.unsupported(b.span, "calls other than reinit(…) in a when-equation")
+                );
+            }
+            if args.positional.len() != 2 || !args.named.is_empty() {
+                return Err(Box::new(
+                    Diagnostic::error("arguments", "reinit takes two arguments: reinit(x, expr)")
+                        .at(b.span, "here"),
+                ));
+            }
+            let x = self.eval_scalar(&args.positional[0], env)?;
+            let Node::Var(xv) = self.flat.arena.node(x) else {
+                return Err(Box::new(
+                    Diagnostic::error("arguments", "reinit needs a variable as its first argument")
+                        .at(args.positional[0].span, "not a variable"),
+                ));
+            };
+            let e = self.eval_scalar(&args.positional[1], env)?;
+            reinits.push((xv, e));
+        }
+        self.flat.whens.push(crate::flat::When {
+            condition: c,
+            reinits,
+            span: eq.span,
+        });
+        Ok(())
+    }
+
     fn unsupported(&self, span: Span, what: &str) -> Box<Diagnostic> {
         Box::new(
             Diagnostic::error("unsupported", format!("not yet supported: {what}"))
@@ -2662,7 +2726,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
                 self.connect(a, b, env, eq.span)
             }
-            ast::EquationKind::When { .. } => Err(self.unsupported(eq.span, "when-equations")),
+            ast::EquationKind::When { branches } => self.when_equation(eq, branches, env, initial),
             ast::EquationKind::Call(f, args) => {
                 let name = f.to_source_string();
                 match name.as_str() {

@@ -55,6 +55,7 @@ pub fn build(
         step: Vec::new(),
         pre_copies: d.pre_copies.clone(),
         input_stages: d.input_stages.clone(),
+        events: d.events.clone(),
         time: d.time,
         step_start: d.step_start,
         step_size: d.step_size,

@@ -137,6 +137,8 @@ pub struct Plan {
     pub carried: Vec<VarId>,
     /// Input slots read at a stage time: (slot, main slot, offset in the step / h).
     pub input_stages: Vec<(VarId, VarId, f64)>,
+    /// State events (when-equations), over this plan's slots.
+    pub events: Vec<crate::discretize::Event>,
 }
 
 /// Worst-case work of one step.
