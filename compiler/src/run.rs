@@ -412,6 +412,8 @@ struct RunModel<'a> {
     stepper: &'a mut dyn sim::Stepper,
     plan: &'a plan::Plan,
     events: sim::Events<'a>,
+    /// Log entries already reported to the runtime.
+    events_seen: usize,
 }
 
 impl rtc_runtime::Model for RunModel<'_> {
@@ -431,6 +433,13 @@ impl rtc_runtime::Model for RunModel<'_> {
     fn parameters_changed(&mut self, mem: &mut [f64]) -> Result<(), String> {
         self.stepper.parameters_changed(mem);
         Ok(())
+    }
+    fn take_events(&mut self) -> (u32, u32) {
+        let new = &self.events.log[self.events_seen..];
+        let handled = new.iter().filter(|r| r.handled).count() as u32;
+        let deferred = new.len() as u32 - handled;
+        self.events_seen = self.events.log.len();
+        (handled, deferred)
     }
 }
 
@@ -698,6 +707,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         stepper: stepper.as_mut(),
         plan: &p,
         events: sim::Events::new(&p),
+        events_seen: 0,
     };
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
     if !p.events.is_empty() {

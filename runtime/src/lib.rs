@@ -47,6 +47,11 @@ pub trait Model {
     fn outputs(&mut self, mem: &[f64], out: &mut [f64]);
     /// A parameter changed in `mem`: recompute what depends on it.
     fn parameters_changed(&mut self, mem: &mut [f64]) -> Result<(), String>;
+    /// Events the steps since the last call handled and deferred (models without events:
+    /// none).
+    fn take_events(&mut self) -> (u32, u32) {
+        (0, 0)
+    }
 }
 
 /// A named memory slot.
@@ -278,6 +283,7 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             }
         }
         let end = Instant::now();
+        let (ev_handled, ev_deferred) = model.take_events();
         if cfg.realtime {
             let next = clock.deadline(k + 1);
             if end > next {
@@ -296,7 +302,13 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
                 overrun: overran,
                 lost,
                 grace: in_grace,
+                events: ev_handled + ev_deferred,
             });
+            stats.events_handled += u64::from(ev_handled);
+            stats.events_deferred += u64::from(ev_deferred);
+            if overran && ev_handled + ev_deferred > 0 {
+                stats.event_overruns += 1;
+            }
         }
         if overran && !in_grace {
             consecutive += 1;

@@ -23,6 +23,8 @@ pub struct FrameRecord {
     pub lost: u64,
     /// In the start-up grace period.
     pub grace: bool,
+    /// Events the frame's steps handled or deferred.
+    pub events: u32,
 }
 
 /// Counters and per-frame records (preallocated: recording does not allocate in the loop).
@@ -41,6 +43,11 @@ pub struct Stats {
     pub catch_up_steps: u64,
     /// Frames of simulated time behind the clock (the `skip` policy).
     pub frames_behind: u64,
+    /// State events handled (located, step repeated) and deferred to the end of their step.
+    pub events_handled: u64,
+    pub events_deferred: u64,
+    /// Overruns in frames that handled an event.
+    pub event_overruns: u64,
     frame: Duration,
     step: f64,
 }
@@ -68,6 +75,9 @@ impl Stats {
             longest_run: 0,
             catch_up_steps: 0,
             frames_behind: 0,
+            events_handled: 0,
+            events_deferred: 0,
+            event_overruns: 0,
             frame,
             step,
         }
@@ -158,6 +168,12 @@ impl Stats {
                 self.grace_overruns,
                 self.catch_up_steps
             ));
+            if self.events_handled + self.events_deferred > 0 {
+                s.push_str(&format!(
+                    "; events: {} handled, {} deferred, {} overruns in frames with an event",
+                    self.events_handled, self.events_deferred, self.event_overruns
+                ));
+            }
             if self.frames_behind > 0 {
                 s.push_str(&format!(
                     "; simulated time ends {} frames behind the clock (frames lost and not caught up)",
@@ -171,11 +187,14 @@ impl Stats {
 
     /// Per-frame CSV: `frame,time,h,lateness_us,exec_us,overrun,lost,grace`.
     pub fn write_log(&self, w: &mut dyn Write) -> std::io::Result<()> {
-        writeln!(w, "frame,time,h,lateness_us,exec_us,overrun,lost,grace")?;
+        writeln!(
+            w,
+            "frame,time,h,lateness_us,exec_us,overrun,lost,grace,events"
+        )?;
         for r in &self.records {
             writeln!(
                 w,
-                "{},{},{},{:.3},{:.3},{},{},{}",
+                "{},{},{},{:.3},{:.3},{},{},{},{}",
                 r.frame,
                 r.time,
                 r.h,
@@ -183,7 +202,8 @@ impl Stats {
                 us(r.exec),
                 u8::from(r.overrun),
                 r.lost,
-                u8::from(r.grace)
+                u8::from(r.grace),
+                r.events
             )?;
         }
         w.flush()

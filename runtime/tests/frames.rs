@@ -373,3 +373,33 @@ fn pause_holds_simulated_time() {
         assert!((w[0].t + w[0].h - w[1].t).abs() < 1e-12);
     }
 }
+
+/// A model that reports an event every tenth step (and a deferred one every 25th).
+struct Eventful(u32);
+impl Model for Eventful {
+    fn step(&mut self, _mem: &mut [f64], _t: f64, _h: f64) -> Result<(), String> {
+        self.0 += 1;
+        Ok(())
+    }
+    fn outputs(&mut self, _mem: &[f64], _out: &mut [f64]) {}
+    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), String> {
+        Ok(())
+    }
+    fn take_events(&mut self) -> (u32, u32) {
+        (
+            u32::from(self.0.is_multiple_of(10)),
+            u32::from(self.0.is_multiple_of(25)),
+        )
+    }
+}
+
+#[test]
+fn events_are_counted_per_frame() {
+    let mut m = Eventful(0);
+    let mut mem = [0.0; 3];
+    let mut cfg = Config::new(0.0, 0.001, 100);
+    let r = run(&mut m, &mut mem, &layout(), &mut cfg);
+    assert_eq!(r.stats.events_handled, 10);
+    assert_eq!(r.stats.events_deferred, 4);
+    assert_eq!(r.stats.records.iter().filter(|f| f.events > 0).count(), 12);
+}
