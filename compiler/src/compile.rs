@@ -126,6 +126,7 @@ fn kind_name(k: SlotKind) -> &'static str {
         SlotKind::System(SVarKind::StepStart) => "step_start",
         SlotKind::System(SVarKind::StepSize) => "step_size",
         SlotKind::System(SVarKind::Stage) => "stage",
+        SlotKind::System(SVarKind::Discrete) => "discrete",
         SlotKind::Tangent => "tangent",
         SlotKind::Hoisted => "hoisted",
     }

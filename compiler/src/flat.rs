@@ -21,6 +21,9 @@ pub enum VarKind {
     Constant,
     /// A top-level input: a value the environment supplies each step.
     Input,
+    /// A discrete variable assigned in a when-equation: known to the continuous system,
+    /// changed only by event actions.
+    Sampled,
 }
 
 impl VarKind {
@@ -32,6 +35,7 @@ impl VarKind {
             VarKind::Parameter => "parameter",
             VarKind::Constant => "constant",
             VarKind::Input => "input",
+            VarKind::Sampled => "discrete (when)",
         }
     }
 }
@@ -116,12 +120,17 @@ pub struct Experiment {
     pub ratio: Option<f64>,
 }
 
-/// A when-equation of the supported form: a relation that triggers when it becomes true, and
-/// the states it re-initialises (`pre(v)` in the expressions: the value just before).
+/// A when-equation of the supported forms: a relation that triggers when it becomes true, or
+/// `sample(start, interval)`; its actions re-initialise states and assign discrete variables
+/// (`pre(v)` in the expressions: the value just before).
 #[derive(Clone, Debug)]
 pub struct When {
     pub condition: ExprId,
+    /// `sample(start, interval)` instead of a relation (then `condition` is unused).
+    pub sample: Option<(f64, f64)>,
     pub reinits: Vec<(VarId, ExprId)>,
+    /// `v = expr` for discrete variables, in order.
+    pub assigns: Vec<(VarId, ExprId)>,
     pub span: Span,
 }
 
@@ -239,7 +248,19 @@ impl FlatModel {
             );
         }
         for w in &self.whens {
-            let _ = writeln!(s, "  when {} then", self.expr_string(w.condition));
+            let cond = match w.sample {
+                Some((a, b)) => format!("sample({}, {})", fmt_real_pub(a), fmt_real_pub(b)),
+                None => self.expr_string(w.condition),
+            };
+            let _ = writeln!(s, "  when {cond} then");
+            for &(x, e) in &w.assigns {
+                let _ = writeln!(
+                    s,
+                    "    {} = {};",
+                    self.vars[x.index()].name,
+                    self.expr_string(e)
+                );
+            }
             for &(x, e) in &w.reinits {
                 let _ = writeln!(
                     s,

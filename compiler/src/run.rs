@@ -259,11 +259,18 @@ pub fn analysis_report(
     }
     if !d.events.is_empty() {
         let conds: Vec<&str> = d.events.iter().map(|e| e.text.as_str()).collect();
+        let timed = d.events.iter().any(|e| e.sample.is_some());
         let _ = writeln!(
             out,
-            "  events: {} ({}); a step with an event costs at most 5 step evaluations (the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and the re-initialisation of a deferred second event)",
+            "  events: {} ({}); a step with an event costs at most {} step evaluations ({})",
             conds.len(),
-            conds.join("; ")
+            conds.join("; "),
+            if timed { 11 } else { 5 },
+            if timed {
+                "a time event splits the step in two parts, each with up to 5 for a state event, plus a zero-length re-initialisation"
+            } else {
+                "the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and the re-initialisation of a deferred second event"
+            }
         );
     }
     let _ = writeln!(
@@ -674,7 +681,11 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     if let Some(mb) = &mailbox {
         mb.apply(&mut mem);
     }
-    let st = stepper.init(&mut mem, start);
+    let mut events = sim::Events::new(&p);
+    let mut st = stepper.init(&mut mem, start);
+    if st == plan::interp::Status::Ok {
+        st = events.initial(stepper.as_mut(), &mut mem, start);
+    }
     if st != plan::interp::Status::Ok {
         eprintln!(
             "rtc: run stopped at t = {start}: initialisation failed: {} (status {})",
@@ -706,7 +717,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     let mut model = RunModel {
         stepper: stepper.as_mut(),
         plan: &p,
-        events: sim::Events::new(&p),
+        events,
         events_seen: 0,
     };
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);

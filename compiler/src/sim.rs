@@ -303,7 +303,10 @@ pub fn simulate_logged(
         // At the start time itself (the initial system is the model at t0).
         inp.apply(&mut mem, settings.start, 0.0);
     }
-    let st = it.init(&mut mem, settings.start);
+    let mut st = it.init(&mut mem, settings.start);
+    if st == Status::Ok {
+        st = events.initial(it, &mut mem, settings.start);
+    }
     if st != Status::Ok {
         return Err(Failure {
             time: settings.start,
@@ -444,6 +447,9 @@ impl<'p> Events<'p> {
     }
 
     fn active(&self, k: usize, z: f64) -> bool {
+        if self.plan.events[k].sample.is_some() {
+            return false;
+        }
         if self.plan.events[k].below {
             z <= 0.0
         } else {
@@ -457,6 +463,7 @@ impl<'p> Events<'p> {
         let values: Vec<(usize, f64)> = p.events[k]
             .reinits
             .iter()
+            .chain(&p.events[k].assigns)
             .map(|&(x, e)| {
                 let v = crate::symbolic::eval::eval(
                     &p.arena,
@@ -472,11 +479,88 @@ impl<'p> Events<'p> {
         }
     }
 
-    /// One step from `t` to `t + h` with event handling.
+    /// Time events due at the start time itself (`sample(t0, …)`): their actions run after
+    /// initialisation, followed by a zero-length step for a consistent state.
+    pub fn initial(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t0: f64) -> Status {
+        for k in 0..self.plan.events.len() {
+            let Some((start, interval)) = self.plan.events[k].sample else {
+                continue;
+            };
+            if (start - t0).abs() <= 1e-9 * interval {
+                self.apply(k, mem);
+                let st = it.step(mem, t0, 0.0);
+                self.log.push(EventRecord {
+                    time: t0,
+                    index: k,
+                    condition: self.plan.events[k].text.clone(),
+                    handled: true,
+                });
+                if st != Status::Ok {
+                    return st;
+                }
+            }
+        }
+        Status::Ok
+    }
+
+    /// The earliest time event in (t, t + h]: (event, time).
+    fn time_event(&self, t: f64, h: f64) -> Option<(usize, f64)> {
+        let tol = 1e-9 * h.abs().max(f64::MIN_POSITIVE);
+        let mut best: Option<(usize, f64)> = None;
+        for (k, e) in self.plan.events.iter().enumerate() {
+            let Some((start, interval)) = e.sample else {
+                continue;
+            };
+            let mut j = if start > t + tol {
+                0.0
+            } else {
+                ((t - start) / interval).floor() + 1.0
+            };
+            if start + j * interval <= t + tol {
+                j += 1.0;
+            }
+            let te = start + j * interval;
+            if te <= t + h + tol && best.is_none_or(|b| te < b.1) {
+                best = Some((k, te));
+            }
+        }
+        best
+    }
+
+    /// One step from `t` to `t + h` with event handling: a time event due in the step splits
+    /// it at the event's known time (no location needed), state events are located inside
+    /// each part.
     pub fn step(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
         if self.plan.events.is_empty() {
             return it.step(mem, t, h);
         }
+        let Some((k, te)) = self.time_event(t, h) else {
+            return self.step_state(it, mem, t, h);
+        };
+        let end = t + h;
+        let at_end = (te - end).abs() <= 1e-9 * h.abs().max(f64::MIN_POSITIVE);
+        let h1 = if at_end { h } else { te - t };
+        let st = self.step_state(it, mem, t, h1);
+        if st != Status::Ok {
+            return st;
+        }
+        let te = if at_end { end } else { te };
+        self.apply(k, mem);
+        let st = it.step(mem, te, 0.0);
+        self.log.push(EventRecord {
+            time: te,
+            index: k,
+            condition: self.plan.events[k].text.clone(),
+            handled: true,
+        });
+        if st != Status::Ok || at_end {
+            return st;
+        }
+        self.step_state(it, mem, te, end - te)
+    }
+
+    /// A step with state-event handling only.
+    fn step_state(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
         let z0 = self.values(mem);
         self.snapshot.clear();
         self.snapshot.extend_from_slice(mem);

@@ -215,6 +215,8 @@ pub enum SVarKind {
     StepSize,
     /// A multi-stage method's stage value.
     Stage,
+    /// A discrete variable assigned in a when-equation: known to the step, changed by events.
+    Discrete,
 }
 
 /// A variable of the discretised system (a slot of the step function's memory).
@@ -285,14 +287,17 @@ pub struct Discretized {
     pub events: Vec<Event>,
 }
 
-/// A state event (Cellier & Kofman §10.8): the when-condition is the relation `z ≤ 0`
-/// (`below`) or `z > 0` becoming true; its actions re-initialise states with expressions of
-/// the values just before the event.
+/// An event (Cellier & Kofman §10.8): a state event, the relation `z ≤ 0` (`below`) or
+/// `z > 0` becoming true, or a time event `sample(start, interval)`; its actions
+/// re-initialise states and assign discrete variables with expressions of the values just
+/// before the event.
 #[derive(Clone, Debug)]
 pub struct Event {
     pub z: ExprId,
     pub below: bool,
+    pub sample: Option<(f64, f64)>,
     pub reinits: Vec<(VarId, ExprId)>,
+    pub assigns: Vec<(VarId, ExprId)>,
     /// The condition as written, for logs.
     pub text: String,
     pub span: Span,
@@ -742,6 +747,10 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
                 let sv = b.add(v.name.clone(), SVarKind::Input, Some(id), v.span);
                 b.value_of.insert(id, sv);
             }
+            VarKind::Sampled => {
+                let sv = b.add(v.name.clone(), SVarKind::Discrete, Some(id), v.span);
+                b.value_of.insert(id, sv);
+            }
             _ if r != id || b.aliases.bound[i].is_some() => {}
             _ if b.aliases.has_state[i] => {
                 let sv = b.add(v.name.clone(), SVarKind::State, Some(id), v.span);
@@ -778,7 +787,9 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         let e = match b.vars[i].kind {
             SVarKind::Parameter => var.binding,
             // An input's start value is the value it holds until the environment sets it.
-            SVarKind::State | SVarKind::Algebraic | SVarKind::Input => var.start,
+            SVarKind::State | SVarKind::Algebraic | SVarKind::Input | SVarKind::Discrete => {
+                var.start
+            }
             _ => None,
         };
         if let Some(e) = e {
@@ -1008,12 +1019,28 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     // before the event (the current value when the actions run).
     let mut events = Vec::new();
     for w in &flat.whens {
-        let Node::Cmp(op, a, c) = b.arena.node(w.condition) else {
-            continue;
+        let (z, below) = match (w.sample, b.arena.node(w.condition)) {
+            (Some(_), _) => (b.arena.constant(0.0), false),
+            (None, Node::Cmp(op, a, c)) => {
+                let diff = b.arena.sub(a, c);
+                let z = b.translate(diff)?;
+                (
+                    z,
+                    matches!(op, crate::symbolic::CmpOp::Lt | crate::symbolic::CmpOp::Le),
+                )
+            }
+            _ => continue,
         };
-        let diff = b.arena.sub(a, c);
-        let z = b.translate(diff)?;
-        let below = matches!(op, crate::symbolic::CmpOp::Lt | crate::symbolic::CmpOp::Le);
+        let mut assigns = Vec::new();
+        for &(x, e) in &w.assigns {
+            let sv = b.value_of[&x];
+            let mut cache = FxHashMap::default();
+            let now = b.arena.substitute(e, &mut cache, &mut |ar, n| match n {
+                Node::Pre(v) => Some(ar.var(v)),
+                _ => None,
+            });
+            assigns.push((sv, b.translate(now)?));
+        }
         let mut reinits = Vec::new();
         for &(x, e) in &w.reinits {
             let (r, _) = b.aliases.resolve(x);
@@ -1050,8 +1077,13 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         events.push(Event {
             z,
             below,
+            sample: w.sample,
             reinits,
-            text: flat.expr_string(w.condition),
+            assigns,
+            text: match w.sample {
+                Some((a, s)) => format!("sample({a}, {s})"),
+                None => flat.expr_string(w.condition),
+            },
             span: w.span,
         });
     }

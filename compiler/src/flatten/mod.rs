@@ -1262,23 +1262,103 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Err(self.unsupported(eq.span, "elsewhen"));
         }
         let (cond, body) = &branches[0];
-        let c = self.eval_scalar(cond, env)?;
-        let relation = matches!(
-            self.flat.arena.node(c),
-            Node::Cmp(CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge, ..)
-        );
-        if !relation {
-            return Err(self.unsupported(
-                cond.span,
-                "when-conditions other than one relation (<, <=, >, >=) between real expressions",
-            ));
+        // `sample(start, interval)`: a time event; otherwise one relation (a state event).
+        let mut sample = None;
+        let mut c = self.flat.arena.constant(0.0);
+        let sample_call = match &cond.kind {
+            ast::ExprKind::Call(ast::CallTarget::Ref(f), args)
+                if f.to_source_string() == "sample" =>
+            {
+                Some(args)
+            }
+            _ => None,
+        };
+        if let Some(args) = sample_call {
+            if args.positional.len() != 2 || !args.named.is_empty() {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "arguments",
+                        "sample takes two arguments: sample(start, interval)",
+                    )
+                    .at(cond.span, "here"),
+                ));
+            }
+            let mut vals = [0.0; 2];
+            for (k, a) in args.positional.iter().enumerate() {
+                let e = self.eval_scalar(a, env)?;
+                let Some(v) = self.fold(e) else {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "sample",
+                            "sample(start, interval) needs constant arguments",
+                        )
+                        .at(a.span, "not a constant or parameter expression"),
+                    ));
+                };
+                vals[k] = v;
+            }
+            if !(vals[1] > 0.0 && vals[1].is_finite() && vals[0].is_finite()) {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "sample",
+                        format!("sample interval {} must be positive", vals[1]),
+                    )
+                    .at(cond.span, "here"),
+                ));
+            }
+            sample = Some((vals[0], vals[1]));
+        } else {
+            c = self.eval_scalar(cond, env)?;
+            let relation = matches!(
+                self.flat.arena.node(c),
+                Node::Cmp(CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge, ..)
+            );
+            if !relation {
+                return Err(self.unsupported(
+                    cond.span,
+                    "when-conditions other than sample(start, interval) or one relation (<, <=, >, >=) between real expressions",
+                ));
+            }
         }
         let mut reinits = Vec::new();
+        let mut assigns = Vec::new();
         for b in body {
+            if let ast::EquationKind::Equality(l, r) = &b.kind {
+                // `v = expr`: v becomes a discrete variable, changed only here.
+                let x = self.eval_scalar(l, env)?;
+                let Node::Var(xv) = self.flat.arena.node(x) else {
+                    return Err(self.unsupported(
+                        b.span,
+                        "equations in a when-equation other than `variable = expression`",
+                    ));
+                };
+                let kind = self.flat.vars[xv.index()].kind;
+                if !matches!(
+                    kind,
+                    VarKind::Algebraic | VarKind::Discrete | VarKind::Sampled
+                ) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "when",
+                            format!(
+                                "`{}` is {} and cannot be assigned in a when-equation",
+                                self.flat.vars[xv.index()].name,
+                                kind.name()
+                            ),
+                        )
+                        .at(b.span, "here"),
+                    ));
+                }
+                self.flat.vars[xv.index()].kind = VarKind::Sampled;
+                let e = self.eval_scalar(r, env)?;
+                assigns.push((xv, e));
+                continue;
+            }
             let ast::EquationKind::Call(f, args) = &b.kind else {
-                return Err(
-                    self.unsupported(b.span, "equations other than reinit(…) in a when-equation")
-                );
+                return Err(self.unsupported(
+                    b.span,
+                    "equations other than reinit(…) and `v = expr` in a when-equation",
+                ));
             };
             if f.to_source_string() != "reinit" {
                 return Err(
@@ -1303,7 +1383,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         self.flat.whens.push(crate::flat::When {
             condition: c,
+            sample,
             reinits,
+            assigns,
             span: eq.span,
         });
         Ok(())

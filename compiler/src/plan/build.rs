@@ -84,7 +84,7 @@ pub fn build(
             v.binding.is_some()
                 && matches!(
                     v.kind,
-                    SlotKind::System(SVarKind::State | SVarKind::Algebraic)
+                    SlotKind::System(SVarKind::State | SVarKind::Algebraic | SVarKind::Discrete)
                 )
         })
         .map(|(i, _)| VarId(i as u32))

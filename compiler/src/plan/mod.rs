@@ -470,6 +470,7 @@ impl Plan {
                 SlotKind::System(
                     SVarKind::Parameter
                         | SVarKind::Input
+                        | SVarKind::Discrete
                         | SVarKind::Pre
                         | SVarKind::Time
                         | SVarKind::StepStart
