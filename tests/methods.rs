@@ -979,6 +979,30 @@ fn bouncing_ball_impacts() {
         s2 / s4
     );
     assert!(s1 / s4 > 10.0, "two halvings: {}", s1 / s4);
+    // Energy: each bounce keeps e² of the energy (v → −e·v at h ≈ 0), up to the location
+    // error's effect on the height and speed at the located time.
+    let plan = common::compile_example("BouncingBall.mo", Method::Trapezoid, &[], 10);
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 4.0,
+        step: 1e-3,
+        every: 1,
+        ..Default::default()
+    };
+    let (tr, _, log) =
+        rtc::sim::trajectory_with_events(&plan, &settings, &["h".into(), "v".into()]).unwrap();
+    let energy = |r: &Vec<f64>| 9.81 * r[0] + 0.5 * r[1] * r[1];
+    for ev in log.iter().take(10) {
+        // The recorded steps just before and just after the step that held the event.
+        let k = tr.times.iter().position(|&t| t > ev.time).unwrap();
+        let (before, after) = (energy(&tr.values[k - 1]), energy(&tr.values[k]));
+        let ratio = after / before;
+        assert!(
+            (ratio - 0.64).abs() < 1e-4,
+            "bounce at {}: energy ratio {ratio}",
+            ev.time
+        );
+    }
     let b1 = err(Method::BackwardEuler, 1e-3, 5);
     let b2 = err(Method::BackwardEuler, 5e-4, 5);
     eprintln!(
