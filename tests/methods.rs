@@ -1058,3 +1058,37 @@ fn sampled_pi_controller() {
     eprintln!("sampled PI: largest deviation of y from the exact recursion {worst:.2e}");
     assert!(worst < 1e-6, "{worst}");
 }
+
+/// Thermostat with hysteresis (`examples/Thermostat.mo`: a Boolean heater state assigned by
+/// two state events): all 111 switching times over 20000 s against the independent scipy
+/// computation kept beside the tests (`tests/references/thermostat.py`, event location at
+/// rtol 1e-12, checked against the closed form). Trapezoid at h = 1 s (τ = C/G = 2000 s):
+/// within 0.02 s; the error falls about fourfold when h halves.
+#[test]
+fn thermostat_switching_times() {
+    let (_, rows) =
+        common::read_csv(&common::repo_root().join("tests/references/thermostat_switches.csv"));
+    let reference: Vec<f64> = rows.iter().map(|r| r[0]).collect();
+    let worst = |h: f64| -> f64 {
+        let plan = common::compile_example("Thermostat.mo", Method::Trapezoid, &[], 10);
+        let settings = RunSettings {
+            start: 0.0,
+            stop: 20000.0,
+            step: h,
+            every: 1000,
+            ..Default::default()
+        };
+        let (_, failure, log) =
+            rtc::sim::trajectory_with_events(&plan, &settings, &["T".into()]).unwrap();
+        assert!(failure.is_none());
+        assert_eq!(log.len(), reference.len(), "h = {h}");
+        assert!(log.iter().all(|r| r.handled));
+        log.iter()
+            .zip(&reference)
+            .fold(0.0f64, |m, (r, t)| m.max((r.time - t).abs()))
+    };
+    let (w1, w2) = (worst(1.0), worst(0.5));
+    eprintln!("thermostat: largest switching-time error {w1:.3e} s at h = 1, {w2:.3e} at 0.5");
+    assert!(w1 < 0.02, "{w1}");
+    assert!(w1 / w2 > 3.0 && w1 / w2 < 5.5, "ratio {}", w1 / w2);
+}
