@@ -1092,3 +1092,44 @@ fn thermostat_switching_times() {
     assert!(w1 < 0.02, "{w1}");
     assert!(w1 / w2 > 3.0 && w1 / w2 < 5.5, "ratio {}", w1 / w2);
 }
+
+/// Half-wave rectifier (`examples/Rectifier.mo`): the relation `vd > 0` in the diode's
+/// if-expression generates state events. All ten switchings over 0.1 s against an
+/// independent scipy computation kept beside the tests (`tests/references/rectifier.py`):
+/// trapezoid at h = 1e-5 within 1e-6 s (a tenth of a step), backward Euler within 5e-6 s,
+/// both closer at h = 5e-6.
+#[test]
+fn rectifier_switching_times() {
+    let (_, rows) =
+        common::read_csv(&common::repo_root().join("tests/references/rectifier_switches.csv"));
+    let reference: Vec<f64> = rows.iter().map(|r| r[0]).collect();
+    let worst = |method: Method, h: f64| -> f64 {
+        let plan = common::compile_example("Rectifier.mo", method, &[], 10);
+        let settings = RunSettings {
+            start: 0.0,
+            stop: 0.1,
+            step: h,
+            every: 100,
+            ..Default::default()
+        };
+        let (_, failure, log) =
+            rtc::sim::trajectory_with_events(&plan, &settings, &["vC".into()]).unwrap();
+        assert!(failure.is_none());
+        assert_eq!(log.len(), reference.len(), "h = {h}");
+        assert!(log.iter().all(|r| r.handled), "no deferred switching");
+        log.iter()
+            .zip(&reference)
+            .fold(0.0f64, |m, (r, t)| m.max((r.time - t).abs()))
+    };
+    let (t1, t2) = (
+        worst(Method::Trapezoid, 1e-5),
+        worst(Method::Trapezoid, 5e-6),
+    );
+    let (b1, b2) = (
+        worst(Method::BackwardEuler, 1e-5),
+        worst(Method::BackwardEuler, 5e-6),
+    );
+    eprintln!("rectifier: trapezoid {t1:.2e} / {t2:.2e}, backward Euler {b1:.2e} / {b2:.2e} s");
+    assert!(t1 < 1e-6 && b1 < 5e-6, "{t1} {b1}");
+    assert!(t1 / t2 > 1.4 && b1 / b2 > 1.4, "{} {}", t1 / t2, b1 / b2);
+}

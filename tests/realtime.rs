@@ -267,3 +267,32 @@ fn udp_inputs_commands_and_outputs() {
     assert!(end[2] < 0.2, "current after R = 100: {}", end[2]);
     let _ = std::fs::remove_file(csv);
 }
+
+/// The rectifier in real time at a 1 ms frame (100 steps of 1e-5 s per frame): its switching
+/// events are handled and counted in the statistics.
+#[test]
+fn rectifier_in_real_time_counts_events() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let o = rtc()
+        .args([
+            "run",
+            "examples/Rectifier.mo",
+            "--method",
+            "trapezoid",
+            "--step",
+            "1e-5",
+            "--frame",
+            "1e-3",
+            "--duration",
+            "0.5",
+            "--realtime",
+            "--out",
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    // 0.5 s of a 50 Hz rectifier: two switchings per period and the one at t = 0.
+    assert!(err.contains("events: 50 handled, 0 deferred"), "{err}");
+}

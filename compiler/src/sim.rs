@@ -446,6 +446,15 @@ impl<'p> Events<'p> {
             .collect()
     }
 
+    /// Whether event `k` happens between values `z0` and `z1` of its function.
+    fn crossed(&self, k: usize, z0: f64, z1: f64) -> bool {
+        if self.plan.events[k].both {
+            (z0 > 0.0) != (z1 > 0.0)
+        } else {
+            !self.active(k, z0) && self.active(k, z1)
+        }
+    }
+
     fn active(&self, k: usize, z: f64) -> bool {
         if self.plan.events[k].sample.is_some() {
             return false;
@@ -569,8 +578,7 @@ impl<'p> Events<'p> {
             return st;
         }
         let z1 = self.values(mem);
-        let Some(k) = (0..z0.len()).find(|&k| !self.active(k, z0[k]) && self.active(k, z1[k]))
-        else {
+        let Some(k) = (0..z0.len()).find(|&k| self.crossed(k, z0[k], z1[k])) else {
             return Status::Ok;
         };
         // One regula-falsi step: the zero of the line through (t, z0) and (t + h, z1).
@@ -597,14 +605,17 @@ impl<'p> Events<'p> {
             condition: self.plan.events[k].text.clone(),
             handled: true,
         });
-        let zb = self.values(mem);
+        let mut zb = self.values(mem);
+        // The event just handled is on its new side from here: at the located time its
+        // function is only approximately zero, and must not fire again in the same step.
+        zb[k] = z1[k];
         let st = it.step(mem, te, h - h1);
         if st != Status::Ok {
             return st;
         }
         // A second event in the rest of the step: applied at its end, deferred.
         let z2 = self.values(mem);
-        if let Some(j) = (0..z2.len()).find(|&j| !self.active(j, zb[j]) && self.active(j, z2[j])) {
+        if let Some(j) = (0..z2.len()).find(|&j| self.crossed(j, zb[j], z2[j])) {
             self.apply(j, mem);
             let st = it.step(mem, t + h, 0.0);
             self.log.push(EventRecord {

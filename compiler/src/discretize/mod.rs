@@ -295,6 +295,9 @@ pub struct Discretized {
 pub struct Event {
     pub z: ExprId,
     pub below: bool,
+    /// A relation in an if-expression: an event whenever it changes, in either direction
+    /// (no actions; the step is split at the switching time).
+    pub both: bool,
     pub sample: Option<(f64, f64)>,
     pub reinits: Vec<(VarId, ExprId)>,
     pub assigns: Vec<(VarId, ExprId)>,
@@ -1077,6 +1080,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         events.push(Event {
             z,
             below,
+            both: false,
             sample: w.sample,
             reinits,
             assigns,
@@ -1085,6 +1089,71 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
                 None => flat.expr_string(w.condition),
             },
             span: w.span,
+        });
+    }
+    // Relations that choose a branch of an if-expression generate events unless wrapped in
+    // noEvent: the step is split where they change, so no step straddles the switch.
+    let mut seen: rustc_hash::FxHashSet<ExprId> = rustc_hash::FxHashSet::default();
+    let mut relations: Vec<ExprId> = Vec::new();
+    for eq in &init_eqs {
+        let mut stack = vec![eq.lhs, eq.rhs];
+        while let Some(e) = stack.pop() {
+            if !seen.insert(e) {
+                continue;
+            }
+            match b.arena.node(e) {
+                Node::NoEvent(_) => continue,
+                Node::If(c, _, _) => {
+                    let mut cs = vec![c];
+                    while let Some(x) = cs.pop() {
+                        match b.arena.node(x) {
+                            Node::Cmp(..) if !relations.contains(&x) => relations.push(x),
+                            Node::And(p, q) | Node::Or(p, q) => cs.extend([p, q]),
+                            Node::Not(p) => cs.push(p),
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+            stack.extend(b.arena.children(e));
+        }
+    }
+    for r in relations {
+        let Node::Cmp(_, a, c) = b.arena.node(r) else {
+            continue;
+        };
+        // Only relations on the continuous solution (states, derivatives, algebraic
+        // variables): not parameter tests, and not yet relations of time alone (a block's
+        // `time > startTime` switches inside its step, as before).
+        let mut leaves = Vec::new();
+        b.arena.leaves(r, &mut leaves);
+        let moving = leaves.iter().any(|l| match l {
+            Node::Var(v) => matches!(
+                b.vars[v.index()].kind,
+                SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic
+            ),
+            _ => false,
+        });
+        if !moving {
+            continue;
+        }
+        let z = b.arena.sub(a, c);
+        let name = |v: VarId| b.vars[v.index()].name.clone();
+        let text = crate::symbolic::ExprPrinter {
+            arena: &b.arena,
+            name: &name,
+        }
+        .to_string(r);
+        events.push(Event {
+            z,
+            below: false,
+            both: true,
+            sample: None,
+            reinits: Vec::new(),
+            assigns: Vec::new(),
+            text,
+            span: Span::default(),
         });
     }
     // Outputs: every non-parameter flat variable by name.
