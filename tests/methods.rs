@@ -1133,3 +1133,35 @@ fn rectifier_switching_times() {
     assert!(t1 < 1e-6 && b1 < 5e-6, "{t1} {b1}");
     assert!(t1 / t2 > 1.4 && b1 / b2 > 1.4, "{} {}", t1 / t2, b1 / b2);
 }
+
+/// Two state events inside one step (`tests/models/TwoEvents.mo`): the earlier is located and
+/// handled, the later is applied at the end of the step and counted as deferred — not lost.
+#[test]
+fn a_second_event_in_a_step_is_deferred_not_lost() {
+    let text =
+        std::fs::read_to_string(common::repo_root().join("tests/models/TwoEvents.mo")).unwrap();
+    let flat = rtc::driver::check_source("TwoEvents.mo", &text, &Default::default())
+        .model
+        .expect("model");
+    let (plan, _, _) = rtc::sim::compile(&flat, &Method::ForwardEuler, Default::default()).unwrap();
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 1e-3,
+        every: 1000,
+        ..Default::default()
+    };
+    let (tr, failure, log) =
+        rtc::sim::trajectory_with_events(&plan, &settings, &["a".into(), "b".into()]).unwrap();
+    assert!(failure.is_none());
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert!(log[0].handled && log[0].condition == "x <= 0.5004");
+    assert!((log[0].time - 0.4996).abs() < 1e-9, "{}", log[0].time);
+    assert!(!log[1].handled && log[1].condition == "x <= 0.5");
+    assert!((log[1].time - 0.5).abs() < 1e-12);
+    assert_eq!(
+        tr.values.last().unwrap(),
+        &vec![1.0, 1.0],
+        "both actions ran"
+    );
+}

@@ -578,14 +578,21 @@ impl<'p> Events<'p> {
             return st;
         }
         let z1 = self.values(mem);
-        let Some(k) = (0..z0.len()).find(|&k| self.crossed(k, z0[k], z1[k])) else {
-            return Status::Ok;
+        // One regula-falsi step per crossed function: the zero of the line through (t, z0)
+        // and (t + h, z1). The earliest is handled; later ones in the step are deferred.
+        let located = |k: usize| {
+            if z0[k] != z1[k] {
+                (z0[k] / (z0[k] - z1[k])).clamp(0.0, 1.0)
+            } else {
+                1.0
+            }
         };
-        // One regula-falsi step: the zero of the line through (t, z0) and (t + h, z1).
-        let theta = if z0[k] != z1[k] {
-            (z0[k] / (z0[k] - z1[k])).clamp(0.0, 1.0)
-        } else {
-            1.0
+        let Some((k, theta)) = (0..z0.len())
+            .filter(|&k| self.crossed(k, z0[k], z1[k]))
+            .map(|k| (k, located(k)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+        else {
+            return Status::Ok;
         };
         let h1 = theta * h;
         let te = t + h1;
