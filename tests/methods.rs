@@ -1165,3 +1165,45 @@ fn a_second_event_in_a_step_is_deferred_not_lost() {
         "both actions ran"
     );
 }
+
+/// Bounded work with events: no step of the event examples needs more evaluations of the step
+/// function than `rtc analyze` prints (5 with state events, 11 with time events), and every
+/// evaluation stays within the plan's printed work bound (counted by the interpreter).
+#[test]
+fn event_steps_stay_within_the_printed_bound() {
+    let cases: [(&str, Method, f64, f64); 4] = [
+        ("BouncingBall.mo", Method::Trapezoid, 1e-3, 4.0),
+        ("SampledPI.mo", Method::Trapezoid, 1e-3, 2.0),
+        ("Thermostat.mo", Method::Trapezoid, 1.0, 20000.0),
+        ("Rectifier.mo", Method::BackwardEuler, 1e-5, 0.05),
+    ];
+    for (file, method, h, stop) in cases {
+        let plan = common::compile_example(file, method, &[], 10);
+        let bound = plan.work_bound().flops;
+        let mut it = rtc::plan::interp::Interp::new(&plan);
+        let mut events = rtc::sim::Events::new(&plan);
+        let mut mem = it.memory();
+        assert_eq!(it.init(&mut mem, 0.0), Status::Ok);
+        assert_eq!(events.initial(&mut it, &mut mem, 0.0), Status::Ok);
+        let n = (stop / h).round() as usize;
+        for k in 0..n {
+            let before = it.executed.flops;
+            let st = events.step(&mut it, &mut mem, k as f64 * h, h);
+            assert_eq!(st, Status::Ok, "{file} step {k}");
+            let used = it.executed.flops - before;
+            assert!(
+                used <= u64::from(events.bound()) * bound,
+                "{file} step {k}: {used} flops, bound {} × {bound}",
+                events.bound()
+            );
+        }
+        eprintln!(
+            "{file}: at most {} step evaluations per step (bound {}), {} events",
+            events.max_calls,
+            events.bound(),
+            events.log.len()
+        );
+        assert!(events.max_calls <= events.bound());
+        assert!(events.max_calls >= 2, "{file}: some step handled an event");
+    }
+}

@@ -420,6 +420,9 @@ pub struct Events<'p> {
     plan: &'p Plan,
     snapshot: Vec<f64>,
     pub log: Vec<EventRecord>,
+    /// Step-function evaluations in the current step, and the most any step needed.
+    calls: u32,
+    pub max_calls: u32,
 }
 
 impl<'p> Events<'p> {
@@ -428,6 +431,8 @@ impl<'p> Events<'p> {
             plan,
             snapshot: Vec::new(),
             log: Vec::new(),
+            calls: 0,
+            max_calls: 0,
         }
     }
 
@@ -540,8 +545,34 @@ impl<'p> Events<'p> {
     /// it at the event's known time (no location needed), state events are located inside
     /// each part.
     pub fn step(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
+        self.calls = 0;
+        let st = self.step_timed(it, mem, t, h);
+        self.max_calls = self.max_calls.max(self.calls);
+        st
+    }
+
+    /// The most step-function evaluations one step may need: 1 without events, 5 with state
+    /// events, 11 with time events (what `rtc analyze` prints).
+    pub fn bound(&self) -> u32 {
+        let p = self.plan;
+        if p.events.iter().any(|e| e.sample.is_some()) {
+            11
+        } else if p.events.is_empty() {
+            1
+        } else {
+            5
+        }
+    }
+
+    /// One evaluation of the step function, counted.
+    fn call(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
+        self.calls += 1;
+        it.step(mem, t, h)
+    }
+
+    fn step_timed(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
         if self.plan.events.is_empty() {
-            return it.step(mem, t, h);
+            return self.call(it, mem, t, h);
         }
         let Some((k, te)) = self.time_event(t, h) else {
             return self.step_state(it, mem, t, h);
@@ -555,7 +586,7 @@ impl<'p> Events<'p> {
         }
         let te = if at_end { end } else { te };
         self.apply(k, mem);
-        let st = it.step(mem, te, 0.0);
+        let st = self.call(it, mem, te, 0.0);
         self.log.push(EventRecord {
             time: te,
             index: k,
@@ -573,7 +604,7 @@ impl<'p> Events<'p> {
         let z0 = self.values(mem);
         self.snapshot.clear();
         self.snapshot.extend_from_slice(mem);
-        let st = it.step(mem, t, h);
+        let st = self.call(it, mem, t, h);
         if st != Status::Ok {
             return st;
         }
@@ -598,7 +629,7 @@ impl<'p> Events<'p> {
         let te = t + h1;
         mem.copy_from_slice(&self.snapshot);
         for (step_t, step_h, act) in [(t, h1, true), (te, 0.0, false)] {
-            let st = it.step(mem, step_t, step_h);
+            let st = self.call(it, mem, step_t, step_h);
             if st != Status::Ok {
                 return st;
             }
@@ -616,7 +647,7 @@ impl<'p> Events<'p> {
         // The event just handled is on its new side from here: at the located time its
         // function is only approximately zero, and must not fire again in the same step.
         zb[k] = z1[k];
-        let st = it.step(mem, te, h - h1);
+        let st = self.call(it, mem, te, h - h1);
         if st != Status::Ok {
             return st;
         }
@@ -624,7 +655,7 @@ impl<'p> Events<'p> {
         let z2 = self.values(mem);
         if let Some(j) = (0..z2.len()).find(|&j| self.crossed(j, zb[j], z2[j])) {
             self.apply(j, mem);
-            let st = it.step(mem, t + h, 0.0);
+            let st = self.call(it, mem, t + h, 0.0);
             self.log.push(EventRecord {
                 time: t + h,
                 index: j,
