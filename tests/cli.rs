@@ -381,3 +381,33 @@ fn events_are_logged() {
         "{err}"
     );
 }
+
+/// The chattering rule near rest: by default the run stops with status 4 (exit code 2)
+/// naming the event; `--zeno hold` holds the ball on the floor and says so.
+#[test]
+fn chattering_ball_stops_or_is_held() {
+    let args = |zeno: &'static str| {
+        vec![
+            "run",
+            "examples/BouncingBall.mo",
+            "--method",
+            "trapezoid",
+            "--stop",
+            "5",
+            "--out",
+            "/dev/null",
+            "--zeno",
+            zeno,
+        ]
+    };
+    let (code, _, err) = rtc(&args("stop"));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("event 0 (`h <= 0`) chatters"), "{err}");
+    assert!(err.contains("(status 4)"), "{err}");
+    let (code, _, err) = rtc(&args("hold"));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("held from there to the end of the run: h, v"),
+        "{err}"
+    );
+}

@@ -11,7 +11,7 @@ mod common;
 use rtc::discretize::Method;
 use rtc::plan::interp::Status;
 use rtc::plan::Stmt;
-use rtc::sim::{trajectory, RunSettings};
+use rtc::sim::{trajectory, Outcome, RunSettings, Zeno};
 
 /// Period and amplitude errors of `uC` over [1, 2] s against the continuous reference, for a
 /// plan run at step `h` recording every `every` steps.
@@ -932,9 +932,11 @@ fn impact_times(n: usize) -> Vec<f64> {
 
 fn located_impacts(method: Method, h: f64) -> Vec<f64> {
     let plan = common::compile_example("BouncingBall.mo", method, &[], 10);
+    // The tenth impact is at 3.58 s; backward Euler's ball comes to rest (the chattering
+    // rule stops it) at 3.88 s for h = 1e-3.
     let settings = RunSettings {
         start: 0.0,
-        stop: 4.0,
+        stop: 3.7,
         step: h,
         every: 1000,
         ..Default::default()
@@ -942,7 +944,7 @@ fn located_impacts(method: Method, h: f64) -> Vec<f64> {
     let (_, failure, log) =
         rtc::sim::trajectory_with_events(&plan, &settings, &["h".into()]).unwrap();
     assert!(failure.is_none());
-    log.iter().filter(|r| r.handled).map(|r| r.time).collect()
+    log.iter().filter(|r| r.handled()).map(|r| r.time).collect()
 }
 
 /// State events (§10.8): the bouncing ball's impacts, located by one regula-falsi step per
@@ -1037,7 +1039,7 @@ fn sampled_pi_controller() {
     assert_eq!(log.len(), 21, "samples at 0, 0.1, …, 2.0");
     for (k, r) in log.iter().enumerate() {
         assert!(
-            (r.time - 0.1 * k as f64).abs() < 1e-12 && r.handled,
+            (r.time - 0.1 * k as f64).abs() < 1e-12 && r.handled(),
             "{r:?}"
         );
     }
@@ -1082,7 +1084,7 @@ fn thermostat_switching_times() {
             rtc::sim::trajectory_with_events(&plan, &settings, &["T".into()]).unwrap();
         assert!(failure.is_none());
         assert_eq!(log.len(), reference.len(), "h = {h}");
-        assert!(log.iter().all(|r| r.handled));
+        assert!(log.iter().all(|r| r.handled()));
         log.iter()
             .zip(&reference)
             .fold(0.0f64, |m, (r, t)| m.max((r.time - t).abs()))
@@ -1116,7 +1118,7 @@ fn rectifier_switching_times() {
             rtc::sim::trajectory_with_events(&plan, &settings, &["vC".into()]).unwrap();
         assert!(failure.is_none());
         assert_eq!(log.len(), reference.len(), "h = {h}");
-        assert!(log.iter().all(|r| r.handled), "no deferred switching");
+        assert!(log.iter().all(|r| r.handled()), "no deferred switching");
         log.iter()
             .zip(&reference)
             .fold(0.0f64, |m, (r, t)| m.max((r.time - t).abs()))
@@ -1155,9 +1157,9 @@ fn a_second_event_in_a_step_is_deferred_not_lost() {
         rtc::sim::trajectory_with_events(&plan, &settings, &["a".into(), "b".into()]).unwrap();
     assert!(failure.is_none());
     assert_eq!(log.len(), 2, "{log:?}");
-    assert!(log[0].handled && log[0].condition == "x <= 0.5004");
+    assert!(log[0].handled() && log[0].condition == "x <= 0.5004");
     assert!((log[0].time - 0.4996).abs() < 1e-9, "{}", log[0].time);
-    assert!(!log[1].handled && log[1].condition == "x <= 0.5");
+    assert!(!log[1].handled() && log[1].condition == "x <= 0.5");
     assert!((log[1].time - 0.5).abs() < 1e-12);
     assert_eq!(
         tr.values.last().unwrap(),
@@ -1205,5 +1207,79 @@ fn event_steps_stay_within_the_printed_bound() {
         );
         assert!(events.max_calls <= events.bound());
         assert!(events.max_calls >= 2, "{file}: some step handled an event");
+    }
+}
+
+/// The chattering rule on balls of several restitution coefficients and step sizes: without
+/// it the ball falls through the floor once a bounce is shorter than the step (the when-
+/// condition stays true, so no new event). With `Zeno::Stop` the run stops with the event
+/// named after the ball has nearly come to rest; with `Zeno::Hold` it lies on the floor to
+/// the end, never below it.
+#[test]
+fn chattering_ball_is_stopped_or_held() {
+    for (e, h) in [
+        (0.8, 1e-3),
+        (0.8, 2.5e-4),
+        (0.5, 1e-3),
+        (0.3, 5e-4),
+        (0.1, 1e-3),
+    ] {
+        let plan = common::compile_example("BouncingBall.mo", Method::Trapezoid, &[("e", e)], 10);
+        // The analytic time at rest: t1 (1 + 2e / (1 − e)).
+        let t1 = (2.0f64 / 9.81).sqrt();
+        let rest = t1 * (1.0 + 2.0 * e / (1.0 - e));
+        for zeno in [Zeno::Stop, Zeno::Hold] {
+            let mut it = rtc::plan::interp::Interp::new(&plan);
+            let mut events = rtc::sim::Events::new(&plan);
+            events.zeno = zeno;
+            let mut mem = it.memory();
+            assert_eq!(it.init(&mut mem, 0.0), Status::Ok);
+            let hs = plan.outputs.iter().position(|o| o.name == "h").unwrap();
+            let height = |it: &mut rtc::plan::interp::Interp, mem: &[f64]| {
+                it.eval(mem, plan.outputs[hs].expr)
+            };
+            let n = ((rest + 1.0) / h).round() as usize;
+            let mut stopped = None;
+            let mut lowest = f64::INFINITY;
+            for k in 0..n {
+                let st = events.step(&mut it, &mut mem, k as f64 * h, h);
+                if st != Status::Ok {
+                    stopped = Some((k, st));
+                    break;
+                }
+                lowest = lowest.min(height(&mut it, &mem));
+            }
+            let c = events
+                .chatter
+                .clone()
+                .expect("the rule found the chattering");
+            eprintln!(
+                "e = {e}, h = {h}, {zeno:?}: chattering at {:.5} s (rest at {rest:.5} s), gap {:.2e} s, lowest h {lowest:.2e} m",
+                c.time, c.gap
+            );
+            assert!(
+                c.time < rest + h && c.time > rest - 0.05,
+                "e = {e}, h = {h}"
+            );
+            assert!(c.gap < rtc::sim::ZENO_STEPS * h);
+            match zeno {
+                Zeno::Stop => {
+                    let (_, st) = stopped.expect("the run stopped");
+                    assert_eq!(st, Status::Chattering { event: 0 });
+                    assert_eq!(events.log.last().unwrap().outcome, Outcome::Stopped);
+                }
+                Zeno::Hold => {
+                    assert!(stopped.is_none());
+                    assert_eq!(c.held, ["h", "v"]);
+                    assert_eq!(events.log.last().unwrap().outcome, Outcome::Held);
+                    // At rest on the floor: at most the height of the last located bounce
+                    // (the interpolated event time leaves the ball a hair above the floor),
+                    // never below it by more than rounding.
+                    assert!(lowest > -1e-12, "fell through: {lowest}");
+                    assert!(height(&mut it, &mem) < 1e-4);
+                    assert!(events.max_calls <= events.bound());
+                }
+            }
+        }
     }
 }

@@ -150,6 +150,10 @@ pub struct RunArgs {
     /// Write one CSV row per event: located time, event, condition, handled or deferred.
     #[arg(long, value_name = "FILE")]
     pub event_log: Option<PathBuf>,
+    /// What the chattering rule does with an event that comes back faster than the step
+    /// resolves (a ball coming to rest): stop the run, or hold the event's states.
+    #[arg(long, value_enum, default_value = "stop")]
+    pub zeno: crate::sim::Zeno,
     /// Write per-frame timing (lateness, execution time, step, overruns) as CSV.
     #[arg(long, value_name = "FILE")]
     pub timing_log: Option<PathBuf>,

@@ -443,7 +443,7 @@ impl rtc_runtime::Model for RunModel<'_> {
     }
     fn take_events(&mut self) -> (u32, u32) {
         let new = &self.events.log[self.events_seen..];
-        let handled = new.iter().filter(|r| r.handled).count() as u32;
+        let handled = new.iter().filter(|r| r.handled()).count() as u32;
         let deferred = new.len() as u32 - handled;
         self.events_seen = self.events.log.len();
         (handled, deferred)
@@ -682,6 +682,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         mb.apply(&mut mem);
     }
     let mut events = sim::Events::new(&p);
+    events.zeno = a.zeno;
     let mut st = stepper.init(&mut mem, start);
     if st == plan::interp::Status::Ok {
         st = events.initial(stepper.as_mut(), &mut mem, start);
@@ -722,11 +723,14 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     };
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
     if !p.events.is_empty() {
-        let handled = model.events.log.iter().filter(|r| r.handled).count();
+        let handled = model.events.log.iter().filter(|r| r.handled()).count();
         eprintln!(
             "rtc: events: {handled} handled, {} deferred to the end of their step",
             model.events.log.len() - handled
         );
+        if let Some(m) = model.events.chatter_message() {
+            eprintln!("rtc: {m}");
+        }
     }
     if let Some(path) = &a.event_log {
         if let Err(e) = std::fs::write(path, model.events.csv()) {

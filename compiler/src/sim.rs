@@ -3,10 +3,11 @@
 //! reference trajectories.
 
 use crate::diag::Diagnostic;
+use crate::discretize::SVarKind;
 use crate::discretize::{self, Method};
 use crate::flat::{FlatModel, VarKind};
 use crate::plan::interp::{Interp, Status};
-use crate::plan::{self, BuildOptions, Plan};
+use crate::plan::{self, BuildOptions, Plan, SlotKind};
 use crate::symbolic::VarId;
 
 /// Settings of a run.
@@ -170,6 +171,10 @@ pub fn describe(plan: &Plan, status: Status) -> String {
             format!("Newton iteration of block {block} did not converge in {} iterations (residual {residual:e})", plan.newton.max_iterations)
         }
         Status::Singular { block } => format!("the Jacobian of block {block} is singular"),
+        Status::Chattering { event } => format!(
+            "event {event} (`{}`) chatters: it came back less than {ZENO_STEPS} steps after its previous occurrence, faster than the step resolves (chattering rule; --zeno hold holds its states instead of stopping)",
+            plan.events[event].text
+        ),
     }
 }
 
@@ -404,7 +409,64 @@ pub struct EventRecord {
     pub time: f64,
     pub index: usize,
     pub condition: String,
-    pub handled: bool,
+    pub outcome: Outcome,
+}
+
+impl EventRecord {
+    /// Located and handled (including the event that was then found chattering).
+    pub fn handled(&self) -> bool {
+        self.outcome != Outcome::Deferred
+    }
+}
+
+/// What became of an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Located, the step repeated up to it, its actions applied.
+    Handled,
+    /// A second event in a step: applied at the step's end, unlocated.
+    Deferred,
+    /// Handled, then found chattering: its states are held from here (`--zeno hold`).
+    Held,
+    /// Handled, then found chattering: the run stops (`--zeno stop`).
+    Stopped,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Handled => "handled",
+            Outcome::Deferred => "deferred",
+            Outcome::Held => "chattering: held",
+            Outcome::Stopped => "chattering: stopped",
+        }
+    }
+}
+
+/// What the chattering rule does with an event that comes back faster than the step can
+/// resolve (a ball coming to rest: Zeno behaviour).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Zeno {
+    /// Stop the run with status 4, naming the event.
+    #[default]
+    Stop,
+    /// Hold the states the event's condition reads and the states it re-initialises at their
+    /// values just after the event, to the end of the run; the event is no longer located.
+    Hold,
+}
+
+/// An event handled again less than this many steps after its previous one is *close*.
+pub const ZENO_STEPS: f64 = 8.0;
+
+/// The chattering rule's finding: which event, when, and what it held.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chatter {
+    pub event: usize,
+    pub time: f64,
+    /// Time since the event's previous occurrence.
+    pub gap: f64,
+    /// Names of the held states (`--zeno hold`).
+    pub held: Vec<String>,
 }
 
 /// State events in bounded work (Cellier & Kofman §10.8): after a regular step, a when-
@@ -416,6 +478,12 @@ pub struct EventRecord {
 /// the same step is applied at its end, unlocated, and counted as deferred. Worst case per
 /// step: five calls of the step function (regular, partial, re-initialisation, partial, and
 /// the re-initialisation of a deferred event).
+///
+/// Chattering (Zeno) rule: an event handled less than [`ZENO_STEPS`] steps after its previous
+/// occurrence is *close*; a close event is *chattering* when its previous occurrence was close
+/// too, or when its condition is still true at the end of the step that handled it (the state
+/// fell back before the step ended: the event comes faster than the step can resolve). What
+/// follows is [`Zeno`]'s choice.
 pub struct Events<'p> {
     plan: &'p Plan,
     snapshot: Vec<f64>,
@@ -423,6 +491,13 @@ pub struct Events<'p> {
     /// Step-function evaluations in the current step, and the most any step needed.
     calls: u32,
     pub max_calls: u32,
+    pub zeno: Zeno,
+    /// Per event: the time of its last occurrence, and whether that one was close.
+    last: Vec<Option<(f64, bool)>>,
+    /// Events no longer located (held), and the held (slot, value) pairs.
+    disabled: Vec<bool>,
+    held: Vec<(usize, f64)>,
+    pub chatter: Option<Chatter>,
 }
 
 impl<'p> Events<'p> {
@@ -433,6 +508,11 @@ impl<'p> Events<'p> {
             log: Vec::new(),
             calls: 0,
             max_calls: 0,
+            zeno: Zeno::Stop,
+            last: vec![None; plan.events.len()],
+            disabled: vec![false; plan.events.len()],
+            held: Vec::new(),
+            chatter: None,
         }
     }
 
@@ -453,7 +533,9 @@ impl<'p> Events<'p> {
 
     /// Whether event `k` happens between values `z0` and `z1` of its function.
     fn crossed(&self, k: usize, z0: f64, z1: f64) -> bool {
-        if self.plan.events[k].both {
+        if self.disabled[k] {
+            false
+        } else if self.plan.events[k].both {
             (z0 > 0.0) != (z1 > 0.0)
         } else {
             !self.active(k, z0) && self.active(k, z1)
@@ -507,7 +589,7 @@ impl<'p> Events<'p> {
                     time: t0,
                     index: k,
                     condition: self.plan.events[k].text.clone(),
-                    handled: true,
+                    outcome: Outcome::Handled,
                 });
                 if st != Status::Ok {
                     return st;
@@ -546,21 +628,31 @@ impl<'p> Events<'p> {
     /// each part.
     pub fn step(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
         self.calls = 0;
-        let st = self.step_timed(it, mem, t, h);
+        let mut st = self.step_timed(it, mem, t, h);
+        if st == Status::Ok && !self.held.is_empty() {
+            // Held states keep their values; a zero-length step makes the rest consistent.
+            for &(slot, x) in &self.held {
+                mem[slot] = x;
+            }
+            st = self.call(it, mem, t + h, 0.0);
+        }
         self.max_calls = self.max_calls.max(self.calls);
         st
     }
 
     /// The most step-function evaluations one step may need: 1 without events, 5 with state
-    /// events, 11 with time events (what `rtc analyze` prints).
+    /// events, 11 with time events (what `rtc analyze` prints); one more while a chattering
+    /// event is held.
     pub fn bound(&self) -> u32 {
         let p = self.plan;
+        let held =
+            u32::from(self.zeno == Zeno::Hold && p.events.iter().any(|e| e.sample.is_none()));
         if p.events.iter().any(|e| e.sample.is_some()) {
-            11
+            11 + held
         } else if p.events.is_empty() {
             1
         } else {
-            5
+            5 + held
         }
     }
 
@@ -591,7 +683,7 @@ impl<'p> Events<'p> {
             time: te,
             index: k,
             condition: self.plan.events[k].text.clone(),
-            handled: true,
+            outcome: Outcome::Handled,
         });
         if st != Status::Ok || at_end {
             return st;
@@ -641,8 +733,10 @@ impl<'p> Events<'p> {
             time: te,
             index: k,
             condition: self.plan.events[k].text.clone(),
-            handled: true,
+            outcome: Outcome::Handled,
         });
+        // The states just after the event: what a chattering event holds.
+        self.snapshot.copy_from_slice(mem);
         let mut zb = self.values(mem);
         // The event just handled is on its new side from here: at the located time its
         // function is only approximately zero, and must not fire again in the same step.
@@ -651,8 +745,20 @@ impl<'p> Events<'p> {
         if st != Status::Ok {
             return st;
         }
-        // A second event in the rest of the step: applied at its end, deferred.
         let z2 = self.values(mem);
+        // The chattering rule.
+        let previous = self.last[k];
+        let gap = previous.map_or(f64::INFINITY, |(tp, _)| te - tp);
+        let close = gap < ZENO_STEPS * h;
+        self.last[k] = Some((te, close));
+        let still = !self.plan.events[k].both && self.active(k, z2[k]);
+        if close && (previous.is_some_and(|(_, c)| c) || still) {
+            let st = self.chattering(k, te, gap, mem);
+            if st != Status::Ok {
+                return st;
+            }
+        }
+        // A second event in the rest of the step: applied at its end, deferred.
         if let Some(j) = (0..z2.len()).find(|&j| self.crossed(j, zb[j], z2[j])) {
             self.apply(j, mem);
             let st = self.call(it, mem, t + h, 0.0);
@@ -660,11 +766,81 @@ impl<'p> Events<'p> {
                 time: t + h,
                 index: j,
                 condition: self.plan.events[j].text.clone(),
-                handled: false,
+                outcome: Outcome::Deferred,
             });
             return st;
         }
         Status::Ok
+    }
+
+    /// Event `k`, handled at `te`, chatters: stop, or hold its states at their values just
+    /// after the event (in `self.snapshot`) from the end of this step on.
+    fn chattering(&mut self, k: usize, te: f64, gap: f64, mem: &mut [f64]) -> Status {
+        let p = self.plan;
+        let mut slots: Vec<usize> = p.events[k]
+            .reinits
+            .iter()
+            .map(|&(x, _)| x.index())
+            .collect();
+        let mut leaves = Vec::new();
+        p.arena.leaves(p.events[k].z, &mut leaves);
+        for n in leaves {
+            if let crate::symbolic::Node::Var(v) = n {
+                if p.vars[v.index()].kind == SlotKind::System(SVarKind::State) {
+                    slots.push(v.index());
+                }
+            }
+        }
+        slots.sort_unstable();
+        slots.dedup();
+        let last = self.log.last_mut().expect("the event was logged");
+        let mut held = Vec::new();
+        match self.zeno {
+            Zeno::Stop => last.outcome = Outcome::Stopped,
+            Zeno::Hold => {
+                last.outcome = Outcome::Held;
+                self.disabled[k] = true;
+                for &s in &slots {
+                    self.held.push((s, self.snapshot[s]));
+                    mem[s] = self.snapshot[s];
+                    held.push(p.vars[s].name.clone());
+                }
+            }
+        }
+        self.chatter = Some(Chatter {
+            event: k,
+            time: te,
+            gap,
+            held,
+        });
+        match self.zeno {
+            Zeno::Stop => Status::Chattering { event: k },
+            Zeno::Hold => Status::Ok,
+        }
+    }
+
+    /// What the chattering rule found, in words (for the run's summary).
+    pub fn chatter_message(&self) -> Option<String> {
+        let c = self.chatter.as_ref()?;
+        let e = &self.plan.events[c.event];
+        Some(match self.zeno {
+            Zeno::Stop => format!(
+                "event {} (`{}`) chatters at t = {}: handled again {:e} s after its previous occurrence (chattering rule); the run stops (--zeno hold holds its states instead)",
+                c.event, e.text, c.time, c.gap
+            ),
+            Zeno::Hold => format!(
+                "event {} (`{}`) chatters at t = {}: handled again {:e} s after its previous occurrence (chattering rule); held from there to the end of the run: {}",
+                c.event,
+                e.text,
+                c.time,
+                c.gap,
+                if c.held.is_empty() {
+                    "no states (the event is no longer located)".to_string()
+                } else {
+                    c.held.join(", ")
+                }
+            ),
+        })
     }
 
     /// The event log as CSV: `time,event,condition,handled`.
@@ -676,7 +852,7 @@ impl<'p> Events<'p> {
                 r.time,
                 r.index,
                 r.condition.replace('"', "\"\""),
-                if r.handled { "handled" } else { "deferred" }
+                r.outcome.name()
             ));
         }
         s

@@ -30,6 +30,11 @@ pub enum Status {
     NonFinite {
         var: VarId,
     },
+    /// An event came back faster than the step resolves (the chattering rule of
+    /// [`crate::sim::Events`]; never returned by the step function itself).
+    Chattering {
+        event: usize,
+    },
 }
 
 impl Status {
@@ -39,6 +44,7 @@ impl Status {
             Status::NotConverged { .. } => 1,
             Status::NonFinite { .. } => 2,
             Status::Singular { .. } => 3,
+            Status::Chattering { .. } => 4,
         }
     }
 }
