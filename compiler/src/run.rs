@@ -269,7 +269,7 @@ pub fn analysis_report(
             if timed {
                 "a time event splits the step in two parts, each with up to 5 for a state event, plus a zero-length re-initialisation"
             } else {
-                "the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and the re-initialisation of a deferred second event"
+                "the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and one re-initialisation for deferred events"
             }
         );
     }

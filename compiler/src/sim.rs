@@ -474,10 +474,10 @@ pub struct Chatter {
 /// zero-crossing function between the ends of the step — never an iteration; the step is
 /// repeated from its start to the event time, the actions re-initialise the states, a
 /// zero-length step makes the model consistent with them, and a partial step reaches the end
-/// of the original step on time. One event per step: a second condition that becomes true in
-/// the same step is applied at its end, unlocated, and counted as deferred. Worst case per
+/// of the original step on time. One event per step: further conditions that become true in
+/// the same step are applied at its end, unlocated, and counted as deferred. Worst case per
 /// step: five calls of the step function (regular, partial, re-initialisation, partial, and
-/// the re-initialisation of a deferred event).
+/// one re-initialisation for the deferred events).
 ///
 /// Chattering (Zeno) rule: an event handled less than [`ZENO_STEPS`] steps after its previous
 /// occurrence is *close*; a close event is *chattering* when its previous occurrence was close
@@ -758,19 +758,32 @@ impl<'p> Events<'p> {
                 return st;
             }
         }
-        // A second event in the rest of the step: applied at its end, deferred.
-        if let Some(j) = (0..z2.len()).find(|&j| self.crossed(j, zb[j], z2[j])) {
+        // Further events in the rest of the step: applied at its end in the order of their
+        // interpolated times, deferred and counted; one zero-length step for all of them.
+        // An event counts if it crossed in the rest of the step, or over the whole step: the
+        // partial step to the interpolated time may already carry it past its threshold
+        // (regula falsi on a curved function lands late), or the actions moved it.
+        let mut later: Vec<(usize, f64)> = (0..z2.len())
+            .filter(|&j| j != k && (self.crossed(j, zb[j], z2[j]) || self.crossed(j, z0[j], z2[j])))
+            .map(|j| {
+                let d = zb[j] - z2[j];
+                (j, if d != 0.0 { zb[j] / d } else { 1.0 })
+            })
+            .collect();
+        if later.is_empty() {
+            return Status::Ok;
+        }
+        later.sort_by(|a, b| a.1.total_cmp(&b.1));
+        for &(j, _) in &later {
             self.apply(j, mem);
-            let st = self.call(it, mem, t + h, 0.0);
             self.log.push(EventRecord {
                 time: t + h,
                 index: j,
                 condition: self.plan.events[j].text.clone(),
                 outcome: Outcome::Deferred,
             });
-            return st;
         }
-        Status::Ok
+        self.call(it, mem, t + h, 0.0)
     }
 
     /// Event `k`, handled at `te`, chatters: stop, or hold its states at their values just
