@@ -1,8 +1,8 @@
 // A sampled PI controller on a continuous first-order plant: the controller runs every
 // Ts = 0.1 s (time events, `sample`), holds its output between samples (discrete variables
 // assigned in a when-equation), and the plant is integrated continuously in between.
-// Actions are evaluated with the values just before the event and then assigned together,
-// so the output uses the integrator's new value written out: pre(xi) + Ts*(r - y).
+// The assignments are sorted: u reads the integrator's new value xi; pre(xi) is the value
+// before the sample.
 model SampledPI "Sampled PI controller on a first-order plant"
   parameter Real K = 2 "plant gain";
   parameter Real tau(unit = "s") = 0.5 "plant time constant";
@@ -17,7 +17,7 @@ equation
   tau*der(y) = -y + K*u;
   when sample(0, Ts) then
     xi = pre(xi) + Ts*(r - y);
-    u = Kp*(r - y) + Ki*(pre(xi) + Ts*(r - y));
+    u = Kp*(r - y) + Ki*xi;
   end when;
   annotation(experiment(StartTime = 0, StopTime = 5, Interval = 1e-3));
 end SampledPI;

@@ -411,3 +411,31 @@ fn chattering_ball_stops_or_is_held() {
         "{err}"
     );
 }
+
+/// `terminate` ends the run successfully and says why; a cycle among a when-equation's
+/// assignments is a located diagnostic.
+#[test]
+fn terminate_and_when_cycle() {
+    let (code, _, err) = rtc(&["run", "examples/TankPump.mo", "--out", "/dev/null"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("(`starts > maxStarts`): the pump started more than maxStarts times; the run ends at t = 852.8"),
+        "{err}"
+    );
+    let (code, _, err) = rtc(&[
+        "run",
+        "tests/models/WhenCycle.mo",
+        "--step",
+        "0.01",
+        "--stop",
+        "1",
+        "--out",
+        "/dev/null",
+        "--short-diagnostics",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("WhenCycle.mo:7:3: error[when]: the assignments in this when-equation depend on each other in a cycle"),
+        "{err}"
+    );
+}

@@ -1173,11 +1173,12 @@ fn a_second_event_in_a_step_is_deferred_not_lost() {
 /// evaluation stays within the plan's printed work bound (counted by the interpreter).
 #[test]
 fn event_steps_stay_within_the_printed_bound() {
-    let cases: [(&str, Method, f64, f64); 4] = [
+    let cases: [(&str, Method, f64, f64); 5] = [
         ("BouncingBall.mo", Method::Trapezoid, 1e-3, 4.0),
         ("SampledPI.mo", Method::Trapezoid, 1e-3, 2.0),
         ("Thermostat.mo", Method::Trapezoid, 1.0, 20000.0),
         ("Rectifier.mo", Method::BackwardEuler, 1e-5, 0.05),
+        ("TankPump.mo", Method::Trapezoid, 0.01, 800.0),
     ];
     for (file, method, h, stop) in cases {
         let plan = common::compile_example(file, method, &[], 10);
@@ -1282,4 +1283,113 @@ fn chattering_ball_is_stopped_or_held() {
             }
         }
     }
+}
+
+/// The tank with an on/off pump (`examples/TankPump.mo`): every switching time against the
+/// closed form (draining: √h falls linearly; filling: t = 2A[−Δs/k − (q/k²)·ln((q − k·s₂)/(q − k·s₁))]
+/// with s = √h), the starts counted by `edge(pump)` and the running time added up by
+/// `change(pump)` in the event iteration of each switching instant, and `terminate` after the
+/// sixth start.
+#[test]
+fn tank_pump_events_against_closed_form() {
+    let (a, q, k, lo, hi, h0) = (2.0f64, 0.05f64, 0.02f64, 1.0f64, 2.0f64, 1.5f64);
+    let drain = |h1: f64, h2: f64| 2.0 * a / k * (h1.sqrt() - h2.sqrt());
+    let fill = |h1: f64, h2: f64| {
+        let (s1, s2) = (h1.sqrt(), h2.sqrt());
+        2.0 * a * (-(s2 - s1) / k - q / (k * k) * ((q - k * s2) / (q - k * s1)).ln())
+    };
+    // Switching times: on at the end of each drain, off at the end of each fill.
+    let mut exact = vec![drain(h0, lo)];
+    for i in 0..11 {
+        let last = *exact.last().unwrap();
+        exact.push(
+            last + if i % 2 == 0 {
+                fill(lo, hi)
+            } else {
+                drain(hi, lo)
+            },
+        );
+    }
+    for (h, tol) in [(0.01, 2e-6), (0.1, 2e-4)] {
+        let plan = common::compile_example("TankPump.mo", Method::Trapezoid, &[], 10);
+        let settings = RunSettings {
+            start: 0.0,
+            stop: 2000.0,
+            step: h,
+            every: 1,
+            ..Default::default()
+        };
+        let names: Vec<String> = ["h", "pump", "starts", "onTime", "duty"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (tr, failure, log) =
+            rtc::sim::trajectory_with_events(&plan, &settings, &names).unwrap();
+        assert!(failure.is_none(), "{failure:?}");
+        // Terminated after the sixth start (the step containing it is the last).
+        let t_end = *tr.times.last().unwrap();
+        assert!((t_end - exact[10]).abs() <= h, "ended at {t_end}");
+        let switches: Vec<f64> = log
+            .iter()
+            .filter(|r| r.condition == "h < hlow" || r.condition == "h > hhigh")
+            .map(|r| r.time)
+            .collect();
+        assert_eq!(switches.len(), 11);
+        let worst = switches
+            .iter()
+            .zip(&exact)
+            .map(|(s, e)| (s - e).abs())
+            .fold(0.0, f64::max);
+        eprintln!("tank pump, trapezoid h = {h}: 11 switching times within {worst:.2e} s");
+        assert!(worst < tol, "{worst}");
+        // The cascaded events happen at the same instants as the switchings that cause them.
+        for r in log.iter().filter(|r| r.condition.contains("pre(pump)")) {
+            assert!(switches.contains(&r.time), "{r:?}");
+        }
+        let last = tr.values.last().unwrap();
+        assert_eq!(last[2], 6.0, "starts");
+        let on_time = 5.0 * fill(lo, hi);
+        assert!((last[3] - on_time).abs() < 5.0 * tol, "onTime {}", last[3]);
+        // duty = onTime / starts at the last stop, with onTime already updated (sorted).
+        assert!((last[4] - fill(lo, hi)).abs() < tol, "duty {}", last[4]);
+    }
+}
+
+/// `when … elsewhen …`: at t = 0 `initial()` and the sample at 0 fire in one instant and only
+/// the first branch acts; assignments in a body are sorted (b = a + 1 reads the new a); an
+/// event iteration that does not settle stops with status 5 after its bound.
+#[test]
+fn when_order_and_event_iteration() {
+    let plan = common::compile_example("../tests/models/WhenOrder.mo", Method::Trapezoid, &[], 10);
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 0.6,
+        step: 0.01,
+        every: 5,
+        ..Default::default()
+    };
+    let names: Vec<String> = ["y", "a", "b"].iter().map(|s| s.to_string()).collect();
+    let (tr, failure, _) = rtc::sim::trajectory_with_events(&plan, &settings, &names).unwrap();
+    assert!(failure.is_none());
+    let at = |t: f64| {
+        let i = tr.times.iter().position(|&x| (x - t).abs() < 1e-9).unwrap();
+        tr.values[i].clone()
+    };
+    assert_eq!(at(0.0), [1.0, 0.0, 0.0]);
+    assert_eq!(at(0.2), [1.0, 5.0, 6.0]);
+    assert_eq!(at(0.25), [11.0, 5.0, 6.0]);
+    assert_eq!(at(0.6), [21.0, 5.0, 6.0]);
+
+    let plan = common::compile_example("../tests/models/EventLoop.mo", Method::Trapezoid, &[], 10);
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 0.01,
+        every: 1,
+        ..Default::default()
+    };
+    let (_, failure, log) = rtc::sim::trajectory_with_events(&plan, &settings, &[]).unwrap();
+    let f = failure.expect("the iteration does not settle");
+    assert!(matches!(f.status, Status::EventIteration { .. }), "{f:?}");
+    assert_eq!(log.len(), 1 + rtc::sim::EVENT_ITERATIONS - 1);
 }

@@ -125,13 +125,33 @@ pub struct Experiment {
 /// (`pre(v)` in the expressions: the value just before).
 #[derive(Clone, Debug)]
 pub struct When {
+    /// A relation (a state event when it involves the continuous solution) or a Boolean
+    /// expression of discrete variables (checked at event instants).
     pub condition: ExprId,
-    /// `sample(start, interval)` instead of a relation (then `condition` is unused).
+    /// `sample(start, interval)` instead of a condition (then `condition` is unused).
     pub sample: Option<(f64, f64)>,
+    /// `initial()`: acts once, after initialisation.
+    pub initial: bool,
     pub reinits: Vec<(VarId, ExprId)>,
-    /// `v = expr` for discrete variables, in order.
+    /// `v = expr` for discrete variables, in source order (sorted when compiled).
     pub assigns: Vec<(VarId, ExprId)>,
+    /// `terminate("message")` in the body.
+    pub terminate: Option<String>,
+    /// (chain, branch): the when-equation it belongs to and its place among the `elsewhen`
+    /// branches (0 for the `when` branch). At one instant only the first branch that fires acts.
+    pub chain: (usize, usize),
     pub span: Span,
+}
+
+impl When {
+    /// The condition as written.
+    pub fn condition_text(&self, m: &FlatModel) -> String {
+        match self.sample {
+            Some((a, b)) => format!("sample({}, {})", fmt_real_pub(a), fmt_real_pub(b)),
+            None if self.initial => "initial()".to_string(),
+            None => m.expr_string(self.condition),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -247,12 +267,13 @@ impl FlatModel {
                 escape(&a.message)
             );
         }
-        for w in &self.whens {
-            let cond = match w.sample {
-                Some((a, b)) => format!("sample({}, {})", fmt_real_pub(a), fmt_real_pub(b)),
-                None => self.expr_string(w.condition),
-            };
-            let _ = writeln!(s, "  when {cond} then");
+        for (i, w) in self.whens.iter().enumerate() {
+            let cond = w.condition_text(self);
+            if w.chain.1 == 0 {
+                let _ = writeln!(s, "  when {cond} then");
+            } else {
+                let _ = writeln!(s, "  elsewhen {cond} then");
+            }
             for &(x, e) in &w.assigns {
                 let _ = writeln!(
                     s,
@@ -269,7 +290,12 @@ impl FlatModel {
                     self.expr_string(e)
                 );
             }
-            s.push_str("  end when;\n");
+            if let Some(m) = &w.terminate {
+                let _ = writeln!(s, "    terminate(\"{}\");", escape(m));
+            }
+            if self.whens.get(i + 1).is_none_or(|n| n.chain.0 != w.chain.0) {
+                s.push_str("  end when;\n");
+            }
         }
         let ex = &self.experiment;
         let mut parts = Vec::new();

@@ -272,6 +272,11 @@ pub fn analysis_report(
                 "the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and one re-initialisation for deferred events"
             }
         );
+        let _ = writeln!(
+            out,
+            "  event iteration: at most {} rounds of when-equations per instant (status 5 beyond)",
+            sim::EVENT_ITERATIONS
+        );
     }
     let _ = writeln!(
         out,
@@ -770,6 +775,11 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     let steps = report.stats.frames * per_frame as u64;
     if a.realtime {
         eprint!("{}", report.stats.summary(true));
+    }
+    if let (Some((t, _)), Some(why)) = (&report.failure, model.events.termination()) {
+        // Not a failure: the model ended the run.
+        eprintln!("rtc: {why}; the run ends at t = {t}");
+        return Ok(0);
     }
     if let Some((t, msg)) = &report.failure {
         eprintln!("rtc: run stopped at t = {t}: {msg}");

@@ -171,6 +171,15 @@ pub fn describe(plan: &Plan, status: Status) -> String {
             format!("Newton iteration of block {block} did not converge in {} iterations (residual {residual:e})", plan.newton.max_iterations)
         }
         Status::Singular { block } => format!("the Jacobian of block {block} is singular"),
+        Status::EventIteration { event } => format!(
+            "the event iteration did not settle in {EVENT_ITERATIONS} rounds (event {event}, `{}`, still firing)",
+            plan.events[event].text
+        ),
+        Status::Terminated { event } => format!(
+            "terminated by event {event} (`{}`): {}",
+            plan.events[event].text,
+            plan.events[event].terminate.as_deref().unwrap_or("")
+        ),
         Status::Chattering { event } => format!(
             "event {event} (`{}`) chatters: it came back less than {ZENO_STEPS} steps after its previous occurrence, faster than the step resolves (chattering rule; --zeno hold holds its states instead of stopping)",
             plan.events[event].text
@@ -331,6 +340,13 @@ pub fn simulate_logged(
         }
         let st = events.step(it, &mut mem, t, settings.step);
         let t1 = settings.start + (k + 1) as f64 * settings.step;
+        if let Status::Terminated { .. } = st {
+            // The model ended the run (`terminate`): not a failure.
+            sample(&mem, &mut row);
+            record(t1, &row);
+            log.append(&mut events.log);
+            return Ok(k + 1);
+        }
         if st != Status::Ok {
             // Record the failing state too: the run shows where it went wrong.
             sample(&mem, &mut row);
@@ -469,15 +485,27 @@ pub struct Chatter {
     pub held: Vec<String>,
 }
 
-/// State events in bounded work (Cellier & Kofman §10.8): after a regular step, a when-
-/// condition that became true is located by **one** regula-falsi interpolation of its
-/// zero-crossing function between the ends of the step — never an iteration; the step is
-/// repeated from its start to the event time, the actions re-initialise the states, a
-/// zero-length step makes the model consistent with them, and a partial step reaches the end
-/// of the original step on time. One event per step: further conditions that become true in
-/// the same step are applied at its end, unlocated, and counted as deferred. Worst case per
-/// step: five calls of the step function (regular, partial, re-initialisation, partial, and
-/// one re-initialisation for the deferred events).
+/// At most this many rounds of the event iteration at one instant: conditions of discrete
+/// variables (and relations moved by the actions) that became true fire their when-equations,
+/// whose actions may make others true.
+pub const EVENT_ITERATIONS: usize = 10;
+
+/// Events in bounded work (Cellier & Kofman §10.8): after a regular step, a when-condition
+/// that became true is located by **one** regula-falsi interpolation of its zero-crossing
+/// function between the ends of the step — never an iteration; the step is repeated from its
+/// start to the event time, the *instant* runs (the actions, then the bounded event iteration),
+/// a zero-length step makes the model consistent with the new values, and a partial step
+/// reaches the end of the original step on time. One event per step is located: further
+/// conditions that become true in the same step are applied at its end, unlocated, and counted
+/// as deferred. Worst case per step: five calls of the step function (regular, partial,
+/// re-initialisation, partial, and one re-initialisation for the deferred events).
+///
+/// At an instant, `pre(v)` is the value just before it; the actions of the events that fire
+/// run in order (each when-equation's assignments sorted by dependency); then conditions of
+/// discrete variables that became true, and relations the actions moved across their
+/// threshold, fire in turn — at most [`EVENT_ITERATIONS`] rounds, else the step fails with
+/// status 5. Of the branches of one `when … elsewhen …` that fire in a round only the first
+/// acts.
 ///
 /// Chattering (Zeno) rule: an event handled less than [`ZENO_STEPS`] steps after its previous
 /// occurrence is *close*; a close event is *chattering* when its previous occurrence was close
@@ -498,6 +526,12 @@ pub struct Events<'p> {
     disabled: Vec<bool>,
     held: Vec<(usize, f64)>,
     pub chatter: Option<Chatter>,
+    /// Values of the discrete conditions after the last instant.
+    cond: Vec<bool>,
+    /// The most rounds of the event iteration any instant needed.
+    pub max_rounds: usize,
+    /// `terminate` ran: (event, time).
+    pub terminated: Option<(usize, f64)>,
 }
 
 impl<'p> Events<'p> {
@@ -513,27 +547,35 @@ impl<'p> Events<'p> {
             disabled: vec![false; plan.events.len()],
             held: Vec::new(),
             chatter: None,
+            cond: vec![false; plan.events.len()],
+            max_rounds: 0,
+            terminated: None,
         }
     }
 
-    fn values(&self, mem: &[f64]) -> Vec<f64> {
+    fn eval(&self, mem: &[f64], e: crate::symbolic::ExprId) -> f64 {
         let p = self.plan;
-        p.events
+        crate::symbolic::eval::eval(&p.arena, e, &mut |x| mem[x.index()], mem[p.time.index()])
+    }
+
+    /// The zero-crossing functions (0 for events that have none).
+    fn values(&self, mem: &[f64]) -> Vec<f64> {
+        self.plan
+            .events
             .iter()
-            .map(|e| {
-                crate::symbolic::eval::eval(
-                    &p.arena,
-                    e.z,
-                    &mut |x| mem[x.index()],
-                    mem[p.time.index()],
-                )
-            })
+            .map(|e| self.eval(mem, e.z))
             .collect()
+    }
+
+    /// Whether event `k` is located from its zero-crossing function.
+    fn located(&self, k: usize) -> bool {
+        let e = &self.plan.events[k];
+        !self.disabled[k] && e.sample.is_none() && !e.initial && e.discrete.is_none()
     }
 
     /// Whether event `k` happens between values `z0` and `z1` of its function.
     fn crossed(&self, k: usize, z0: f64, z1: f64) -> bool {
-        if self.disabled[k] {
+        if !self.located(k) {
             false
         } else if self.plan.events[k].both {
             (z0 > 0.0) != (z1 > 0.0)
@@ -543,7 +585,7 @@ impl<'p> Events<'p> {
     }
 
     fn active(&self, k: usize, z: f64) -> bool {
-        if self.plan.events[k].sample.is_some() {
+        if !self.located(k) {
             return false;
         }
         if self.plan.events[k].below {
@@ -553,50 +595,120 @@ impl<'p> Events<'p> {
         }
     }
 
-    /// The actions of event `k`: every expression first, then the assignments.
-    fn apply(&self, k: usize, mem: &mut [f64]) {
+    /// The actions of event `k`: the assignments in their sorted order, then the
+    /// re-initialisations (evaluated first, assigned together).
+    fn apply(&mut self, k: usize, mem: &mut [f64], te: f64) {
         let p = self.plan;
+        for &(x, e) in &p.events[k].assigns {
+            mem[x.index()] = self.eval(mem, e);
+        }
         let values: Vec<(usize, f64)> = p.events[k]
             .reinits
             .iter()
-            .chain(&p.events[k].assigns)
-            .map(|&(x, e)| {
-                let v = crate::symbolic::eval::eval(
-                    &p.arena,
-                    e,
-                    &mut |y| mem[y.index()],
-                    mem[p.time.index()],
-                );
-                (x.index(), v)
-            })
+            .map(|&(x, e)| (x.index(), self.eval(mem, e)))
             .collect();
         for (x, v) in values {
             mem[x] = v;
         }
+        if p.events[k].terminate.is_some() && self.terminated.is_none() {
+            self.terminated = Some((k, te));
+        }
     }
 
-    /// Time events due at the start time itself (`sample(t0, …)`): their actions run after
-    /// initialisation, followed by a zero-length step for a consistent state.
-    pub fn initial(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t0: f64) -> Status {
-        for k in 0..self.plan.events.len() {
-            let Some((start, interval)) = self.plan.events[k].sample else {
-                continue;
-            };
-            if (start - t0).abs() <= 1e-9 * interval {
-                self.apply(k, mem);
-                let st = it.step(mem, t0, 0.0);
-                self.log.push(EventRecord {
-                    time: t0,
-                    index: k,
-                    condition: self.plan.events[k].text.clone(),
-                    outcome: Outcome::Handled,
-                });
-                if st != Status::Ok {
-                    return st;
-                }
+    /// The discrete conditions' values now.
+    fn conditions(&self, mem: &[f64]) -> Vec<bool> {
+        self.plan
+            .events
+            .iter()
+            .map(|e| e.discrete.is_some_and(|c| self.eval(mem, c) != 0.0))
+            .collect()
+    }
+
+    /// An event instant at `te`: `pre` slots take the values just before it, the events in
+    /// `first` act (logged with `outcome`), then the event iteration.
+    fn instant(&mut self, first: &[usize], mem: &mut [f64], te: f64, outcome: Outcome) -> Status {
+        let p = self.plan;
+        for e in &p.events {
+            for &(slot, v) in &e.pres {
+                mem[slot.index()] = mem[v.index()];
             }
         }
+        let mut z_before = self.values(mem);
+        let mut fire: Vec<usize> = first.to_vec();
+        let mut round = 0;
+        while !fire.is_empty() {
+            if round == EVENT_ITERATIONS {
+                return Status::EventIteration { event: fire[0] };
+            }
+            // One branch per when/elsewhen chain: the first.
+            fire.sort_by_key(|&k| (p.events[k].chain, k));
+            let mut chains = Vec::new();
+            for &k in &fire {
+                let chain = p.events[k].chain.0;
+                if chain != usize::MAX && chains.contains(&chain) {
+                    continue;
+                }
+                chains.push(chain);
+                self.apply(k, mem, te);
+                self.log.push(EventRecord {
+                    time: te,
+                    index: k,
+                    condition: p.events[k].text.clone(),
+                    outcome: if round == 0 {
+                        outcome
+                    } else {
+                        Outcome::Handled
+                    },
+                });
+            }
+            round += 1;
+            // What the actions made true.
+            let now = self.conditions(mem);
+            let z_now = self.values(mem);
+            fire = (0..p.events.len())
+                .filter(|&j| {
+                    (now[j] && !self.cond[j])
+                        || (!p.events[j].both
+                            && !fire.contains(&j)
+                            && !self.active(j, z_before[j])
+                            && self.active(j, z_now[j]))
+                })
+                .collect();
+            self.cond = now;
+            z_before = z_now;
+        }
+        self.max_rounds = self.max_rounds.max(round);
         Status::Ok
+    }
+
+    /// After initialisation: the discrete conditions take their initial values, then the
+    /// instant at the start time runs `initial()` events and samples due at the start time,
+    /// followed by a zero-length step for a consistent state.
+    pub fn initial(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t0: f64) -> Status {
+        self.cond = self.conditions(mem);
+        let first: Vec<usize> = (0..self.plan.events.len())
+            .filter(|&k| {
+                let e = &self.plan.events[k];
+                e.initial
+                    || e.sample
+                        .is_some_and(|(start, interval)| (start - t0).abs() <= 1e-9 * interval)
+            })
+            .collect();
+        if first.is_empty() {
+            return Status::Ok;
+        }
+        let st = self.instant(&first, mem, t0, Outcome::Handled);
+        if st != Status::Ok {
+            return st;
+        }
+        let st = it.step(mem, t0, 0.0);
+        if st != Status::Ok {
+            return st;
+        }
+        match self.terminated {
+            Some((event, _)) => Status::Terminated { event },
+            None => Status::Ok,
+        }
     }
 
     /// The earliest time event in (t, t + h]: (event, time).
@@ -625,7 +737,7 @@ impl<'p> Events<'p> {
 
     /// One step from `t` to `t + h` with event handling: a time event due in the step splits
     /// it at the event's known time (no location needed), state events are located inside
-    /// each part.
+    /// each part. A `terminate` that ran in the step is reported at its end (status 6).
     pub fn step(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
         self.calls = 0;
         let mut st = self.step_timed(it, mem, t, h);
@@ -637,7 +749,10 @@ impl<'p> Events<'p> {
             st = self.call(it, mem, t + h, 0.0);
         }
         self.max_calls = self.max_calls.max(self.calls);
-        st
+        match (st, self.terminated) {
+            (Status::Ok, Some((event, _))) => Status::Terminated { event },
+            _ => st,
+        }
     }
 
     /// The most step-function evaluations one step may need: 1 without events, 5 with state
@@ -677,14 +792,11 @@ impl<'p> Events<'p> {
             return st;
         }
         let te = if at_end { end } else { te };
-        self.apply(k, mem);
+        let st = self.instant(&[k], mem, te, Outcome::Handled);
+        if st != Status::Ok {
+            return st;
+        }
         let st = self.call(it, mem, te, 0.0);
-        self.log.push(EventRecord {
-            time: te,
-            index: k,
-            condition: self.plan.events[k].text.clone(),
-            outcome: Outcome::Handled,
-        });
         if st != Status::Ok || at_end {
             return st;
         }
@@ -720,21 +832,18 @@ impl<'p> Events<'p> {
         let h1 = theta * h;
         let te = t + h1;
         mem.copy_from_slice(&self.snapshot);
-        for (step_t, step_h, act) in [(t, h1, true), (te, 0.0, false)] {
-            let st = self.call(it, mem, step_t, step_h);
-            if st != Status::Ok {
-                return st;
-            }
-            if act {
-                self.apply(k, mem);
-            }
+        let st = self.call(it, mem, t, h1);
+        if st != Status::Ok {
+            return st;
         }
-        self.log.push(EventRecord {
-            time: te,
-            index: k,
-            condition: self.plan.events[k].text.clone(),
-            outcome: Outcome::Handled,
-        });
+        let st = self.instant(&[k], mem, te, Outcome::Handled);
+        if st != Status::Ok {
+            return st;
+        }
+        let st = self.call(it, mem, te, 0.0);
+        if st != Status::Ok {
+            return st;
+        }
         // The states just after the event: what a chattering event holds.
         self.snapshot.copy_from_slice(mem);
         let mut zb = self.values(mem);
@@ -774,14 +883,10 @@ impl<'p> Events<'p> {
             return Status::Ok;
         }
         later.sort_by(|a, b| a.1.total_cmp(&b.1));
-        for &(j, _) in &later {
-            self.apply(j, mem);
-            self.log.push(EventRecord {
-                time: t + h,
-                index: j,
-                condition: self.plan.events[j].text.clone(),
-                outcome: Outcome::Deferred,
-            });
+        let later: Vec<usize> = later.into_iter().map(|(j, _)| j).collect();
+        let st = self.instant(&later, mem, t + h, Outcome::Deferred);
+        if st != Status::Ok {
+            return st;
         }
         self.call(it, mem, t + h, 0.0)
     }
@@ -806,7 +911,12 @@ impl<'p> Events<'p> {
         }
         slots.sort_unstable();
         slots.dedup();
-        let last = self.log.last_mut().expect("the event was logged");
+        let last = self
+            .log
+            .iter_mut()
+            .rev()
+            .find(|r| r.index == k)
+            .expect("the event was logged");
         let mut held = Vec::new();
         match self.zeno {
             Zeno::Stop => last.outcome = Outcome::Stopped,
@@ -854,6 +964,17 @@ impl<'p> Events<'p> {
                 }
             ),
         })
+    }
+
+    /// What `terminate` said, if it ran: "t = …: event k (`cond`): message".
+    pub fn termination(&self) -> Option<String> {
+        let (k, te) = self.terminated?;
+        let e = &self.plan.events[k];
+        Some(format!(
+            "terminated at t = {te} by event {k} (`{}`): {}",
+            e.text,
+            e.terminate.as_deref().unwrap_or("")
+        ))
     }
 
     /// The event log as CSV: `time,event,condition,handled`.

@@ -5,7 +5,9 @@ equation
   der(h) = v;
   der(v) = -9.81;
   when h < 0 then
-    reinit(v, -0.8*pre(v));
+    if v < -1 then
+      reinit(v, -0.8*pre(v));
+    end if;
   elsewhen h > 10 then
     reinit(v, 0);
   end when;

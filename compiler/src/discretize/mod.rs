@@ -30,7 +30,7 @@ pub mod multirate;
 use crate::diag::{Diagnostic, Span};
 use crate::flat::{FlatModel, VarKind};
 use crate::structure::alias::{self, Aliases};
-use crate::symbolic::{Arena, ExprId, Node, VarId};
+use crate::symbolic::{Arena, CmpOp, ExprId, Node, VarId};
 use rustc_hash::FxHashMap;
 
 /// The integration formula of one state.
@@ -288,9 +288,9 @@ pub struct Discretized {
 }
 
 /// An event (Cellier & Kofman §10.8): a state event, the relation `z ≤ 0` (`below`) or
-/// `z > 0` becoming true, or a time event `sample(start, interval)`; its actions
-/// re-initialise states and assign discrete variables with expressions of the values just
-/// before the event.
+/// `z > 0` becoming true; a time event `sample(start, interval)` or `initial()`; or a
+/// condition of discrete variables becoming true at another event's instant. Its actions
+/// assign discrete variables (in dependency order) and re-initialise states.
 #[derive(Clone, Debug)]
 pub struct Event {
     pub z: ExprId,
@@ -299,8 +299,23 @@ pub struct Event {
     /// (no actions; the step is split at the switching time).
     pub both: bool,
     pub sample: Option<(f64, f64)>,
+    /// `when initial()`: acts once, after initialisation.
+    pub initial: bool,
+    /// A Boolean condition of discrete variables (then `z` is unused): checked at event
+    /// instants, after other events' actions (the event iteration); it acts when it becomes
+    /// true.
+    pub discrete: Option<ExprId>,
     pub reinits: Vec<(VarId, ExprId)>,
+    /// Sorted: each assignment sees the new values of the ones before it.
     pub assigns: Vec<(VarId, ExprId)>,
+    /// `terminate("message")`: the run ends after the event.
+    pub terminate: Option<String>,
+    /// (when-equation, branch): of the branches of one when/elsewhen chain that fire at one
+    /// instant only the first acts.
+    pub chain: (usize, usize),
+    /// (pre slot, variable): slots that the expressions read as `pre(v)`, filled with the
+    /// values just before the event instant.
+    pub pres: Vec<(VarId, VarId)>,
     /// The condition as written, for logs.
     pub text: String,
     pub span: Span,
@@ -1018,32 +1033,65 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         step_all.push(st);
     }
     order_pre_copies(&mut b.pre_copies);
-    // State events: z from the condition's relation, actions with pre(v) = the value just
-    // before the event (the current value when the actions run).
+    // Events from when-equations: z from a condition's relation on the continuous solution
+    // (a state event), or a Boolean condition of discrete variables checked at event
+    // instants; actions read pre(v) from slots the event handler fills with the values just
+    // before the instant.
     let mut events = Vec::new();
     for w in &flat.whens {
-        let (z, below) = match (w.sample, b.arena.node(w.condition)) {
-            (Some(_), _) => (b.arena.constant(0.0), false),
-            (None, Node::Cmp(op, a, c)) => {
-                let diff = b.arena.sub(a, c);
-                let z = b.translate(diff)?;
-                (
-                    z,
-                    matches!(op, crate::symbolic::CmpOp::Lt | crate::symbolic::CmpOp::Le),
-                )
+        let mut z = b.arena.constant(0.0);
+        let mut below = false;
+        let mut discrete = None;
+        if w.sample.is_none() && !w.initial {
+            let cond = b.translate(w.condition)?;
+            let mut leaves = Vec::new();
+            b.arena.leaves(cond, &mut leaves);
+            let moving = leaves.iter().any(|l| match l {
+                Node::Var(v) => matches!(
+                    b.vars[v.index()].kind,
+                    SVarKind::State
+                        | SVarKind::Derivative
+                        | SVarKind::Algebraic
+                        | SVarKind::Time
+                        | SVarKind::Input
+                ),
+                _ => false,
+            });
+            match (moving, b.arena.node(cond)) {
+                (false, _) => discrete = Some(cond),
+                (true, Node::Cmp(op, l, r)) if !matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                    z = b.arena.sub(l, r);
+                    below = matches!(op, CmpOp::Lt | CmpOp::Le);
+                }
+                (true, _) => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "unsupported",
+                            "not yet supported: a when-condition that combines a relation of continuous variables with other terms",
+                        )
+                        .at(w.span, "in this when-equation")
+                        .help("write one relation (<, <=, >, >=) per when-equation, or a condition of discrete variables only"),
+                    ))
+                }
             }
-            _ => continue,
-        };
+        }
         let mut assigns = Vec::new();
         for &(x, e) in &w.assigns {
-            let sv = b.value_of[&x];
-            let mut cache = FxHashMap::default();
-            let now = b.arena.substitute(e, &mut cache, &mut |ar, n| match n {
-                Node::Pre(v) => Some(ar.var(v)),
-                _ => None,
-            });
-            assigns.push((sv, b.translate(now)?));
+            assigns.push((b.value_of[&x], b.translate(e)?));
         }
+        let assigns = sort_assignments(&b.arena, assigns).map_err(|v| {
+            Box::new(
+                Diagnostic::error(
+                    "when",
+                    format!(
+                        "the assignments in this when-equation depend on each other in a cycle (through `{}`)",
+                        b.vars[v.index()].name
+                    ),
+                )
+                .at(w.span, "in this when-equation")
+                .help("use pre(v) for the value before the event"),
+            )
+        })?;
         let mut reinits = Vec::new();
         for &(x, e) in &w.reinits {
             let (r, _) = b.aliases.resolve(x);
@@ -1069,25 +1117,38 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
                     .at(w.span, "in this when-equation"),
                 ));
             }
-            let mut cache = FxHashMap::default();
-            let now = b.arena.substitute(e, &mut cache, &mut |ar, n| match n {
-                Node::Pre(v) => Some(ar.var(v)),
-                _ => None,
-            });
-            let te = b.translate(now)?;
+            let te = b.translate(e)?;
             reinits.push((sv, te));
+        }
+        // The pre slots the condition and the actions read.
+        let mut pres = Vec::new();
+        let mut leaves = Vec::new();
+        for e in assigns.iter().chain(&reinits).map(|a| a.1).chain(discrete) {
+            b.arena.leaves(e, &mut leaves);
+        }
+        for l in leaves {
+            if let Node::Var(p) = l {
+                if let (SVarKind::Pre, Some(v)) = (b.vars[p.index()].kind, b.vars[p.index()].pre_of)
+                {
+                    if !pres.contains(&(p, v)) {
+                        pres.push((p, v));
+                    }
+                }
+            }
         }
         events.push(Event {
             z,
             below,
             both: false,
             sample: w.sample,
+            initial: w.initial,
+            discrete,
             reinits,
             assigns,
-            text: match w.sample {
-                Some((a, s)) => format!("sample({a}, {s})"),
-                None => flat.expr_string(w.condition),
-            },
+            terminate: w.terminate.clone(),
+            chain: w.chain,
+            pres,
+            text: w.condition_text(flat),
             span: w.span,
         });
     }
@@ -1150,8 +1211,13 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             below: false,
             both: true,
             sample: None,
+            initial: false,
+            discrete: None,
             reinits: Vec::new(),
             assigns: Vec::new(),
+            terminate: None,
+            chain: (usize::MAX, 0),
+            pres: Vec::new(),
             text,
             span: Span::default(),
         });
@@ -1298,4 +1364,46 @@ pub(crate) fn order_pre_copies(pre_copies: &mut [(VarId, VarId)]) {
         d
     };
     pre_copies.sort_by_key(|&(p, _)| std::cmp::Reverse(depth(p)));
+}
+
+/// Orders a when-equation's assignments so that each one follows those whose new values it
+/// reads (stable: source order where free). A cycle names one of its variables.
+fn sort_assignments(
+    ar: &crate::symbolic::Arena,
+    assigns: Vec<(VarId, ExprId)>,
+) -> Result<Vec<(VarId, ExprId)>, VarId> {
+    let targets: Vec<VarId> = assigns.iter().map(|a| a.0).collect();
+    let deps: Vec<Vec<usize>> = assigns
+        .iter()
+        .map(|&(_, e)| {
+            let mut leaves = Vec::new();
+            ar.leaves(e, &mut leaves);
+            let mut d: Vec<usize> = leaves
+                .iter()
+                .filter_map(|l| match l {
+                    Node::Var(v) => targets.iter().position(|t| t == v),
+                    _ => None,
+                })
+                .collect();
+            d.sort_unstable();
+            d.dedup();
+            d
+        })
+        .collect();
+    let mut done = vec![false; assigns.len()];
+    let mut out = Vec::with_capacity(assigns.len());
+    while out.len() < assigns.len() {
+        let Some(i) =
+            (0..assigns.len()).find(|&i| !done[i] && deps[i].iter().all(|&j| done[j] || j == i))
+        else {
+            let i = (0..assigns.len()).find(|&i| !done[i]).expect("some left");
+            return Err(targets[i]);
+        };
+        if deps[i].contains(&i) {
+            return Err(targets[i]);
+        }
+        done[i] = true;
+        out.push(assigns[i]);
+    }
+    Ok(out)
 }

@@ -245,6 +245,8 @@ struct Flattener<'t, 'a> {
     last_slot: Option<SlotId>,
     /// Sizes of arrays being declared, known from their binding (`A[:, size(A, 1)] = …`).
     pending_dims: FxHashMap<SlotId, Vec<usize>>,
+    /// Inside a when-condition or when-body: `edge` and `change` are allowed there.
+    in_when: bool,
 }
 
 const MAX_ERRORS: usize = 20;
@@ -274,6 +276,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             top: None,
             last_slot: None,
             pending_dims: FxHashMap::default(),
+            in_when: false,
         }
     }
 
@@ -1245,8 +1248,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     // ------------------------------------------------------------------ diagnostics
 
-    /// `when <relation> then reinit(x, e); … end when;`: the subset rtc handles (a state
-    /// event located by one interpolation, Cellier & Kofman §10.8). Everything else in a
+    /// `when c then … elsewhen c2 then … end when;` (Cellier & Kofman §10.8): a condition is
+    /// `sample(start, interval)`, `initial()`, a relation, or a Boolean expression of
+    /// discrete variables (with `pre`, `edge`, `change`); a body holds `v = expr` for discrete
+    /// variables, `reinit(x, expr)` for states and `terminate("message")`. Everything else in a
     /// when-equation gets the located "not yet supported" diagnostic.
     fn when_equation(
         &mut self,
@@ -1258,70 +1263,144 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if initial {
             return Err(self.unsupported(eq.span, "when-equations in an initial equation section"));
         }
-        if branches.len() != 1 {
-            return Err(self.unsupported(eq.span, "elsewhen"));
+        let chain = self.flat.whens.len();
+        for (branch, (cond, body)) in branches.iter().enumerate() {
+            let span = if branch == 0 { eq.span } else { cond.span };
+            self.when_branch(cond, body, env, (chain, branch), span)?;
         }
-        let (cond, body) = &branches[0];
-        // `sample(start, interval)`: a time event; otherwise one relation (a state event).
+        Ok(())
+    }
+
+    fn when_branch(
+        &mut self,
+        cond: &'a ast::Expr,
+        body: &'a [ast::Equation],
+        env: Env,
+        chain: (usize, usize),
+        span: Span,
+    ) -> DResult<()> {
         let mut sample = None;
+        let mut at_initial = false;
         let mut c = self.flat.arena.constant(0.0);
-        let sample_call = match &cond.kind {
-            ast::ExprKind::Call(ast::CallTarget::Ref(f), args)
-                if f.to_source_string() == "sample" =>
-            {
-                Some(args)
+        let call = match &cond.kind {
+            ast::ExprKind::Call(ast::CallTarget::Ref(f), args) => {
+                Some((f.to_source_string(), args))
+            }
+            ast::ExprKind::Call(ast::CallTarget::Initial, args) => {
+                Some(("initial".to_string(), args))
             }
             _ => None,
         };
-        if let Some(args) = sample_call {
-            if args.positional.len() != 2 || !args.named.is_empty() {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "arguments",
-                        "sample takes two arguments: sample(start, interval)",
-                    )
-                    .at(cond.span, "here"),
-                ));
-            }
-            let mut vals = [0.0; 2];
-            for (k, a) in args.positional.iter().enumerate() {
-                let e = self.eval_scalar(a, env)?;
-                let Some(v) = self.fold(e) else {
+        match call {
+            Some((f, args)) if f == "sample" => {
+                if args.positional.len() != 2 || !args.named.is_empty() {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "arguments",
+                            "sample takes two arguments: sample(start, interval)",
+                        )
+                        .at(cond.span, "here"),
+                    ));
+                }
+                let mut vals = [0.0; 2];
+                for (k, a) in args.positional.iter().enumerate() {
+                    let e = self.eval_scalar(a, env)?;
+                    let Some(v) = self.fold(e) else {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "sample",
+                                "sample(start, interval) needs constant arguments",
+                            )
+                            .at(a.span, "not a constant or parameter expression"),
+                        ));
+                    };
+                    vals[k] = v;
+                }
+                if !(vals[1] > 0.0 && vals[1].is_finite() && vals[0].is_finite()) {
                     return Err(Box::new(
                         Diagnostic::error(
                             "sample",
-                            "sample(start, interval) needs constant arguments",
+                            format!("sample interval {} must be positive", vals[1]),
                         )
-                        .at(a.span, "not a constant or parameter expression"),
+                        .at(cond.span, "here"),
                     ));
-                };
-                vals[k] = v;
+                }
+                sample = Some((vals[0], vals[1]));
             }
-            if !(vals[1] > 0.0 && vals[1].is_finite() && vals[0].is_finite()) {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "sample",
-                        format!("sample interval {} must be positive", vals[1]),
-                    )
-                    .at(cond.span, "here"),
-                ));
+            Some((f, args)) if f == "initial" => {
+                if !args.positional.is_empty() || !args.named.is_empty() {
+                    return Err(Box::new(
+                        Diagnostic::error("arguments", "initial() takes no arguments")
+                            .at(cond.span, "here"),
+                    ));
+                }
+                at_initial = true;
             }
-            sample = Some((vals[0], vals[1]));
-        } else {
-            c = self.eval_scalar(cond, env)?;
-            let relation = matches!(
-                self.flat.arena.node(c),
-                Node::Cmp(CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge, ..)
-            );
-            if !relation {
-                return Err(self.unsupported(
-                    cond.span,
-                    "when-conditions other than sample(start, interval) or one relation (<, <=, >, >=) between real expressions",
-                ));
+            _ => {
+                self.in_when = true;
+                let r = self.eval_scalar(cond, env);
+                self.in_when = false;
+                c = r?;
+                if !self.when_condition_shape(c) {
+                    return Err(self.unsupported(
+                        cond.span,
+                        "when-conditions other than sample(start, interval), initial(), one relation (<, <=, >, >=), or a Boolean expression of discrete variables",
+                    ));
+                }
             }
         }
         let mut reinits = Vec::new();
         let mut assigns = Vec::new();
+        let mut terminate = None;
+        self.in_when = true;
+        let r = self.when_body(body, env, &mut reinits, &mut assigns, &mut terminate);
+        self.in_when = false;
+        r?;
+        self.flat.whens.push(crate::flat::When {
+            condition: c,
+            sample,
+            initial: at_initial,
+            reinits,
+            assigns,
+            terminate,
+            chain,
+            span,
+        });
+        Ok(())
+    }
+
+    /// Whether `c` is a condition rtc can watch: one relation (an event function), or a
+    /// Boolean combination (not, and, or, =, <>) of discrete variables, relations between them,
+    /// `pre`, `edge` and `change` (checked at event instants; the discretiser rejects
+    /// continuous variables in it).
+    fn when_condition_shape(&self, c: ExprId) -> bool {
+        let ar = &self.flat.arena;
+        match ar.node(c) {
+            Node::Cmp(CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge, ..) => true,
+            _ => {
+                let mut stack = vec![c];
+                while let Some(x) = stack.pop() {
+                    match ar.node(x) {
+                        Node::Var(_) | Node::Pre(_) | Node::Const(_) => {}
+                        Node::Not(a) => stack.push(a),
+                        Node::And(a, b) | Node::Or(a, b) => stack.extend([a, b]),
+                        Node::Cmp(..) => {}
+                        _ => return false,
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    fn when_body(
+        &mut self,
+        body: &'a [ast::Equation],
+        env: Env,
+        reinits: &mut Vec<(VarId, ExprId)>,
+        assigns: &mut Vec<(VarId, ExprId)>,
+        terminate: &mut Option<String>,
+    ) -> DResult<()> {
         for b in body {
             if let ast::EquationKind::Equality(l, r) = &b.kind {
                 // `v = expr`: v becomes a discrete variable, changed only here.
@@ -1349,6 +1428,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .at(b.span, "here"),
                     ));
                 }
+                if assigns.iter().any(|&(y, _)| y == xv) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "when",
+                            format!(
+                                "`{}` is assigned twice in one when-equation",
+                                self.flat.vars[xv.index()].name
+                            ),
+                        )
+                        .at(b.span, "second assignment"),
+                    ));
+                }
                 self.flat.vars[xv.index()].kind = VarKind::Sampled;
                 let e = self.eval_scalar(r, env)?;
                 assigns.push((xv, e));
@@ -1357,13 +1448,44 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let ast::EquationKind::Call(f, args) = &b.kind else {
                 return Err(self.unsupported(
                     b.span,
-                    "equations other than reinit(…) and `v = expr` in a when-equation",
+                    "equations other than `v = expr`, reinit(…) and terminate(…) in a when-equation",
                 ));
             };
-            if f.to_source_string() != "reinit" {
-                return Err(
-                    self.unsupported(b.span, "calls other than reinit(…) in a when-equation")
-                );
+            match f.to_source_string().as_str() {
+                "reinit" => {}
+                "terminate" => {
+                    let message = match (args.positional.as_slice(), args.named.is_empty()) {
+                        ([m], true) => match &m.kind {
+                            ast::ExprKind::Str(s) => s.clone(),
+                            _ => {
+                                return Err(Box::new(
+                                    Diagnostic::error(
+                                        "arguments",
+                                        "terminate takes a string literal: terminate(\"why\")",
+                                    )
+                                    .at(m.span, "not a string literal"),
+                                ))
+                            }
+                        },
+                        _ => {
+                            return Err(Box::new(
+                                Diagnostic::error(
+                                    "arguments",
+                                    "terminate takes one argument: terminate(\"why\")",
+                                )
+                                .at(b.span, "here"),
+                            ))
+                        }
+                    };
+                    *terminate = Some(message);
+                    continue;
+                }
+                _ => {
+                    return Err(self.unsupported(
+                        b.span,
+                        "calls other than reinit(…) and terminate(…) in a when-equation",
+                    ))
+                }
             }
             if args.positional.len() != 2 || !args.named.is_empty() {
                 return Err(Box::new(
@@ -1381,13 +1503,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let e = self.eval_scalar(&args.positional[1], env)?;
             reinits.push((xv, e));
         }
-        self.flat.whens.push(crate::flat::When {
-            condition: c,
-            sample,
-            reinits,
-            assigns,
-            span: eq.span,
-        });
         Ok(())
     }
 
@@ -1872,6 +1987,29 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             ))
                         }
                     }
+                }
+                Ok(Val::Arr(Arr { dims: x.dims, data }))
+            }
+            "edge" | "change" if self.in_when => {
+                // At an event instant: edge(b) = b and not pre(b), change(v) = v <> pre(v).
+                check_args(self, 1, 1)?;
+                let x = self.eval_arr(&args.positional[0], env)?;
+                let mut data = Vec::with_capacity(x.data.len());
+                for &v in &x.data {
+                    let Node::Var(id) = self.flat.arena.node(v) else {
+                        return Err(Box::new(
+                            Diagnostic::error("arguments", format!("`{name}` needs a variable"))
+                                .at(args.positional[0].span, "not a variable"),
+                        ));
+                    };
+                    let p = self.flat.arena.pre(id);
+                    let ar = &mut self.flat.arena;
+                    data.push(if name == "edge" {
+                        let np = ar.not(p);
+                        ar.and(v, np)
+                    } else {
+                        ar.cmp(CmpOp::Ne, v, p)
+                    });
                 }
                 Ok(Val::Arr(Arr { dims: x.dims, data }))
             }

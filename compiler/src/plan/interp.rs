@@ -35,6 +35,15 @@ pub enum Status {
     Chattering {
         event: usize,
     },
+    /// The event iteration at an instant did not settle (never returned by the step
+    /// function itself).
+    EventIteration {
+        event: usize,
+    },
+    /// `terminate` ran in an event's actions: the run ends after the step (not a failure).
+    Terminated {
+        event: usize,
+    },
 }
 
 impl Status {
@@ -45,6 +54,8 @@ impl Status {
             Status::NonFinite { .. } => 2,
             Status::Singular { .. } => 3,
             Status::Chattering { .. } => 4,
+            Status::EventIteration { .. } => 5,
+            Status::Terminated { .. } => 6,
         }
     }
 }
