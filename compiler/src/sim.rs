@@ -205,6 +205,38 @@ pub trait Stepper {
     fn outputs(&mut self, plan: &Plan, mem: &[f64], out: &mut [f64]);
     /// Recompute what depends on tunable parameters after they changed.
     fn parameters_changed(&mut self, mem: &mut [f64]);
+    /// Every event's zero-crossing function, or its discrete condition as 0/1 (the
+    /// expression evaluator unless the engine compiled them).
+    fn event_values(&mut self, plan: &Plan, mem: &[f64], out: &mut [f64]) {
+        for (e, z) in plan.events.iter().zip(out.iter_mut()) {
+            *z = eval_at(plan, mem, e.discrete.unwrap_or(e.z));
+        }
+    }
+    /// The slots the events read as pre(v) take the current values.
+    fn event_pre(&mut self, plan: &Plan, mem: &mut [f64]) {
+        for e in &plan.events {
+            for &(slot, v) in &e.pres {
+                mem[slot.index()] = mem[v.index()];
+            }
+        }
+    }
+    /// Event `k`'s actions, in order: the sorted assignments, then the re-initialisations.
+    fn event_action(&mut self, plan: &Plan, mem: &mut [f64], k: usize) {
+        let e = &plan.events[k];
+        for &(x, ex) in e.assigns.iter().chain(&e.reinits) {
+            mem[x.index()] = eval_at(plan, mem, ex);
+        }
+    }
+}
+
+/// `e` evaluated on `mem`.
+fn eval_at(plan: &Plan, mem: &[f64], e: crate::symbolic::ExprId) -> f64 {
+    crate::symbolic::eval::eval(
+        &plan.arena,
+        e,
+        &mut |x| mem[x.index()],
+        mem[plan.time.index()],
+    )
 }
 
 impl Stepper for Interp {
@@ -242,6 +274,15 @@ impl Stepper for crate::codegen::Jit {
     }
     fn parameters_changed(&mut self, mem: &mut [f64]) {
         crate::codegen::Jit::parameters_changed(self, mem)
+    }
+    fn event_values(&mut self, _plan: &Plan, mem: &[f64], out: &mut [f64]) {
+        crate::codegen::Jit::event_values(self, mem, out)
+    }
+    fn event_pre(&mut self, _plan: &Plan, mem: &mut [f64]) {
+        crate::codegen::Jit::event_pre(self, mem)
+    }
+    fn event_action(&mut self, _plan: &Plan, mem: &mut [f64], k: usize) {
+        crate::codegen::Jit::event_action(self, mem, k)
     }
 }
 
@@ -553,18 +594,11 @@ impl<'p> Events<'p> {
         }
     }
 
-    fn eval(&self, mem: &[f64], e: crate::symbolic::ExprId) -> f64 {
-        let p = self.plan;
-        crate::symbolic::eval::eval(&p.arena, e, &mut |x| mem[x.index()], mem[p.time.index()])
-    }
-
-    /// The zero-crossing functions (0 for events that have none).
-    fn values(&self, mem: &[f64]) -> Vec<f64> {
-        self.plan
-            .events
-            .iter()
-            .map(|e| self.eval(mem, e.z))
-            .collect()
+    /// The zero-crossing functions (0 for events that have none; discrete conditions as 0/1).
+    fn values(&self, it: &mut dyn Stepper, mem: &[f64]) -> Vec<f64> {
+        let mut z = vec![0.0; self.plan.events.len()];
+        it.event_values(self.plan, mem, &mut z);
+        z
     }
 
     /// Whether event `k` is located from its zero-crossing function.
@@ -596,44 +630,37 @@ impl<'p> Events<'p> {
     }
 
     /// The actions of event `k`: the assignments in their sorted order, then the
-    /// re-initialisations (evaluated first, assigned together).
-    fn apply(&mut self, k: usize, mem: &mut [f64], te: f64) {
-        let p = self.plan;
-        for &(x, e) in &p.events[k].assigns {
-            mem[x.index()] = self.eval(mem, e);
-        }
-        let values: Vec<(usize, f64)> = p.events[k]
-            .reinits
-            .iter()
-            .map(|&(x, e)| (x.index(), self.eval(mem, e)))
-            .collect();
-        for (x, v) in values {
-            mem[x] = v;
-        }
-        if p.events[k].terminate.is_some() && self.terminated.is_none() {
+    /// re-initialisations.
+    fn apply(&mut self, it: &mut dyn Stepper, k: usize, mem: &mut [f64], te: f64) {
+        it.event_action(self.plan, mem, k);
+        if self.plan.events[k].terminate.is_some() && self.terminated.is_none() {
             self.terminated = Some((k, te));
         }
     }
 
-    /// The discrete conditions' values now.
-    fn conditions(&self, mem: &[f64]) -> Vec<bool> {
+    /// The discrete conditions' values in `z` (from [`Self::values`]).
+    fn conditions(&self, z: &[f64]) -> Vec<bool> {
         self.plan
             .events
             .iter()
-            .map(|e| e.discrete.is_some_and(|c| self.eval(mem, c) != 0.0))
+            .zip(z)
+            .map(|(e, &c)| e.discrete.is_some() && c != 0.0)
             .collect()
     }
 
     /// An event instant at `te`: `pre` slots take the values just before it, the events in
     /// `first` act (logged with `outcome`), then the event iteration.
-    fn instant(&mut self, first: &[usize], mem: &mut [f64], te: f64, outcome: Outcome) -> Status {
+    fn instant(
+        &mut self,
+        it: &mut dyn Stepper,
+        first: &[usize],
+        mem: &mut [f64],
+        te: f64,
+        outcome: Outcome,
+    ) -> Status {
         let p = self.plan;
-        for e in &p.events {
-            for &(slot, v) in &e.pres {
-                mem[slot.index()] = mem[v.index()];
-            }
-        }
-        let mut z_before = self.values(mem);
+        it.event_pre(p, mem);
+        let mut z_before = self.values(it, mem);
         let mut fire: Vec<usize> = first.to_vec();
         let mut round = 0;
         while !fire.is_empty() {
@@ -649,7 +676,7 @@ impl<'p> Events<'p> {
                     continue;
                 }
                 chains.push(chain);
-                self.apply(k, mem, te);
+                self.apply(it, k, mem, te);
                 self.log.push(EventRecord {
                     time: te,
                     index: k,
@@ -663,8 +690,8 @@ impl<'p> Events<'p> {
             }
             round += 1;
             // What the actions made true.
-            let now = self.conditions(mem);
-            let z_now = self.values(mem);
+            let z_now = self.values(it, mem);
+            let now = self.conditions(&z_now);
             fire = (0..p.events.len())
                 .filter(|&j| {
                     (now[j] && !self.cond[j])
@@ -685,7 +712,8 @@ impl<'p> Events<'p> {
     /// instant at the start time runs `initial()` events and samples due at the start time,
     /// followed by a zero-length step for a consistent state.
     pub fn initial(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t0: f64) -> Status {
-        self.cond = self.conditions(mem);
+        let z = self.values(it, mem);
+        self.cond = self.conditions(&z);
         let first: Vec<usize> = (0..self.plan.events.len())
             .filter(|&k| {
                 let e = &self.plan.events[k];
@@ -697,7 +725,7 @@ impl<'p> Events<'p> {
         if first.is_empty() {
             return Status::Ok;
         }
-        let st = self.instant(&first, mem, t0, Outcome::Handled);
+        let st = self.instant(it, &first, mem, t0, Outcome::Handled);
         if st != Status::Ok {
             return st;
         }
@@ -792,7 +820,7 @@ impl<'p> Events<'p> {
             return st;
         }
         let te = if at_end { end } else { te };
-        let st = self.instant(&[k], mem, te, Outcome::Handled);
+        let st = self.instant(it, &[k], mem, te, Outcome::Handled);
         if st != Status::Ok {
             return st;
         }
@@ -805,14 +833,14 @@ impl<'p> Events<'p> {
 
     /// A step with state-event handling only.
     fn step_state(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
-        let z0 = self.values(mem);
+        let z0 = self.values(it, mem);
         self.snapshot.clear();
         self.snapshot.extend_from_slice(mem);
         let st = self.call(it, mem, t, h);
         if st != Status::Ok {
             return st;
         }
-        let z1 = self.values(mem);
+        let z1 = self.values(it, mem);
         // One regula-falsi step per crossed function: the zero of the line through (t, z0)
         // and (t + h, z1). The earliest is handled; later ones in the step are deferred.
         let located = |k: usize| {
@@ -836,7 +864,7 @@ impl<'p> Events<'p> {
         if st != Status::Ok {
             return st;
         }
-        let st = self.instant(&[k], mem, te, Outcome::Handled);
+        let st = self.instant(it, &[k], mem, te, Outcome::Handled);
         if st != Status::Ok {
             return st;
         }
@@ -846,7 +874,7 @@ impl<'p> Events<'p> {
         }
         // The states just after the event: what a chattering event holds.
         self.snapshot.copy_from_slice(mem);
-        let mut zb = self.values(mem);
+        let mut zb = self.values(it, mem);
         // The event just handled is on its new side from here: at the located time its
         // function is only approximately zero, and must not fire again in the same step.
         zb[k] = z1[k];
@@ -854,7 +882,7 @@ impl<'p> Events<'p> {
         if st != Status::Ok {
             return st;
         }
-        let z2 = self.values(mem);
+        let z2 = self.values(it, mem);
         // The chattering rule.
         let previous = self.last[k];
         let gap = previous.map_or(f64::INFINITY, |(tp, _)| te - tp);
@@ -884,7 +912,7 @@ impl<'p> Events<'p> {
         }
         later.sort_by(|a, b| a.1.total_cmp(&b.1));
         let later: Vec<usize> = later.into_iter().map(|(j, _)| j).collect();
-        let st = self.instant(&later, mem, t + h, Outcome::Deferred);
+        let st = self.instant(it, &later, mem, t + h, Outcome::Deferred);
         if st != Status::Ok {
             return st;
         }

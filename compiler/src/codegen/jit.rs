@@ -20,6 +20,10 @@ pub struct Jit {
     step: StepFn,
     outputs: OutputsFn,
     parameters: ParametersFn,
+    /// Events: zero-crossing functions, the pre fill, each event's actions.
+    zc: Option<OutputsFn>,
+    pre: Option<ParametersFn>,
+    events: Vec<ParametersFn>,
     /// Slots of the plan's variables; the scratch area follows.
     pub slots: usize,
     pub scratch: usize,
@@ -126,6 +130,20 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
         })
         .collect();
     // SAFETY: the functions were defined with exactly these signatures.
+    let zc = g.zc.map(|f| unsafe {
+        std::mem::transmute::<*const u8, OutputsFn>(g.module.get_finalized_function(f))
+    });
+    let pre = g.pre.map(|f| unsafe {
+        std::mem::transmute::<*const u8, ParametersFn>(g.module.get_finalized_function(f))
+    });
+    let events = g
+        .event_fns
+        .iter()
+        .map(|&f| unsafe {
+            std::mem::transmute::<*const u8, ParametersFn>(g.module.get_finalized_function(f))
+        })
+        .collect();
+    // SAFETY: the functions were defined with exactly these signatures.
     let (init, step, outputs, parameters) = unsafe {
         (
             std::mem::transmute::<*const u8, InitFn>(init_ptr),
@@ -139,6 +157,9 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
         step,
         outputs,
         parameters,
+        zc,
+        pre,
+        events,
         slots,
         scratch,
         output_count: plan.outputs.len(),
@@ -208,6 +229,31 @@ impl Jit {
         assert!(mem.len() >= self.slots + self.scratch);
         // SAFETY: `mem` is at least the layout's size, checked above.
         unsafe { (self.parameters)(mem.as_mut_ptr()) };
+    }
+
+    /// Every event's zero-crossing function (or discrete condition, 0/1) into `out`.
+    pub fn event_values(&self, mem: &[f64], out: &mut [f64]) {
+        assert!(mem.len() >= self.slots + self.scratch && out.len() >= self.events.len());
+        if let Some(f) = self.zc {
+            // SAFETY: both blocks are at least the sizes the code indexes, checked above.
+            unsafe { f(mem.as_ptr(), out.as_mut_ptr()) };
+        }
+    }
+
+    /// The slots events read as pre(v) take the current values (at an instant's start).
+    pub fn event_pre(&self, mem: &mut [f64]) {
+        assert!(mem.len() >= self.slots + self.scratch);
+        if let Some(f) = self.pre {
+            // SAFETY: as above.
+            unsafe { f(mem.as_mut_ptr()) };
+        }
+    }
+
+    /// The actions of event `k`.
+    pub fn event_action(&self, mem: &mut [f64], k: usize) {
+        assert!(mem.len() >= self.slots + self.scratch);
+        // SAFETY: as above.
+        unsafe { (self.events[k])(mem.as_mut_ptr()) };
     }
 
     /// Every named variable (the plan's outputs, in order) from `mem` into `out`.

@@ -125,6 +125,10 @@ struct Generated<M: Module> {
     step: FuncId,
     outputs: FuncId,
     parameters: FuncId,
+    /// Event functions (models with events).
+    zc: Option<FuncId>,
+    pre: Option<FuncId>,
+    event_fns: Vec<FuncId>,
     clif: Vec<String>,
     frames: FxHashMap<FuncId, Frame>,
     /// The C math library functions the code calls.
@@ -239,6 +243,55 @@ fn generate<M: Module>(
         .collect();
     let upd_chunks = g.chunks("parameters", updates.iter().map(Piece::Assign).collect())?;
     let parameters = g.entry("parameters", &upd_chunks, Entry::Parameters)?;
+    // Events: `zc` writes every event's zero-crossing function (or its discrete condition as
+    // 0/1), `pre` fills the slots the events read as pre(v), `event<k>` runs event k's
+    // actions in order (assignments sorted, then re-initialisations).
+    let actions: Vec<Vec<Assign>> = plan
+        .events
+        .iter()
+        .map(|e| {
+            e.assigns
+                .iter()
+                .chain(&e.reinits)
+                .map(|&(var, expr)| Assign {
+                    var,
+                    expr,
+                    span: e.span,
+                })
+                .collect()
+        })
+        .collect();
+    let mut zc = None;
+    let mut pre = None;
+    let mut event_fns = Vec::new();
+    if !plan.events.is_empty() {
+        let pieces: Vec<Piece> = plan
+            .events
+            .iter()
+            .enumerate()
+            .map(|(k, e)| Piece::Output(k, e.discrete.unwrap_or(e.z)))
+            .collect();
+        let chunks = g.chunks("zc", pieces)?;
+        zc = Some(g.entry("zc", &chunks, Entry::Outputs)?);
+        let mut copies: Vec<(VarId, VarId)> = Vec::new();
+        for e in &plan.events {
+            for &c in &e.pres {
+                if !copies.contains(&c) {
+                    copies.push(c);
+                }
+            }
+        }
+        let chunks = g.chunks(
+            "pre",
+            copies.iter().map(|&(p, v)| Piece::Copy(p, v)).collect(),
+        )?;
+        pre = Some(g.entry("pre", &chunks, Entry::Parameters)?);
+        for (k, a) in actions.iter().enumerate() {
+            let name = format!("event{k}");
+            let chunks = g.chunks(&name, a.iter().map(Piece::Assign).collect())?;
+            event_fns.push(g.entry(&name, &chunks, Entry::Parameters)?);
+        }
+    }
     let mut libm: Vec<&'static str> = g
         .imports
         .keys()
@@ -251,6 +304,9 @@ fn generate<M: Module>(
         step,
         outputs,
         parameters,
+        zc,
+        pre,
+        event_fns,
         clif: g.clif.take().unwrap_or_default(),
         frames: std::mem::take(&mut g.frames),
         libm,

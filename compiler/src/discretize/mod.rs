@@ -1120,6 +1120,19 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             let te = b.translate(e)?;
             reinits.push((sv, te));
         }
+        // Re-initialisations act together: run in order, each reads the others' targets
+        // from their pre slots (the values at the instant's start).
+        if reinits.len() > 1 {
+            let map: FxHashMap<VarId, VarId> =
+                reinits.iter().map(|&(x, _)| (x, b.pre(x))).collect();
+            let mut cache = FxHashMap::default();
+            for r in reinits.iter_mut() {
+                r.1 = b.arena.substitute(r.1, &mut cache, &mut |ar, n| match n {
+                    Node::Var(v) => map.get(&v).map(|&p| ar.var(p)),
+                    _ => None,
+                });
+            }
+        }
         // The pre slots the condition and the actions read.
         let mut pres = Vec::new();
         let mut leaves = Vec::new();
