@@ -97,6 +97,38 @@ const CASES: &[Case] = &[
         stop: "2",
         inputs: Some("DCMotor_inputs.csv"),
     },
+    // Events through rtc_events.c: state events with reinit, time events, hysteresis,
+    // switching relations, the event iteration and terminate.
+    Case {
+        file: "BouncingBall.mo",
+        flags: &["--method", "trapezoid", "--step", "1e-3"],
+        stop: "4",
+        inputs: None,
+    },
+    Case {
+        file: "SampledPI.mo",
+        flags: &["--method", "trapezoid", "--step", "1e-3"],
+        stop: "2",
+        inputs: None,
+    },
+    Case {
+        file: "Thermostat.mo",
+        flags: &["--method", "trapezoid", "--step", "1"],
+        stop: "20000",
+        inputs: None,
+    },
+    Case {
+        file: "Rectifier.mo",
+        flags: &["--method", "be", "--step", "1e-5"],
+        stop: "0.05",
+        inputs: None,
+    },
+    Case {
+        file: "TankPump.mo",
+        flags: &["--method", "trapezoid", "--step", "0.01"],
+        stop: "2000",
+        inputs: None,
+    },
 ];
 
 struct Platform {
@@ -319,11 +351,17 @@ fn temp(tag: &str) -> PathBuf {
 }
 
 /// The header is strict C99 (and C++), and the object's external symbols are exactly the
-/// three entry points plus the C math functions the JSON lists.
+/// entry points (and, for models with events, the event functions) plus the C math functions
+/// the JSON lists.
 #[test]
 fn header_is_strict_c99_and_the_object_exports_only_the_api() {
     let work = temp("header");
-    for file in ["Pendulum.mo", "VdPLineNoLoad.mo", "DCMotor.mo"] {
+    for file in [
+        "Pendulum.mo",
+        "VdPLineNoLoad.mo",
+        "DCMotor.mo",
+        "TankPump.mo",
+    ] {
         let name = compile_to(case(file), "x86_64-unknown-linux-gnu", &work);
         for generic in [false, true] {
             let src = work.join(format!("{name}_{generic}.c"));
@@ -384,16 +422,19 @@ fn header_is_strict_c99_and_the_object_exports_only_the_api() {
             v.sort();
             v
         };
-        assert_eq!(
-            globals,
-            vec![
-                format!("{name}_init"),
-                format!("{name}_outputs"),
-                format!("{name}_parameters"),
-                format!("{name}_step")
-            ],
-            "{name}: external definitions"
-        );
+        let mut api = vec![
+            format!("{name}_init"),
+            format!("{name}_outputs"),
+            format!("{name}_parameters"),
+            format!("{name}_step"),
+        ];
+        if file == "TankPump.mo" {
+            // Events: zero-crossing functions, the pre fill, one function per event.
+            api.extend((0..6).map(|k| format!("{name}_event{k}")));
+            api.extend([format!("{name}_pre"), format!("{name}_zc")]);
+            api.sort();
+        }
+        assert_eq!(globals, api, "{name}: external definitions");
         assert_eq!(
             globals, exported,
             "{name}: local symbols other than chunks and helpers"
@@ -454,6 +495,7 @@ fn bare_metal_objects_run_statically_linked() {
                 .arg(&dir)
                 .arg(format!("-DRTC_MODEL_HEADER=\"{name}.h\""))
                 .arg(root().join("examples/embedded/harness.c"))
+                .arg(root().join("examples/embedded/rtc_events.c"))
                 .arg(dir.join(format!("{name}.o")))
                 .args(["-lm", "-o"])
                 .arg(&exe)

@@ -410,6 +410,7 @@ impl Description<'_> {
                     .join(", ")
             }
         );
+        self.event_section(&mut h);
         // Generic names.
         h.push_str("\n#ifdef RTC_MODEL_GENERIC\n");
         let _ = writeln!(h, "#define RTC_MODEL_NAME {}", c_string(&plan.name));
@@ -429,12 +430,132 @@ impl Description<'_> {
             ("input_offsets", "input_offsets"),
             ("output_names", "output_names"),
             ("output_default", "output_default"),
+            ("EVENT_COUNT", "EVENT_COUNT"),
         ] {
             let _ = writeln!(h, "#define RTC_MODEL_{g} {p}_{s}");
+        }
+        if !plan.events.is_empty() {
+            for (g, s) in [
+                ("ZC", "zc"),
+                ("PRE", "pre"),
+                ("EVENT", "event"),
+                ("event_kind", "event_kind"),
+                ("event_chain", "event_chain"),
+                ("event_branch", "event_branch"),
+                ("event_sample", "event_sample"),
+                ("event_terminates", "event_terminates"),
+                ("event_conditions", "event_conditions"),
+            ] {
+                let _ = writeln!(h, "#define RTC_MODEL_{g} {p}_{s}");
+            }
         }
         h.push_str("#endif\n\n#ifdef __cplusplus\n}\n#endif\n\n");
         let _ = writeln!(h, "#endif /* {guard} */");
         h
+    }
+
+    /// The events: count, functions and tables for an event stepper (`examples/embedded/
+    /// rtc_events.c` implements Cellier & Kofman §10.8 over them, as `rtc run` does).
+    fn event_section(&self, h: &mut String) {
+        let p = &self.prefix;
+        let ev = &self.plan.events;
+        let _ = writeln!(
+            h,
+            "\n/* Events: {} (when-equations, relations in if-expressions). */\n#define {p}_EVENT_COUNT {}",
+            ev.len(),
+            ev.len()
+        );
+        if ev.is_empty() {
+            return;
+        }
+        let _ = writeln!(
+            h,
+            "/* Step with events through rtc_events.c, not step alone. zc writes every event's\n * zero-crossing function (or discrete condition as 0/1) into z; pre copies the values\n * events read as pre(v) (at an instant's start); event<k> runs event k's actions. Stack\n * use of these: {} bytes (generated frames). */\nint32_t {p}_zc(const double *mem, double *z);\nint32_t {p}_pre(double *mem);",
+            self.code.stack_events
+        );
+        for (k, e) in ev.iter().enumerate() {
+            let _ = writeln!(
+                h,
+                "int32_t {p}_event{k}(double *mem); /* {} */",
+                comment(&e.text)
+            );
+        }
+        let _ = writeln!(
+            h,
+            "static inline int32_t {p}_event(double *mem, int32_t k) {{\n    switch (k) {{"
+        );
+        for k in 0..ev.len() {
+            let _ = writeln!(h, "    case {k}: return {p}_event{k}(mem);");
+        }
+        h.push_str("    default: return 0;\n    }\n}\n");
+        for (name, code) in [("CHATTERING", 4), ("EVENT_ITERATION", 5), ("TERMINATED", 6)] {
+            let _ = writeln!(h, "#define {p}_{name} {code}");
+        }
+        let _ = writeln!(
+            h,
+            "/* Event kinds: 0 state event z <= 0, 1 state event z > 0, 2 relation switching\n * both ways (no actions), 3 sample(start, interval), 4 initial(), 5 condition of discrete\n * variables (checked at instants). Chains: when/elsewhen branches share a chain (-1: none);\n * of the branches of a chain that fire at one instant only the first acts. */"
+        );
+        let list = |f: &dyn Fn(&crate::discretize::Event) -> String| -> String {
+            ev.iter().map(f).collect::<Vec<_>>().join(", ")
+        };
+        let _ = writeln!(
+            h,
+            "static const int32_t {p}_event_kind[{}] = {{{}}};",
+            ev.len(),
+            list(&|e| {
+                let k = if e.both {
+                    2
+                } else if e.sample.is_some() {
+                    3
+                } else if e.initial {
+                    4
+                } else if e.discrete.is_some() {
+                    5
+                } else if e.below {
+                    0
+                } else {
+                    1
+                };
+                k.to_string()
+            })
+        );
+        let _ = writeln!(
+            h,
+            "static const int32_t {p}_event_chain[{}] = {{{}}};",
+            ev.len(),
+            list(&|e| if e.chain.0 == usize::MAX {
+                "-1".into()
+            } else {
+                e.chain.0.to_string()
+            })
+        );
+        let _ = writeln!(
+            h,
+            "static const int32_t {p}_event_branch[{}] = {{{}}};",
+            ev.len(),
+            list(&|e| e.chain.1.to_string())
+        );
+        let _ = writeln!(
+            h,
+            "/* sample(start, interval) of kind-3 events, {{0, 0}} otherwise. */\nstatic const double {p}_event_sample[{}][2] = {{{}}};",
+            ev.len(),
+            list(&|e| {
+                let (a, b) = e.sample.unwrap_or((0.0, 0.0));
+                format!("{{{}, {}}}", c_double(a), c_double(b))
+            })
+        );
+        let _ = writeln!(
+            h,
+            "static const unsigned char {p}_event_terminates[{}] = {{{}}};",
+            ev.len(),
+            list(&|e| if e.terminate.is_some() { "1" } else { "0" }.into())
+        );
+        let _ = writeln!(
+            h,
+            "static const char *const {p}_event_conditions[{}] = {{{}}};",
+            ev.len(),
+            list(&|e| c_string(&e.text))
+        );
     }
 
     /// Ends one JSON entry: the flat variable's unit and description, the brace, a comma
@@ -499,7 +620,28 @@ impl Description<'_> {
             &mut j,
             "functions",
             format!(
-                "{{\"init\": \"{p}_init\", \"step\": \"{p}_step\", \"outputs\": \"{p}_outputs\", \"parameters\": \"{p}_parameters\"}}"
+                "{{\"init\": \"{p}_init\", \"step\": \"{p}_step\", \"outputs\": \"{p}_outputs\", \"parameters\": \"{p}_parameters\"{}}}",
+                if plan.events.is_empty() {
+                    String::new()
+                } else {
+                    format!(", \"zc\": \"{p}_zc\", \"pre\": \"{p}_pre\", \"event\": \"{p}_event<k>\"")
+                }
+            ),
+        );
+        field(
+            &mut j,
+            "events",
+            format!(
+                "[{}]",
+                plan.events
+                    .iter()
+                    .map(|e| format!(
+                        "{{\"condition\": {}, \"terminates\": {}}}",
+                        json_string(&e.text),
+                        e.terminate.is_some()
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         );
         field(
@@ -642,15 +784,6 @@ fn compile_inner(
         ..plan::Newton::default()
     };
     let (p, _, _) = sim::compile(flat, &method, newton)?;
-    if let Some(e) = p.events.first() {
-        return Err(Box::new(
-            Diagnostic::error(
-                "unsupported",
-                "not yet supported: when-equations in rtc compile (event handling runs in rtc run only)",
-            )
-            .at(e.span, "this when-equation"),
-        ));
-    }
     let prefix = match &a.name {
         Some(n) => {
             if c_identifier(n) != *n {

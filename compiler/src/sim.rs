@@ -667,15 +667,16 @@ impl<'p> Events<'p> {
             if round == EVENT_ITERATIONS {
                 return Status::EventIteration { event: fire[0] };
             }
-            // One branch per when/elsewhen chain: the first.
-            fire.sort_by_key(|&k| (p.events[k].chain, k));
-            let mut chains = Vec::new();
+            // In order; of the branches of one when/elsewhen chain only the first acts.
             for &k in &fire {
-                let chain = p.events[k].chain.0;
-                if chain != usize::MAX && chains.contains(&chain) {
+                let (chain, branch) = p.events[k].chain;
+                let outranked = chain != usize::MAX
+                    && fire.iter().any(|&o| {
+                        o != k && p.events[o].chain.0 == chain && p.events[o].chain.1 < branch
+                    });
+                if outranked {
                     continue;
                 }
-                chains.push(chain);
                 self.apply(it, k, mem, te);
                 self.log.push(EventRecord {
                     time: te,

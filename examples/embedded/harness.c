@@ -10,13 +10,19 @@
  * input_offsets: 1 for the end of the step, where its equations hold; stage times for
  * multi-stage formulas).
  *
- *   cc -std=c99 -DRTC_MODEL_HEADER='"DCMotor.h"' -I<dir> harness.c <dir>/DCMotor.o -lm
+ * Models with events (when-equations, relations in if-expressions) step through
+ * rtc_events.c, which handles them as `rtc run` does (Cellier & Kofman §10.8, bounded work);
+ * the event counts are printed to standard error at the end.
+ *
+ *   cc -std=c99 -DRTC_MODEL_HEADER='"DCMotor.h"' -I<dir> harness.c rtc_events.c <dir>/DCMotor.o -lm
  *   ./run [--stop T] [--every N] [--all] [--inputs FILE.csv]
  *
- * Exit status: 0 done, 1 usage or input file error, 2 the model stopped (status printed).
+ * Exit status: 0 done (also when the model's terminate() ended the run), 1 usage or input
+ * file error, 2 the model stopped (status printed).
  */
 #define RTC_MODEL_GENERIC
 #include RTC_MODEL_HEADER
+#include "rtc_events.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +32,17 @@
 /* The model's memory and its outputs: static, so the loop allocates nothing. */
 static double mem[RTC_MODEL_MEM_SLOTS];
 static double out[RTC_MODEL_OUTPUT_COUNT];
+
+#if RTC_MODEL_EVENT_COUNT > 0
+/* The event stepper's description of the model and its work arrays. */
+static const rtc_event_model event_model = {
+    RTC_MODEL_EVENT_COUNT, RTC_MODEL_MEM_SLOTS, RTC_MODEL_event_kind, RTC_MODEL_event_chain,
+    RTC_MODEL_event_branch, RTC_MODEL_event_sample, RTC_MODEL_event_terminates,
+    RTC_MODEL_STEP, RTC_MODEL_ZC, RTC_MODEL_PRE, RTC_MODEL_EVENT};
+static double event_doubles[RTC_EVENTS_DOUBLES(RTC_MODEL_MEM_SLOTS, RTC_MODEL_EVENT_COUNT)];
+static int32_t event_ints[RTC_EVENTS_INTS(RTC_MODEL_EVENT_COUNT)];
+static rtc_events events;
+#endif
 
 /* Input samples (read once before the loop; a board would take them from its A/D). */
 static double *in_times;
@@ -159,6 +176,8 @@ static const char *status_text(int32_t code) {
     case 1: return "Newton iteration did not converge (detail: block)";
     case 2: return "a variable became non-finite (detail: slot)";
     case 3: return "singular Jacobian (detail: block)";
+    case 4: return "an event chatters: it comes back faster than the step resolves (detail: event)";
+    case 5: return "the event iteration did not settle (detail: event)";
     default: return "unknown status";
     }
 }
@@ -191,6 +210,10 @@ int main(int argc, char **argv) {
         if (RTC_MODEL_input_names[i]) mem[RTC_MODEL_input_slots[i]] = RTC_MODEL_input_starts[i];
     apply_inputs(t0, 0.0);
     st = RTC_MODEL_INIT(mem, t0);
+#if RTC_MODEL_EVENT_COUNT > 0
+    rtc_events_init(&events, &event_model, event_doubles, event_ints);
+    if (st == 0) st = rtc_events_initial(&events, mem, t0);
+#endif
     if (st != 0) {
         fprintf(stderr, "%s: init failed at t = %g: %s, detail %ld\n", RTC_MODEL_NAME, t0,
                 status_text(st), (long)(st >> 4));
@@ -204,7 +227,19 @@ int main(int argc, char **argv) {
         const double t = t0 + (double)k * h;
         const double t1 = t0 + (double)(k + 1) * h;
         apply_inputs(t, h);
+#if RTC_MODEL_EVENT_COUNT > 0
+        st = rtc_events_step(&events, mem, t, h);
+        if ((st & 15) == 6) {
+            /* terminate() in an event's actions: the run ends after this step. */
+            print_row(t1);
+            fprintf(stderr, "%s: terminated at t = %.17g by event %ld (%s); the run ends at t = %g\n",
+                    RTC_MODEL_NAME, events.terminated_at, (long)(st >> 4),
+                    RTC_MODEL_event_conditions[st >> 4], t1);
+            break;
+        }
+#else
         st = RTC_MODEL_STEP(mem, t, h);
+#endif
         if (st != 0) {
             print_row(t1);
             fprintf(stderr, "%s: stopped at t = %g: %s, detail %ld\n", RTC_MODEL_NAME, t1,
@@ -213,6 +248,10 @@ int main(int argc, char **argv) {
         }
         if ((k + 1) % every == 0 || k + 1 == n) print_row(t1);
     }
+#if RTC_MODEL_EVENT_COUNT > 0
+    fprintf(stderr, "%s: events: %ld handled, %ld deferred to the end of their step\n",
+            RTC_MODEL_NAME, events.handled, events.deferred);
+#endif
     free(in_times);
     free(in_values);
     return 0;

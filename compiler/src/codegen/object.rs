@@ -103,6 +103,8 @@ pub struct ObjectCode {
     pub stack_init: u32,
     pub stack_step: u32,
     pub stack_outputs: u32,
+    /// Deepest stack use of the event functions (zc, pre, event<k>).
+    pub stack_events: u32,
     /// Whether the step calls into the C math library (whose stack use adds to `stack_step`).
     pub step_calls_libm: bool,
     pub clif: Vec<String>,
@@ -138,6 +140,13 @@ pub fn object(
     let (stack_init, _) = g.stack_bytes(g.init);
     let (stack_step, step_calls_libm) = g.stack_bytes(g.step);
     let (stack_outputs, _) = g.stack_bytes(g.outputs);
+    let stack_events =
+        g.zc.iter()
+            .chain(&g.pre)
+            .chain(&g.event_fns)
+            .map(|&f| g.stack_bytes(f).0)
+            .max()
+            .unwrap_or(0);
     let libm = g.libm.clone();
     let clif = g.clif.clone();
     let bytes = g.module.finish().emit().map_err(err)?;
@@ -147,6 +156,7 @@ pub fn object(
         stack_init,
         stack_step,
         stack_outputs,
+        stack_events,
         step_calls_libm,
         clif,
     })

@@ -1,0 +1,255 @@
+/*
+ * rtc_events.c: events in bounded work (Cellier & Kofman §10.8) around a compiled model; see
+ * rtc_events.h. The arithmetic is that of `rtc run` (compiler/src/sim.rs, `Events`) step by
+ * step, so a run here and a JIT run agree to the bit on the same machine.
+ */
+#include "rtc_events.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+enum { BELOW = 0, ABOVE = 1, BOTH = 2, SAMPLE = 3, INITIAL = 4, DISCRETE = 5 };
+
+void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_t *i) {
+    int32_t n = m->n_events, k;
+    ev->m = m;
+    ev->snapshot = d;
+    d += m->mem_slots;
+    ev->z0 = d;
+    ev->z1 = d + n;
+    ev->zb = d + 2 * n;
+    ev->z2 = d + 3 * n;
+    ev->zt = d + 4 * n;
+    ev->last_time = d + 5 * n;
+    /* d + 6n .. 7n: spare (sort keys) */
+    ev->fire = i;
+    ev->next = i + n;
+    ev->cond = i + 2 * n;
+    ev->last_close = i + 3 * n;
+    for (k = 0; k < n; k++) {
+        ev->last_time[k] = NAN;
+        ev->last_close[k] = 0;
+        ev->cond[k] = 0;
+    }
+    ev->terminated = -1;
+    ev->terminated_at = 0.0;
+    ev->handled = 0;
+    ev->deferred = 0;
+    ev->calls = 0;
+}
+
+static int located(const rtc_events *ev, int32_t k) {
+    int32_t kind = ev->m->kind[k];
+    return kind == BELOW || kind == ABOVE || kind == BOTH;
+}
+
+static int active(const rtc_events *ev, int32_t k, double z) {
+    if (!located(ev, k)) return 0;
+    return ev->m->kind[k] == BELOW ? z <= 0.0 : z > 0.0;
+}
+
+static int crossed(const rtc_events *ev, int32_t k, double z0, double z1) {
+    if (!located(ev, k)) return 0;
+    if (ev->m->kind[k] == BOTH) return (z0 > 0.0) != (z1 > 0.0);
+    return !active(ev, k, z0) && active(ev, k, z1);
+}
+
+static int32_t call(rtc_events *ev, double *mem, double t, double h) {
+    ev->calls++;
+    return ev->m->step(mem, t, h);
+}
+
+/* An instant at te: pre values, the events in fire[0..nfire) act (only the first branch of
+ * a chain), then the event iteration. `deferred`: how the first round is counted. */
+static int32_t instant(rtc_events *ev, double *mem, int32_t nfire, double te, int deferred) {
+    const rtc_event_model *m = ev->m;
+    int32_t n = m->n_events, round = 0, a, b, j;
+    m->pre(mem);
+    m->zc(mem, ev->zb);
+    while (nfire > 0) {
+        if (round == RTC_EVENT_ITERATIONS) return 5 | (ev->fire[0] << 4);
+        for (a = 0; a < nfire; a++) {
+            int32_t k = ev->fire[a], skip = 0;
+            if (m->chain[k] >= 0)
+                for (b = 0; b < nfire; b++) {
+                    int32_t o = ev->fire[b];
+                    if (o != k && m->chain[o] == m->chain[k] &&
+                        (m->branch[o] < m->branch[k] ||
+                         (m->branch[o] == m->branch[k] && o < k)))
+                        skip = 1;
+                }
+            if (skip) continue;
+            m->event(mem, k);
+            if (m->terminates[k] && ev->terminated < 0) {
+                ev->terminated = k;
+                ev->terminated_at = te;
+            }
+            if (round == 0 && deferred)
+                ev->deferred++;
+            else
+                ev->handled++;
+        }
+        round++;
+        m->zc(mem, ev->zt);
+        {
+            int32_t nn = 0;
+            for (j = 0; j < n; j++) {
+                int now = m->kind[j] == DISCRETE && ev->zt[j] != 0.0;
+                int in_fire = 0;
+                for (b = 0; b < nfire; b++)
+                    if (ev->fire[b] == j) in_fire = 1;
+                if ((now && !ev->cond[j]) ||
+                    (m->kind[j] != BOTH && !in_fire && !active(ev, j, ev->zb[j]) &&
+                     active(ev, j, ev->zt[j])))
+                    ev->next[nn++] = j;
+            }
+            for (j = 0; j < n; j++) {
+                ev->cond[j] = m->kind[j] == DISCRETE && ev->zt[j] != 0.0;
+                ev->zb[j] = ev->zt[j];
+            }
+            memcpy(ev->fire, ev->next, sizeof(int32_t) * (size_t)nn);
+            nfire = nn;
+        }
+    }
+    return 0;
+}
+
+int32_t rtc_events_initial(rtc_events *ev, double *mem, double t0) {
+    const rtc_event_model *m = ev->m;
+    int32_t n = m->n_events, k, nfire = 0, st;
+    m->zc(mem, ev->zt);
+    for (k = 0; k < n; k++) ev->cond[k] = m->kind[k] == DISCRETE && ev->zt[k] != 0.0;
+    for (k = 0; k < n; k++)
+        if (m->kind[k] == INITIAL ||
+            (m->kind[k] == SAMPLE && fabs(m->sample[k][0] - t0) <= 1e-9 * m->sample[k][1]))
+            ev->fire[nfire++] = k;
+    if (nfire == 0) return 0;
+    st = instant(ev, mem, nfire, t0, 0);
+    if (st != 0) return st;
+    st = m->step(mem, t0, 0.0);
+    if (st != 0) return st;
+    return ev->terminated >= 0 ? 6 | (ev->terminated << 4) : 0;
+}
+
+/* The earliest time event in (t, t + h]: its index (-1 none) and time. */
+static int32_t time_event(const rtc_events *ev, double t, double h, double *at) {
+    const rtc_event_model *m = ev->m;
+    double tol = 1e-9 * fmax(fabs(h), DBL_MIN);
+    int32_t k, best = -1;
+    for (k = 0; k < m->n_events; k++) {
+        double start, interval, j, te;
+        if (m->kind[k] != SAMPLE) continue;
+        start = m->sample[k][0];
+        interval = m->sample[k][1];
+        j = start > t + tol ? 0.0 : floor((t - start) / interval) + 1.0;
+        if (start + j * interval <= t + tol) j += 1.0;
+        te = start + j * interval;
+        if (te <= t + h + tol && (best < 0 || te < *at)) {
+            best = k;
+            *at = te;
+        }
+    }
+    return best;
+}
+
+/* A step with state events only. */
+static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
+    const rtc_event_model *m = ev->m;
+    int32_t n = m->n_events, k = -1, j, a, nl = 0, st, close, prev_close, still;
+    double theta = 0.0, h1, te, gap, *key = ev->last_time + n;
+    m->zc(mem, ev->z0);
+    memcpy(ev->snapshot, mem, sizeof(double) * (size_t)m->mem_slots);
+    st = call(ev, mem, t, h);
+    if (st != 0) return st;
+    m->zc(mem, ev->z1);
+    /* One regula-falsi step per crossed function; the earliest is handled. */
+    for (j = 0; j < n; j++) {
+        double th, x;
+        if (!crossed(ev, j, ev->z0[j], ev->z1[j])) continue;
+        if (ev->z0[j] != ev->z1[j]) {
+            x = ev->z0[j] / (ev->z0[j] - ev->z1[j]);
+            th = x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x);
+        } else {
+            th = 1.0;
+        }
+        if (k < 0 || th < theta) {
+            k = j;
+            theta = th;
+        }
+    }
+    if (k < 0) return 0;
+    h1 = theta * h;
+    te = t + h1;
+    memcpy(mem, ev->snapshot, sizeof(double) * (size_t)m->mem_slots);
+    st = call(ev, mem, t, h1);
+    if (st != 0) return st;
+    ev->fire[0] = k;
+    st = instant(ev, mem, 1, te, 0);
+    if (st != 0) return st;
+    st = call(ev, mem, te, 0.0);
+    if (st != 0) return st;
+    m->zc(mem, ev->zb);
+    ev->zb[k] = ev->z1[k];
+    /* instant() used zb as scratch before the zero-length step; recompute as rtc run does. */
+    st = call(ev, mem, te, h - h1);
+    if (st != 0) return st;
+    m->zc(mem, ev->z2);
+    /* The chattering rule. */
+    gap = isnan(ev->last_time[k]) ? INFINITY : te - ev->last_time[k];
+    prev_close = !isnan(ev->last_time[k]) && ev->last_close[k];
+    close = gap < RTC_ZENO_STEPS * h;
+    ev->last_time[k] = te;
+    ev->last_close[k] = close;
+    still = m->kind[k] != BOTH && active(ev, k, ev->z2[k]);
+    if (close && (prev_close || still)) return 4 | (k << 4);
+    /* Further events crossed in the step: deferred to its end, in the order of their
+     * interpolated times. */
+    for (j = 0; j < n; j++) {
+        double d;
+        if (j == k) continue;
+        if (!crossed(ev, j, ev->zb[j], ev->z2[j]) && !crossed(ev, j, ev->z0[j], ev->z2[j]))
+            continue;
+        d = ev->zb[j] - ev->z2[j];
+        key[j] = d != 0.0 ? ev->zb[j] / d : 1.0;
+        /* Stable insertion by key. */
+        a = nl;
+        while (a > 0 && key[j] < key[ev->fire[a - 1]]) {
+            ev->fire[a] = ev->fire[a - 1];
+            a--;
+        }
+        ev->fire[a] = j;
+        nl++;
+    }
+    if (nl == 0) return 0;
+    st = instant(ev, mem, nl, t + h, 1);
+    if (st != 0) return st;
+    return call(ev, mem, t + h, 0.0);
+}
+
+static int32_t step_timed(rtc_events *ev, double *mem, double t, double h) {
+    double te = 0.0, end = t + h, h1;
+    int32_t k, at_end, st;
+    if (ev->m->n_events == 0) return call(ev, mem, t, h);
+    k = time_event(ev, t, h, &te);
+    if (k < 0) return step_state(ev, mem, t, h);
+    at_end = fabs(te - end) <= 1e-9 * fmax(fabs(h), DBL_MIN);
+    h1 = at_end ? h : te - t;
+    st = step_state(ev, mem, t, h1);
+    if (st != 0) return st;
+    if (at_end) te = end;
+    ev->fire[0] = k;
+    st = instant(ev, mem, 1, te, 0);
+    if (st != 0) return st;
+    st = call(ev, mem, te, 0.0);
+    if (st != 0 || at_end) return st;
+    return step_state(ev, mem, te, end - te);
+}
+
+int32_t rtc_events_step(rtc_events *ev, double *mem, double t, double h) {
+    int32_t st;
+    ev->calls = 0;
+    st = step_timed(ev, mem, t, h);
+    if (st == 0 && ev->terminated >= 0) return 6 | (ev->terminated << 4);
+    return st;
+}
