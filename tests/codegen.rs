@@ -253,6 +253,13 @@ fn event_examples_agree() {
             0.5,
         ),
         ("../tests/models/WhenOrder.mo", Method::Trapezoid, 1e-2, 0.6),
+        ("BouncingBall.mo", Method::Radau, 1e-3, 4.0),
+        (
+            "Thermostat.mo",
+            Method::Rk(rtc::discretize::Rk::Rk4),
+            1.0,
+            5000.0,
+        ),
     ] {
         let plan = common::compile_example(file, method.clone(), &[], 10);
         let settings = rtc::sim::RunSettings {

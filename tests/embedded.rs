@@ -129,6 +129,19 @@ const CASES: &[Case] = &[
         stop: "2000",
         inputs: None,
     },
+    // Located by the inverse cubic Hermite (methods of order 3 and more).
+    Case {
+        file: "BouncingBall.mo",
+        flags: &["--method", "radau", "--step", "1e-3"],
+        stop: "4",
+        inputs: None,
+    },
+    Case {
+        file: "Thermostat.mo",
+        flags: &["--method", "rk4", "--step", "1"],
+        stop: "20000",
+        inputs: None,
+    },
 ];
 
 struct Platform {

@@ -444,6 +444,7 @@ impl Description<'_> {
                 ("event_branch", "event_branch"),
                 ("event_sample", "event_sample"),
                 ("event_terminates", "event_terminates"),
+                ("event_cubic", "event_cubic"),
                 ("event_conditions", "event_conditions"),
             ] {
                 let _ = writeln!(h, "#define RTC_MODEL_{g} {p}_{s}");
@@ -470,7 +471,7 @@ impl Description<'_> {
         }
         let _ = writeln!(
             h,
-            "/* Step with events through rtc_events.c, not step alone. zc writes every event's\n * zero-crossing function (or discrete condition as 0/1) into z; pre copies the values\n * events read as pre(v) (at an instant's start); event<k> runs event k's actions. Stack\n * use of these: {} bytes (generated frames). */\nint32_t {p}_zc(const double *mem, double *z);\nint32_t {p}_pre(double *mem);",
+            "/* Step with events through rtc_events.c, not step alone. zc writes every event's\n * zero-crossing function (or discrete condition as 0/1) into z[k] and, for events located\n * by a cubic, its time derivative into z[EVENT_COUNT + k] (z has 2*EVENT_COUNT elements);\n * pre copies the values events read as pre(v) (at an instant's start); event<k> runs event\n * k's actions. Stack use of these: {} bytes (generated frames). */\nint32_t {p}_zc(const double *mem, double *z);\nint32_t {p}_pre(double *mem);",
             self.code.stack_events
         );
         for (k, e) in ev.iter().enumerate() {
@@ -543,6 +544,12 @@ impl Description<'_> {
                 let (a, b) = e.sample.unwrap_or((0.0, 0.0));
                 format!("{{{}, {}}}", c_double(a), c_double(b))
             })
+        );
+        let _ = writeln!(
+            h,
+            "/* 1: located by the inverse cubic Hermite interpolation (zc also writes dz/dt at\n * z[EVENT_COUNT + k]); 0: regula falsi. */\nstatic const unsigned char {p}_event_cubic[{}] = {{{}}};",
+            ev.len(),
+            list(&|e| if e.dz.is_some() { "1" } else { "0" }.into())
         );
         let _ = writeln!(
             h,

@@ -38,7 +38,7 @@ static double out[RTC_MODEL_OUTPUT_COUNT];
 static const rtc_event_model event_model = {
     RTC_MODEL_EVENT_COUNT, RTC_MODEL_MEM_SLOTS, RTC_MODEL_event_kind, RTC_MODEL_event_chain,
     RTC_MODEL_event_branch, RTC_MODEL_event_sample, RTC_MODEL_event_terminates,
-    RTC_MODEL_STEP, RTC_MODEL_ZC, RTC_MODEL_PRE, RTC_MODEL_EVENT};
+    RTC_MODEL_event_cubic, RTC_MODEL_STEP, RTC_MODEL_ZC, RTC_MODEL_PRE, RTC_MODEL_EVENT};
 static double event_doubles[RTC_EVENTS_DOUBLES(RTC_MODEL_MEM_SLOTS, RTC_MODEL_EVENT_COUNT)];
 static int32_t event_ints[RTC_EVENTS_INTS(RTC_MODEL_EVENT_COUNT)];
 static rtc_events events;

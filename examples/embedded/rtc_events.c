@@ -17,12 +17,12 @@ void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_
     ev->snapshot = d;
     d += m->mem_slots;
     ev->z0 = d;
-    ev->z1 = d + n;
-    ev->zb = d + 2 * n;
-    ev->z2 = d + 3 * n;
-    ev->zt = d + 4 * n;
-    ev->last_time = d + 5 * n;
-    /* d + 6n .. 7n: spare (sort keys) */
+    ev->z1 = d + 2 * n;
+    ev->zb = d + 4 * n;
+    ev->z2 = d + 6 * n;
+    ev->zt = d + 8 * n;
+    ev->last_time = d + 10 * n;
+    /* d + 11n .. 12n: sort keys */
     ev->fire = i;
     ev->next = i + n;
     ev->cond = i + 2 * n;
@@ -58,6 +58,28 @@ static int crossed(const rtc_events *ev, int32_t k, double z0, double z1) {
 static int32_t call(rtc_events *ev, double *mem, double t, double h) {
     ev->calls++;
     return ev->m->step(mem, t, h);
+}
+
+/* The event time as a fraction of the step: regula falsi, or one inverse cubic Hermite
+ * interpolation (rtc run's `sim::locate`, the same operations in the same order). */
+static double locate(double z0, double z1, double d0, double d1, double h, int cubic) {
+    double u, dz, s0, s1, m0, m1, theta;
+    if (z0 != z1) {
+        u = z0 / (z0 - z1);
+        u = u < 0.0 ? 0.0 : (u > 1.0 ? 1.0 : u);
+    } else {
+        u = 1.0;
+    }
+    if (!cubic) return u;
+    dz = z1 - z0;
+    s0 = h * d0;
+    s1 = h * d1;
+    if (!(s0 * dz > 0.0 && s1 * dz > 0.0)) return u;
+    m0 = dz / s0;
+    m1 = dz / s1;
+    if (!(m0 <= 3.0 && m1 <= 3.0)) return u;
+    theta = ((u - 2.0) * u + 1.0) * u * m0 + (3.0 - 2.0 * u) * u * u + (u - 1.0) * u * u * m1;
+    return theta < 0.0 ? 0.0 : (theta > 1.0 ? 1.0 : theta);
 }
 
 /* An instant at te: pre values, the events in fire[0..nfire) act (only the first branch of
@@ -163,16 +185,11 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
     st = call(ev, mem, t, h);
     if (st != 0) return st;
     m->zc(mem, ev->z1);
-    /* One regula-falsi step per crossed function; the earliest is handled. */
+    /* One interpolation per crossed function; the earliest is handled. */
     for (j = 0; j < n; j++) {
-        double th, x;
+        double th;
         if (!crossed(ev, j, ev->z0[j], ev->z1[j])) continue;
-        if (ev->z0[j] != ev->z1[j]) {
-            x = ev->z0[j] / (ev->z0[j] - ev->z1[j]);
-            th = x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x);
-        } else {
-            th = 1.0;
-        }
+        th = locate(ev->z0[j], ev->z1[j], ev->z0[n + j], ev->z1[n + j], h, m->cubic[j]);
         if (k < 0 || th < theta) {
             k = j;
             theta = th;

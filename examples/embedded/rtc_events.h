@@ -3,7 +3,8 @@
  * (Cellier & Kofman §10.8), the same algorithm as `rtc run`:
  *
  *   after the regular step from t to t + h, a state event whose function changed sign is
- *   located by ONE regula-falsi interpolation (never an iteration); the step is repeated from
+ *   located by ONE interpolation, regula falsi or (methods of order 3 and more) an inverse
+ *   cubic Hermite, never an iteration; the step is repeated from
  *   t to the event time, the instant runs (pre values, the actions, a bounded event iteration
  *   over conditions of discrete variables), a zero-length step makes the model consistent,
  *   and the rest of the step reaches t + h on time. A time event (sample) splits the step at
@@ -34,15 +35,16 @@ typedef struct {
     const int32_t *branch;    /* place in the chain */
     const double (*sample)[2];
     const unsigned char *terminates;
+    const unsigned char *cubic; /* located by the inverse cubic Hermite (zc writes dz/dt too) */
     int32_t (*step)(double *mem, double t, double h);
     int32_t (*zc)(const double *mem, double *z);
     int32_t (*pre)(double *mem);
     int32_t (*event)(double *mem, int32_t k);
 } rtc_event_model;
 
-/* Work arrays: doubles for a copy of the memory and six vectors of the events' functions;
- * ints for four lists of events. */
-#define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 7 * (n_events))
+/* Work arrays: doubles for a copy of the memory, five vectors of the events' functions and
+ * their derivatives, and two more per event; ints for four lists of events. */
+#define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 12 * (n_events))
 #define RTC_EVENTS_INTS(n_events) (4 * (n_events))
 
 typedef struct {

@@ -231,9 +231,10 @@ impl Jit {
         unsafe { (self.parameters)(mem.as_mut_ptr()) };
     }
 
-    /// Every event's zero-crossing function (or discrete condition, 0/1) into `out`.
+    /// Every event's zero-crossing function (or discrete condition, 0/1) into `out`, then
+    /// the time derivatives of those located by a cubic (`out` has twice the events).
     pub fn event_values(&self, mem: &[f64], out: &mut [f64]) {
-        assert!(mem.len() >= self.slots + self.scratch && out.len() >= self.events.len());
+        assert!(mem.len() >= self.slots + self.scratch && out.len() >= 2 * self.events.len());
         if let Some(f) = self.zc {
             // SAFETY: both blocks are at least the sizes the code indexes, checked above.
             unsafe { f(mem.as_ptr(), out.as_mut_ptr()) };

@@ -244,7 +244,7 @@ fn generate<M: Module>(
     let upd_chunks = g.chunks("parameters", updates.iter().map(Piece::Assign).collect())?;
     let parameters = g.entry("parameters", &upd_chunks, Entry::Parameters)?;
     // Events: `zc` writes every event's zero-crossing function (or its discrete condition as
-    // 0/1), `pre` fills the slots the events read as pre(v), `event<k>` runs event k's
+    // 0/1), then the time derivatives of those located by a cubic (others left alone), `pre` fills the slots the events read as pre(v), `event<k>` runs event k's
     // actions in order (assignments sorted, then re-initialisations).
     let actions: Vec<Vec<Assign>> = plan
         .events
@@ -265,11 +265,18 @@ fn generate<M: Module>(
     let mut pre = None;
     let mut event_fns = Vec::new();
     if !plan.events.is_empty() {
+        let n = plan.events.len();
         let pieces: Vec<Piece> = plan
             .events
             .iter()
             .enumerate()
             .map(|(k, e)| Piece::Output(k, e.discrete.unwrap_or(e.z)))
+            .chain(
+                plan.events
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, e)| e.dz.map(|d| Piece::Output(n + k, d))),
+            )
             .collect();
         let chunks = g.chunks("zc", pieces)?;
         zc = Some(g.entry("zc", &chunks, Entry::Outputs)?);

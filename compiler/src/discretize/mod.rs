@@ -316,6 +316,10 @@ pub struct Event {
     /// (pre slot, variable): slots that the expressions read as `pre(v)`, filled with the
     /// values just before the event instant.
     pub pres: Vec<(VarId, VarId)>,
+    /// dz/dt over states' derivatives and time, for methods of order 3 and more: the event
+    /// time is then located by one inverse cubic Hermite interpolation instead of regula
+    /// falsi.
+    pub dz: Option<ExprId>,
     /// The condition as written, for logs.
     pub text: String,
     pub span: Span,
@@ -1161,6 +1165,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             terminate: w.terminate.clone(),
             chain: w.chain,
             pres,
+            dz: None,
             text: w.condition_text(flat),
             span: w.span,
         });
@@ -1231,9 +1236,60 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             terminate: None,
             chain: (usize::MAX, 0),
             pres: Vec::new(),
+            dz: None,
             text,
             span: Span::default(),
         });
+    }
+    // Methods of order 3 and more locate state events by a cubic: the time derivative of each
+    // event function, over states (with their derivatives), time, parameters and discrete
+    // variables; functions of other variables keep regula falsi.
+    let order = match method {
+        Method::Radau | Method::Rk(Rk::Rk3) | Method::Ab(3) => 3,
+        Method::Rk(Rk::Rk4 | Rk::Rtrk4) => 4,
+        _ => 1,
+    };
+    if order >= 3 {
+        let der_of_state: FxHashMap<VarId, VarId> = b
+            .der_of
+            .iter()
+            .filter_map(|(f, &d)| b.value_of.get(f).map(|&sv| (sv, d)))
+            .collect();
+        for e in events.iter_mut() {
+            if e.sample.is_some() || e.initial || e.discrete.is_some() {
+                continue;
+            }
+            let mut leaves = Vec::new();
+            b.arena.leaves(e.z, &mut leaves);
+            let mut terms = Vec::new();
+            let mut ok = true;
+            for l in &leaves {
+                let Node::Var(v) = *l else { continue };
+                match b.vars[v.index()].kind {
+                    SVarKind::State => match der_of_state.get(&v) {
+                        Some(&d) => terms.push((v, Some(d))),
+                        None => ok = false,
+                    },
+                    SVarKind::Time => terms.push((v, None)),
+                    SVarKind::Parameter | SVarKind::Discrete => {}
+                    _ => ok = false,
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let mut dz = b.arena.constant(0.0);
+            for (v, d) in terms {
+                let partial = crate::symbolic::diff::diff(&mut b.arena, e.z, v);
+                let rate = match d {
+                    Some(d) => b.arena.var(d),
+                    None => b.arena.constant(1.0),
+                };
+                let term = b.arena.mul(partial, rate);
+                dz = b.arena.add(dz, term);
+            }
+            e.dz = Some(dz);
+        }
     }
     // Outputs: every non-parameter flat variable by name.
     let mut outputs = Vec::new();
