@@ -1469,3 +1469,35 @@ fn cubic_location_for_higher_order_methods() {
     assert!(c1 < 1e-6 && c2 < 1e-6, "{c1} {c2}");
     assert!(r1 > 1e3 * c1, "cubic {c1} vs regula falsi {r1}");
 }
+
+/// Relations of time alone (a Step block's `time < startTime`, `time > 0.05`) are time events:
+/// the step that contains the time is split there and the frozen relation changes exactly at
+/// it, so integrating the steps is exact for any method (x: step at 0.1005 inside a step; w:
+/// step at the start time; v: a `>` relation).
+#[test]
+fn time_relations_are_time_events() {
+    for method in [
+        Method::Trapezoid,
+        Method::BackwardEuler,
+        Method::ForwardEuler,
+    ] {
+        let plan = common::compile_example("../tests/models/TimeSteps.mo", method.clone(), &[], 10);
+        let settings = RunSettings {
+            start: 0.0,
+            stop: 0.2,
+            step: 1e-3,
+            every: 200,
+            ..Default::default()
+        };
+        let names: Vec<String> = ["x", "w", "v"].iter().map(|s| s.to_string()).collect();
+        let (tr, failure, log) =
+            rtc::sim::trajectory_with_events(&plan, &settings, &names).unwrap();
+        assert!(failure.is_none());
+        let last = tr.values.last().unwrap();
+        for (got, want) in last.iter().zip([0.2 - 0.1005, 0.2, 0.2 - 0.05]) {
+            assert!((got - want).abs() < 1e-12, "{method:?}: {last:?}");
+        }
+        let times: Vec<f64> = log.iter().map(|r| r.time).collect();
+        assert_eq!(times, [0.0, 0.05, 0.1005], "{method:?}");
+    }
+}

@@ -494,7 +494,7 @@ impl Description<'_> {
         }
         let _ = writeln!(
             h,
-            "/* Event kinds: 0 state event z <= 0, 1 state event z > 0, 2 relation switching\n * both ways (no actions), 3 sample(start, interval), 4 initial(), 5 condition of discrete\n * variables (checked at instants). Chains: when/elsewhen branches share a chain (-1: none);\n * of the branches of a chain that fire at one instant only the first acts. */"
+            "/* Event kinds: 0 state event z <= 0, 1 state event z > 0, 2 relation switching\n * both ways (no actions), 3 sample(start, interval), 4 initial(), 5 condition of discrete\n * variables (checked at instants), 6 a relation of time alone: a time event at the time zc\n * writes for it. Chains: when/elsewhen branches share a chain (-1: none);\n * of the branches of a chain that fire at one instant only the first acts. */"
         );
         let list = |f: &dyn Fn(&crate::discretize::Event) -> String| -> String {
             ev.iter().map(f).collect::<Vec<_>>().join(", ")
@@ -506,6 +506,8 @@ impl Description<'_> {
             list(&|e| {
                 let k = if e.both {
                     2
+                } else if e.at {
+                    6
                 } else if e.sample.is_some() {
                     3
                 } else if e.initial {

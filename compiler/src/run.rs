@@ -259,7 +259,7 @@ pub fn analysis_report(
     }
     if !d.events.is_empty() {
         let conds: Vec<&str> = d.events.iter().map(|e| e.text.as_str()).collect();
-        let timed = d.events.iter().any(|e| e.sample.is_some());
+        let timed = d.events.iter().any(|e| e.sample.is_some() || e.at);
         let _ = writeln!(
             out,
             "  events: {} ({}); a step with an event costs at most {} step evaluations ({})",

@@ -606,6 +606,8 @@ pub struct Events<'p> {
     pub max_rounds: usize,
     /// `terminate` ran: (event, time).
     pub terminated: Option<(usize, f64)>,
+    /// Some event is a relation of time alone (its time is evaluated at each step's start).
+    has_at: bool,
 }
 
 impl<'p> Events<'p> {
@@ -624,6 +626,7 @@ impl<'p> Events<'p> {
             cond: vec![false; plan.events.len()],
             max_rounds: 0,
             terminated: None,
+            has_at: plan.events.iter().any(|e| e.at),
         }
     }
 
@@ -638,7 +641,7 @@ impl<'p> Events<'p> {
     /// Whether event `k` is located from its zero-crossing function.
     fn located(&self, k: usize) -> bool {
         let e = &self.plan.events[k];
-        !self.disabled[k] && e.sample.is_none() && !e.initial && e.discrete.is_none()
+        !self.disabled[k] && e.sample.is_none() && !e.initial && e.discrete.is_none() && !e.at
     }
 
     /// Whether event `k` happens between values `z0` and `z1` of its function.
@@ -749,10 +752,12 @@ impl<'p> Events<'p> {
     pub fn initial(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t0: f64) -> Status {
         let z = self.values(it, mem);
         self.cond = self.conditions(&z);
+        // Time events of relations whose time has come (T <= t0) set their after-value.
         let first: Vec<usize> = (0..self.plan.events.len())
             .filter(|&k| {
                 let e = &self.plan.events[k];
                 e.initial
+                    || (e.at && z[k] <= t0)
                     || e.sample
                         .is_some_and(|(start, interval)| (start - t0).abs() <= 1e-9 * interval)
             })
@@ -774,11 +779,19 @@ impl<'p> Events<'p> {
         }
     }
 
-    /// The earliest time event in (t, t + h]: (event, time).
-    fn time_event(&self, t: f64, h: f64) -> Option<(usize, f64)> {
+    /// The earliest time event in (t, t + h]: (event, time); `z` has the event values at t
+    /// (the times of relations of time alone).
+    fn time_event(&self, z: &[f64], t: f64, h: f64) -> Option<(usize, f64)> {
         let tol = 1e-9 * h.abs().max(f64::MIN_POSITIVE);
         let mut best: Option<(usize, f64)> = None;
         for (k, e) in self.plan.events.iter().enumerate() {
+            if e.at {
+                let te = z[k];
+                if te > t + tol && te <= t + h + tol && best.is_none_or(|b| te < b.1) {
+                    best = Some((k, te));
+                }
+                continue;
+            }
             let Some((start, interval)) = e.sample else {
                 continue;
             };
@@ -825,7 +838,7 @@ impl<'p> Events<'p> {
         let p = self.plan;
         let held =
             u32::from(self.zeno == Zeno::Hold && p.events.iter().any(|e| e.sample.is_none()));
-        if p.events.iter().any(|e| e.sample.is_some()) {
+        if p.events.iter().any(|e| e.sample.is_some() || e.at) {
             11 + held
         } else if p.events.is_empty() {
             1
@@ -844,7 +857,12 @@ impl<'p> Events<'p> {
         if self.plan.events.is_empty() {
             return self.call(it, mem, t, h);
         }
-        let Some((k, te)) = self.time_event(t, h) else {
+        let z = if self.has_at {
+            self.values(it, mem)
+        } else {
+            Vec::new()
+        };
+        let Some((k, te)) = self.time_event(&z, t, h) else {
             return self.step_state(it, mem, t, h);
         };
         let end = t + h;

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-enum { BELOW = 0, ABOVE = 1, BOTH = 2, SAMPLE = 3, INITIAL = 4, DISCRETE = 5 };
+enum { BELOW = 0, ABOVE = 1, BOTH = 2, SAMPLE = 3, INITIAL = 4, DISCRETE = 5, AT = 6 };
 
 void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_t *i) {
     int32_t n = m->n_events, k;
@@ -32,6 +32,9 @@ void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_
         ev->last_close[k] = 0;
         ev->cond[k] = 0;
     }
+    ev->has_at = 0;
+    for (k = 0; k < n; k++)
+        if (m->kind[k] == AT) ev->has_at = 1;
     ev->terminated = -1;
     ev->terminated_at = 0.0;
     ev->handled = 0;
@@ -143,7 +146,7 @@ int32_t rtc_events_initial(rtc_events *ev, double *mem, double t0) {
     m->zc(mem, ev->zt);
     for (k = 0; k < n; k++) ev->cond[k] = m->kind[k] == DISCRETE && ev->zt[k] != 0.0;
     for (k = 0; k < n; k++)
-        if (m->kind[k] == INITIAL ||
+        if (m->kind[k] == INITIAL || (m->kind[k] == AT && ev->zt[k] <= t0) ||
             (m->kind[k] == SAMPLE && fabs(m->sample[k][0] - t0) <= 1e-9 * m->sample[k][1]))
             ev->fire[nfire++] = k;
     if (nfire == 0) return 0;
@@ -154,13 +157,22 @@ int32_t rtc_events_initial(rtc_events *ev, double *mem, double t0) {
     return ev->terminated >= 0 ? 6 | (ev->terminated << 4) : 0;
 }
 
-/* The earliest time event in (t, t + h]: its index (-1 none) and time. */
-static int32_t time_event(const rtc_events *ev, double t, double h, double *at) {
+/* The earliest time event in (t, t + h]: its index (-1 none) and time; z: the event values
+ * at t (the times of relations of time alone). */
+static int32_t time_event(const rtc_events *ev, const double *z, double t, double h, double *at) {
     const rtc_event_model *m = ev->m;
     double tol = 1e-9 * fmax(fabs(h), DBL_MIN);
     int32_t k, best = -1;
     for (k = 0; k < m->n_events; k++) {
         double start, interval, j, te;
+        if (m->kind[k] == AT) {
+            te = z[k];
+            if (te > t + tol && te <= t + h + tol && (best < 0 || te < *at)) {
+                best = k;
+                *at = te;
+            }
+            continue;
+        }
         if (m->kind[k] != SAMPLE) continue;
         start = m->sample[k][0];
         interval = m->sample[k][1];
@@ -248,7 +260,8 @@ static int32_t step_timed(rtc_events *ev, double *mem, double t, double h) {
     double te = 0.0, end = t + h, h1;
     int32_t k, at_end, st;
     if (ev->m->n_events == 0) return call(ev, mem, t, h);
-    k = time_event(ev, t, h, &te);
+    if (ev->has_at) ev->m->zc(mem, ev->zt);
+    k = time_event(ev, ev->zt, t, h, &te);
     if (k < 0) return step_state(ev, mem, t, h);
     at_end = fabs(te - end) <= 1e-9 * fmax(fabs(h), DBL_MIN);
     h1 = at_end ? h : te - t;

@@ -30,7 +30,8 @@
 typedef struct {
     int32_t n_events;
     int32_t mem_slots;
-    const int32_t *kind;      /* 0 z <= 0, 1 z > 0, 2 both ways, 3 sample, 4 initial, 5 discrete */
+    const int32_t *kind;      /* 0 z <= 0, 1 z > 0, 2 both ways, 3 sample, 4 initial, 5 discrete,
+                                 6 time event at the time zc writes (a relation of time) */
     const int32_t *chain;     /* when/elsewhen chain, -1 none */
     const int32_t *branch;    /* place in the chain */
     const double (*sample)[2];
@@ -59,6 +60,8 @@ typedef struct {
     long handled, deferred;
     /* Step-function evaluations in the last step. */
     int32_t calls;
+    /* Some event is a relation of time alone. */
+    int32_t has_at;
 } rtc_events;
 
 /* Sets up `ev` over `m` with the work arrays (sizes above). */

@@ -320,6 +320,9 @@ pub struct Event {
     /// time is then located by one inverse cubic Hermite interpolation instead of regula
     /// falsi.
     pub dz: Option<ExprId>,
+    /// A time event at the time `z` evaluates to (from parameters; a relation of time
+    /// alone, frozen in the slot its assignment sets).
+    pub at: bool,
     /// The condition as written, for logs.
     pub text: String,
     pub span: Span,
@@ -1166,6 +1169,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             chain: w.chain,
             pres,
             dz: None,
+            at: false,
             text: w.condition_text(flat),
             span: w.span,
         });
@@ -1198,15 +1202,64 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             stack.extend(b.arena.children(e));
         }
     }
+    let mut frozen: FxHashMap<ExprId, ExprId> = FxHashMap::default();
     for r in relations {
-        let Node::Cmp(_, a, c) = b.arena.node(r) else {
+        let Node::Cmp(op, a, c) = b.arena.node(r) else {
             continue;
         };
-        // Only relations on the continuous solution (states, derivatives, algebraic
-        // variables): not parameter tests, and not yet relations of time alone (a block's
-        // `time > startTime` switches inside its step, as before).
         let mut leaves = Vec::new();
         b.arena.leaves(r, &mut leaves);
+        // A relation of time alone (a block's `time < startTime`), linear in time: a time
+        // event at its known time T = −b/a. The relation is frozen in a discrete slot (its
+        // value at the start time, then the value after T from T on), so the step is split
+        // exactly at T and each part sees one side.
+        let timed = leaves
+            .iter()
+            .any(|l| matches!(l, Node::Var(v) if *v == b.time))
+            && leaves.iter().all(|l| match l {
+                Node::Var(v) => *v == b.time || b.vars[v.index()].kind == SVarKind::Parameter,
+                Node::Const(_) => true,
+                _ => false,
+            });
+        if timed && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+            let z = b.arena.sub(a, c);
+            if let Some((slope, offset)) = crate::symbolic::diff::linear(&mut b.arena, z, b.time) {
+                let name = |v: VarId| b.vars[v.index()].name.clone();
+                let text = crate::symbolic::ExprPrinter {
+                    arena: &b.arena,
+                    name: &name,
+                }
+                .to_string(r);
+                let span = b.vars[b.time.index()].span;
+                let slot = b.add(format!("({text})"), SVarKind::Discrete, None, span);
+                b.vars[slot.index()].binding = Some(r);
+                let neg = b.arena.neg(offset);
+                let at = b.arena.div(neg, slope);
+                let zero = b.arena.constant(0.0);
+                let after = b.arena.cmp(op, slope, zero);
+                frozen.insert(r, b.arena.var(slot));
+                events.push(Event {
+                    z: at,
+                    below: false,
+                    both: false,
+                    sample: None,
+                    initial: false,
+                    discrete: None,
+                    reinits: Vec::new(),
+                    assigns: vec![(slot, after)],
+                    terminate: None,
+                    chain: (usize::MAX, 0),
+                    pres: Vec::new(),
+                    dz: None,
+                    at: true,
+                    text,
+                    span: Span::default(),
+                });
+                continue;
+            }
+        }
+        // Otherwise only relations on the continuous solution (states, derivatives, algebraic
+        // variables): not parameter tests.
         let moving = leaves.iter().any(|l| match l {
             Node::Var(v) => matches!(
                 b.vars[v.index()].kind,
@@ -1237,9 +1290,19 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             chain: (usize::MAX, 0),
             pres: Vec::new(),
             dz: None,
+            at: false,
             text,
             span: Span::default(),
         });
+    }
+    if !frozen.is_empty() {
+        // A substitution whose cache already maps each relation to its slot.
+        let mut cache = frozen.clone();
+        for eq in init_eqs.iter_mut().chain(step_all.iter_mut()) {
+            for side in [&mut eq.lhs, &mut eq.rhs] {
+                *side = b.arena.substitute(*side, &mut cache, &mut |_, _| None);
+            }
+        }
     }
     // Methods of order 3 and more locate state events by a cubic: the time derivative of each
     // event function, over states (with their derivatives), time, parameters and discrete
