@@ -1208,6 +1208,12 @@ fn event_steps_stay_within_the_printed_bound() {
         );
         assert!(events.max_calls <= events.bound());
         assert!(events.max_calls >= 2, "{file}: some step handled an event");
+        // Value vectors are reused, not allocated per step.
+        assert!(
+            events.spare_buffers() <= 6,
+            "{file}: {}",
+            events.spare_buffers()
+        );
     }
 }
 

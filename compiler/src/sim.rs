@@ -608,6 +608,8 @@ pub struct Events<'p> {
     pub terminated: Option<(usize, f64)>,
     /// Some event is a relation of time alone (its time is evaluated at each step's start).
     has_at: bool,
+    /// Spare vectors for event function values.
+    pool: Vec<Vec<f64>>,
 }
 
 impl<'p> Events<'p> {
@@ -627,15 +629,28 @@ impl<'p> Events<'p> {
             max_rounds: 0,
             terminated: None,
             has_at: plan.events.iter().any(|e| e.at),
+            pool: Vec::new(),
         }
     }
 
     /// The zero-crossing functions (0 for events that have none; discrete conditions as 0/1),
     /// then their time derivatives where the location is cubic.
-    fn values(&self, it: &mut dyn Stepper, mem: &[f64]) -> Vec<f64> {
-        let mut z = vec![0.0; 2 * self.plan.events.len()];
+    fn values(&mut self, it: &mut dyn Stepper, mem: &[f64]) -> Vec<f64> {
+        // Buffers are reused: a step without an event allocates nothing.
+        let mut z = self.pool.pop().unwrap_or_default();
+        z.clear();
+        z.resize(2 * self.plan.events.len(), 0.0);
         it.event_values(self.plan, mem, &mut z);
         z
+    }
+
+    fn recycle(&mut self, z: Vec<f64>) {
+        self.pool.push(z);
+    }
+
+    /// Spare value vectors kept for reuse (bounded: steps do not allocate once warm).
+    pub fn spare_buffers(&self) -> usize {
+        self.pool.len()
     }
 
     /// Whether event `k` is located from its zero-crossing function.
@@ -740,8 +755,10 @@ impl<'p> Events<'p> {
                 })
                 .collect();
             self.cond = now;
-            z_before = z_now;
+            let old = std::mem::replace(&mut z_before, z_now);
+            self.recycle(old);
         }
+        self.recycle(z_before);
         self.max_rounds = self.max_rounds.max(round);
         Status::Ok
     }
@@ -862,7 +879,11 @@ impl<'p> Events<'p> {
         } else {
             Vec::new()
         };
-        let Some((k, te)) = self.time_event(&z, t, h) else {
+        let found = self.time_event(&z, t, h);
+        if self.has_at {
+            self.recycle(z);
+        }
+        let Some((k, te)) = found else {
             return self.step_state(it, mem, t, h);
         };
         let end = t + h;
@@ -904,6 +925,8 @@ impl<'p> Events<'p> {
             .map(|k| (k, located(k)))
             .min_by(|a, b| a.1.total_cmp(&b.1))
         else {
+            self.recycle(z0);
+            self.recycle(z1);
             return Status::Ok;
         };
         let h1 = theta * h;
@@ -956,6 +979,9 @@ impl<'p> Events<'p> {
                 (j, if d != 0.0 { zb[j] / d } else { 1.0 })
             })
             .collect();
+        for z in [z0, z1, zb, z2] {
+            self.recycle(z);
+        }
         if later.is_empty() {
             return Status::Ok;
         }
