@@ -556,15 +556,54 @@ impl<'p, M: Module> Gen<'p, M> {
                 .collect();
             if !checks.is_empty() {
                 // Four independent sums, so the additions do not form one long dependency
-                // chain (a single chain of n additions costs n times the add latency).
+                // chain (a single chain of n additions costs n times the add latency). Where
+                // the target has vector registers, two adjacent slots (a state and its
+                // derivative sit side by side) are loaded and added as one f64x2.
+                let vector = matches!(
+                    self.module.isa().triple().architecture,
+                    target_lexicon::Architecture::X86_64 | target_lexicon::Architecture::Aarch64(_)
+                );
+                let mut slots: Vec<usize> = checks.iter().map(|v| v.index()).collect();
+                slots.sort_unstable();
+                slots.dedup();
+                let mut pairs = Vec::new();
+                let mut singles = Vec::new();
+                let mut k = 0;
+                while k < slots.len() {
+                    if vector && k + 1 < slots.len() && slots[k + 1] == slots[k] + 1 {
+                        pairs.push(slots[k]);
+                        k += 2;
+                    } else {
+                        singles.push(slots[k]);
+                        k += 1;
+                    }
+                }
                 let z0 = b.ins().f64const(0.0);
                 let mut accs = [z0; 4];
-                for (k, &v) in checks.iter().enumerate() {
+                for (k, &s) in singles.iter().enumerate() {
                     // Reloaded rather than kept live from the assignments: holding every
                     // value in a register to the end of the chunk makes register allocation
                     // superlinear.
-                    let x = l.load(&mut b, v);
+                    let x = l.load_slot(&mut b, s);
                     accs[k % 4] = b.ins().fadd(accs[k % 4], x);
+                }
+                if !pairs.is_empty() {
+                    let vz = b.ins().splat(types::F64X2, z0);
+                    let mut vaccs = [vz; 2];
+                    for (k, &s) in pairs.iter().enumerate() {
+                        let x = b.ins().load(
+                            types::F64X2,
+                            MemFlagsData::new().with_notrap(),
+                            l.mem,
+                            (s * 8) as i32,
+                        );
+                        vaccs[k % 2] = b.ins().fadd(vaccs[k % 2], x);
+                    }
+                    let v = b.ins().fadd(vaccs[0], vaccs[1]);
+                    let lo = b.ins().extractlane(v, 0);
+                    let hi = b.ins().extractlane(v, 1);
+                    accs[0] = b.ins().fadd(accs[0], lo);
+                    accs[1] = b.ins().fadd(accs[1], hi);
                 }
                 let a01 = b.ins().fadd(accs[0], accs[1]);
                 let a23 = b.ins().fadd(accs[2], accs[3]);
