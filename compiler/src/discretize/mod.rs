@@ -780,13 +780,6 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             _ if b.aliases.has_state[i] => {
                 let sv = b.add(v.name.clone(), SVarKind::State, Some(id), v.span);
                 b.value_of.insert(id, sv);
-                let d = b.add(
-                    format!("der({})", v.name),
-                    SVarKind::Derivative,
-                    Some(id),
-                    v.span,
-                );
-                b.der_of.insert(id, d);
                 states.push(id);
             }
             _ => {
@@ -795,6 +788,18 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
                 algebraics.push(id);
             }
         }
+    }
+    // Derivatives after all variables: the states of an array, and their derivatives, take
+    // consecutive slots (the generated code loads and stores neighbours as vectors).
+    for &id in &states {
+        let v = &flat.vars[id.index()];
+        let d = b.add(
+            format!("der({})", v.name),
+            SVarKind::Derivative,
+            Some(id),
+            v.span,
+        );
+        b.der_of.insert(id, d);
     }
     // Bound alias sets refer to parameter expressions in flat ids: translate them once.
     let bound: Vec<Option<ExprId>> = b.aliases.bound.clone();
