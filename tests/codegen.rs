@@ -306,3 +306,22 @@ fn event_examples_agree() {
         );
     }
 }
+
+/// Neighbouring assignments of the same shape (the line's state updates and segment
+/// equations) are computed two at a time in f64x2 lanes on x86-64 and AArch64; the
+/// differential tests above check that the results stay bitwise those of the interpreter.
+#[test]
+fn neighbouring_assignments_share_vector_lanes() {
+    let arch = std::env::consts::ARCH;
+    if arch != "x86_64" && arch != "aarch64" {
+        eprintln!("skipped: no vector pairing on {arch}");
+        return;
+    }
+    let plan = common::compile_example("VdPLine.mo", Method::ForwardEuler, &[("n", 50.0)], 10);
+    let code = jit(&plan, true).unwrap();
+    let clif = code.clif.join("\n");
+    let vector_loads = clif.matches("load.f64x2").count();
+    eprintln!("VdPLine n = 50, forward Euler: {vector_loads} f64x2 loads");
+    // 103 assignments per step; well over half of them in pairs.
+    assert!(vector_loads > 100, "{vector_loads}");
+}

@@ -107,6 +107,74 @@ enum Piece<'p> {
     Check(VarId),
     /// `out[i] = expr`, in the outputs function.
     Output(usize, ExprId),
+    /// Two assignments to neighbouring slots with the same expression shape over neighbouring
+    /// (or shared) operands, computed in the two lanes of an f64x2 ([`pair_up`]).
+    Pair(&'p Assign, &'p Assign),
+}
+
+/// Whether `a` and `b` (b's target the slot after a's) compute lane-wise the same operations:
+/// equal operands are shared, variables differ by one slot, and the operations are
+/// additions, subtractions, products, quotients and negations (exact per lane, so the vector
+/// code gives the scalar code's bits). `b` must not read `a`'s target (scalar order would
+/// give it the new value).
+fn pairable(ar: &crate::symbolic::Arena, a: &Assign, b: &Assign) -> bool {
+    if b.var.index() != a.var.index() + 1 {
+        return false;
+    }
+    let mut leaves = Vec::new();
+    ar.leaves(b.expr, &mut leaves);
+    if leaves.contains(&Node::Var(a.var)) {
+        return false;
+    }
+    // Shallow trees only: the vector lowering recurses over them.
+    let mut stack = vec![(a.expr, b.expr, 0)];
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut ops = 0;
+    while let Some((x, y, depth)) = stack.pop() {
+        if x == y || !seen.insert((x, y)) {
+            continue;
+        }
+        if depth > 48 {
+            return false;
+        }
+        match (ar.node(x), ar.node(y)) {
+            (Node::Var(p), Node::Var(q)) if q.index() == p.index() + 1 => {}
+            (Node::Add(a1, a2), Node::Add(b1, b2))
+            | (Node::Sub(a1, a2), Node::Sub(b1, b2))
+            | (Node::Mul(a1, a2), Node::Mul(b1, b2))
+            | (Node::Div(a1, a2), Node::Div(b1, b2)) => {
+                ops += 1;
+                stack.push((a1, b1, depth + 1));
+                stack.push((a2, b2, depth + 1));
+            }
+            (Node::Neg(a1), Node::Neg(b1)) => {
+                ops += 1;
+                stack.push((a1, b1, depth + 1));
+            }
+            _ => return false,
+        }
+    }
+    // A copy of a neighbour pair is a vector load and store; anything is worth pairing.
+    ops > 0 || a.expr != b.expr
+}
+
+/// Pairs consecutive assignments that [`pairable`] accepts (first come, first paired).
+fn pair_up<'p>(ar: &crate::symbolic::Arena, pieces: Vec<Piece<'p>>) -> Vec<Piece<'p>> {
+    let mut out = Vec::with_capacity(pieces.len());
+    let mut it = pieces.into_iter().peekable();
+    while let Some(p) = it.next() {
+        if let Piece::Assign(a) = p {
+            if let Some(&Piece::Assign(b)) = it.peek() {
+                if pairable(ar, a, b) {
+                    it.next();
+                    out.push(Piece::Pair(a, b));
+                    continue;
+                }
+            }
+        }
+        out.push(p);
+    }
+    out
 }
 
 /// Stack use of one generated function: its own frame and the functions it calls.
@@ -369,6 +437,7 @@ impl<'p, M: Module> Gen<'p, M> {
             Piece::Copy(..) => 2,
             Piece::Check(_) => 3,
             Piece::Assign(a) => crate::plan::expr_work(ar, &[a.expr]).flops as usize + 2,
+            Piece::Pair(a, b) => crate::plan::expr_work(ar, &[a.expr, b.expr]).flops as usize + 4,
             Piece::Output(_, e) => crate::plan::expr_work(ar, &[*e]).flops as usize + 2,
             Piece::Block(b) => {
                 let mut roots: Vec<ExprId> =
@@ -390,6 +459,7 @@ impl<'p, M: Module> Gen<'p, M> {
         for p in pieces {
             match p {
                 Piece::Assign(a) => roots.push(a.expr),
+                Piece::Pair(a, b) => roots.extend([a.expr, b.expr]),
                 Piece::Output(_, e) => roots.push(*e),
                 Piece::Block(b) => {
                     lu = true;
@@ -431,6 +501,15 @@ impl<'p, M: Module> Gen<'p, M> {
 
     /// Splits pieces into chunk functions `(mem, out) -> status` and defines them.
     fn chunks(&mut self, prefix: &str, pieces: Vec<Piece<'p>>) -> Result<Vec<FuncId>, String> {
+        let vector = matches!(
+            self.module.isa().triple().architecture,
+            target_lexicon::Architecture::X86_64 | target_lexicon::Architecture::Aarch64(_)
+        );
+        let pieces = if vector {
+            pair_up(&self.plan.arena, pieces)
+        } else {
+            pieces
+        };
         let mut groups: Vec<Vec<Piece>> = vec![Vec::new()];
         let mut size = 0;
         for p in pieces {
@@ -532,6 +611,22 @@ impl<'p, M: Module> Gen<'p, M> {
                     Piece::Assign(a) => {
                         let v = l.expr(&mut b, a.expr);
                         l.store(&mut b, a.var, v);
+                    }
+                    Piece::Pair(a, c) => {
+                        let mut vmemo = FxHashMap::default();
+                        let v = l.vexpr(&mut b, &mut vmemo, a.expr, c.expr);
+                        b.ins().store(
+                            MemFlagsData::new().with_notrap(),
+                            v,
+                            l.mem,
+                            (a.var.index() * 8) as i32,
+                        );
+                        // Later reads of the targets load the new values.
+                        for t in [a.var, c.var] {
+                            if let Some(id) = self.plan.arena.index_of(Node::Var(t)) {
+                                l.memo.remove(&id);
+                            }
+                        }
                     }
                     Piece::Output(i, e) => {
                         let v = l.expr(&mut b, *e);
@@ -809,6 +904,56 @@ impl Lower<'_> {
         if let Some(id) = self.plan.arena.index_of(Node::Var(v)) {
             self.memo.insert(id, x);
         }
+    }
+
+    /// The f64x2 of two expressions [`pairable`] accepted: lane 0 computes `x`, lane 1 `y`.
+    fn vexpr(
+        &mut self,
+        b: &mut FunctionBuilder,
+        vmemo: &mut FxHashMap<(ExprId, ExprId), Value>,
+        x: ExprId,
+        y: ExprId,
+    ) -> Value {
+        if let Some(&v) = vmemo.get(&(x, y)) {
+            return v;
+        }
+        let ar = &self.plan.arena;
+        let v = if x == y {
+            let s = self.expr(b, x);
+            b.ins().splat(types::F64X2, s)
+        } else {
+            match (ar.node(x), ar.node(y)) {
+                (Node::Var(p), Node::Var(_)) => b.ins().load(
+                    types::F64X2,
+                    MemFlagsData::new().with_notrap(),
+                    self.mem,
+                    (p.index() * 8) as i32,
+                ),
+                (Node::Neg(a1), Node::Neg(b1)) => {
+                    let u = self.vexpr(b, vmemo, a1, b1);
+                    b.ins().fneg(u)
+                }
+                (Node::Add(a1, a2), Node::Add(b1, b2)) => {
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    b.ins().fadd(u, w)
+                }
+                (Node::Sub(a1, a2), Node::Sub(b1, b2)) => {
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    b.ins().fsub(u, w)
+                }
+                (Node::Mul(a1, a2), Node::Mul(b1, b2)) => {
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    b.ins().fmul(u, w)
+                }
+                (Node::Div(a1, a2), Node::Div(b1, b2)) => {
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    b.ins().fdiv(u, w)
+                }
+                _ => unreachable!("pairable accepted only these shapes"),
+            }
+        };
+        vmemo.insert((x, y), v);
+        v
     }
 
     fn load_slot(&mut self, b: &mut FunctionBuilder, slot: usize) -> Value {
