@@ -9,7 +9,7 @@ use rtc::discretize::Method;
 use rtc::plan::interp::{Interp, Status};
 
 fn differential(file: &str, method: Method, h: f64, steps: usize, newton: u32) {
-    differential_with(file, method, &[], h, steps, newton)
+    differential_with(file, method, &[], h, steps, newton);
 }
 
 fn differential_with(
@@ -19,7 +19,7 @@ fn differential_with(
     h: f64,
     steps: usize,
     newton: u32,
-) {
+) -> Status {
     let plan = common::compile_example(file, method.clone(), params, newton);
     let mut it = Interp::new(&plan);
     let code = jit(&plan, false).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -44,7 +44,38 @@ fn differential_with(
             );
         }
         if sa != Status::Ok {
-            break;
+            return sa;
+        }
+    }
+    Status::Ok
+}
+
+/// Finite values whose finiteness sum overflows: the JIT looks at each value, finds none
+/// non-finite and goes on (as the interpreter does); a state that overflows later is named.
+#[test]
+fn overflowing_sum_of_finite_values_is_not_divergence() {
+    let m = "../tests/models/BigValues.mo";
+    let s = differential_with(m, Method::ForwardEuler, &[("g", 0.0)], 1e-3, 20, 10);
+    assert_eq!(s, Status::Ok);
+    let s = differential_with(m, Method::ForwardEuler, &[], 1e-3, 20, 10);
+    assert!(matches!(s, Status::NonFinite { .. }), "{s:?}");
+}
+
+/// Diverging large lines: the finiteness sums (added where the values are computed, in
+/// vector lanes, carried across chunk functions) stop the JIT at the same step, naming the
+/// same variable, as the interpreter's value-by-value check.
+#[test]
+fn diverging_large_lines_stop_alike() {
+    let mixed = Method::Mixed {
+        implicit: vec!["u_l".into()],
+    };
+    for n in [50.0, 500.0] {
+        for (method, h) in [(Method::ForwardEuler, 1e-2), (mixed.clone(), 2e-2)] {
+            let s = differential_with("VdPLine.mo", method.clone(), &[("n", n)], h, 400, 10);
+            assert!(
+                matches!(s, Status::NonFinite { .. }),
+                "n = {n}, {method:?}: {s:?}"
+            );
         }
     }
 }

@@ -75,6 +75,205 @@ impl Hand {
     }
 }
 
+/// Hand-written inline backward Euler: Newton on all 2n + 3 new states with the hand-derived
+/// Jacobian `I − h·∂f/∂x`, and the stopping tests of rtc's Newton (a residual below 1e-13 of
+/// its equation's scale ends the iteration; so does a correction below 1e-12 + 1e-10·|x|,
+/// after re-evaluating at the corrected point; at most ten evaluations). `Solver::Dense` is
+/// the textbook implementation (dense LU with partial pivoting, as rtc's); `Solver::Banded`
+/// exploits the line's structure: with the states interleaved (iL, uC, i1, u1, i2, …) the
+/// Jacobian is a band of two sub- and two super-diagonals, factored without pivoting (the
+/// matrix is diagonally dominant at these steps) — what a specialist would write for this
+/// one model.
+struct HandBe {
+    f: Hand,
+    old: Vec<f64>,
+    jac: Vec<f64>,
+    r: Vec<f64>,
+    scale: Vec<f64>,
+    solver: Solver,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Solver {
+    Dense,
+    Banded,
+}
+
+impl HandBe {
+    fn new(n: usize, solver: Solver) -> HandBe {
+        let m = 2 * n + 3;
+        HandBe {
+            f: Hand::new(n, false),
+            old: vec![0.0; m],
+            jac: vec![0.0; m * m],
+            r: vec![0.0; m],
+            scale: vec![0.0; m],
+            solver,
+        }
+    }
+
+    /// Position of natural state index k (iL, uC, i[0..n], u[0..n], ul) in the interleaved order.
+    fn pos(n: usize, k: usize) -> usize {
+        match k {
+            0 | 1 => k,
+            k if k < 2 + n => 2 + 2 * (k - 2),
+            k if k < 2 + 2 * n => 3 + 2 * (k - 2 - n),
+            _ => 2 + 2 * n,
+        }
+    }
+
+    /// Residuals, scales and Jacobian at the current iterate (interleaved order).
+    fn evaluate(&mut self, h: f64) {
+        let n = self.f.n;
+        let m = 2 * n + 3;
+        self.f.derivatives();
+        let (x, d) = (&self.f.x, &self.f.d);
+        for k in 0..m {
+            let p = Self::pos(n, k);
+            let rhs = self.old[k] + h * d[k];
+            self.r[p] = x[k] - rhs;
+            self.scale[p] = x[k].abs() + rhs.abs();
+        }
+        let jac = &mut self.jac;
+        let mut set = |row: usize, col: usize, v: f64| {
+            let (r, c) = (Self::pos(n, row), Self::pos(n, col));
+            jac[r * m + c] = if r == c { 1.0 } else { 0.0 } - h * v;
+        };
+        let (i0, u0, ul) = (2, 2 + n, 2 + 2 * n);
+        let uc = x[1];
+        set(0, 0, 0.0);
+        set(0, 1, 1.0 / L);
+        set(1, 1, (1.0 - 3.0 * K * uc * uc) / C);
+        set(1, 0, -1.0 / C);
+        set(1, i0, -1.0 / C);
+        set(i0, 1, 1.0 / L);
+        for j in 0..n {
+            if j > 0 {
+                set(i0 + j, u0 + j - 1, 1.0 / L);
+            }
+            set(i0 + j, i0 + j, -R / L);
+            set(i0 + j, u0 + j, -1.0 / L);
+        }
+        for j in 0..n - 1 {
+            set(u0 + j, i0 + j, 1.0 / C);
+            set(u0 + j, i0 + j + 1, -1.0 / C);
+            set(u0 + j, u0 + j, 0.0);
+        }
+        set(u0 + n - 1, i0 + n - 1, 1.0 / C);
+        set(u0 + n - 1, u0 + n - 1, -1.0 / (RL * C));
+        set(u0 + n - 1, ul, 1.0 / (RL * C));
+        set(ul, u0 + n - 1, 1.0 / (RL * CL));
+        set(ul, ul, -1.0 / (RL * CL));
+    }
+
+    /// One step; the number of LU solves it took (panics if Newton fails: the bench runs at a
+    /// step where it converges).
+    fn step(&mut self, h: f64) -> usize {
+        let n = self.f.n;
+        let m = 2 * n + 3;
+        self.old.copy_from_slice(&self.f.x);
+        if self.solver == Solver::Dense {
+            self.jac.fill(0.0);
+        }
+        self.evaluate(h);
+        let mut solves = 0;
+        for evals in 1.. {
+            if self
+                .r
+                .iter()
+                .zip(&self.scale)
+                .all(|(r, s)| r.abs() <= 1e-13 * s)
+            {
+                return solves;
+            }
+            assert!(evals < 10, "hand-written backward Euler did not converge");
+            match self.solver {
+                Solver::Dense => assert!(dense_lu_solve(&mut self.jac, &mut self.r, m)),
+                Solver::Banded => band_lu_solve(&mut self.jac, &mut self.r, m, 2),
+            }
+            solves += 1;
+            let mut small = true;
+            for k in 0..m {
+                let x = self.f.x[k] - self.r[Self::pos(n, k)];
+                if (self.f.x[k] - x).abs() > 1e-12 + 1e-10 * x.abs() {
+                    small = false;
+                }
+                self.f.x[k] = x;
+            }
+            self.evaluate(h);
+            if small {
+                return solves;
+            }
+        }
+        unreachable!()
+    }
+}
+
+/// `a·x = b` by LU with partial pivoting (row-major, x overwrites b), as rtc's.
+fn dense_lu_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
+    for col in 0..n {
+        let mut piv = col;
+        for r in col + 1..n {
+            if a[r * n + col].abs() > a[piv * n + col].abs() {
+                piv = r;
+            }
+        }
+        if a[piv * n + col] == 0.0 {
+            return false;
+        }
+        if piv != col {
+            for c in 0..n {
+                a.swap(piv * n + c, col * n + c);
+            }
+            b.swap(piv, col);
+        }
+        let d = a[col * n + col];
+        let (top, rest) = a.split_at_mut((col + 1) * n);
+        let prow = &top[col * n..];
+        for r in 0..n - col - 1 {
+            let row = &mut rest[r * n..(r + 1) * n];
+            let f = row[col] / d;
+            if f != 0.0 {
+                for c in col..n {
+                    row[c] -= f * prow[c];
+                }
+                b[col + 1 + r] -= f * b[col];
+            }
+        }
+    }
+    for col in (0..n).rev() {
+        let mut s = b[col];
+        for c in col + 1..n {
+            s -= a[col * n + c] * b[c];
+        }
+        b[col] = s / a[col * n + col];
+    }
+    true
+}
+
+/// `a·x = b` for a matrix with `w` sub- and super-diagonals (dense storage, only the band
+/// touched), LU without pivoting.
+fn band_lu_solve(a: &mut [f64], b: &mut [f64], n: usize, w: usize) {
+    for col in 0..n {
+        let d = a[col * n + col];
+        let end = (col + w + 1).min(n);
+        for r in col + 1..end {
+            let f = a[r * n + col] / d;
+            for c in col..end {
+                a[r * n + c] -= f * a[col * n + c];
+            }
+            b[r] -= f * b[col];
+        }
+    }
+    for col in (0..n).rev() {
+        let mut s = b[col];
+        for c in col + 1..(col + w + 1).min(n) {
+            s -= a[col * n + c] * b[c];
+        }
+        b[col] = s / a[col * n + col];
+    }
+}
+
 fn time_per_step(mut f: impl FnMut(), steps: usize) -> f64 {
     // Best of five runs, in nanoseconds per step.
     let mut best = f64::MAX;
@@ -88,10 +287,30 @@ fn time_per_step(mut f: impl FnMut(), steps: usize) -> f64 {
     best
 }
 
+/// The JIT and the hand-written step timed in alternating rounds (seven each), so that a
+/// burst of machine noise does not fall on one side only: the best round of each, in
+/// nanoseconds per step.
+fn side_by_side(mut jit: impl FnMut(), mut hand: impl FnMut(), steps: usize) -> (f64, f64) {
+    let (mut best_jit, mut best_hand) = (f64::MAX, f64::MAX);
+    for _ in 0..7 {
+        for (f, best) in [
+            (&mut jit as &mut dyn FnMut(), &mut best_jit),
+            (&mut hand as &mut dyn FnMut(), &mut best_hand),
+        ] {
+            let t0 = Instant::now();
+            for _ in 0..steps {
+                f();
+            }
+            *best = best.min(t0.elapsed().as_secs_f64() * 1e9 / steps as f64);
+        }
+    }
+    (best_jit, best_hand)
+}
+
 fn main() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/VdPLine.mo");
     let text = std::fs::read_to_string(path).expect("read examples/VdPLine.mo");
-    println!("step time [ns/step], best of 5 runs");
+    println!("step time [ns/step]: JIT and hand-written Rust best of 7 alternating rounds, interpreter best of 5");
     println!(
         "{:>6} {:>8} {:>10} {:>10} {:>10} {:>7}",
         "n", "method", "jit", "interp", "hand Rust", "jit/hand"
@@ -99,6 +318,7 @@ fn main() {
     // Small enough that every method is stable here (forward Euler on the load mode needs
     // h < 2e-6): a diverging run would stop its checks early and look faster than it is.
     let h = 5e-7;
+    let mut be_rows = Vec::new();
     for n in [5usize, 50, 500] {
         let opts = Options {
             params: vec![("n".into(), n as f64)],
@@ -123,13 +343,78 @@ fn main() {
             let mut mem = code.memory();
             code.init(&mut mem, 0.0);
             let mut t = 0.0;
-            let jit_ns = time_per_step(
-                || {
-                    black_box(code.step(&mut mem, t, h));
-                    t += h;
-                },
-                steps,
-            );
+            let jit = || {
+                black_box(code.step(&mut mem, t, h));
+                t += h;
+            };
+            let (jit_ns, hand_ns) = if name == "be" {
+                // The hand-written steps compute what the JIT computes: 10 steps from the
+                // start, largest difference of a state relative to the largest state.
+                let agree = {
+                    let mut m2 = code.memory();
+                    code.init(&mut m2, 0.0);
+                    let mut d = HandBe::new(n, Solver::Dense);
+                    let mut bd = HandBe::new(n, Solver::Banded);
+                    for k in 0..10 {
+                        assert_eq!(
+                            code.step(&mut m2, k as f64 * h, h),
+                            rtc::plan::interp::Status::Ok
+                        );
+                        d.step(h);
+                        bd.step(h);
+                    }
+                    let first = plan.vars.iter().position(|v| v.name == "iL").expect("iL");
+                    let js = &m2[first..first + 2 * n + 3];
+                    let big = js.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+                    let diff = |x: &[f64]| {
+                        x.iter()
+                            .zip(js)
+                            .fold(0.0f64, |a, (p, q)| a.max((p - q).abs()))
+                            / big
+                    };
+                    diff(&d.f.x).max(diff(&bd.f.x))
+                };
+                let steps = (2000 / n).max(4);
+                let mut dense = HandBe::new(n, Solver::Dense);
+                let mut banded = HandBe::new(n, Solver::Banded);
+                let mut solves = [0usize; 2];
+                let mut counted = 0usize;
+                let (jit_ns, dense_ns) = side_by_side(
+                    jit,
+                    || {
+                        solves[0] += dense.step(black_box(h));
+                        counted += 1;
+                        black_box(&dense.f.x);
+                    },
+                    steps,
+                );
+                let banded_ns = time_per_step(
+                    || {
+                        solves[1] += banded.step(black_box(h));
+                        black_box(&banded.f.x);
+                    },
+                    steps,
+                );
+                be_rows.push((
+                    n,
+                    dense_ns,
+                    banded_ns,
+                    jit_ns,
+                    solves[0] as f64 / counted as f64,
+                    agree,
+                ));
+                (jit_ns, dense_ns)
+            } else {
+                let mut hand = Hand::new(n, name == "mixed");
+                side_by_side(
+                    jit,
+                    || {
+                        hand.step(black_box(h));
+                        black_box(&hand.x);
+                    },
+                    steps,
+                )
+            };
             let mut it = rtc::plan::interp::Interp::new(&plan);
             let mut mem2 = it.memory();
             it.init(&mut mem2, 0.0);
@@ -141,18 +426,6 @@ fn main() {
                 },
                 steps / 10 + 1,
             );
-            let hand_ns = if name == "be" {
-                f64::NAN
-            } else {
-                let mut hand = Hand::new(n, name == "mixed");
-                time_per_step(
-                    || {
-                        hand.step(black_box(h));
-                        black_box(&hand.x);
-                    },
-                    steps,
-                )
-            };
             println!(
                 "{:>6} {:>8} {:>10.1} {:>10.1} {:>10.1} {:>7.2}",
                 n,
@@ -163,6 +436,19 @@ fn main() {
                 jit_ns / hand_ns
             );
         }
+    }
+    println!();
+    println!("backward Euler by hand: Newton on all 2n + 3 states, dense LU (as rtc's) or banded");
+    println!(
+        "{:>6} {:>12} {:>12} {:>12} {:>10} {:>10} {:>12}",
+        "n", "jit (torn)", "hand dense", "hand banded", "jit/dense", "jit/banded", "LU per step"
+    );
+    for (n, dense, banded, jit, solves, agree) in be_rows {
+        println!(
+            "{n:>6} {jit:>12.1} {dense:>12.1} {banded:>12.1} {:>10.2} {:>10.1} {solves:>12.2}   (states after 10 steps agree with the JIT to {agree:.1e} of the largest)",
+            jit / dense,
+            jit / banded
+        );
     }
     per_method(&text);
     println!();

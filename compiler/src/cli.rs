@@ -38,7 +38,8 @@ enum Command {
 
 #[derive(Args, Clone)]
 pub struct MethodArgs {
-    /// Integration method inlined into the model: fe, be, trapezoid or mixed.
+    /// Integration method inlined into the model: fe, be, trapezoid, radau, libe, mixed,
+    /// multirate, rtrk2, rk3, rk4, rtrk4, ab2 or ab3.
     #[arg(long, default_value = "be")]
     pub method: String,
     /// For --method mixed: the states integrated by backward Euler (comma-separated).

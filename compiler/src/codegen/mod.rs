@@ -33,14 +33,14 @@ pub use object::{object, ObjectCode, Target, TARGETS};
 
 use crate::plan::{Assign, Plan, Stmt, TornBlock};
 use crate::symbolic::{CmpOp, ExprId, Func1, Func2, Node, VarId};
-use cranelift_codegen::ir::condcodes::FloatCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, AbiParam, FuncRef, InstBuilder, MemFlagsData, Signature, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{FuncId, Linkage, Module};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Status detail meaning "look it up": the caller scans the checked slots.
 const NO_DETAIL: i64 = 0x7ff_ffff;
@@ -131,7 +131,7 @@ fn pairable(ar: &crate::symbolic::Arena, a: &Assign, b: &Assign) -> bool {
     }
     // Shallow trees only: the vector lowering recurses over them.
     let mut stack = vec![(a.expr, b.expr, 0)];
-    let mut seen = rustc_hash::FxHashSet::default();
+    let mut seen = FxHashSet::default();
     let mut ops = 0;
     while let Some((x, y, depth)) = stack.pop() {
         if x == y || !seen.insert((x, y)) {
@@ -159,6 +159,92 @@ fn pairable(ar: &crate::symbolic::Arena, a: &Assign, b: &Assign) -> bool {
     }
     // A copy of a neighbour pair is a vector load and store; anything is worth pairing.
     ops > 0 || a.expr != b.expr
+}
+
+/// The checked variables whose finiteness is summed where they are assigned: assigned by
+/// exactly one assignment before the first check, and written by nothing else (their value
+/// then is the value the check sees).
+fn inline_checks(pieces: &[Piece]) -> FxHashSet<VarId> {
+    let mut once: FxHashMap<VarId, u32> = FxHashMap::default();
+    let mut other = FxHashSet::default();
+    let mut checked = FxHashSet::default();
+    let mut checking = false;
+    for p in pieces {
+        match p {
+            Piece::Assign(a) if !checking => *once.entry(a.var).or_default() += 1,
+            Piece::Assign(a) => {
+                other.insert(a.var);
+            }
+            Piece::Pair(a, c) => {
+                other.insert(a.var);
+                other.insert(c.var);
+            }
+            Piece::Copy(dst, _) => {
+                other.insert(*dst);
+            }
+            Piece::Block(b) => {
+                other.extend(b.tearing.iter().copied());
+                other.extend(b.inner.iter().chain(&b.tangents).map(|a| a.var));
+            }
+            Piece::Check(v) => {
+                checking = true;
+                checked.insert(*v);
+            }
+            Piece::Output(..) => {}
+        }
+    }
+    once.into_iter()
+        .filter(|&(v, k)| k == 1 && checked.contains(&v) && !other.contains(&v))
+        .map(|(v, _)| v)
+        .collect()
+}
+
+/// Running finiteness sums of one chunk.
+struct Sums {
+    s: [Value; 4],
+    v: Option<[Value; 4]>,
+    k: usize,
+    kv: usize,
+    any: bool,
+}
+
+impl Sums {
+    fn add(&mut self, b: &mut FunctionBuilder, x: Value) {
+        let i = self.k % 4;
+        self.s[i] = b.ins().fadd(self.s[i], x);
+        self.k += 1;
+        self.any = true;
+    }
+
+    fn add_pair(&mut self, b: &mut FunctionBuilder, x: Value) {
+        let v = match &mut self.v {
+            Some(v) => v,
+            None => {
+                let z = b.ins().f64const(0.0);
+                let vz = b.ins().splat(types::F64X2, z);
+                self.v.insert([vz; 4])
+            }
+        };
+        let i = self.kv % 4;
+        v[i] = b.ins().fadd(v[i], x);
+        self.kv += 1;
+        self.any = true;
+    }
+
+    fn total(&mut self, b: &mut FunctionBuilder) -> Value {
+        if let Some([v0, v1, v2, v3]) = self.v {
+            let v01 = b.ins().fadd(v0, v1);
+            let v23 = b.ins().fadd(v2, v3);
+            let v = b.ins().fadd(v01, v23);
+            let lo = b.ins().extractlane(v, 0);
+            let hi = b.ins().extractlane(v, 1);
+            self.s[0] = b.ins().fadd(self.s[0], lo);
+            self.s[1] = b.ins().fadd(self.s[1], hi);
+        }
+        let a01 = b.ins().fadd(self.s[0], self.s[1]);
+        let a23 = b.ins().fadd(self.s[2], self.s[3]);
+        b.ins().fadd(a01, a23)
+    }
 }
 
 /// Pairs consecutive assignments that [`pairable`] accepts (first come, first paired).
@@ -235,6 +321,9 @@ struct Gen<'p, M: Module> {
     frames: FxHashMap<FuncId, Frame>,
     /// Export the entry points through a shim that preserves fs1 (riscv64).
     riscv_fs1_shim: bool,
+    /// An earlier chunk of the entry being generated stored its finiteness sum in the
+    /// check-sum slot.
+    check_sum_stored: bool,
 }
 
 fn err<E: std::fmt::Display>(e: E) -> String {
@@ -262,6 +351,7 @@ fn generate<M: Module>(
         newton_max: plan.newton.max_iterations,
         frames: FxHashMap::default(),
         riscv_fs1_shim,
+        check_sum_stored: false,
     };
     // init: parameters, start values, the model at t0, finiteness.
     let mut init_pieces: Vec<Piece> = Vec::new();
@@ -475,7 +565,7 @@ impl<'p, M: Module> Gen<'p, M> {
             }
         }
         let mut names: Vec<(&'static str, usize)> = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
+        let mut seen = FxHashSet::default();
         let mut stack = roots;
         while let Some(id) = stack.pop() {
             if !seen.insert(id) {
@@ -516,6 +606,15 @@ impl<'p, M: Module> Gen<'p, M> {
             .iter()
             .filter(|p| matches!(p, Piece::Assign(_)))
             .count();
+        let inline = inline_checks(&pieces);
+        let checks: Vec<usize> = pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Check(v) => Some(v.index()),
+                _ => None,
+            })
+            .collect();
+        self.check_sum_stored = false;
         let pieces = if vector && assigns >= PAIR_MIN_ASSIGNMENTS {
             pair_up(&self.plan.arena, pieces)
         } else {
@@ -540,9 +639,116 @@ impl<'p, M: Module> Gen<'p, M> {
                 continue;
             }
             let name = format!("{}_{prefix}_chunk{k}", self.prefix);
-            ids.push(self.define_chunk(&name, &group)?);
+            ids.push(self.define_chunk(&name, &group, &inline)?);
+        }
+        if !checks.is_empty() {
+            let name = format!("{}_{prefix}_verify", self.prefix);
+            ids.push(self.define_verify(&name, &checks)?);
         }
         Ok(ids)
+    }
+
+    /// The entry's finiteness test: the check sum the chunks accumulated; if it is not
+    /// finite, the checked slots are scanned in the interpreter's order (ascending slots, one
+    /// loop per run of consecutive slots, so the code does not grow with the model) and the
+    /// first non-finite one is named. A sum that overflowed from finite values finds none and
+    /// the step goes on.
+    fn define_verify(&mut self, name: &str, checks: &[usize]) -> Result<FuncId, String> {
+        debug_assert!(
+            checks.windows(2).all(|w| w[0] < w[1]),
+            "checks in slot order"
+        );
+        let mut ctx = self.module.make_context();
+        let ptr = self.module.target_config().pointer_type();
+        ctx.func.signature.params.push(AbiParam::new(types::I64));
+        ctx.func.signature.params.push(AbiParam::new(types::I64));
+        ctx.func.signature.returns.push(AbiParam::new(types::I32));
+        let id = self
+            .module
+            .declare_function(name, Linkage::Local, &ctx.func.signature)
+            .map_err(err)?;
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            b.seal_block(entry);
+            let mem = b.block_params(entry)[0];
+            let check_slot = self.scratch_base - 1;
+            let sum = b.ins().load(
+                types::F64,
+                MemFlagsData::trusted(),
+                mem,
+                (check_slot * 8) as i32,
+            );
+            let d = b.ins().fsub(sum, sum);
+            let zero = b.ins().f64const(0.0);
+            let finite = b.ins().fcmp(FloatCC::Equal, d, zero);
+            let slow = b.create_block();
+            let ok = b.create_block();
+            b.ins().brif(finite, ok, &[], slow, &[]);
+            b.switch_to_block(slow);
+            b.seal_block(slow);
+            b.set_cold_block(slow);
+            let bad = b.create_block();
+            b.append_block_param(bad, ptr);
+            b.set_cold_block(bad);
+            let mut runs: Vec<(usize, usize)> = Vec::new();
+            for &s in checks {
+                match runs.last_mut() {
+                    Some(r) if r.1 == s => r.1 = s + 1,
+                    _ => runs.push((s, s + 1)),
+                }
+            }
+            for (first, end) in runs {
+                // for i in first..end: if mem[i] is not finite, return its status.
+                let head = b.create_block();
+                let next = b.create_block();
+                let after = b.create_block();
+                b.append_block_param(head, ptr);
+                for blk in [head, next, after] {
+                    b.set_cold_block(blk);
+                }
+                let i0 = b.ins().iconst(ptr, first as i64);
+                b.ins().jump(head, &[i0.into()]);
+                b.switch_to_block(head);
+                let i = b.block_params(head)[0];
+                let off = b.ins().ishl_imm_u(i, 3);
+                let addr = b.ins().iadd(mem, off);
+                let x = b.ins().load(types::F64, MemFlagsData::trusted(), addr, 0);
+                let d = b.ins().fsub(x, x);
+                let z = b.ins().f64const(0.0);
+                let fin = b.ins().fcmp(FloatCC::Equal, d, z);
+                b.ins().brif(fin, next, &[], bad, &[i.into()]);
+                b.switch_to_block(next);
+                b.seal_block(next);
+                let i1 = b.ins().iadd_imm_u(i, 1);
+                let more = b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i1, end as i64);
+                b.ins().brif(more, head, &[i1.into()], after, &[]);
+                b.seal_block(head);
+                b.switch_to_block(after);
+                b.seal_block(after);
+            }
+            b.ins().jump(ok, &[]);
+            b.switch_to_block(bad);
+            b.seal_block(bad);
+            let slot = b.block_params(bad)[0];
+            let shifted = b.ins().ishl_imm_u(slot, 4);
+            let code = b.ins().bor_imm_u(shifted, 2);
+            let code = if ptr == types::I32 {
+                code
+            } else {
+                b.ins().ireduce(types::I32, code)
+            };
+            b.ins().return_(&[code]);
+            b.switch_to_block(ok);
+            b.seal_block(ok);
+            let r = b.ins().iconst(types::I32, 0);
+            b.ins().return_(&[r]);
+            b.finalize(self.module.isa().frontend_config());
+        }
+        self.define(name, id, &mut ctx, Vec::new(), false)?;
+        Ok(id)
     }
 
     /// Defines the function in `ctx` as `id` and records its frame.
@@ -578,7 +784,12 @@ impl<'p, M: Module> Gen<'p, M> {
         Ok(())
     }
 
-    fn define_chunk(&mut self, name: &str, pieces: &[Piece]) -> Result<FuncId, String> {
+    fn define_chunk(
+        &mut self,
+        name: &str,
+        pieces: &[Piece],
+        inline: &FxHashSet<VarId>,
+    ) -> Result<FuncId, String> {
         let mut ctx = self.module.make_context();
         ctx.func.signature.params.push(AbiParam::new(types::I64));
         ctx.func.signature.params.push(AbiParam::new(types::I64));
@@ -610,8 +821,24 @@ impl<'p, M: Module> Gen<'p, M> {
                 mem,
                 refs,
                 memo: FxHashMap::default(),
+                splats: FxHashMap::default(),
                 scratch_base: self.scratch_base,
                 newton_max: self.newton_max,
+            };
+            let vector = matches!(
+                self.module.isa().triple().architecture,
+                target_lexicon::Architecture::X86_64 | target_lexicon::Architecture::Aarch64(_)
+            );
+            // Finiteness sums of the checked values this chunk assigns, added as they are
+            // computed (no reload): four scalar and four vector sums, so that the additions do
+            // not form one long dependency chain.
+            let z0 = b.ins().f64const(0.0);
+            let mut sums = Sums {
+                s: [z0; 4],
+                v: None,
+                k: 0,
+                kv: 0,
+                any: false,
             };
             for p in pieces {
                 match p {
@@ -622,6 +849,9 @@ impl<'p, M: Module> Gen<'p, M> {
                     Piece::Assign(a) => {
                         let v = l.expr(&mut b, a.expr);
                         l.store(&mut b, a.var, v);
+                        if inline.contains(&a.var) {
+                            sums.add(&mut b, v);
+                        }
                     }
                     Piece::Pair(a, c) => {
                         let mut vmemo = FxHashMap::default();
@@ -632,6 +862,18 @@ impl<'p, M: Module> Gen<'p, M> {
                             l.mem,
                             (a.var.index() * 8) as i32,
                         );
+                        match (inline.contains(&a.var), inline.contains(&c.var)) {
+                            (true, true) => sums.add_pair(&mut b, v),
+                            (true, false) => {
+                                let x = b.ins().extractlane(v, 0);
+                                sums.add(&mut b, x);
+                            }
+                            (false, true) => {
+                                let x = b.ins().extractlane(v, 1);
+                                sums.add(&mut b, x);
+                            }
+                            (false, false) => {}
+                        }
                         // Later reads of the targets load the new values.
                         for t in [a.var, c.var] {
                             if let Some(id) = self.plan.arena.index_of(Node::Var(t)) {
@@ -648,101 +890,51 @@ impl<'p, M: Module> Gen<'p, M> {
                     Piece::Check(_) => {}
                 }
             }
-            // Finiteness of everything the chunk must check, one addition per value: a sum
-            // of finite values is finite unless it overflows, and any NaN or infinity makes
-            // it non-finite (s − s ≠ 0). The cold path checks the values one by one, in the
-            // interpreter's order, and names the first non-finite one; a sum that overflowed
-            // from finite values finds none and the chunk goes on.
-            let checks: Vec<VarId> = pieces
+            // Finiteness, one addition per value: a sum of finite values is finite unless it
+            // overflows, and any NaN or infinity makes it non-finite. Values summed where
+            // they were assigned (above) and values checked here but written elsewhere
+            // (reloaded) go into the entry's check sum, which [`Gen::define_verify`] tests.
+            let mut slots: Vec<usize> = pieces
                 .iter()
                 .filter_map(|p| match p {
-                    Piece::Check(v) => Some(*v),
+                    Piece::Check(v) if !inline.contains(v) => Some(v.index()),
                     _ => None,
                 })
                 .collect();
-            if !checks.is_empty() {
-                // Four independent sums, so the additions do not form one long dependency
-                // chain (a single chain of n additions costs n times the add latency). Where
-                // the target has vector registers, two adjacent slots (a state and its
-                // derivative sit side by side) are loaded and added as one f64x2.
-                let vector = matches!(
-                    self.module.isa().triple().architecture,
-                    target_lexicon::Architecture::X86_64 | target_lexicon::Architecture::Aarch64(_)
-                );
-                let mut slots: Vec<usize> = checks.iter().map(|v| v.index()).collect();
-                slots.sort_unstable();
-                slots.dedup();
-                let mut pairs = Vec::new();
-                let mut singles = Vec::new();
-                let mut k = 0;
-                while k < slots.len() {
-                    if vector && k + 1 < slots.len() && slots[k + 1] == slots[k] + 1 {
-                        pairs.push(slots[k]);
-                        k += 2;
-                    } else {
-                        singles.push(slots[k]);
-                        k += 1;
-                    }
+            slots.sort_unstable();
+            slots.dedup();
+            // Two adjacent slots are loaded and added as one f64x2 where the target has
+            // vector registers. Reloaded rather than kept live from the assignments: holding
+            // every value in a register to the end of the chunk makes register allocation
+            // superlinear.
+            let mut k = 0;
+            while k < slots.len() {
+                if vector && k + 1 < slots.len() && slots[k + 1] == slots[k] + 1 {
+                    let x = b.ins().load(
+                        types::F64X2,
+                        MemFlagsData::new().with_notrap(),
+                        l.mem,
+                        (slots[k] * 8) as i32,
+                    );
+                    sums.add_pair(&mut b, x);
+                    k += 2;
+                } else {
+                    let x = l.load_slot(&mut b, slots[k]);
+                    sums.add(&mut b, x);
+                    k += 1;
                 }
-                let z0 = b.ins().f64const(0.0);
-                let mut accs = [z0; 4];
-                for (k, &s) in singles.iter().enumerate() {
-                    // Reloaded rather than kept live from the assignments: holding every
-                    // value in a register to the end of the chunk makes register allocation
-                    // superlinear.
-                    let x = l.load_slot(&mut b, s);
-                    accs[k % 4] = b.ins().fadd(accs[k % 4], x);
-                }
-                if !pairs.is_empty() {
-                    let vz = b.ins().splat(types::F64X2, z0);
-                    let mut vaccs = [vz; 2];
-                    for (k, &s) in pairs.iter().enumerate() {
-                        let x = b.ins().load(
-                            types::F64X2,
-                            MemFlagsData::new().with_notrap(),
-                            l.mem,
-                            (s * 8) as i32,
-                        );
-                        vaccs[k % 2] = b.ins().fadd(vaccs[k % 2], x);
-                    }
-                    let v = b.ins().fadd(vaccs[0], vaccs[1]);
-                    let lo = b.ins().extractlane(v, 0);
-                    let hi = b.ins().extractlane(v, 1);
-                    accs[0] = b.ins().fadd(accs[0], lo);
-                    accs[1] = b.ins().fadd(accs[1], hi);
-                }
-                let a01 = b.ins().fadd(accs[0], accs[1]);
-                let a23 = b.ins().fadd(accs[2], accs[3]);
-                let acc = b.ins().fadd(a01, a23);
-                let dd = b.ins().fsub(acc, acc);
-                let zero = b.ins().f64const(0.0);
-                let finite = b.ins().fcmp(FloatCC::Equal, dd, zero);
-                let slow = b.create_block();
-                let done = b.create_block();
-                b.ins().brif(finite, done, &[], slow, &[]);
-                b.switch_to_block(slow);
-                b.seal_block(slow);
-                b.set_cold_block(slow);
-                for &v in &checks {
-                    let x = l.load(&mut b, v);
-                    let d = b.ins().fsub(x, x);
-                    let z = b.ins().f64const(0.0);
-                    let fin = b.ins().fcmp(FloatCC::Equal, d, z);
-                    let bad = b.create_block();
-                    let next = b.create_block();
-                    b.ins().brif(fin, next, &[], bad, &[]);
-                    b.switch_to_block(bad);
-                    b.seal_block(bad);
-                    b.set_cold_block(bad);
-                    let code = b.ins().iconst(types::I32, 2 | ((v.index() as i64) << 4));
-                    b.ins().return_(&[code]);
-                    b.switch_to_block(next);
-                    b.seal_block(next);
-                    b.set_cold_block(next);
-                }
-                b.ins().jump(done, &[]);
-                b.switch_to_block(done);
-                b.seal_block(done);
+            }
+            if sums.any {
+                let total = sums.total(&mut b);
+                let check_slot = self.scratch_base - 1;
+                let running = if self.check_sum_stored {
+                    let e = l.load_slot(&mut b, check_slot);
+                    b.ins().fadd(e, total)
+                } else {
+                    total
+                };
+                l.store_slot(&mut b, check_slot, running);
+                self.check_sum_stored = true;
             }
             let ok = b.ins().iconst(types::I32, 0);
             b.ins().return_(&[ok]);
@@ -895,6 +1087,8 @@ struct Lower<'p> {
     refs: FxHashMap<&'static str, FuncRef>,
     /// Values computed in the current straight-line region.
     memo: FxHashMap<ExprId, Value>,
+    /// Vector splats of scalar values of the current straight-line region.
+    splats: FxHashMap<Value, Value>,
     scratch_base: usize,
     newton_max: u32,
 }
@@ -930,8 +1124,13 @@ impl Lower<'_> {
         }
         let ar = &self.plan.arena;
         let v = if x == y {
+            // One splat per scalar value and chunk (the scalar memo knows when a variable's
+            // value changed, so the splat follows it).
             let s = self.expr(b, x);
-            b.ins().splat(types::F64X2, s)
+            *self
+                .splats
+                .entry(s)
+                .or_insert_with(|| b.ins().splat(types::F64X2, s))
         } else {
             match (ar.node(x), ar.node(y)) {
                 (Node::Var(p), Node::Var(_)) => b.ins().load(
@@ -1168,6 +1367,7 @@ impl Lower<'_> {
         b.switch_to_block(eval);
         // Evaluate the iteration: inner, tangents, residuals, Jacobian, scales.
         self.memo.clear();
+        self.splats.clear();
         for a in blk.inner.iter().chain(&blk.tangents) {
             let v = self.expr(b, a.expr);
             self.store(b, a.var, v);
@@ -1242,6 +1442,7 @@ impl Lower<'_> {
         b.switch_to_block(solved);
         b.seal_block(solved);
         self.memo.clear();
+        self.splats.clear();
         if blk.linear {
             for (i, &t) in blk.tearing.iter().enumerate() {
                 let x = self.load(b, t);
@@ -1311,5 +1512,6 @@ impl Lower<'_> {
         b.switch_to_block(ok);
         b.seal_block(ok);
         self.memo.clear();
+        self.splats.clear();
     }
 }

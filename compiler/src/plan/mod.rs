@@ -273,8 +273,8 @@ impl Plan {
             .collect()
     }
 
-    /// Scratch slots after the variables: a reserved slot, then for the largest Newton block
-    /// its residuals (k), Jacobian (k²) and residual scales (k).
+    /// Scratch slots after the variables: the finiteness check sum (generated code), then for
+    /// the largest Newton block its residuals (k), Jacobian (k²) and residual scales (k).
     pub fn scratch_slots(&self) -> usize {
         let max_k = self
             .init
