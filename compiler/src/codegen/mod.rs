@@ -23,6 +23,15 @@
 //!
 //! Large plans are split into chunk functions of bounded size, called in order from the entry
 //! points, so register allocation stays near linear in the model size.
+//!
+//! Every unknown is checked for finiteness after an entry (divergence is reported, never
+//! silent): each value is added, where it is computed, into running sums (a sum of finite
+//! values is finite unless it overflows; a NaN or infinity makes it non-finite); the chunks
+//! accumulate the entry's sum in the first scratch slot and `<m>_<entry>_verify` tests it, and
+//! only then scans the checked slots in the interpreter's (ascending) order to name the first
+//! non-finite one. On x86-64 and AArch64, neighbouring assignments of the same shape are
+//! computed in the two lanes of an f64x2 ([`pair_up`]); the paired operations are exact per
+//! lane, so results stay bitwise equal to the interpreter's.
 
 mod helpers;
 mod jit;
