@@ -629,6 +629,11 @@ impl<'p, M: Module> Gen<'p, M> {
         } else {
             pieces
         };
+        // Checks of values summed where they are assigned need no code of their own.
+        let pieces: Vec<Piece> = pieces
+            .into_iter()
+            .filter(|p| !matches!(p, Piece::Check(v) if inline.contains(v)))
+            .collect();
         let mut groups: Vec<Vec<Piece>> = vec![Vec::new()];
         let mut size = 0;
         for p in pieces {
