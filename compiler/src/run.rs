@@ -349,6 +349,18 @@ pub fn analysis_report(
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        let k = b.tearing.len();
+        if b.band.0 + 1 < k {
+            let _ = writeln!(
+                out,
+                "    Jacobian ordered into a band: {} sub- and {} super-diagonals (with the fill of \
+                 row interchanges); LU {} flops instead of {} dense",
+                b.band.0,
+                b.band.1,
+                crate::plan::band::lu_flops(k, b.band.0, b.band.1),
+                crate::plan::band::lu_flops(k, k - 1, 2 * k - 2)
+            );
+        }
         for (k, (span, text)) in r.residual_spans.iter().zip(&r.residual_text).enumerate() {
             let _ = writeln!(
                 out,

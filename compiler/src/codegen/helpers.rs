@@ -54,9 +54,11 @@ fn for_range(
 }
 
 impl<M: Module> Gen<'_, M> {
-    /// `int32_t lu_solve(double *a, double *b, int64_t n)`: LU with partial pivoting of the
-    /// row-major n×n `a`, solving in place into `b`; 1 on success, 0 if a pivot is zero or
-    /// not finite. Pointer-walking loops (no index arithmetic in the inner loops); the
+    /// `int32_t lu_solve(double *a, double *b, int64_t n, int64_t kl, int64_t w)`: LU with
+    /// partial pivoting of the row-major n×n `a` whose nonzeros lie at most `kl` below the
+    /// diagonal and whose U has at most `w` super-diagonals (only that band is touched; dense:
+    /// `kl = n − 1`, `w = 2n − 2`), solving in place into `b`; 1 on success, 0 if a pivot is
+    /// zero or not finite. Pointer-walking loops (no index arithmetic in the inner loops); the
     /// elimination's row update, the O(n³) part, runs two columns at a time in f64x2 lanes
     /// where the target has vector registers (each lane computes exactly the scalar
     /// `a[r][c] − f·a[k][c]`, so the results are bitwise those of the scalar code).
@@ -67,7 +69,7 @@ impl<M: Module> Gen<'_, M> {
             target_lexicon::Architecture::X86_64 | target_lexicon::Architecture::Aarch64(_)
         );
         let mut ctx = self.module.make_context();
-        for _ in 0..3 {
+        for _ in 0..5 {
             ctx.func.signature.params.push(AbiParam::new(types::I64));
         }
         ctx.func.signature.returns.push(AbiParam::new(types::I32));
@@ -81,7 +83,14 @@ impl<M: Module> Gen<'_, M> {
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let p = b.block_params(entry).to_vec();
-            let (a, rhs, n) = (p[0], p[1], p[2]);
+            let (a, rhs, n, kl, w) = (p[0], p[1], p[2], p[3], p[4]);
+            // min(k + m + 1, n): the end of the band from row or column k.
+            let band_end = |b: &mut FunctionBuilder, k: Value, m: Value| {
+                let e = b.ins().iadd(k, m);
+                let e = b.ins().iadd_imm_s(e, 1);
+                let lt = b.ins().icmp(IntCC::SignedLessThan, e, n);
+                b.ins().select(lt, e, n)
+            };
             let col = b.declare_var(types::I64);
             let r = b.declare_var(types::I64);
             let c = b.declare_var(types::I64);
@@ -108,7 +117,9 @@ impl<M: Module> Gen<'_, M> {
                 let below = b.ins().iadd(pkk, stride);
                 b.def_var(pa, below);
                 let k1 = b.ins().iadd_imm_s(k, 1);
-                for_range(b, r, k1, n, |b, i| {
+                let rows_end = band_end(b, k, kl);
+                let cols_end = band_end(b, k, w);
+                for_range(b, r, k1, rows_end, |b, i| {
                     let pe = b.use_var(pa);
                     let e = load(b, pe);
                     let v = b.ins().fabs(e);
@@ -143,9 +154,10 @@ impl<M: Module> Gen<'_, M> {
                 b.switch_to_block(swap);
                 let pr = b.ins().imul(pv, row);
                 let rowp = b.ins().iadd(a, pr);
-                b.def_var(pa, rowk);
-                b.def_var(pb, rowp);
-                for_range(b, c, zero, n, |b, _| {
+                let pkp = b.ins().iadd(rowp, k8);
+                b.def_var(pa, pkk);
+                b.def_var(pb, pkp);
+                for_range(b, c, k, cols_end, |b, _| {
                     let x = b.use_var(pa);
                     let y = b.use_var(pb);
                     let vx = load(b, x);
@@ -171,9 +183,9 @@ impl<M: Module> Gen<'_, M> {
                 let bkp = item(b, rhs, k);
                 let bk = load(b, bkp);
                 let k1 = b.ins().iadd_imm_s(k, 1);
-                // Columns right of the pivot: n − k − 1.
-                let nk = b.ins().isub(n, k1);
-                for_range(b, r, k1, n, |b, i| {
+                // Columns right of the pivot within the band.
+                let nk = b.ins().isub(cols_end, k1);
+                for_range(b, r, k1, rows_end, |b, i| {
                     let ir = b.ins().imul(i, row);
                     let rowi = b.ins().iadd(a, ir);
                     let pik = b.ins().iadd(rowi, k8);
@@ -312,7 +324,8 @@ impl<M: Module> Gen<'_, M> {
             b.def_var(pa, pk1);
             b.def_var(pb, bk1);
             let k1 = b.ins().iadd_imm_s(k, 1);
-            for_range(&mut b, c, k1, n, |b, _| {
+            let cols_end = band_end(&mut b, k, w);
+            for_range(&mut b, c, k1, cols_end, |b, _| {
                 let x = b.use_var(pa);
                 let y = b.use_var(pb);
                 let vx = load(b, x);

@@ -595,7 +595,7 @@ impl<'p, M: Module> Gen<'p, M> {
             stack.extend(ar.children(id));
         }
         if lu {
-            names.push((LU, 3));
+            names.push((LU, 5));
         }
         names.sort();
         names
@@ -1390,9 +1390,14 @@ impl Lower<'_> {
             let v = self.expr(b, r);
             self.store_slot(b, r0 + i, v);
         }
+        // Only the band the LU reads (entries outside it are zero and stay untouched).
+        let (kl, w) = blk.band;
         for (i, &e) in blk.jacobian.iter().enumerate() {
-            let v = self.expr(b, e);
-            self.store_slot(b, j0 + i, v);
+            let (r, c) = (i / k, i % k);
+            if c + kl >= r && c <= r + w {
+                let v = self.expr(b, e);
+                self.store_slot(b, j0 + i, v);
+            }
         }
         for (i, &e) in blk.residual_scales.iter().enumerate() {
             let v = self.expr(b, e);
@@ -1443,8 +1448,10 @@ impl Lower<'_> {
         let jp = b.ins().iadd_imm_s(self.mem, (j0 * 8) as i64);
         let rp = b.ins().iadd_imm_s(self.mem, (r0 * 8) as i64);
         let kk = b.ins().iconst(types::I64, k as i64);
+        let kl = b.ins().iconst(types::I64, kl as i64);
+        let w = b.ins().iconst(types::I64, w as i64);
         let r = self.refs[LU];
-        let c = b.ins().call(r, &[jp, rp, kk]);
+        let c = b.ins().call(r, &[jp, rp, kk, kl, w]);
         let st = b.inst_results(c)[0];
         let singular = b.create_block();
         let solved = b.create_block();

@@ -468,7 +468,7 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
     }
     // Tangent slots in the Jacobian are themselves iteration-dependent only if their
     // expressions were; that was checked when they were made.
-    TornBlock {
+    let mut block = TornBlock {
         index,
         tearing: torn.tearing.clone(),
         inner,
@@ -478,5 +478,8 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
         residual_spans,
         jacobian,
         linear,
-    }
+        band: (0, 0),
+    };
+    super::band::order(&plan.arena, &mut block);
+    block
 }

@@ -166,6 +166,7 @@ enum Exec {
         iteration: Tape,
         finish: Tape,
         linear: bool,
+        band: (usize, usize),
     },
 }
 
@@ -238,6 +239,7 @@ fn compile_block(plan: &Plan, b: &TornBlock) -> Exec {
         iteration: it.tape,
         finish: fin.tape,
         linear: b.linear,
+        band: b.band,
     }
 }
 
@@ -370,8 +372,9 @@ impl Interp {
                     iteration,
                     finish,
                     linear,
+                    band,
                 } => {
-                    let st = self.newton(*index, tearing, iteration, finish, *linear, mem);
+                    let st = self.newton(*index, tearing, iteration, finish, *linear, *band, mem);
                     if st != Status::Ok {
                         return st;
                     }
@@ -422,6 +425,7 @@ impl Interp {
         iteration: &Tape,
         finish: &Tape,
         linear: bool,
+        band: (usize, usize),
         mem: &mut [f64],
     ) -> Status {
         let k = tearing.len();
@@ -433,7 +437,7 @@ impl Interp {
         let mut jac = vec![0.0; k * k];
         let mut delta = vec![0.0; k];
         let mut old = vec![0.0; k];
-        let lu_flops = ((2 * k * k * k).div_ceil(3) + 2 * k * k + 5 * k) as u64;
+        let lu_flops = super::band::lu_flops(k, band.0, band.1) as u64;
         self.exec(iteration, mem);
         let mut evals = 1;
         loop {
@@ -451,7 +455,7 @@ impl Interp {
                     residual,
                 };
             }
-            if !lu_solve(&mut jac, &mut delta, k) {
+            if !lu_solve(&mut jac, &mut delta, k, band) {
                 return Status::Singular { block: index };
             }
             self.executed.flops += lu_flops;
@@ -500,12 +504,19 @@ impl Interp {
 }
 
 /// Solves `a·x = b` in place (x overwrites b) by LU with partial pivoting; false if singular.
-pub fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
+/// `band = (kl, w)`: the nonzeros of `a` lie at most `kl` below the diagonal and those of U at
+/// most `w` above it ([`super::band`]); only that band is read and written (a dense matrix:
+/// `(n − 1, 2n − 2)`). Rows below the band hold zeros in the pivot column, so the pivots are
+/// those of the dense algorithm.
+pub fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize, band: (usize, usize)) -> bool {
+    let (kl, w) = band;
     for col in 0..n {
+        let rows_end = (col + kl + 1).min(n);
+        let cols_end = (col + w + 1).min(n);
         // Pivot: the largest magnitude in this column.
         let mut piv = col;
         let mut best = a[col * n + col].abs();
-        for r in col + 1..n {
+        for r in col + 1..rows_end {
             let v = a[r * n + col].abs();
             if v > best {
                 best = v;
@@ -516,17 +527,17 @@ pub fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
             return false;
         }
         if piv != col {
-            for c in 0..n {
+            for c in col..cols_end {
                 a.swap(col * n + c, piv * n + c);
             }
             b.swap(col, piv);
         }
         let d = a[col * n + col];
-        for r in col + 1..n {
+        for r in col + 1..rows_end {
             let f = a[r * n + col] / d;
             if f != 0.0 {
                 a[r * n + col] = f;
-                for c in col + 1..n {
+                for c in col + 1..cols_end {
                     a[r * n + c] -= f * a[col * n + c];
                 }
                 b[r] -= f * b[col];
@@ -537,7 +548,7 @@ pub fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
     }
     for col in (0..n).rev() {
         let mut s = b[col];
-        for c in col + 1..n {
+        for c in col + 1..(col + w + 1).min(n) {
             s -= a[col * n + c] * b[c];
         }
         b[col] = s / a[col * n + col];
@@ -559,12 +570,56 @@ mod tests {
             1.0 * x[0] + 1.0 * x[1],
             3.0 * x[0] + 1.0 * x[2],
         ];
-        assert!(lu_solve(&mut a, &mut b, 3));
+        assert!(lu_solve(&mut a, &mut b, 3, (2, 4)));
         for i in 0..3 {
             assert!((b[i] - x[i]).abs() < 1e-14, "{b:?}");
         }
         let mut singular = vec![1.0, 2.0, 2.0, 4.0];
         let mut b2 = vec![1.0, 2.0];
-        assert!(!lu_solve(&mut singular, &mut b2, 2));
+        assert!(!lu_solve(&mut singular, &mut b2, 2, (1, 2)));
+    }
+
+    /// Banded matrices whose pivots need row interchanges: the band-limited LU gives the
+    /// dense LU's solution bit for bit (the pivots are the same, and the dense algorithm's
+    /// extra operations only subtract zeros).
+    #[test]
+    fn band_lu_equals_dense_lu() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut swaps_seen = false;
+        for (n, kl, ku) in [(7, 1, 1), (12, 2, 3), (20, 1, 5), (30, 3, 1), (9, 0, 2)] {
+            for _ in 0..20 {
+                let mut a = vec![0.0; n * n];
+                for r in 0..n {
+                    for c in r.saturating_sub(kl)..(r + ku + 1).min(n) {
+                        a[r * n + c] = rnd();
+                    }
+                }
+                for r in 1..n {
+                    if kl > 0 && a[r * n + r - 1].abs() > a[(r - 1) * n + r - 1].abs() {
+                        swaps_seen = true;
+                    }
+                }
+                let b: Vec<f64> = (0..n).map(|_| rnd()).collect();
+                let (mut ad, mut bd) = (a.clone(), b.clone());
+                let (mut ab, mut bb) = (a.clone(), b.clone());
+                let okd = lu_solve(&mut ad, &mut bd, n, (n - 1, 2 * n - 2));
+                let okb = lu_solve(&mut ab, &mut bb, n, (kl, kl + ku));
+                assert_eq!(okd, okb);
+                for i in 0..n {
+                    assert_eq!(
+                        bd[i].to_bits(),
+                        bb[i].to_bits(),
+                        "n {n} kl {kl} ku {ku}: {i}"
+                    );
+                }
+            }
+        }
+        assert!(swaps_seen);
     }
 }

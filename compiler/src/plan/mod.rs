@@ -10,6 +10,7 @@
 //! printer (`rtc analyze --emit plan`) and a verifier (every unknown assigned exactly once, no
 //! use before definition, square blocks).
 
+pub mod band;
 pub mod build;
 mod hoist;
 pub mod interp;
@@ -67,6 +68,9 @@ pub struct TornBlock {
     pub jacobian: Vec<ExprId>,
     /// The residuals are linear in the tearing variables: one Newton step solves exactly.
     pub linear: bool,
+    /// (kl, w): the Jacobian's nonzeros lie at most `kl` below the diagonal, and U after row
+    /// interchanges at most `w` above it ([`band`]); `(k − 1, 2k − 2)` for a dense block.
+    pub band: (usize, usize),
 }
 
 #[derive(Clone, Debug)]
@@ -337,7 +341,7 @@ impl Plan {
         roots.extend(b.jacobian.iter().copied());
         let mut iter = expr_work(&self.arena, &roots);
         // LU with partial pivoting and the two triangular solves, then the update and test.
-        iter.flops += (2 * k * k * k).div_ceil(3) + 2 * k * k + 5 * k;
+        iter.flops += band::lu_flops(k as usize, b.band.0, b.band.1) as u64;
         // At most max_iterations evaluations (backtracking included) and as many LU solves; a
         // linear block: one evaluation, one solve, the inner assignments once more.
         let inner_only = expr_work(
