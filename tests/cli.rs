@@ -443,3 +443,42 @@ fn terminate_and_when_cycle() {
         "{err}"
     );
 }
+
+/// A loop reordered into a band: each printed residual is still shown with its own source
+/// location (backward Euler's residual `x = pre(x) + h*der(x)` points at x's declaration).
+#[test]
+fn banded_loop_residuals_keep_their_locations() {
+    let (code, out, err) = rtc(&[
+        "analyze",
+        "examples/VdPLine.mo",
+        "--param",
+        "n=20",
+        "--method",
+        "be",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Jacobian ordered into a band"), "{out}");
+    let source = std::fs::read_to_string(common::repo_root().join("examples/VdPLine.mo")).unwrap();
+    let mut checked = 0;
+    for line in out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("residual "))
+    {
+        let text = line.split(": ").nth(1).unwrap();
+        let var = text.split(" = pre(").next().unwrap();
+        let base = var.split('[').next().unwrap();
+        let at: usize = line
+            .rsplit("VdPLine.mo:")
+            .next()
+            .and_then(|l| l.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no location in {line}"));
+        let decl = source.lines().nth(at - 1).unwrap();
+        assert!(
+            decl.contains(&format!("Real {base}(")) || decl.contains(&format!("Real {base}[")),
+            "{line}\n  points at: {decl}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 21);
+}

@@ -22,20 +22,19 @@ use super::TornBlock;
 use crate::symbolic::{Arena, Node};
 use std::collections::VecDeque;
 
-/// Reorders `b` for a narrow band when that pays, and records the band in `b.band`.
-pub fn order(ar: &Arena, b: &mut TornBlock) {
+/// Reorders `b` for a narrow band when that pays and records the band in `b.band`; returns
+/// the new order of the residuals (new row p is old row `rows[p]`) if it reordered.
+pub fn order(ar: &Arena, b: &mut TornBlock) -> Option<Vec<usize>> {
     let k = b.tearing.len();
     b.band = (k.saturating_sub(1), (2 * k).saturating_sub(2));
     if k < 4 {
-        return;
+        return None;
     }
     let nz = |e| !matches!(ar.node(e), Node::Const(bits) if f64::from_bits(bits) == 0.0);
     let pattern: Vec<Vec<usize>> = (0..k)
         .map(|i| (0..k).filter(|&j| nz(b.jacobian[i * k + j])).collect())
         .collect();
-    let Some(row_of_col) = matching(&pattern, k) else {
-        return;
-    };
+    let row_of_col = matching(&pattern, k)?;
     // B = rows permuted so that B[j][j] = J[row_of_col[j]][j] is nonzero.
     let brows: Vec<&Vec<usize>> = (0..k).map(|j| &pattern[row_of_col[j]]).collect();
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); k];
@@ -70,7 +69,7 @@ pub fn order(ar: &Arena, b: &mut TornBlock) {
     }
     let w = kl + ku;
     if 2 * lu_flops(k, kl, w) > lu_flops(k, k - 1, 2 * k - 2) {
-        return;
+        return None;
     }
     // New row p is B's row perm[p] = J's row row_of_col[perm[p]]; new column p is J's
     // column perm[p].
@@ -87,6 +86,7 @@ pub fn order(ar: &Arena, b: &mut TornBlock) {
         .map(|(i, j)| old[i * k + j])
         .collect();
     b.band = (kl, w);
+    Some(rows)
 }
 
 /// Floating-point operations of the LU solve of a k×k system whose L has `kl`

@@ -225,23 +225,27 @@ fn solve_system(
                 )
                 .at(system.equations[block.equations[0]].span, "one of the loop's equations")
                 .help(format!(
-                    "rtc solves loops with a dense LU and allows at most {MAX_TEARING} tearing variables; integrate the fast states implicitly and the rest explicitly (--method mixed --implicit …), or use a smaller model"
+                    "rtc solves loops with an LU over a dense k×k scratch matrix and allows at most {MAX_TEARING} tearing variables; integrate the fast states implicitly and the rest explicitly (--method mixed --implicit …), or use a smaller model"
                 )),
             ));
         }
         let index = *counter;
         *counter += 1;
-        let tb = torn_block(plan, system, &torn, index);
+        let mut tb = torn_block(plan, system, &torn, index);
+        let mut residual_text: Vec<String> = torn
+            .residuals
+            .iter()
+            .map(|&r| eq_text(plan, &system.equations[r]))
+            .collect();
+        if let Some(rows) = super::band::order(&plan.arena, &mut tb) {
+            residual_text = rows.iter().map(|&i| residual_text[i].clone()).collect();
+        }
         reports.push(BlockReport {
             index,
             size: block.equations.len(),
             tearing: tb.tearing.clone(),
             residual_spans: tb.residual_spans.clone(),
-            residual_text: torn
-                .residuals
-                .iter()
-                .map(|&r| eq_text(plan, &system.equations[r]))
-                .collect(),
+            residual_text,
             linear: tb.linear,
         });
         stmts.push(Stmt::Block(Box::new(tb)));
@@ -468,7 +472,8 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
     }
     // Tangent slots in the Jacobian are themselves iteration-dependent only if their
     // expressions were; that was checked when they were made.
-    let mut block = TornBlock {
+    let k = torn.tearing.len();
+    TornBlock {
         index,
         tearing: torn.tearing.clone(),
         inner,
@@ -478,8 +483,6 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
         residual_spans,
         jacobian,
         linear,
-        band: (0, 0),
-    };
-    super::band::order(&plan.arena, &mut block);
-    block
+        band: (k.saturating_sub(1), (2 * k).saturating_sub(2)),
+    }
 }
