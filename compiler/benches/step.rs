@@ -79,7 +79,7 @@ impl Hand {
 /// Jacobian `I − h·∂f/∂x`, and the stopping tests of rtc's Newton (a residual below 1e-13 of
 /// its equation's scale ends the iteration; so does a correction below 1e-12 + 1e-10·|x|,
 /// after re-evaluating at the corrected point; at most ten evaluations). `Solver::Dense` is
-/// the textbook implementation (dense LU with partial pivoting, as rtc's); `Solver::Banded`
+/// the textbook implementation (dense LU with partial pivoting: rtc's LU without band limits); `Solver::Banded`
 /// exploits the line's structure: with the states interleaved (iL, uC, i1, u1, i2, …) the
 /// Jacobian is a band of two sub- and two super-diagonals, factored without pivoting (the
 /// matrix is diagonally dominant at these steps) — what a specialist would write for this
@@ -209,7 +209,7 @@ impl HandBe {
     }
 }
 
-/// `a·x = b` by LU with partial pivoting (row-major, x overwrites b), as rtc's.
+/// `a·x = b` by dense LU with partial pivoting (row-major, x overwrites b).
 fn dense_lu_solve(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
     for col in 0..n {
         let mut piv = col;
@@ -438,7 +438,7 @@ fn main() {
         }
     }
     println!();
-    println!("backward Euler by hand: Newton on all 2n + 3 states, dense LU (as rtc's) or banded");
+    println!("backward Euler by hand: Newton on all 2n + 3 states, dense LU or banded");
     println!(
         "{:>6} {:>12} {:>12} {:>12} {:>10} {:>10} {:>12}",
         "n", "jit (torn)", "hand dense", "hand banded", "jit/dense", "jit/banded", "LU per step"
