@@ -662,18 +662,12 @@ impl<'p, M: Module> Gen<'p, M> {
         Ok(ids)
     }
 
-    /// The entry's finiteness test: the check sum the chunks accumulated; if it is not
-    /// finite, the checked slots are scanned in the interpreter's order (ascending slots, one
-    /// loop per run of consecutive slots, so the code does not grow with the model) and the
-    /// first non-finite one is named. A sum that overflowed from finite values finds none and
-    /// the step goes on.
-    fn define_verify(&mut self, name: &str, checks: &[usize]) -> Result<FuncId, String> {
-        debug_assert!(
-            checks.windows(2).all(|w| w[0] < w[1]),
-            "checks in slot order"
-        );
+    /// A local `int32_t f(double *mem, double *out)`, declared, with its context.
+    fn declare_chunk(
+        &mut self,
+        name: &str,
+    ) -> Result<(cranelift_codegen::Context, FuncId), String> {
         let mut ctx = self.module.make_context();
-        let ptr = self.module.target_config().pointer_type();
         ctx.func.signature.params.push(AbiParam::new(types::I64));
         ctx.func.signature.params.push(AbiParam::new(types::I64));
         ctx.func.signature.returns.push(AbiParam::new(types::I32));
@@ -681,6 +675,22 @@ impl<'p, M: Module> Gen<'p, M> {
             .module
             .declare_function(name, Linkage::Local, &ctx.func.signature)
             .map_err(err)?;
+        Ok((ctx, id))
+    }
+
+    /// The entry's finiteness test: the check sum the chunks accumulated; if it is not
+    /// finite, the checked slots are scanned in the interpreter's order (ascending slots, one
+    /// loop per run of consecutive slots, so the code does not grow with the model) and the
+    /// first non-finite one is named. A sum that overflowed from finite values finds none and
+    /// the step goes on. The scan's trip count is the number of checked slots, fixed at compile
+    /// time, so the step's work stays bounded.
+    fn define_verify(&mut self, name: &str, checks: &[usize]) -> Result<FuncId, String> {
+        debug_assert!(
+            checks.windows(2).all(|w| w[0] < w[1]),
+            "checks in slot order"
+        );
+        let ptr = self.module.target_config().pointer_type();
+        let (mut ctx, id) = self.declare_chunk(name)?;
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
             let entry = b.create_block();
@@ -804,14 +814,7 @@ impl<'p, M: Module> Gen<'p, M> {
         pieces: &[Piece],
         inline: &FxHashSet<VarId>,
     ) -> Result<FuncId, String> {
-        let mut ctx = self.module.make_context();
-        ctx.func.signature.params.push(AbiParam::new(types::I64));
-        ctx.func.signature.params.push(AbiParam::new(types::I64));
-        ctx.func.signature.returns.push(AbiParam::new(types::I32));
-        let id = self
-            .module
-            .declare_function(name, Linkage::Local, &ctx.func.signature)
-            .map_err(err)?;
+        let (mut ctx, id) = self.declare_chunk(name)?;
         // Imports used by this chunk, declared in the function.
         let mut ids = Vec::new();
         for (n, p) in self.needed_imports(pieces) {
