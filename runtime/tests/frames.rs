@@ -3,11 +3,13 @@
 //! Real-time tests that count overruns use 20 ms frames and loads injected into chosen frames,
 //! so that the overruns they count are the injected ones: a spurious overrun would need the
 //! machine to stall the thread for more than 15 ms (stalls of 2.5 ms were seen on this shared
-//! 2-core machine with 2 ms frames).
+//! 2-core machine with 2 ms frames). Such a stall did happen once in CI (an extra overrun made
+//! the stop-after test stop 30 frames early), so those tests run again, up to three times, when
+//! a frame without injected load overran ([`run_quiet`]).
 
 use rtc_runtime::control::{Command, Message};
 use rtc_runtime::io::{CsvInputs, Mailbox, OutputSink};
-use rtc_runtime::{run, Config, Layout, Model, Overrun, Slot};
+use rtc_runtime::{run, Config, Layout, Model, Overrun, Report, Slot};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{mpsc, Arc, Mutex};
@@ -93,17 +95,43 @@ fn realtime(frames: u64) -> Config {
     c
 }
 
+/// Runs the toy model with the configuration `make` builds until no frame overran but those
+/// with injected loads (at most three attempts): the shared machine itself sometimes stalls
+/// for longer than a frame's margin, which is not what these tests are about.
+fn run_quiet(make: impl Fn() -> Config) -> Report {
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let (mut m, _) = toy();
+        let mut mem = [0.0, 1.0, 1.0];
+        let mut cfg = make();
+        let injected: Vec<u64> = cfg.injected_load.iter().map(|l| l.0).collect();
+        let r = run(&mut m, &mut mem, &layout(), &mut cfg);
+        let stray: Vec<u64> = r
+            .stats
+            .records
+            .iter()
+            .filter(|f| f.overrun && !injected.contains(&f.frame))
+            .map(|f| f.frame)
+            .collect();
+        if stray.is_empty() || attempt == 3 {
+            return r;
+        }
+        eprintln!("attempt {attempt}: the machine overran frames {stray:?} by itself; again");
+    }
+}
+
 #[test]
 fn catch_up_doubles_the_next_step_and_relocks() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let (mut m, _) = toy();
-    let mut mem = [0.0, 1.0, 1.0];
-    let mut cfg = realtime(110);
     let ms = Duration::from_millis;
     // 25 ms in a 20 ms frame loses one deadline; 45 ms loses two (either with 15 ms to spare
     // for a machine stall); 100 and 102 overrun in a row.
-    cfg.injected_load = vec![(30, ms(25)), (70, ms(45)), (100, ms(25)), (102, ms(25))];
-    let r = run(&mut m, &mut mem, &layout(), &mut cfg);
+    let r = run_quiet(|| {
+        let mut cfg = realtime(110);
+        cfg.injected_load = vec![(30, ms(25)), (70, ms(45)), (100, ms(25)), (102, ms(25))];
+        cfg
+    });
     assert!(r.failure.is_none() && r.stopped.is_none());
     let s = &r.stats;
     let overran: Vec<(u64, u64)> = s
@@ -161,12 +189,12 @@ fn catch_up_doubles_the_next_step_and_relocks() {
 #[test]
 fn skip_drops_frames_and_reports_the_lag() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let (mut m, _) = toy();
-    let mut mem = [0.0, 1.0, 1.0];
-    let mut cfg = realtime(60);
-    cfg.overrun = Overrun::Skip;
-    cfg.injected_load = vec![(20, Duration::from_millis(25))];
-    let r = run(&mut m, &mut mem, &layout(), &mut cfg);
+    let r = run_quiet(|| {
+        let mut cfg = realtime(60);
+        cfg.overrun = Overrun::Skip;
+        cfg.injected_load = vec![(20, Duration::from_millis(25))];
+        cfg
+    });
     let s = &r.stats;
     assert_eq!(s.overruns, 1);
     assert_eq!(s.frames_behind, 1);
@@ -179,14 +207,14 @@ fn skip_drops_frames_and_reports_the_lag() {
 #[test]
 fn stop_after_n_overruns() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let (mut m, _) = toy();
-    let mut mem = [0.0, 1.0, 1.0];
-    let mut cfg = realtime(100);
-    cfg.overrun = Overrun::StopAfter(2);
-    cfg.grace_frames = 10;
     let ms = Duration::from_millis;
-    cfg.injected_load = vec![(5, ms(25)), (30, ms(25)), (60, ms(25))];
-    let r = run(&mut m, &mut mem, &layout(), &mut cfg);
+    let r = run_quiet(|| {
+        let mut cfg = realtime(100);
+        cfg.overrun = Overrun::StopAfter(2);
+        cfg.grace_frames = 10;
+        cfg.injected_load = vec![(5, ms(25)), (30, ms(25)), (60, ms(25))];
+        cfg
+    });
     assert_eq!(r.stats.grace_overruns, 1, "frame 5 is in the grace period");
     assert_eq!(r.stats.overruns, 2);
     let why = r.stopped.expect("stopped");
