@@ -1061,6 +1061,37 @@ fn sampled_pi_controller() {
     assert!(worst < 1e-6, "{worst}");
 }
 
+/// Runs `file` from 0 to `stop` at step `h` and returns the largest difference between its
+/// event times and `reference`; every switching must be located (none deferred) and there
+/// must be as many as in the reference.
+fn worst_switching_error(
+    file: &str,
+    method: Method,
+    stop: f64,
+    h: f64,
+    every: usize,
+    reference: &[f64],
+) -> f64 {
+    let plan = common::compile_example(file, method, &[], 10);
+    let settings = RunSettings {
+        start: 0.0,
+        stop,
+        step: h,
+        every,
+        ..Default::default()
+    };
+    let (_, failure, log) = rtc::sim::trajectory_with_events(&plan, &settings, &[]).unwrap();
+    assert!(failure.is_none(), "{file}: {failure:?}");
+    assert_eq!(log.len(), reference.len(), "{file}, h = {h}");
+    assert!(
+        log.iter().all(|r| r.handled()),
+        "{file}: no deferred switching"
+    );
+    log.iter()
+        .zip(reference)
+        .fold(0.0f64, |m, (r, t)| m.max((r.time - t).abs()))
+}
+
 /// Thermostat with hysteresis (`examples/Thermostat.mo`: a Boolean heater state assigned by
 /// two state events): all 111 switching times over 20000 s against the independent scipy
 /// computation kept beside the tests (`tests/references/thermostat.py`, event location at
@@ -1072,22 +1103,14 @@ fn thermostat_switching_times() {
         common::read_csv(&common::repo_root().join("tests/references/thermostat_switches.csv"));
     let reference: Vec<f64> = rows.iter().map(|r| r[0]).collect();
     let worst = |h: f64| -> f64 {
-        let plan = common::compile_example("Thermostat.mo", Method::Trapezoid, &[], 10);
-        let settings = RunSettings {
-            start: 0.0,
-            stop: 20000.0,
-            step: h,
-            every: 1000,
-            ..Default::default()
-        };
-        let (_, failure, log) =
-            rtc::sim::trajectory_with_events(&plan, &settings, &["T".into()]).unwrap();
-        assert!(failure.is_none());
-        assert_eq!(log.len(), reference.len(), "h = {h}");
-        assert!(log.iter().all(|r| r.handled()));
-        log.iter()
-            .zip(&reference)
-            .fold(0.0f64, |m, (r, t)| m.max((r.time - t).abs()))
+        worst_switching_error(
+            "Thermostat.mo",
+            Method::Trapezoid,
+            20000.0,
+            h,
+            1000,
+            &reference,
+        )
     };
     let (w1, w2) = (worst(1.0), worst(0.5));
     eprintln!("thermostat: largest switching-time error {w1:.3e} s at h = 1, {w2:.3e} at 0.5");
@@ -1106,22 +1129,7 @@ fn rectifier_switching_times() {
         common::read_csv(&common::repo_root().join("tests/references/rectifier_switches.csv"));
     let reference: Vec<f64> = rows.iter().map(|r| r[0]).collect();
     let worst = |method: Method, h: f64| -> f64 {
-        let plan = common::compile_example("Rectifier.mo", method, &[], 10);
-        let settings = RunSettings {
-            start: 0.0,
-            stop: 0.1,
-            step: h,
-            every: 100,
-            ..Default::default()
-        };
-        let (_, failure, log) =
-            rtc::sim::trajectory_with_events(&plan, &settings, &["vC".into()]).unwrap();
-        assert!(failure.is_none());
-        assert_eq!(log.len(), reference.len(), "h = {h}");
-        assert!(log.iter().all(|r| r.handled()), "no deferred switching");
-        log.iter()
-            .zip(&reference)
-            .fold(0.0f64, |m, (r, t)| m.max((r.time - t).abs()))
+        worst_switching_error("Rectifier.mo", method, 0.1, h, 100, &reference)
     };
     let (t1, t2) = (
         worst(Method::Trapezoid, 1e-5),

@@ -413,20 +413,29 @@ pub fn simulate_logged(
     Ok(n)
 }
 
-/// Runs on the interpreter and collects the trajectory and the event log.
-pub fn trajectory_with_events(
+/// The outputs `names` select and a trajectory with their names and no rows.
+fn empty_trajectory(
     plan: &Plan,
-    settings: &RunSettings,
     names: &[String],
-) -> Result<(Trajectory, Option<Failure>, Vec<EventRecord>), Box<Diagnostic>> {
+) -> Result<(Vec<usize>, Trajectory), Box<Diagnostic>> {
     let selected = select_outputs(plan, names)?;
-    let mut tr = Trajectory {
+    let tr = Trajectory {
         names: selected
             .iter()
             .map(|&i| plan.outputs[i].name.clone())
             .collect(),
         ..Trajectory::default()
     };
+    Ok((selected, tr))
+}
+
+/// Runs on the interpreter and collects the trajectory and the event log.
+pub fn trajectory_with_events(
+    plan: &Plan,
+    settings: &RunSettings,
+    names: &[String],
+) -> Result<(Trajectory, Option<Failure>, Vec<EventRecord>), Box<Diagnostic>> {
+    let (selected, mut tr) = empty_trajectory(plan, names)?;
     let mut it = Interp::new(plan);
     let mut log = Vec::new();
     let r = simulate_logged(
@@ -449,14 +458,7 @@ pub fn trajectory(
     settings: &RunSettings,
     names: &[String],
 ) -> Result<(Trajectory, Option<Failure>), Box<Diagnostic>> {
-    let selected = select_outputs(plan, names)?;
-    let mut tr = Trajectory {
-        names: selected
-            .iter()
-            .map(|&i| plan.outputs[i].name.clone())
-            .collect(),
-        ..Trajectory::default()
-    };
+    let (selected, mut tr) = empty_trajectory(plan, names)?;
     let r = simulate(plan, settings, &selected, &mut |t, row| {
         tr.times.push(t);
         tr.values.push(row.to_vec());
