@@ -2,7 +2,7 @@
 // through a full-order observer.
 // Source: F.E. Cellier, E. Kofman, "Continuous System Simulation", Springer 2006, problem P10.1
 //         (plant data of the Franklin/Powell/Emami-Naeini helicopter example, observer-based
-//         design as in Kailath); reference /work/shared/refdata/helicopter.py (helicopter.csv).
+//         design as in Kailath); reference tests/refdata/helicopter.py (helicopter.csv).
 //   plant:      der(x) = A*x + B*u,  y = C*x     x = (horizontal velocity, pitch rate, pitch angle)
 //   controller: u = -k*xhat + r                  (state feedback on the estimate, r = 0)
 //   observer:   der(xhat) = A*xhat + B*u + h*(y - C*xhat)

@@ -3,7 +3,7 @@
 // saturation.
 // Source: F.E. Cellier, E. Kofman, "Continuous System Simulation", Springer 2006,
 //         homework problem H10.4; equations, sign conventions and parameter values exactly as
-//         in /work/shared/refdata/hydraulic.py (docstring) and hydraulic.json
+//         in tests/refdata/hydraulic.py (docstring) and hydraulic.json
 //         (reference: hydraulic.csv; CSV columns theta_m, omega_m, p1, p2, x, v, i_s).
 // Non-smooth: clip(a) = min(max(a, 0), 1) and sgnsqrt(d) = sign(d)*sqrt(abs(d)) are written
 // inline. Stiff: the electrical mode of the valve coil (L_s/R_s) gives eigenvalue -12293 at t = 0

@@ -1,6 +1,6 @@
 // Pendulum: damped mathematical pendulum in normalised form.
 // Source: F.E. Cellier, E. Kofman, "Continuous System Simulation", Springer 2006,
-//         homework problem H10.2; reference /work/shared/refdata/pendulum.py
+//         homework problem H10.2; reference tests/refdata/pendulum.py
 //         (pendulum_b0.02.csv; with b = 0: pendulum_b0.csv).
 //   x1 = angle, x2 = angular velocity;  x1' = x2,  x2' = -sin(x1) - b*x2,  x(0) = (0.5, 0.5)
 // Jacobian eigenvalues -b/2 +- j*sqrt(cos(x1) - b^2/4): FE is stable only for h < b/cos(x1)

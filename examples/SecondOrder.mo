@@ -1,7 +1,7 @@
 // SecondOrder: linear second-order system with a unit step input, used for dynamic-error
 // (order and stability) checks of the fixed-step integration methods.
 // Source: standard damped oscillator x'' + 2*zeta*wn*x' + wn^2*x = wn^2*u;
-//         reference /work/shared/refdata/second_order.py (second_order.csv, closed form;
+//         reference tests/refdata/second_order.py (second_order.csv, closed form;
 //         exact fixed-step FE/BE/trapezoid/Radau IIA solutions in
 //         second_order_discrete_h0.01.csv).
 // Closed form: x = 1 - exp(-5t)*(cos(wd*t) + sin(wd*t)/sqrt(3)), wd = 5*sqrt(3) = 8.660254;

@@ -2,7 +2,7 @@
 // terminated by an RC load -- equation (state-space) form.
 // Source: F.E. Cellier, E. Kofman, "Continuous System Simulation", Springer 2006,
 //         eq. 10.13 (with the RC load); parameters and initial values as in
-//         /work/shared/refdata/vdpline.py (reference: vdpline_n5_load.csv, for n = 50
+//         tests/refdata/vdpline.py (reference: vdpline_n5_load.csv, for n = 50
 //         vdpline_n50_load.csv).
 // Variable names match the CSV columns: iL, uC, i[j] -> i<j>, u[j] -> u<j>, u_l.
 // The load (Rl*Cl = 1e-6 s) is dynamically negligible but adds the stiff eigenvalue

@@ -2,7 +2,7 @@
 // load) built from Rtc.Electrical components instead of equations.
 // Source: F.E. Cellier, E. Kofman, "Continuous System Simulation", Springer 2006,
 //         eq. 10.13 (the Van der Pol conductor is eq. 10.9); parameters and initial
-//         values as in /work/shared/refdata/vdpline.py (reference: vdpline_n5_load.csv).
+//         values as in tests/refdata/vdpline.py (reference: vdpline_n5_load.csv).
 //
 // Circuit:
 //   node a (= capacitor.p): inductor, capacitor and cubic conductor in parallel to ground

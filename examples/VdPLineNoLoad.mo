@@ -1,7 +1,7 @@
 // VdPLineNoLoad: Van der Pol oscillator driving an n-stage RLC transmission line with an
 // open (unloaded) end -- equation (state-space) form.
 // Source: F.E. Cellier, E. Kofman, "Continuous System Simulation", Springer 2006,
-//         eq. 10.10; parameters and initial values as in /work/shared/refdata/vdpline.py
+//         eq. 10.10; parameters and initial values as in tests/refdata/vdpline.py
 //         (reference: vdpline_n5_noload.csv).
 // Variable names match the CSV columns: iL, uC, i[j] -> i<j>, u[j] -> u<j>.
 // Compared with VdPLine (eq. 10.13) the stiff RC load is missing; the fastest stable

@@ -49,18 +49,10 @@ pub fn golden(expected_path: &Path, actual: &str) -> Option<String> {
     Some(diff)
 }
 
-/// The seed reference data (`../shared/refdata` beside the repository, or `RTC_REFDATA`).
+/// The seed reference data, kept in the repository (`tests/refdata`; its README names the
+/// generators and how to run them again).
 pub fn refdata() -> PathBuf {
-    if let Some(p) = std::env::var_os("RTC_REFDATA") {
-        return PathBuf::from(p);
-    }
-    let p = repo_root().join("../shared/refdata");
-    assert!(
-        p.join("README.md").is_file(),
-        "reference data not found at {} (set RTC_REFDATA)",
-        p.display()
-    );
-    p
+    repo_root().join("tests/refdata")
 }
 
 /// A CSV file as (header, rows).
