@@ -1086,9 +1086,9 @@ impl<'p> Events<'p> {
     pub fn csv(&self) -> String {
         let mut s = String::from("time,event,condition,handled\n");
         for r in &self.log {
+            rtc_runtime::io::push_f64(&mut s, r.time);
             s.push_str(&format!(
-                "{},{},\"{}\",{}\n",
-                r.time,
+                ",{},\"{}\",{}\n",
                 r.index,
                 r.condition.replace('"', "\"\""),
                 r.outcome.name()

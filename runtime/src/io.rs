@@ -15,6 +15,72 @@ use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+/// Appends `x` to `out` in the shortest text that reads back to the same double: Rust's
+/// shortest round-trip digits, in positional form (`0.125`, `1500`) or exponent form (`1e250`,
+/// `2.5e-200`), whichever is shorter (positional on a tie). Non-finite values are `NaN`, `inf`
+/// and `-inf`, which `str::parse::<f64>` and Python's `float` read back.
+pub fn push_f64(out: &mut String, x: f64) {
+    use std::fmt::Write as _;
+    if !x.is_finite() {
+        let _ = write!(out, "{x}");
+        return;
+    }
+    // `{:e}` gives the shortest round-trip digits d[.ddd]e<exp>; the positional form has the
+    // same digits, so its length follows from the digit count and the exponent.
+    let mut sci = [0u8; 32];
+    let len = {
+        let mut w = SliceWriter {
+            buf: &mut sci,
+            len: 0,
+        };
+        let _ = write!(w, "{x:e}");
+        w.len
+    };
+    let sci = std::str::from_utf8(&sci[..len]).unwrap_or("0e0");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits = mantissa.len() - usize::from(mantissa.contains('.'));
+    let positional = sign.len()
+        + if exp >= 0 {
+            let int_digits = exp as usize + 1;
+            if digits <= int_digits {
+                int_digits
+            } else {
+                digits + 1
+            }
+        } else {
+            // 0.000ddd
+            2 + (-exp - 1) as usize + digits
+        };
+    if positional <= sci.len() {
+        let _ = write!(out, "{x}");
+    } else {
+        out.push_str(sci);
+    }
+}
+
+/// A `fmt::Write` into a fixed buffer (formatting a double without allocating).
+struct SliceWriter<'b> {
+    buf: &'b mut [u8],
+    len: usize,
+}
+
+impl std::fmt::Write for SliceWriter<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        if end > self.buf.len() {
+            return Err(std::fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
 /// Parses a datagram into `(name, value)` pairs; the error names the first bad item.
 pub fn parse_pairs(text: &str) -> Result<Vec<(&str, f64)>, String> {
     let mut out = Vec::new();
@@ -268,11 +334,11 @@ impl OutputSink for CsvSink {
         if !frame.is_multiple_of(self.every) {
             return Ok(());
         }
-        use std::fmt::Write as _;
         self.line.clear();
-        let _ = write!(self.line, "{t}");
-        for v in values {
-            let _ = write!(self.line, ",{v}");
+        push_f64(&mut self.line, t);
+        for &v in values {
+            self.line.push(',');
+            push_f64(&mut self.line, v);
         }
         self.line.push('\n');
         self.out.write_all(self.line.as_bytes())
@@ -326,9 +392,11 @@ impl OutputSink for UdpSink {
     fn write(&mut self, _frame: u64, t: f64, values: &[f64]) -> std::io::Result<()> {
         use std::fmt::Write as _;
         self.buf.clear();
-        let _ = write!(self.buf, "time={t}");
-        for (n, v) in self.names.iter().zip(values) {
-            let _ = write!(self.buf, " {n}={v}");
+        self.buf.push_str("time=");
+        push_f64(&mut self.buf, t);
+        for (n, &v) in self.names.iter().zip(values) {
+            let _ = write!(self.buf, " {n}=");
+            push_f64(&mut self.buf, v);
         }
         // A full socket buffer or an absent receiver must not stall the frame: count it.
         if self.sock.send_to(self.buf.as_bytes(), self.target).is_err() {
@@ -365,6 +433,60 @@ mod tests {
                 offset: 0.0,
             },
         ]
+    }
+
+    fn text(x: f64) -> String {
+        let mut s = String::new();
+        push_f64(&mut s, x);
+        s
+    }
+
+    #[test]
+    fn numbers_are_shortest_and_read_back() {
+        for (x, want) in [
+            (0.0, "0"),
+            (-0.0, "-0"),
+            (1.0, "1"),
+            (0.1, "0.1"),
+            (1500.0, "1500"),
+            (123456.0, "123456"),
+            (100.0, "100"),
+            (1000.0, "1e3"),
+            (1e6, "1e6"),
+            (1.5e7, "1.5e7"),
+            (1e250, "1e250"),
+            (1e-200, "1e-200"),
+            (2.5e-7, "2.5e-7"),
+            (0.01, "0.01"),
+            (0.001, "1e-3"),
+            (0.125, "0.125"),
+            (0.0001, "1e-4"),
+            (-3.25e-5, "-3.25e-5"),
+            (f64::MAX, "1.7976931348623157e308"),
+            (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
+            (5e-324, "5e-324"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+        ] {
+            assert_eq!(text(x), want, "{x:e}");
+        }
+        assert_eq!(text(f64::NAN), "NaN");
+        // Random bit patterns: every finite double reads back bitwise, and no text is longer
+        // than either of Rust's two shortest forms.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let x = f64::from_bits(state);
+            let t = text(x);
+            if x.is_nan() {
+                assert!(t.parse::<f64>().unwrap().is_nan());
+                continue;
+            }
+            assert_eq!(t.parse::<f64>().unwrap().to_bits(), x.to_bits(), "{t}");
+            assert!(t.len() <= format!("{x}").len().min(format!("{x:e}").len()));
+        }
     }
 
     #[test]

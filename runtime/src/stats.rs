@@ -191,13 +191,16 @@ impl Stats {
             w,
             "frame,time,h,lateness_us,exec_us,overrun,lost,grace,events"
         )?;
+        let mut line = String::new();
         for r in &self.records {
+            line.clear();
+            crate::io::push_f64(&mut line, r.time);
+            line.push(',');
+            crate::io::push_f64(&mut line, r.h);
             writeln!(
                 w,
-                "{},{},{},{:.3},{:.3},{},{},{},{}",
+                "{},{line},{:.3},{:.3},{},{},{},{}",
                 r.frame,
-                r.time,
-                r.h,
                 us(r.lateness),
                 us(r.exec),
                 u8::from(r.overrun),
