@@ -70,8 +70,9 @@ fn diagnostic_golden_files() {
 
 #[test]
 fn plan_golden_files() {
-    // Each `tests/golden/plan/X.mo` starts with `// args: --method M [--implicit a,b] --step h`;
-    // the `rtc analyze --emit plan` report must equal `X.plan`.
+    // Each `tests/golden/plan/X.mo` starts with
+    // `// args: --method M [--implicit a,b] --step h [--emit what]`; the `rtc analyze --emit
+    // plan` (or `--emit what`) report must equal `X.plan`.
     let dir = common::repo_root().join("tests/golden/plan");
     let mut failures = Vec::new();
     let cases = common::files(&dir, "mo");
@@ -120,7 +121,7 @@ fn plan_golden_files() {
             h,
             rtc::plan::Newton::default(),
             None,
-            Some("plan"),
+            Some(get("--emit").as_deref().unwrap_or("plan")),
         );
         let out = match report {
             Ok(t) => t,

@@ -73,8 +73,9 @@ pub struct AnalyzeArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub method: MethodArgs,
-    /// Also print `plan` (the step plan), `flat` (the flat model), `clif` (Cranelift IR) or
-    /// `layout` (the step function's memory layout).
+    /// Also print `plan` (the step plan), `flat` (the flat model), `clif` (Cranelift IR),
+    /// `layout` (the step function's memory layout) or `aliases` (every alias set, the
+    /// variable kept for it and why).
     #[arg(long)]
     pub emit: Option<String>,
     /// Search for the smallest set of tearing variables of each loop (up to this many).
@@ -322,7 +323,17 @@ pub fn load_model(args: &ModelArgs) -> Option<(crate::flat::FlatModel, SourceMap
         }
     };
     print_diagnostics(&diagnostics, &sources, args.short_diagnostics);
-    Some((model?, sources))
+    let model = model?;
+    // Alias elimination merges the start values of aliases: conflicts are the user's to fix
+    // before anything runs, whichever command was asked for.
+    match structure::alias::eliminate(&mut model.clone()) {
+        Ok(a) => print_diagnostics(&a.warnings, &sources, args.short_diagnostics),
+        Err(errors) => {
+            print_diagnostics(&errors, &sources, args.short_diagnostics);
+            return None;
+        }
+    }
+    Some((model, sources))
 }
 
 fn check(args: &ModelArgs) -> u8 {

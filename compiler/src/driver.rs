@@ -36,7 +36,10 @@ pub fn check_source(file_name: &str, text: &str, opts: &Options) -> Checked {
     let mut summary = None;
     if let Some(model) = &outcome.model {
         match structure::check(model) {
-            Ok(s) => summary = Some(s),
+            Ok(mut s) => {
+                diagnostics.append(&mut s.warnings);
+                summary = Some(s);
+            }
             Err(ds) => diagnostics.extend(ds),
         }
     }

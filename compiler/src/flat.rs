@@ -68,6 +68,8 @@ pub struct Variable {
     /// Parameter or constant value expression (may refer to other parameters).
     pub binding: Option<ExprId>,
     pub start: Option<ExprId>,
+    /// Where the start value is written (the modifier, or the declaration's).
+    pub start_span: Option<Span>,
     pub fixed: Option<bool>,
     pub min: Option<ExprId>,
     pub max: Option<ExprId>,

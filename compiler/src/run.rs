@@ -206,6 +206,58 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
     }
 }
 
+/// The states with their start values and the alias sets they stand for (at most
+/// [`LISTED_STATES`]; `--emit aliases` prints every set).
+fn write_states(out: &mut String, flat: &FlatModel, d: &crate::discretize::Discretized) {
+    use std::fmt::Write as _;
+    let states: Vec<&crate::discretize::SVar> = d
+        .formulas
+        .iter()
+        .map(|(x, _)| &d.vars[x.index()])
+        .collect();
+    if states.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "  start values of the states (alias sets: the kept variable, why, its aliases):");
+    for v in states.iter().take(LISTED_STATES) {
+        let Some(f) = v.flat else { continue };
+        let var = flat.var(f);
+        let start = match var.start {
+            Some(e) => flat.expr_string(e),
+            None => "0 (no start value given)".into(),
+        };
+        let fixed = if var.fixed == Some(true) { ", fixed" } else { "" };
+        let set = d.alias_sets.iter().find(|s| s.rep == f);
+        let aliases = match set {
+            Some(s) => format!(
+                "  [kept: {}; aliases: {}]",
+                s.kept.text(),
+                s.members
+                    .iter()
+                    .map(|&(m, sign)| format!(
+                        "{}{}",
+                        if sign < 0.0 { "-" } else { "" },
+                        flat.var(m).name
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "    {} = {start}{fixed}{aliases}", var.name);
+    }
+    if states.len() > LISTED_STATES {
+        let _ = writeln!(
+            out,
+            "    … and {} more (every alias set: --emit aliases)",
+            states.len() - LISTED_STATES
+        );
+    }
+}
+
+/// How many states `rtc analyze` lists with their start values.
+const LISTED_STATES: usize = 12;
+
 /// The text `rtc analyze` prints: method, BLT blocks, tearing of each loop (by name, with
 /// the residual equations and where they are written), work bound; optionally the plan.
 pub fn analysis_report(
@@ -287,6 +339,7 @@ pub fn analysis_report(
         states - explicit,
         d.step.unknowns.len()
     );
+    write_states(&mut out, flat, &d);
     if matches!(method, Method::Mixed { .. } | Method::MixedLibe { .. }) {
         let imp: Vec<&str> = p
             .formulas
@@ -405,6 +458,16 @@ pub fn analysis_report(
         w.flops, w.libm_calls, p.newton.max_iterations
     );
     match emit {
+        Some("aliases") => {
+            let _ = writeln!(
+                out,
+                "alias sets: {} (the kept variable first; `= -x`: x is its negative)",
+                d.alias_sets.len()
+            );
+            for set in &d.alias_sets {
+                let _ = writeln!(out, "  {}", set.text(flat));
+            }
+        }
         Some("plan") => out.push_str(&p.print()),
         Some("flat") => out.push_str(&flat.print()),
         Some("layout") => out.push_str(&p.layout()),
@@ -423,7 +486,7 @@ pub fn analysis_report(
         Some(other) => {
             return Err(Box::new(Diagnostic::error(
                 "command-line",
-                format!("--emit {other}: expected plan, flat, clif or layout"),
+                format!("--emit {other}: expected plan, flat, clif, layout or aliases"),
             )))
         }
         None => {}

@@ -285,6 +285,8 @@ pub struct Discretized {
     pub input_stages: Vec<(VarId, VarId, f64)>,
     /// State events from when-equations.
     pub events: Vec<Event>,
+    /// The alias sets of the flat model (flat variable ids), for reports.
+    pub alias_sets: Vec<alias::AliasSet>,
 }
 
 /// An event (Cellier & Kofman §10.8): a state event, the relation `z ≤ 0` (`below`) or
@@ -739,7 +741,10 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         ));
     }
     let mut work = flat.clone();
-    let aliases = alias::eliminate(&mut work);
+    let aliases = alias::eliminate(&mut work).map_err(|mut e| Box::new(e.swap_remove(0)))?;
+    // From here on the model with each alias set's start value, `fixed` and marks merged into
+    // its representative.
+    let flat = &work;
     let mut b = Builder {
         flat,
         arena: work.arena.clone(),
@@ -1365,10 +1370,26 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         if matches!(v.kind, VarKind::Parameter | VarKind::Constant) {
             continue;
         }
-        let e = b.arena.var(VarId(i as u32));
+        let id = VarId(i as u32);
+        let e = b.arena.var(id);
         // Expression in flat ids → translate.
         let t = b.translate(e)?;
-        outputs.push((v.name.clone(), t, v.kind, v.is_output));
+        // A state of the step system is the representative of a set with a state; its other
+        // members (and members of sets the parameters fix) are recorded through it.
+        let kind = match v.kind {
+            VarKind::State | VarKind::Algebraic | VarKind::Discrete => {
+                let (r, _) = b.aliases.resolve(id);
+                if r == id && b.aliases.has_state[i] && b.aliases.bound[i].is_none() {
+                    VarKind::State
+                } else if v.kind == VarKind::State {
+                    VarKind::Algebraic
+                } else {
+                    v.kind
+                }
+            }
+            k => k,
+        };
+        outputs.push((v.name.clone(), t, kind, v.is_output));
     }
     Ok(Discretized {
         name: flat.name.clone(),
@@ -1392,6 +1413,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         step_start,
         step_size,
         outputs,
+        alias_sets: std::mem::take(&mut b.aliases.sets),
     })
 }
 

@@ -974,6 +974,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 is_output,
                 binding: None,
                 start: None,
+                start_span: None,
                 fixed: None,
                 min: None,
                 max: None,
@@ -1003,8 +1004,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 },
                 None => None,
             };
+            let start_span = m.sub("start").binding.map(|b| b.expr.span);
             let v = &mut self.flat.vars[id.index()];
             v.start = start;
+            v.start_span = start_span.filter(|s| *s != Span::default());
             v.min = min;
             v.max = max;
             v.nominal = nominal;

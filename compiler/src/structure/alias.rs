@@ -2,13 +2,58 @@
 //!
 //! Connections produce many such equations (every connected potential, every two-member flow
 //! balance). Variables joined by them form alias sets with a sign relative to a
-//! representative; a set bound to a parameter expression is known before simulation. The
-//! representative is a state when the set has one, so `der()` of any member becomes `der()`
-//! of the representative. An alias equation that would close a cycle is kept as an ordinary
-//! equation, so redundant connections still show up as structural singularity.
+//! representative; a set bound to a parameter expression is known before simulation. An alias
+//! equation that would close a cycle is kept as an ordinary equation, so redundant connections
+//! still show up as structural singularity.
+//!
+//! No member's information is lost. The representative is, in this order of priority, a member
+//! with `fixed = true`, a member with an explicit start value, a state (`der()` of any member
+//! becomes `der()` of the representative), or the first member. The set's start value and
+//! `fixed` come from the highest-priority member that has one, negated for a member that is
+//! the negative of the representative, and are written to the representative's variable; two
+//! members with `fixed = true` and different start values are an error naming both. The
+//! `__rtc(implicit)` and `__rtc(fast)` marks of any member hold for the set.
 
+use crate::diag::{Diagnostic, Span};
 use crate::flat::{FlatModel, VarKind};
 use crate::symbolic::{Arena, ExprId, Node, VarId};
+
+/// Why the representative of an alias set was kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// It has `fixed = true`.
+    FixedStart,
+    /// It has an explicit start value.
+    Start,
+    /// It is a state (and no member has a start value).
+    State,
+    /// The first member (nothing distinguishes the others).
+    First,
+}
+
+impl Kept {
+    pub fn text(self) -> &'static str {
+        match self {
+            Kept::FixedStart => "fixed start value",
+            Kept::Start => "start value",
+            Kept::State => "state",
+            Kept::First => "first declared",
+        }
+    }
+}
+
+/// An alias set of more than one member, for reports.
+#[derive(Clone, Debug)]
+pub struct AliasSet {
+    pub rep: VarId,
+    pub kept: Kept,
+    /// The other members: `member = sign·rep`.
+    pub members: Vec<(VarId, f64)>,
+    /// The member whose start value the set takes (by the priority, the representative).
+    pub start_from: Option<VarId>,
+    /// The parameter expression the set is bound to, printed.
+    pub bound: Option<String>,
+}
 
 /// The result: for each variable its representative and sign, and which equations remain.
 #[derive(Clone, Debug)]
@@ -23,6 +68,26 @@ pub struct Aliases {
     pub kept: Vec<usize>,
     /// Number of equations eliminated.
     pub eliminated: usize,
+    /// Sets with more than one member, in the order of their representatives.
+    pub sets: Vec<AliasSet>,
+    /// Warnings (start values that disagree without `fixed`, `fixed` where it has no effect).
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl AliasSet {
+    /// `rep = a = -b …` with the reason the representative was kept and the bound value.
+    pub fn text(&self, model: &FlatModel) -> String {
+        let mut s = model.var(self.rep).name.clone();
+        for &(m, sign) in &self.members {
+            s.push_str(if sign < 0.0 { " = -" } else { " = " });
+            s.push_str(&model.var(m).name);
+        }
+        s.push_str(&format!("  [kept: {}]", self.kept.text()));
+        if let Some(b) = &self.bound {
+            s.push_str(&format!("  [= {b}, known before simulation]"));
+        }
+        s
+    }
 }
 
 impl Aliases {
@@ -33,6 +98,11 @@ impl Aliases {
     pub fn is_known(&self, v: VarId) -> bool {
         let (r, _) = self.rep[v.index()];
         self.bound[r.index()].is_some()
+    }
+
+    /// The alias set of representative `rep`, if it has other members.
+    pub fn set_of(&self, rep: VarId) -> Option<&AliasSet> {
+        self.sets.iter().find(|s| s.rep == rep)
     }
 }
 
@@ -110,7 +180,7 @@ fn form(arena: &Arena, model: &FlatModel, lhs: ExprId, rhs: ExprId) -> Option<Fo
     None
 }
 
-pub fn eliminate(model: &mut FlatModel) -> Aliases {
+pub fn eliminate(model: &mut FlatModel) -> Result<Aliases, Vec<Diagnostic>> {
     let n = model.vars.len();
     // Union-find with parity: parent[v] and sign[v] relative to parent.
     let mut parent: Vec<usize> = (0..n).collect();
@@ -179,7 +249,6 @@ pub fn eliminate(model: &mut FlatModel) -> Aliases {
             _ => kept.push(i),
         }
     }
-    // Choose representatives: a state if the set has one, else the root.
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut rel: Vec<f64> = vec![1.0; n];
     for (v, rel_v) in rel.iter_mut().enumerate() {
@@ -187,37 +256,256 @@ pub fn eliminate(model: &mut FlatModel) -> Aliases {
         members[r].push(v);
         *rel_v = s;
     }
-    let mut rep = vec![(VarId(0), 1.0); n];
-    let mut out_bound = vec![None; n];
-    let mut has_state = vec![false; n];
+    let mut out = Aliases {
+        rep: vec![(VarId(0), 1.0); n],
+        bound: vec![None; n],
+        has_state: vec![false; n],
+        kept,
+        eliminated,
+        sets: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let mut errors = Vec::new();
     for r in 0..n {
         if members[r].is_empty() {
             continue;
         }
-        let chosen = members[r]
+        let set = &members[r];
+        let fixed: Vec<usize> = set
             .iter()
             .copied()
-            .find(|&v| model.vars[v].kind == VarKind::State)
-            .unwrap_or(r);
-        let any_state = members[r]
+            .filter(|&v| model.vars[v].fixed == Some(true))
+            .collect();
+        let with_start = set.iter().copied().find(|&v| model.vars[v].start.is_some());
+        let first_state = set
             .iter()
-            .any(|&v| model.vars[v].kind == VarKind::State);
+            .copied()
+            .find(|&v| model.vars[v].kind == VarKind::State);
+        let (chosen, why) = if let Some(&v) = fixed.first() {
+            (v, Kept::FixedStart)
+        } else if let Some(v) = with_start {
+            (v, Kept::Start)
+        } else if let Some(v) = first_state {
+            (v, Kept::State)
+        } else {
+            (r, Kept::First)
+        };
+        let any_state = first_state.is_some();
         // v = rel[v]·root, chosen = rel[chosen]·root  →  v = (rel[v]/rel[chosen])·chosen
-        for &v in &members[r] {
-            rep[v] = (VarId(chosen as u32), rel[v] / rel[chosen]);
+        let sign_of = |v: usize| rel[v] / rel[chosen];
+        for &v in set {
+            out.rep[v] = (VarId(chosen as u32), sign_of(v));
         }
-        has_state[chosen] = any_state;
+        out.has_state[chosen] = any_state;
         if let Some(b) = bound[r] {
             // root = b  →  chosen = rel[chosen]·b
             let k = model.arena.constant(rel[chosen]);
-            out_bound[chosen] = Some(model.arena.mul(k, b));
+            out.bound[chosen] = Some(model.arena.mul(k, b));
         }
+        // `fixed = true` on a set without a state asks for an initial equation `v = start`,
+        // which needs an initial system: refuse rather than drop it.
+        if !any_state && out.bound[chosen].is_none() {
+            if let Some(&f) = fixed
+                .iter()
+                .find(|&&v| model.vars[v].kind == VarKind::Algebraic)
+            {
+                let fv = &model.vars[f];
+                errors.push(
+                    Diagnostic::error(
+                        "unsupported",
+                        format!(
+                            "not yet supported: `fixed = true` on `{}`, which is not a state (it asks for the initial equation `{} = start`, and rtc does not solve initial systems yet)",
+                            fv.name, fv.name
+                        ),
+                    )
+                    .at(start_span(fv), "fixed here")
+                    .help("remove `fixed = true`: the start value then serves as the solver's first guess"),
+                );
+            }
+        }
+        // The set's start value for the representative: from the fixed members first, then
+        // from any member with a start value; `member = s·rep` gives `rep.start = s·start`.
+        let start_of = |m: &mut FlatModel, v: usize| -> Option<ExprId> {
+            let s = m.vars[v].start?;
+            let k = sign_of(v);
+            Some(if k == 1.0 { s } else { m.arena.neg(s) })
+        };
+        let zero = model.arena.constant(0.0);
+        let start_from = fixed.first().copied().or(with_start);
+        let set_start = match start_from {
+            // `fixed = true` without a start value fixes the default start, 0.
+            Some(v) => Some(start_of(model, v).unwrap_or(zero)),
+            None => None,
+        };
+        // Two fixed members must agree.
+        if fixed.len() > 1 {
+            let first = fixed[0];
+            let a = set_start.unwrap_or(zero);
+            for &other in &fixed[1..] {
+                let b = start_of(model, other).unwrap_or(zero);
+                if !same_value(model, a, b) {
+                    let (fa, fb) = (&model.vars[first], &model.vars[other]);
+                    let text = |m: &FlatModel, v: usize| {
+                        m.vars[v]
+                            .start
+                            .map(|s| m.expr_string(s))
+                            .unwrap_or_else(|| "0 (the default)".into())
+                    };
+                    // other = k·first
+                    let k = sign_of(other) / sign_of(first);
+                    errors.push(
+                        Diagnostic::error(
+                            "start-conflict",
+                            format!(
+                                "the model's equations make `{}` = {}`{}`, but their fixed start values {} and {} do not satisfy that",
+                                fb.name,
+                                if k < 0.0 { "-" } else { "" },
+                                fa.name,
+                                text(model, first),
+                                text(model, other)
+                            ),
+                        )
+                        .at(start_span(fa), format!("`{}` fixed here", fa.name))
+                        .also(start_span(fb), format!("`{}` fixed here", fb.name))
+                        .help("give only one of them a fixed start value (fixed = true), or make the values agree"),
+                    );
+                    break;
+                }
+            }
+        }
+        // A fixed start in a set the parameters determine must agree with them.
+        if let (Some(b), Some(&f)) = (out.bound[chosen], fixed.first()) {
+            let a = set_start.unwrap_or(zero);
+            if !same_value(model, a, b) {
+                let fv = &model.vars[f];
+                errors.push(
+                    Diagnostic::error(
+                        "start-conflict",
+                        format!(
+                            "`{}` has `fixed = true` with start value {}, but the model's equations make it {}",
+                            fv.name,
+                            fv.start.map(|s| model.expr_string(s)).unwrap_or_else(|| "0".into()),
+                            match param_value(model, b, 0) {
+                                Some(x) if model.arena.as_const(b).is_none() =>
+                                    format!("{} = {}", model.expr_string(b), crate::symbolic::fmt_real_pub(x)),
+                                _ => model.expr_string(b),
+                            }
+                        ),
+                    )
+                    .at(start_span(fv), "fixed here")
+                    .help("remove `fixed = true`, or change the start value"),
+                );
+            }
+        }
+        // Starts without `fixed` that disagree: the highest-priority one is used; say so.
+        if fixed.is_empty() {
+            if let (Some(a), Some(src)) = (set_start, start_from) {
+                for &v in set {
+                    if v == src {
+                        continue;
+                    }
+                    let Some(b) = start_of(model, v) else { continue };
+                    if !same_value(model, a, b) {
+                        let (sv, ov) = (&model.vars[src], &model.vars[v]);
+                        out.warnings.push(
+                            Diagnostic::warning(
+                                "start-conflict",
+                                format!(
+                                    "`{}` and `{}` are aliases with different start values; the start value of `{}` is used",
+                                    sv.name, ov.name, sv.name
+                                ),
+                            )
+                            .at(start_span(ov), "this start value is not used")
+                            .also(start_span(sv), "this one is")
+                            .help("give the start value with `fixed = true` where it matters, or make them agree"),
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+        let implicit = set.iter().any(|&v| model.vars[v].implicit);
+        let fast = set.iter().any(|&v| model.vars[v].fast);
+        // By the priority above the representative is the member the start value comes from
+        // (`start_from == chosen`), so its own span stays right.
+        debug_assert!(start_from.is_none_or(|v| v == chosen));
+        let rep_var = &mut model.vars[chosen];
+        rep_var.start = set_start;
+        if !fixed.is_empty() {
+            rep_var.fixed = Some(true);
+        }
+        rep_var.implicit = implicit;
+        rep_var.fast = fast;
+        if set.len() == 1 {
+            continue;
+        }
+        out.sets.push(AliasSet {
+            rep: VarId(chosen as u32),
+            kept: why,
+            members: set
+                .iter()
+                .filter(|&&v| v != chosen)
+                .map(|&v| (VarId(v as u32), sign_of(v)))
+                .collect(),
+            start_from: start_from.map(|v| VarId(v as u32)),
+            bound: out.bound[chosen].map(|b| model.expr_string(b)),
+        });
     }
-    Aliases {
-        rep,
-        bound: out_bound,
-        has_state,
-        kept,
-        eliminated,
+    out.sets.sort_by_key(|s| s.rep);
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
     }
+}
+
+/// Where a variable's start value is written, else its declaration.
+fn start_span(v: &crate::flat::Variable) -> Span {
+    v.start_span.unwrap_or(v.span)
+}
+
+/// Whether two parameter expressions have the same value (evaluated through the parameters'
+/// bindings; structurally equal if they cannot be evaluated).
+fn same_value(model: &FlatModel, a: ExprId, b: ExprId) -> bool {
+    if a == b {
+        return true;
+    }
+    match (param_value(model, a, 0), param_value(model, b, 0)) {
+        (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
+        _ => false,
+    }
+}
+
+/// The value of an expression of constants and parameters, if it has one.
+pub fn param_value(model: &FlatModel, e: ExprId, depth: u32) -> Option<f64> {
+    if depth > 64 {
+        return None;
+    }
+    let mut ok = true;
+    let x = crate::symbolic::eval::eval(
+        &model.arena,
+        e,
+        &mut |v| {
+            let var = model.var(v);
+            match (var.kind, var.binding) {
+                (VarKind::Parameter | VarKind::Constant, Some(b)) => {
+                    param_value(model, b, depth + 1).unwrap_or_else(|| {
+                        ok = false;
+                        f64::NAN
+                    })
+                }
+                _ => {
+                    ok = false;
+                    f64::NAN
+                }
+            }
+        },
+        0.0,
+    );
+    let mut leaves = Vec::new();
+    model.arena.leaves(e, &mut leaves);
+    if leaves.iter().any(|l| matches!(l, Node::Time | Node::Der(_) | Node::Pre(_))) {
+        return None;
+    }
+    ok.then_some(x)
 }

@@ -36,6 +36,8 @@ pub struct Summary {
     pub equations: usize,
     /// Equations removed as aliases.
     pub aliases: usize,
+    /// Warnings of alias elimination (start values of aliases that disagree).
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Summary {
@@ -68,8 +70,8 @@ pub struct System {
     pub incidence: Vec<Vec<usize>>,
 }
 
-pub fn build_system(model: &mut FlatModel) -> System {
-    let aliases = alias::eliminate(model);
+pub fn build_system(model: &mut FlatModel) -> Result<System, Vec<Diagnostic>> {
+    let aliases = alias::eliminate(model)?;
     let mut unknowns = Vec::new();
     let mut unknown_index = FxHashMap::default();
     for (i, v) in model.vars.iter().enumerate() {
@@ -114,13 +116,13 @@ pub fn build_system(model: &mut FlatModel) -> System {
         }
         incidence.push(row);
     }
-    System {
+    Ok(System {
         equations: aliases.kept.clone(),
         aliases,
         unknowns,
         unknown_index,
         incidence,
-    }
+    })
 }
 
 pub fn unknown_name(model: &FlatModel, u: Unknown) -> String {
@@ -133,7 +135,7 @@ pub fn unknown_name(model: &FlatModel, u: Unknown) -> String {
 /// Checks balance and structural regularity; returns the summary or the diagnostics.
 pub fn check(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
     let mut m = model.clone();
-    let sys = build_system(&mut m);
+    let mut sys = build_system(&mut m)?;
     let summary = Summary {
         states: m
             .vars
@@ -155,6 +157,7 @@ pub fn check(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
         outputs: m.vars.iter().filter(|v| v.is_output).count(),
         equations: m.equations.len(),
         aliases: sys.aliases.eliminated,
+        warnings: std::mem::take(&mut sys.aliases.warnings),
     };
     let matching = matching::maximum_matching(&sys.incidence, sys.unknowns.len());
     let neq = sys.equations.len();
