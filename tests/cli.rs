@@ -526,11 +526,18 @@ fn csv_values_read_back_bitwise() {
     assert_eq!(csv.len(), rows.len());
     for (line, row) in csv.iter().zip(&rows) {
         assert!(line.len() < 100, "a row in the shortest form: {line}");
-        let cells: Vec<f64> = line.split(',').map(|c| c.parse().expect("number")).collect();
+        let cells: Vec<f64> = line
+            .split(',')
+            .map(|c| c.parse().expect("number"))
+            .collect();
         assert_eq!(cells.len(), row.len());
         for (a, b) in cells.iter().zip(row) {
             assert_eq!(a.to_bits(), b.to_bits(), "{line}");
         }
     }
-    assert!(csv[0].contains("1e250") && csv[0].contains("1e-200"), "{}", csv[0]);
+    assert!(
+        csv[0].contains("1e250") && csv[0].contains("1e-200"),
+        "{}",
+        csv[0]
+    );
 }

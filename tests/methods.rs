@@ -1564,17 +1564,39 @@ fn alias_sets_keep_the_fixed_start_value() {
     let wd = (w0 * w0 - a * a).sqrt();
     let mech = move |t: f64| 0.1 * (-a * t).exp() * ((wd * t).cos() + a / wd * (wd * t).sin());
     let elec = move |t: f64| (-a * t).exp() * ((wd * t).cos() - a / wd * (wd * t).sin());
-    let cases: [(&str, &str, &[&str], f64, &dyn Fn(f64) -> f64); 4] = [
+    type Case<'a> = (&'a str, &'a str, &'a [&'a str], f64, &'a dyn Fn(f64) -> f64);
+    let cases: [Case; 4] = [
         ("MassStart.mo", "mass.s", &["mass.s", "mass.v"], 1e-6, &mech),
-        ("InertiaStart.mo", "inertia.phi", &["inertia.phi", "inertia.w"], 1e-6, &mech),
-        ("ParallelRLC.mo", "capacitor.v", &["inductor.i", "capacitor.v"], 1e-5, &elec),
+        (
+            "InertiaStart.mo",
+            "inertia.phi",
+            &["inertia.phi", "inertia.w"],
+            1e-6,
+            &mech,
+        ),
+        (
+            "ParallelRLC.mo",
+            "capacitor.v",
+            &["inductor.i", "capacitor.v"],
+            1e-5,
+            &elec,
+        ),
         // Through its alias: the flange of the damper is the mass.
-        ("MassStart.mo", "damper.flange_b.s", &["mass.s", "mass.v"], 1e-6, &mech),
+        (
+            "MassStart.mo",
+            "damper.flange_b.s",
+            &["mass.s", "mass.v"],
+            1e-6,
+            &mech,
+        ),
     ];
     for (file, name, states, tol, exact) in cases {
         let e1 = closed_form_error(file, Method::Trapezoid, 1e-3, 5.0, name, states, exact);
         let e2 = closed_form_error(file, Method::Trapezoid, 5e-4, 5.0, name, states, exact);
-        eprintln!("{file} {name}: error {e1:.3e} at h = 1e-3, {e2:.3e} at 5e-4, ratio {:.2}", e1 / e2);
+        eprintln!(
+            "{file} {name}: error {e1:.3e} at h = 1e-3, {e2:.3e} at 5e-4, ratio {:.2}",
+            e1 / e2
+        );
         assert!(e1 < tol, "{file}: {e1}");
         assert!((3.5..4.5).contains(&(e1 / e2)), "{file}: ratio {}", e1 / e2);
     }

@@ -210,15 +210,15 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
 /// [`LISTED_STATES`]; `--emit aliases` prints every set).
 fn write_states(out: &mut String, flat: &FlatModel, d: &crate::discretize::Discretized) {
     use std::fmt::Write as _;
-    let states: Vec<&crate::discretize::SVar> = d
-        .formulas
-        .iter()
-        .map(|(x, _)| &d.vars[x.index()])
-        .collect();
+    let states: Vec<&crate::discretize::SVar> =
+        d.formulas.iter().map(|(x, _)| &d.vars[x.index()]).collect();
     if states.is_empty() {
         return;
     }
-    let _ = writeln!(out, "  start values of the states (alias sets: the kept variable, why, its aliases):");
+    let _ = writeln!(
+        out,
+        "  start values of the states (alias sets: the kept variable, why, its aliases):"
+    );
     for v in states.iter().take(LISTED_STATES) {
         let Some(f) = v.flat else { continue };
         let var = flat.var(f);
@@ -226,7 +226,11 @@ fn write_states(out: &mut String, flat: &FlatModel, d: &crate::discretize::Discr
             Some(e) => flat.expr_string(e),
             None => "0 (no start value given)".into(),
         };
-        let fixed = if var.fixed == Some(true) { ", fixed" } else { "" };
+        let fixed = if var.fixed == Some(true) {
+            ", fixed"
+        } else {
+            ""
+        };
         let set = d.alias_sets.iter().find(|s| s.rep == f);
         let aliases = match set {
             Some(s) => format!(

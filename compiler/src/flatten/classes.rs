@@ -102,6 +102,10 @@ pub struct ClassTree<'a> {
     builtins: FxHashMap<&'static str, ClassId>,
     bases_cache: FxHashMap<ClassId, Vec<ClassId>>,
     resolving_bases: Vec<ClassId>,
+    /// Member lookups in progress: a lookup that needs itself (a class that extends a type
+    /// declared inside it, a short class whose base is found through the class) finds nothing
+    /// there instead of recursing without end.
+    looking_up: Vec<(ClassId, Box<str>)>,
     /// Errors met while loading libraries on demand.
     pub load_errors: Vec<Diagnostic>,
 }
@@ -118,6 +122,7 @@ impl<'a> ClassTree<'a> {
             builtins: FxHashMap::default(),
             bases_cache: FxHashMap::default(),
             resolving_bases: Vec::new(),
+            looking_up: Vec::new(),
             load_errors: Vec::new(),
         };
         for (name, b) in [
@@ -406,9 +411,16 @@ impl<'a> ClassTree<'a> {
 
     /// Member of class `c` named `name`: nested class, component, or one inherited via `extends`.
     pub fn member(&mut self, c: ClassId, name: &str, depth: u32) -> Option<Found<'a>> {
-        if depth > 32 {
+        if depth > 32 || self.looking_up.iter().any(|(k, n)| *k == c && &**n == name) {
             return None;
         }
+        self.looking_up.push((c, name.into()));
+        let found = self.member_uncached(c, name, depth);
+        self.looking_up.pop();
+        found
+    }
+
+    fn member_uncached(&mut self, c: ClassId, name: &str, depth: u32) -> Option<Found<'a>> {
         if let Some(k) = self.child(c, name) {
             return Some(Found::Class(k));
         }

@@ -16,6 +16,7 @@
 
 pub mod classes;
 mod modification;
+mod types;
 mod values;
 
 use crate::diag::{Diagnostic, Span};
@@ -61,6 +62,8 @@ enum Entry {
         dims: Vec<usize>,
         nodes: Rc<[NodeId]>,
     },
+    /// A String parameter or constant: its value (Strings are not variables of the step).
+    Str(Rc<str>),
     /// A conditional component whose condition is false.
     Disabled,
 }
@@ -233,7 +236,8 @@ struct Flattener<'t, 'a> {
     slots: Vec<Slot<'a>>,
     flat: FlatModel,
     meta: Vec<VarMeta>,
-    loop_vars: Vec<(Box<str>, f64)>,
+    /// For-loop indices in scope: name, value, type (Integer for Integer ranges).
+    loop_vars: Vec<(Box<str>, f64, ScalarType)>,
     end_stack: Vec<usize>,
     connections: Vec<Connection>,
     /// Constant values of parameters, folded on demand (`None` while being evaluated).
@@ -247,9 +251,14 @@ struct Flattener<'t, 'a> {
     pending_dims: FxHashMap<SlotId, Vec<usize>>,
     /// Inside a when-condition or when-body: `edge` and `change` are allowed there.
     in_when: bool,
+    /// The classes whose `extends` are being followed (to find inheritance cycles).
+    extends_chain: Vec<ClassId>,
 }
 
 const MAX_ERRORS: usize = 20;
+
+/// Components nested deeper than this are refused (no model needs it; it bounds recursion).
+const MAX_INSTANCE_DEPTH: usize = 100;
 
 thread_local! {
     /// Placeholder source of a `--param` override on a parameter declared without a binding.
@@ -277,6 +286,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             last_slot: None,
             pending_dims: FxHashMap::default(),
             in_when: false,
+            extends_chain: Vec::new(),
         }
     }
 
@@ -423,16 +433,48 @@ impl<'t, 'a> Flattener<'t, 'a> {
         modif: &mut Mod<'a>,
         outer: Option<(Option<ast::Variability>, Option<ast::Causality>, bool)>,
     ) -> DResult<()> {
+        if let Some(k) = self.extends_chain.iter().position(|&c| c == class) {
+            let names: Vec<String> = self.extends_chain[k..]
+                .iter()
+                .chain([&class])
+                .map(|&c| format!("`{}`", self.tree.info(c).full_name))
+                .collect();
+            return Err(Box::new(
+                Diagnostic::error(
+                    "cycle",
+                    format!(
+                        "`{}` inherits from itself: {}",
+                        self.tree.info(class).full_name,
+                        names.join(" extends ")
+                    ),
+                )
+                .at(self.tree.info(class).span(), "here"),
+            ));
+        }
+        // Inherited twice along different paths (a diamond): the elements are the same.
         if self.nodes[node.0 as usize].classes.contains(&class) {
             return Ok(());
         }
-        if self.nodes[node.0 as usize].classes.len() > 64 {
+        if self.nodes[node.0 as usize].classes.len() > 256 {
             return Err(Box::new(
-                Diagnostic::error("cycle", "class inherits from itself")
+                Diagnostic::error("too-deep", "a class inherits from more than 256 classes")
                     .at(self.tree.info(class).span(), "here"),
             ));
         }
         self.nodes[node.0 as usize].classes.push(class);
+        self.extends_chain.push(class);
+        let r = self.populate_elements(node, class, modif, outer);
+        self.extends_chain.pop();
+        r
+    }
+
+    fn populate_elements(
+        &mut self,
+        node: NodeId,
+        class: ClassId,
+        modif: &mut Mod<'a>,
+        outer: Option<(Option<ast::Variability>, Option<ast::Causality>, bool)>,
+    ) -> DResult<()> {
         let Some(comp) = self.tree.info(class).composition() else {
             return Ok(());
         };
@@ -722,6 +764,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ));
         }
         let info = self.tree.info(class);
+        if info.builtin == Some(Builtin::String) {
+            return self.string_entry(sid, &dims, &modif, variability);
+        }
         if let Some(b) = info.builtin {
             let vars = self.make_vars(
                 sid,
@@ -783,6 +828,38 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ),
                 )
                 .at(clause.type_name.span, "partial class"),
+            ));
+        }
+        // A class whose instance contains an instance of itself (a record with a component of
+        // its own type, a model that names itself through an import) never ends.
+        let mut anc = Some(node);
+        let mut depth = 0;
+        while let Some(a) = anc {
+            let n = &self.nodes[a.0 as usize];
+            if n.classes.first() == Some(&class) {
+                let name = self.tree.info(class).full_name.clone();
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "cycle",
+                        format!(
+                            "`{}` has type `{name}`, which contains it: the instance would never end",
+                            decl.name.name
+                        ),
+                    )
+                    .at(clause.type_name.span, format!("`{name}` inside `{name}`"))
+                    .help("a component cannot have the type of a class it is part of"),
+                ));
+            }
+            depth += 1;
+            anc = n.parent;
+        }
+        if depth > MAX_INSTANCE_DEPTH {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "too-deep",
+                    format!("components nest more than {MAX_INSTANCE_DEPTH} levels deep"),
+                )
+                .at(decl.name.span, "here"),
             ));
         }
         self.slots[sid.0 as usize].is_connector = is_connector;
@@ -875,6 +952,67 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(())
     }
 
+    /// A String component: parameters and constants carry their value for messages and
+    /// comparisons; String variables are not supported.
+    fn string_entry(
+        &mut self,
+        sid: SlotId,
+        dims: &[usize],
+        modif: &Mod<'a>,
+        variability: Option<ast::Variability>,
+    ) -> DResult<Entry> {
+        let decl = self.slots[sid.0 as usize].decl;
+        if variability.is_none() || variability == Some(ast::Variability::Discrete) {
+            return Err(self.unsupported(
+                decl.span,
+                "String variables (String parameters and constants are)",
+            ));
+        }
+        if !dims.is_empty() {
+            return Err(self.unsupported(decl.span, "arrays of Strings"));
+        }
+        if let Some((name, sub)) = modif.subs.iter().find(|(n, _)| &**n != "start") {
+            let mut d = Diagnostic::error(
+                "unknown-modifier",
+                format!("a String parameter has no attribute `{name}`"),
+            );
+            if let Some(sp) = sub.span {
+                d = d.at(sp, "not an attribute");
+            }
+            return Err(Box::new(d));
+        }
+        let value = match modif.binding.clone().or_else(|| modif.sub("start").binding) {
+            Some(b) => match self.eval_mod_value_val(&b)? {
+                Val::Str(s) => s,
+                Val::Arr(a) => return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!(
+                            "the value of String `{}` is {}",
+                            decl.name.name,
+                            a.ty.name()
+                        ),
+                    )
+                    .at(b.expr.span, a.ty.name())
+                    .help(
+                        "a String value is written in double quotes; String(x) converts a number",
+                    ),
+                )),
+            },
+            None if variability == Some(ast::Variability::Constant) => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "no-value",
+                        format!("constant `{}` has no value", decl.name.name),
+                    )
+                    .at(decl.name.span, "declared without a value"),
+                ))
+            }
+            None => String::new(),
+        };
+        Ok(Entry::Str(value.into()))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn make_vars(
         &mut self,
@@ -895,13 +1033,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Builtin::Real => ScalarType::Real,
             Builtin::Integer => ScalarType::Integer,
             Builtin::Boolean => ScalarType::Boolean,
-            Builtin::String => {
-                if variability.is_some() {
-                    // String parameters and constants carry no numeric value; they are dropped.
-                    return Ok(Vec::new());
-                }
-                return Err(self.unsupported(decl.span, "String variables"));
-            }
+            // `string_entry` takes them before.
+            Builtin::String => return Err(self.unsupported(decl.span, "String variables")),
         };
         for (name, sub) in &modif.subs {
             if !matches!(
@@ -952,7 +1085,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let unit = match modif.sub("unit").binding {
             Some(b) => match self.eval_mod_value_val(&b)? {
                 Val::Str(s) => Some(s),
-                Val::Arr(_) => None,
+                Val::Arr(a) => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "type",
+                            format!(
+                                "the `unit` attribute is a String, but this is {}",
+                                a.ty.name()
+                            ),
+                        )
+                        .at(b.expr.span, a.ty.name())
+                        .help("write the unit in double quotes, e.g. unit = \"m/s\""),
+                    ))
+                }
             },
             None => None,
         };
@@ -987,12 +1132,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             });
             self.meta.push(VarMeta { is_flow });
             out.push(id);
-            // Attributes.
-            let start = self.attr_scalar(&m, "start")?;
-            let min = self.attr_scalar(&m, "min")?;
-            let max = self.attr_scalar(&m, "max")?;
-            let nominal = self.attr_scalar(&m, "nominal")?;
-            let fixed = match self.attr_scalar(&m, "fixed")? {
+            // Attributes: start, min, max and nominal of the variable's type, fixed Boolean.
+            let vname = self.flat.vars[id.index()].name.clone();
+            let start = self.attr_scalar(&m, "start", ty, &vname)?;
+            let min = self.attr_scalar(&m, "min", ty, &vname)?;
+            let max = self.attr_scalar(&m, "max", ty, &vname)?;
+            let nominal = self.attr_scalar(&m, "nominal", ty, &vname)?;
+            let fixed = match self.attr_scalar(&m, "fixed", ScalarType::Boolean, &vname)? {
                 Some(e) => match self.fold(e) {
                     Some(v) => Some(v != 0.0),
                     None => {
@@ -1014,6 +1160,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             v.fixed = fixed;
             if let Some(b) = &m.binding {
                 let val = self.eval_mod_value(b)?;
+                types::assign(ty, &vname, &val, b.expr.span, "is bound to {a}")?;
                 let Some(e) = val.as_scalar() else {
                     return Err(Box::new(
                         Diagnostic::error(
@@ -1082,12 +1229,33 @@ impl<'t, 'a> Flattener<'t, 'a> {
         n.is_connector && n.parent.is_some() && n.parent == self.top
     }
 
-    fn attr_scalar(&mut self, m: &Mod<'a>, name: &str) -> DResult<Option<ExprId>> {
+    fn attr_scalar(
+        &mut self,
+        m: &Mod<'a>,
+        name: &str,
+        ty: ScalarType,
+        var: &str,
+    ) -> DResult<Option<ExprId>> {
         let sub = m.sub(name);
         let Some(b) = sub.binding else {
             return Ok(None);
         };
         let v = self.eval_mod_value(&b)?;
+        if name == "fixed" {
+            types::boolean(
+                &v,
+                b.expr.span,
+                &format!("the `fixed` attribute of `{var}`"),
+            )?;
+        } else {
+            types::assign(
+                ty,
+                var,
+                &v,
+                b.expr.span,
+                &format!("has {{a}} `{name}` value"),
+            )?;
+        }
         match v.as_scalar() {
             Some(e) => Ok(Some(e)),
             None => Err(Box::new(
@@ -1106,7 +1274,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     fn eval_mod_value_val(&mut self, b: &modification::ModValue<'a>) -> DResult<Val> {
         if let Some(x) = b.value {
-            return Ok(Val::Arr(Arr::scalar(self.flat.arena.constant(x))));
+            // A `--param` value: Integer where it is a whole number, so it can set an
+            // Integer parameter.
+            let ty = if x.fract() == 0.0 && x.abs() < 9e15 {
+                ScalarType::Integer
+            } else {
+                ScalarType::Real
+            };
+            return Ok(Val::Arr(Arr::scalar(self.flat.arena.constant(x), ty)));
         }
         let saved = std::mem::take(&mut self.loop_vars);
         let r = self.eval(b.expr, b.env);
@@ -1151,6 +1326,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             v = Val::Arr(Arr {
                 dims: a.dims[ndims..].to_vec(),
                 data,
+                ty: a.ty,
             });
         }
         Ok(v)
@@ -1214,14 +1390,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     fn eval_const(&mut self, e: &'a ast::Expr, env: Env, what: &str) -> DResult<f64> {
+        self.eval_const_typed(e, env, what).map(|(x, _)| x)
+    }
+
+    /// [`Self::eval_const`] with the value's type.
+    fn eval_const_typed(
+        &mut self,
+        e: &'a ast::Expr,
+        env: Env,
+        what: &str,
+    ) -> DResult<(f64, ScalarType)> {
         let a = self.eval_arr(e, env)?;
+        let ty = a.ty;
         let Some(x) = a.as_scalar() else {
             return Err(Box::new(
                 Diagnostic::error("size", format!("{what} must be a scalar"))
                     .at(e.span, format!("has size {}", dims_text(&a.dims))),
             ));
         };
-        self.fold(x).ok_or_else(|| {
+        let x = self.fold(x).ok_or_else(|| {
             Box::new(
                 Diagnostic::error(
                     "not-constant",
@@ -1232,11 +1419,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .at(e.span, "depends on a variable")
                 .help("structural values are computed at compile time"),
             )
-        })
+        })?;
+        Ok((x, ty))
     }
 
     fn eval_dim(&mut self, e: &'a ast::Expr, env: Env) -> DResult<usize> {
-        let v = self.eval_const(e, env, "an array size")?;
+        let (v, ty) = self.eval_const_typed(e, env, "an array size")?;
+        if ty != ScalarType::Integer {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!(
+                        "an array size must be an Integer, but this is {}",
+                        ty.name()
+                    ),
+                )
+                .at(e.span, ty.name())
+                .help("declare the parameter that sizes the array Integer, or use integer(…)"),
+            ));
+        }
         if v < 0.0 || v.fract() != 0.0 || v > 1e9 {
             return Err(Box::new(
                 Diagnostic::error(
@@ -1341,7 +1542,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             _ => {
                 self.in_when = true;
-                let r = self.eval_scalar(cond, env);
+                let r = self.eval_condition(cond, env, "a when-condition");
                 self.in_when = false;
                 c = r?;
                 if !self.when_condition_shape(c) {
@@ -1444,7 +1645,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ));
                 }
                 self.flat.vars[xv.index()].kind = VarKind::Sampled;
-                let e = self.eval_scalar(r, env)?;
+                let value = self.eval_arr(r, env)?;
+                let var = &self.flat.vars[xv.index()];
+                types::assign(var.ty, &var.name, &value, r.span, "is assigned {a}")?;
+                let e = value.as_scalar().ok_or_else(|| {
+                    self.size_mismatch(r.span, "a when-assignment", &[], &value.dims)
+                })?;
                 assigns.push((xv, e));
                 continue;
             }
@@ -1503,7 +1709,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .at(args.positional[0].span, "not a variable"),
                 ));
             };
-            let e = self.eval_scalar(&args.positional[1], env)?;
+            let value = self.eval_arr(&args.positional[1], env)?;
+            types::numeric_arg(&value, args.positional[1].span, "reinit")?;
+            let e = value.as_scalar().ok_or_else(|| {
+                self.size_mismatch(args.positional[1].span, "reinit", &[], &value.dims)
+            })?;
             reinits.push((xv, e));
         }
         Ok(())
@@ -1603,14 +1813,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     fn eval(&mut self, e: &'a ast::Expr, env: Env) -> DResult<Val> {
         use ast::ExprKind as K;
-        let ar = |s: &mut Self, x: f64| Val::Arr(Arr::scalar(s.flat.arena.constant(x)));
+        let ar = |s: &mut Self, x: f64, ty: ScalarType| {
+            Val::Arr(Arr::scalar(s.flat.arena.constant(x), ty))
+        };
         match &e.kind {
-            K::Integer(i) => Ok(ar(self, *i as f64)),
-            K::Real(x) => Ok(ar(self, *x)),
-            K::Bool(b) => Ok(ar(self, if *b { 1.0 } else { 0.0 })),
+            K::Integer(i) => Ok(ar(self, *i as f64, ScalarType::Integer)),
+            K::Real(x) => Ok(ar(self, *x, ScalarType::Real)),
+            K::Bool(b) => Ok(ar(self, if *b { 1.0 } else { 0.0 }, ScalarType::Boolean)),
             K::Str(s) => Ok(Val::Str(s.clone())),
             K::End => match self.end_stack.last() {
-                Some(&n) => Ok(ar(self, n as f64)),
+                Some(&n) => Ok(ar(self, n as f64, ScalarType::Integer)),
                 None => Err(Box::new(
                     Diagnostic::error("syntax", "`end` outside of a subscript").at(e.span, "here"),
                 )),
@@ -1620,25 +1832,42 @@ impl<'t, 'a> Flattener<'t, 'a> {
             K::Unary(op, a) => {
                 let x = self.eval_arr(a, env)?;
                 Ok(Val::Arr(match op {
-                    ast::UnaryOp::Neg => x.map(&mut self.flat.arena, |ar, v| ar.neg(v)),
-                    ast::UnaryOp::Plus => x,
-                    ast::UnaryOp::Not => x.map(&mut self.flat.arena, |ar, v| ar.not(v)),
+                    ast::UnaryOp::Neg => {
+                        types::unary_numeric(&x, a.span, "-")?;
+                        x.map(&mut self.flat.arena, |ar, v| ar.neg(v))
+                    }
+                    ast::UnaryOp::Plus => {
+                        types::unary_numeric(&x, a.span, "+")?;
+                        x
+                    }
+                    ast::UnaryOp::Not => {
+                        types::boolean(&x, a.span, "the operand of `not`")?;
+                        x.map(&mut self.flat.arena, |ar, v| ar.not(v))
+                    }
                 }))
             }
             K::Binary(op, a, b) => {
                 let (x, y) = match (self.eval(a, env)?, self.eval(b, env)?) {
                     (Val::Arr(x), Val::Arr(y)) => (x, y),
-                    (Val::Str(x), Val::Str(y)) if *op == ast::BinaryOp::Add => {
-                        return Ok(Val::Str(x + &y))
-                    }
-                    _ => {
+                    (Val::Str(x), Val::Str(y)) => return self.string_binary(*op, &x, &y, e.span),
+                    (Val::Str(_), _) | (_, Val::Str(_)) => {
+                        let at = if matches!(self.eval(a, env)?, Val::Str(_)) {
+                            a.span
+                        } else {
+                            b.span
+                        };
                         return Err(Box::new(
-                            Diagnostic::error("type", "strings cannot be used in arithmetic")
-                                .at(e.span, "here"),
-                        ))
+                            Diagnostic::error(
+                                "type",
+                                format!("`{}` combines a String with a number", op.symbol()),
+                            )
+                            .at(at, "String")
+                            .help("Strings are for messages and names; String(x) makes a String of a number"),
+                        ));
                     }
                 };
-                self.binary(*op, &x, &y, e.span).map(Val::Arr)
+                let ty = types::binary(*op, &x, a.span, &y, b.span)?;
+                self.binary(*op, &x, &y, e.span).map(|r| Val::Arr(r.with_ty(ty)))
             }
             K::If {
                 branches,
@@ -1646,14 +1875,32 @@ impl<'t, 'a> Flattener<'t, 'a> {
             } => {
                 let mut result = self.eval_arr(otherwise, env)?;
                 for (cond, value) in branches.iter().rev() {
-                    let c = self.eval_scalar(cond, env)?;
-                    if let Some(cv) = self.fold_if_structural(c) {
-                        if cv != 0.0 {
-                            result = self.eval_arr(value, env)?;
-                        }
+                    let c = self.eval_condition(cond, env, "the condition of an if-expression")?;
+                    // A branch that a structural condition rules out is not evaluated (it
+                    // may index out of bounds for the parameters that rule it out).
+                    let folded = self.fold_if_structural(c);
+                    if folded == Some(0.0) {
                         continue;
                     }
                     let v = self.eval_arr(value, env)?;
+                    let Some(ty) = types::unify(v.ty, result.ty) else {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!(
+                                    "the branches of this if-expression have types {} and {}",
+                                    v.ty.name(),
+                                    result.ty.name()
+                                ),
+                            )
+                            .at(value.span, v.ty.name())
+                            .also(otherwise.span, result.ty.name()),
+                        ));
+                    };
+                    if folded.is_some() {
+                        result = v.with_ty(ty);
+                        continue;
+                    }
                     if v.dims != result.dims {
                         return Err(self.size_mismatch(e.span, "the branches of an if-expression", &v.dims, &result.dims));
                     }
@@ -1663,17 +1910,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .zip(&result.data)
                         .map(|(&t, &f)| self.flat.arena.if_(c, t, f))
                         .collect();
-                    result = Arr { dims: v.dims, data };
+                    result = Arr {
+                        dims: v.dims,
+                        data,
+                        ty,
+                    };
                 }
                 Ok(Val::Arr(result))
             }
             K::Range { start, step, stop } => {
-                let a = self.eval_const(start, env, "a range bound")?;
-                let s = match step {
-                    Some(s) => self.eval_const(s, env, "a range step")?,
-                    None => 1.0,
+                let (a, ta) = self.eval_const_typed(start, env, "a range bound")?;
+                let (s, ts) = match step {
+                    Some(s) => self.eval_const_typed(s, env, "a range step")?,
+                    None => (1.0, ScalarType::Integer),
                 };
-                let b = self.eval_const(stop, env, "a range bound")?;
+                let (b, tb) = self.eval_const_typed(stop, env, "a range bound")?;
+                let ty = promote3(ta, ts, tb);
                 if s == 0.0 {
                     return Err(Box::new(
                         Diagnostic::error("range", "range step is zero").at(e.span, "here"),
@@ -1692,6 +1944,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Ok(Val::Arr(Arr {
                     dims: vec![n],
                     data,
+                    ty,
                 }))
             }
             K::Array(items) => {
@@ -1699,8 +1952,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 for it in items {
                     arrs.push(self.eval_arr(it, env)?);
                 }
+                let ty = unify_items(&arrs, items.iter().map(|i| i.span))?;
                 let dims: Vec<Vec<usize>> = arrs.iter().map(|a| a.dims.clone()).collect();
-                Arr::stack(arrs).map(Val::Arr).ok_or_else(|| {
+                Arr::stack(arrs).map(|a| Val::Arr(a.with_ty(ty))).ok_or_else(|| {
                     Box::new(
                         Diagnostic::error(
                             "size",
@@ -1712,7 +1966,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             K::Comprehension(body, iters) => {
                 let items = self.iterate(iters, env, &mut |s| s.eval_arr(body, env))?;
-                Arr::stack(items).map(Val::Arr).ok_or_else(|| {
+                let ty = unify_items(&items, std::iter::repeat(body.span))?;
+                Arr::stack(items).map(|a| Val::Arr(a.with_ty(ty))).ok_or_else(|| {
                     Box::new(
                         Diagnostic::error("size", "elements of an array comprehension have different sizes")
                             .at(e.span, "here"),
@@ -1721,10 +1976,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             K::Matrix(rows) => {
                 let mut row_mats = Vec::new();
+                let mut all = Vec::new();
                 for row in rows {
                     let mut items = Vec::new();
                     for it in row {
-                        items.push(values::as_matrix(&self.eval_arr(it, env)?));
+                        let a = self.eval_arr(it, env)?;
+                        all.push((a.ty, it.span));
+                        items.push(values::as_matrix(&a));
                     }
                     row_mats.push(values::hcat(&items).ok_or_else(|| {
                         Box::new(
@@ -1733,7 +1991,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         )
                     })?);
                 }
-                values::vcat(&row_mats).map(Val::Arr).ok_or_else(|| {
+                let mut ty = all.first().map_or(ScalarType::Real, |(t, _)| *t);
+                for &(t, sp) in &all {
+                    ty = types::unify(ty, t).ok_or_else(|| {
+                        Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!("a matrix mixes {} and {} elements", ty.name(), t.name()),
+                            )
+                            .at(sp, t.name()),
+                        )
+                    })?;
+                }
+                values::vcat(&row_mats).map(|a| Val::Arr(a.with_ty(ty))).ok_or_else(|| {
                     Box::new(
                         Diagnostic::error("size", "matrix rows have different lengths").at(e.span, "here"),
                     )
@@ -1754,6 +2024,47 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// Folds a condition if it depends on constants and parameters only.
     fn fold_if_structural(&mut self, c: ExprId) -> Option<f64> {
         self.fold(c)
+    }
+
+    /// A scalar Boolean condition (`if`, `when`, `assert`).
+    fn eval_condition(&mut self, e: &'a ast::Expr, env: Env, what: &str) -> DResult<ExprId> {
+        let a = self.eval_arr(e, env)?;
+        types::boolean(&a, e.span, what)?;
+        a.as_scalar().ok_or_else(|| {
+            Box::new(
+                Diagnostic::error(
+                    "size",
+                    format!("{what} must be a scalar, got size {}", dims_text(&a.dims)),
+                )
+                .at(e.span, "here"),
+            )
+        })
+    }
+
+    /// `==`, `<>`, `<`, … of two Strings (a Boolean known at compile time) and `+`.
+    fn string_binary(&mut self, op: ast::BinaryOp, x: &str, y: &str, span: Span) -> DResult<Val> {
+        use ast::BinaryOp as B;
+        let r = match op {
+            B::Add => return Ok(Val::Str(format!("{x}{y}"))),
+            B::Eq => x == y,
+            B::Ne => x != y,
+            B::Lt => x < y,
+            B::Le => x <= y,
+            B::Gt => x > y,
+            B::Ge => x >= y,
+            _ => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!("`{}` is not defined for Strings", op.symbol()),
+                    )
+                    .at(span, "String operands")
+                    .help("Strings can be joined with `+` and compared"),
+                ))
+            }
+        };
+        let c = self.flat.arena.constant(if r { 1.0 } else { 0.0 });
+        Ok(Val::Arr(Arr::scalar(c, ScalarType::Boolean)))
     }
 
     fn binary(&mut self, op: ast::BinaryOp, x: &Arr, y: &Arr, span: Span) -> DResult<Arr> {
@@ -1842,6 +2153,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Diagnostic::error("size", "a loop range must be a vector").at(range.span, "here"),
             ));
         }
+        let loop_ty = r.ty;
         let mut values = Vec::with_capacity(r.data.len());
         for &x in &r.data {
             match self.fold(x) {
@@ -1859,7 +2171,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let mut out = Vec::new();
         for v in values {
-            self.loop_vars.push((first.name.name.clone(), v));
+            self.loop_vars.push((first.name.name.clone(), v, loop_ty));
             let r = self.iterate(rest, env, body);
             self.loop_vars.pop();
             out.extend(r?);
@@ -1901,13 +2213,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 )
             })?;
             let items = self.iterate(&args.iterators, env, &mut |s| s.eval_arr(body, env))?;
-            let stacked = Arr::stack(items).ok_or_else(|| {
+            let ty = unify_items(&items, std::iter::repeat(body.span))?;
+            let stacked = Arr::stack(items).map(|a| a.with_ty(ty)).ok_or_else(|| {
                 Box::new(
                     Diagnostic::error("size", "reduction elements have different sizes")
                         .at(e.span, "here"),
                 )
             })?;
-            return self.reduce(&name, &stacked, e.span).map(Val::Arr);
+            return self.reduce(&name, &stacked, body.span).map(Val::Arr);
         }
         let nargs = args.positional.len();
         let check_args = |s: &Self, lo: usize, hi: usize| -> DResult<()> {
@@ -1934,8 +2247,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if let Some(f) = Func1::from_name(&name) {
             check_args(self, 1, 1)?;
             let x = self.eval_arr(&args.positional[0], env)?;
+            types::numeric_arg(&x, args.positional[0].span, &name)?;
+            let ty = match f {
+                Func1::Abs => x.ty,
+                Func1::Sign => ScalarType::Integer,
+                _ => ScalarType::Real,
+            };
             return Ok(Val::Arr(
-                x.map(&mut self.flat.arena, |ar, v| ar.call1(f, v)),
+                x.map(&mut self.flat.arena, |ar, v| ar.call1(f, v))
+                    .with_ty(ty),
             ));
         }
         match name.as_str() {
@@ -1944,8 +2264,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let f = Func2::from_name(&name).unwrap_or(Func2::Atan2);
                 let x = self.eval_arr(&args.positional[0], env)?;
                 let y = self.eval_arr(&args.positional[1], env)?;
+                types::numeric_arg(&x, args.positional[0].span, &name)?;
+                types::numeric_arg(&y, args.positional[1].span, &name)?;
+                let ty = if name == "atan2" {
+                    ScalarType::Real
+                } else {
+                    types::promote(x.ty, y.ty)
+                };
                 let r = values::zip(&mut self.flat.arena, &x, &y, |ar, p, q| ar.call2(f, p, q));
-                r.map(Val::Arr)
+                r.map(|a| Val::Arr(a.with_ty(ty)))
                     .ok_or_else(|| self.size_mismatch(e.span, &name, &x.dims, &y.dims))
             }
             "min" | "max" => {
@@ -1963,18 +2290,42 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 if !x.is_scalar() || !y.is_scalar() {
                     return Err(self.size_mismatch(e.span, &name, &x.dims, &y.dims));
                 }
+                let Some(ty) = types::unify(x.ty, y.ty) else {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "type",
+                            format!("`{name}` of {} and {}", types::a(x.ty), types::a(y.ty)),
+                        )
+                        .at(args.span, "arguments"),
+                    ));
+                };
                 Ok(Val::Arr(Arr::scalar(
                     self.flat.arena.call2(f, x.data[0], y.data[0]),
+                    ty,
                 )))
             }
             "der" => {
                 check_args(self, 1, 1)?;
                 let x = self.eval_arr(&args.positional[0], env)?;
+                if x.ty != ScalarType::Real {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "type",
+                            format!("`der` needs a Real expression, but this is {}", x.ty.name()),
+                        )
+                        .at(args.positional[0].span, x.ty.name())
+                        .help("Integer and Boolean variables change only at events; they have no derivative"),
+                    ));
+                }
                 let mut data = Vec::with_capacity(x.data.len());
                 for &v in &x.data {
                     data.push(self.der_of(v, args.positional[0].span)?);
                 }
-                Ok(Val::Arr(Arr { dims: x.dims, data }))
+                Ok(Val::Arr(Arr {
+                    dims: x.dims,
+                    data,
+                    ty: ScalarType::Real,
+                }))
             }
             "pre" => {
                 check_args(self, 1, 1)?;
@@ -1991,12 +2342,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         }
                     }
                 }
-                Ok(Val::Arr(Arr { dims: x.dims, data }))
+                Ok(Val::Arr(Arr {
+                    dims: x.dims,
+                    data,
+                    ty: x.ty,
+                }))
             }
             "edge" | "change" if self.in_when => {
                 // At an event instant: edge(b) = b and not pre(b), change(v) = v <> pre(v).
                 check_args(self, 1, 1)?;
                 let x = self.eval_arr(&args.positional[0], env)?;
+                if name == "edge" {
+                    types::boolean(&x, args.positional[0].span, "the argument of `edge`")?;
+                }
                 let mut data = Vec::with_capacity(x.data.len());
                 for &v in &x.data {
                     let Node::Var(id) = self.flat.arena.node(v) else {
@@ -2014,7 +2372,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         ar.cmp(CmpOp::Ne, v, p)
                     });
                 }
-                Ok(Val::Arr(Arr { dims: x.dims, data }))
+                Ok(Val::Arr(Arr {
+                    dims: x.dims,
+                    data,
+                    ty: ScalarType::Boolean,
+                }))
             }
             "noEvent" => {
                 check_args(self, 1, 1)?;
@@ -2053,16 +2415,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
             "integer" | "Integer" => {
                 check_args(self, 1, 1)?;
                 let x = self.eval_arr(&args.positional[0], env)?;
-                Ok(Val::Arr(x.map(&mut self.flat.arena, |ar, v| {
-                    ar.call1(Func1::Floor, v)
-                })))
+                types::numeric_arg(&x, args.positional[0].span, &name)?;
+                Ok(Val::Arr(
+                    x.map(&mut self.flat.arena, |ar, v| ar.call1(Func1::Floor, v))
+                        .with_ty(ScalarType::Integer),
+                ))
             }
             "size" => {
                 check_args(self, 1, 2)?;
                 let x = match self.pending_size(&args.positional[0], env) {
+                    // Only the size is read.
                     Some(dims) => Arr {
                         dims,
                         data: Vec::new(),
+                        ty: ScalarType::Real,
                     },
                     None => self.eval_arr(&args.positional[0], env)?,
                 };
@@ -2081,7 +2447,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             .at(e.span, "here"),
                         ));
                     }
-                    return Ok(ar_const(self, x.dims[k - 1] as f64));
+                    return Ok(int_const(self, x.dims[k - 1]));
                 }
                 let data = x
                     .dims
@@ -2091,12 +2457,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Ok(Val::Arr(Arr {
                     dims: vec![x.dims.len()],
                     data,
+                    ty: ScalarType::Integer,
                 }))
             }
             "ndims" => {
                 check_args(self, 1, 1)?;
                 let x = self.eval_arr(&args.positional[0], env)?;
-                Ok(ar_const(self, x.dims.len() as f64))
+                Ok(int_const(self, x.dims.len()))
             }
             "zeros" | "ones" => {
                 let mut dims = Vec::new();
@@ -2111,6 +2478,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Ok(Val::Arr(Arr {
                     dims,
                     data: vec![v; n],
+                    ty: ScalarType::Integer,
                 }))
             }
             "fill" => {
@@ -2128,7 +2496,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     data.extend_from_slice(&x.data);
                 }
                 dims.extend_from_slice(&x.dims);
-                Ok(Val::Arr(Arr { dims, data }))
+                Ok(Val::Arr(Arr {
+                    dims,
+                    data,
+                    ty: x.ty,
+                }))
             }
             "identity" => {
                 check_args(self, 1, 1)?;
@@ -2141,6 +2513,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Ok(Val::Arr(Arr {
                     dims: vec![n, n],
                     data,
+                    ty: ScalarType::Integer,
                 }))
             }
             "transpose" => {
@@ -2159,6 +2532,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Ok(Val::Arr(Arr {
                     dims: vec![n],
                     data: x.data,
+                    ty: x.ty,
                 }))
             }
             "scalar" => {
@@ -2173,7 +2547,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .at(e.span, "here"),
                     ));
                 }
-                Ok(Val::Arr(Arr::scalar(x.data[0])))
+                Ok(Val::Arr(Arr::scalar(x.data[0], x.ty)))
             }
             "sum" | "product" => {
                 check_args(self, 1, 1)?;
@@ -2274,6 +2648,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     fn reduce(&mut self, name: &str, x: &Arr, span: Span) -> DResult<Arr> {
+        if matches!(name, "sum" | "product") {
+            types::numeric_arg(x, span, name)?;
+        }
+        let ty = x.ty;
         let ar = &mut self.flat.arena;
         if x.data.is_empty() {
             let v = match name {
@@ -2286,7 +2664,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ))
                 }
             };
-            return Ok(Arr::scalar(ar.constant(v)));
+            return Ok(Arr::scalar(ar.constant(v), ty));
         }
         let mut acc = x.data[0];
         for &v in &x.data[1..] {
@@ -2298,7 +2676,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 _ => return Err(self.unsupported(span, &format!("`{name}` as a reduction"))),
             };
         }
-        Ok(Arr::scalar(acc))
+        Ok(Arr::scalar(acc, ty))
     }
 
     /// `der` of a scalar expression: a variable's derivative, zero for parameters and
@@ -2365,13 +2743,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn eval_ref(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<Val> {
         let first = &r.parts[0];
         if !r.global && r.parts.len() == 1 {
-            if let Some(&(_, v)) = self
+            if let Some(&(_, v, ty)) = self
                 .loop_vars
                 .iter()
                 .rev()
-                .find(|(n, _)| *n == first.ident.name)
+                .find(|(n, _, _)| *n == first.ident.name)
             {
-                let a = Arr::scalar(self.flat.arena.constant(v));
+                let a = Arr::scalar(self.flat.arena.constant(v), ty);
                 return self
                     .apply_subscripts_arr(a, &first.subscripts, env, r.span)
                     .map(Val::Arr);
@@ -2404,9 +2782,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
             if name == "time" && first.subscripts.is_empty() && r.parts.len() == 1 {
-                return Ok(Resolved::Value(Val::Arr(Arr::scalar(
-                    self.flat.arena.time(),
-                ))));
+                return Ok(Resolved::Value(Val::Arr(Arr::real(self.flat.arena.time()))));
             }
         }
         // 2. A class or package constant through the lexical scopes.
@@ -2480,7 +2856,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 );
             }
             candidates.extend(self.tree.visible_names(env.class));
-            candidates.extend(self.loop_vars.iter().map(|(n, _)| n.to_string()));
+            candidates.extend(self.loop_vars.iter().map(|(n, _, _)| n.to_string()));
             candidates.push("time".into());
         }
         let mut d = Diagnostic::error(
@@ -2561,6 +2937,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 )
                 .at(part.ident.span, "its condition is false"),
             )),
+            Entry::Str(value) => {
+                if k + 1 < r.parts.len() || !part.subscripts.is_empty() {
+                    return Err(Box::new(
+                        Diagnostic::error("type", format!("`{}` is a String", part.ident.name))
+                            .at(r.span, "neither subscripts nor elements"),
+                    ));
+                }
+                Ok(Resolved::Value(Val::Str(value.to_string())))
+            }
             Entry::Vars { dims, vars } => {
                 if k + 1 < r.parts.len() {
                     return Err(Box::new(
@@ -2575,10 +2960,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .at(r.parts[k + 1].ident.span, "no such element"),
                     ));
                 }
+                let ty = vars
+                    .first()
+                    .map_or(ScalarType::Real, |&v| self.flat.vars[v.index()].ty);
                 let (dims, vars) =
                     self.apply_subscripts_list(&dims, &vars, &part.subscripts, env, r.span)?;
                 let data = vars.iter().map(|&v| self.var_expr(v)).collect();
-                Ok(Resolved::Value(Val::Arr(Arr { dims, data })))
+                Ok(Resolved::Value(Val::Arr(Arr { dims, data, ty })))
             }
             Entry::Nodes { dims, nodes } => {
                 let (dims, nodes) =
@@ -2640,6 +3028,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let r = self.eval_arr(e, env);
                 self.end_stack.pop();
                 let a = r?;
+                types::integer(&a, e.span, "an array subscript")?;
                 let mut out = Vec::with_capacity(a.data.len());
                 for &x in &a.data {
                     let Some(v) = self.fold(x) else {
@@ -2685,7 +3074,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Ok(a);
         }
         let (dims, data) = self.apply_subscripts_list(&a.dims, &a.data, subs, env, span)?;
-        Ok(Arr { dims, data })
+        Ok(Arr {
+            dims,
+            data,
+            ty: a.ty,
+        })
     }
 
     fn apply_subscripts_list<T: Copy>(
@@ -2828,6 +3221,32 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ast::EquationKind::Equality(l, r) => {
                 let a = self.eval_arr(l, env)?;
                 let b = self.eval_arr(r, env)?;
+                types::equation(&a, l.span, &b, r.span)?;
+                // A side that is one Integer or Boolean variable is defined by the other.
+                for (side, this, other, other_span) in [(l, &a, &b, r.span), (r, &b, &a, l.span)] {
+                    let ast::ExprKind::Ref(rf) = &side.kind else {
+                        continue;
+                    };
+                    let is_variable =
+                        this.as_scalar()
+                            .is_some_and(|x| match self.flat.arena.node(x) {
+                                Node::Var(v) => !matches!(
+                                    self.flat.vars[v.index()].kind,
+                                    VarKind::Parameter | VarKind::Constant
+                                ),
+                                _ => false,
+                            });
+                    if is_variable && this.ty != ScalarType::Real {
+                        let name = rf.to_source_string();
+                        types::assign(
+                            this.ty,
+                            &name,
+                            other,
+                            other_span,
+                            "is defined by {a} expression",
+                        )?;
+                    }
+                }
                 if a.dims != b.dims {
                     return Err(Box::new(
                         Diagnostic::error(
@@ -2869,7 +3288,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let mut conds = Vec::new();
                 let mut all_const = true;
                 for (c, _) in branches {
-                    let ce = self.eval_scalar(c, env)?;
+                    let ce = self.eval_condition(c, env, "the condition of an if-equation")?;
                     let folded = self.fold(ce);
                     if folded.is_none() {
                         all_const = false;
@@ -2963,7 +3382,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                 .at(args.span, "here"),
                             ));
                         }
-                        let c = self.eval_scalar(&args.positional[0], env)?;
+                        let c = self.eval_condition(
+                            &args.positional[0],
+                            env,
+                            "the condition of an assert",
+                        )?;
                         let message = match args.positional.get(1) {
                             Some(m) => match self.eval(m, env)? {
                                 Val::Str(s) => s,
@@ -3193,7 +3616,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         )?;
                     }
                 }
-                Entry::Disabled => {}
+                Entry::Disabled | Entry::Str(_) => {}
             }
         }
         Ok(())
@@ -3454,7 +3877,8 @@ fn combine(dims: Vec<usize>, results: Vec<Resolved>, span: Span) -> DResult<Reso
         }
         let mut d = dims;
         d.extend(inner);
-        return Ok(Resolved::Value(Val::Arr(Arr { dims: d, data })));
+        let ty = arrs[0].ty;
+        return Ok(Resolved::Value(Val::Arr(Arr { dims: d, data, ty })));
     }
     let mut d = dims;
     d.extend(inner_dims.unwrap_or_default());
@@ -3464,8 +3888,34 @@ fn combine(dims: Vec<usize>, results: Vec<Resolved>, span: Span) -> DResult<Reso
     })
 }
 
-fn ar_const(s: &mut Flattener, x: f64) -> Val {
-    Val::Arr(Arr::scalar(s.flat.arena.constant(x)))
+/// An Integer constant (sizes, counts).
+fn int_const(s: &mut Flattener, x: usize) -> Val {
+    Val::Arr(Arr::scalar(
+        s.flat.arena.constant(x as f64),
+        ScalarType::Integer,
+    ))
+}
+
+/// Real for any Real among a range's start, step and stop, else Integer.
+fn promote3(a: ScalarType, b: ScalarType, c: ScalarType) -> ScalarType {
+    types::promote(types::promote(a, b), c)
+}
+
+/// The common element type of an array constructor's items, or a located error.
+fn unify_items(items: &[Arr], spans: impl Iterator<Item = Span>) -> DResult<ScalarType> {
+    let mut ty = items.first().map_or(ScalarType::Real, |a| a.ty);
+    for (a, sp) in items.iter().zip(spans) {
+        ty = types::unify(ty, a.ty).ok_or_else(|| {
+            Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!("an array mixes {} and {} elements", ty.name(), a.ty.name()),
+                )
+                .at(sp, a.ty.name()),
+            )
+        })?;
+    }
+    Ok(ty)
 }
 
 fn ref_as_name(r: &ast::ComponentRef) -> Option<ast::Name> {

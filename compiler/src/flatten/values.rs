@@ -5,6 +5,7 @@
 //! (element-wise arithmetic, matrix products, reductions, constructors) are expanded here, so
 //! everything after flattening is scalar.
 
+use crate::flat::ScalarType;
 use crate::symbolic::{Arena, ExprId};
 
 #[derive(Clone, Debug)]
@@ -13,18 +14,33 @@ pub enum Val {
     Str(String),
 }
 
+/// An array of scalar expressions of one type (a scalar has no dimensions). Invariant: the
+/// product of `dims` is `data.len()`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Arr {
     pub dims: Vec<usize>,
     pub data: Vec<ExprId>,
+    /// The element type: Real, Integer or Boolean (the checker in `types.rs` keeps Booleans
+    /// out of arithmetic and numbers out of conditions).
+    pub ty: ScalarType,
 }
 
 impl Arr {
-    pub fn scalar(e: ExprId) -> Arr {
+    pub fn scalar(e: ExprId, ty: ScalarType) -> Arr {
         Arr {
             dims: Vec::new(),
             data: vec![e],
+            ty,
         }
+    }
+
+    pub fn real(e: ExprId) -> Arr {
+        Arr::scalar(e, ScalarType::Real)
+    }
+
+    pub fn with_ty(mut self, ty: ScalarType) -> Arr {
+        self.ty = ty;
+        self
     }
 
     pub fn is_scalar(&self) -> bool {
@@ -50,12 +66,15 @@ impl Arr {
         Arr {
             dims: self.dims[1..].to_vec(),
             data: self.data[i * b..(i + 1) * b].to_vec(),
+            ty: self.ty,
         }
     }
 
-    /// Stacks equally-shaped arrays along a new first dimension.
+    /// Stacks equally-shaped arrays along a new first dimension (element type: the first
+    /// item's; the caller unifies the types).
     pub fn stack(items: Vec<Arr>) -> Option<Arr> {
         let inner = items.first().map(|a| a.dims.clone()).unwrap_or_default();
+        let ty = items.first().map_or(ScalarType::Real, |a| a.ty);
         let mut data = Vec::new();
         for a in &items {
             if a.dims != inner {
@@ -65,13 +84,14 @@ impl Arr {
         }
         let mut dims = vec![items.len()];
         dims.extend(inner);
-        Some(Arr { dims, data })
+        Some(Arr { dims, data, ty })
     }
 
     pub fn map(&self, arena: &mut Arena, f: impl Fn(&mut Arena, ExprId) -> ExprId) -> Arr {
         Arr {
             dims: self.dims.clone(),
             data: self.data.iter().map(|&e| f(arena, e)).collect(),
+            ty: self.ty,
         }
     }
 }
@@ -118,6 +138,7 @@ pub fn zip(
     Some(Arr {
         dims: a.dims.clone(),
         data,
+        ty: a.ty,
     })
 }
 
@@ -150,6 +171,15 @@ fn dot(arena: &mut Arena, xs: &[ExprId], ys: &[ExprId]) -> ExprId {
 /// The `*` operator of the language: scalar products, vector·vector, matrix·vector,
 /// vector·matrix and matrix·matrix. `None` for incompatible shapes.
 pub fn multiply(arena: &mut Arena, a: &Arr, b: &Arr) -> Option<Arr> {
+    let ty = if a.ty == ScalarType::Integer && b.ty == ScalarType::Integer {
+        ScalarType::Integer
+    } else {
+        ScalarType::Real
+    };
+    multiply_shapes(arena, a, b).map(|r| r.with_ty(ty))
+}
+
+fn multiply_shapes(arena: &mut Arena, a: &Arr, b: &Arr) -> Option<Arr> {
     if a.is_scalar() || b.is_scalar() {
         return zip(arena, a, b, |ar, x, y| ar.mul(x, y));
     }
@@ -158,7 +188,7 @@ pub fn multiply(arena: &mut Arena, a: &Arr, b: &Arr) -> Option<Arr> {
             if a.dims[0] != b.dims[0] {
                 return None;
             }
-            Some(Arr::scalar(dot(arena, &a.data, &b.data)))
+            Some(Arr::real(dot(arena, &a.data, &b.data)))
         }
         (2, 1) => {
             let (m, n) = (a.dims[0], a.dims[1]);
@@ -171,6 +201,7 @@ pub fn multiply(arena: &mut Arena, a: &Arr, b: &Arr) -> Option<Arr> {
             Some(Arr {
                 dims: vec![m],
                 data,
+                ty: a.ty,
             })
         }
         (1, 2) => {
@@ -187,6 +218,7 @@ pub fn multiply(arena: &mut Arena, a: &Arr, b: &Arr) -> Option<Arr> {
             Some(Arr {
                 dims: vec![p],
                 data,
+                ty: a.ty,
             })
         }
         (2, 2) => {
@@ -205,6 +237,7 @@ pub fn multiply(arena: &mut Arena, a: &Arr, b: &Arr) -> Option<Arr> {
             Some(Arr {
                 dims: vec![m, p],
                 data,
+                ty: a.ty,
             })
         }
         _ => None,
@@ -226,6 +259,7 @@ pub fn transpose(a: &Arr) -> Option<Arr> {
     Some(Arr {
         dims: vec![n, m],
         data,
+        ty: a.ty,
     })
 }
 
@@ -235,10 +269,12 @@ pub fn as_matrix(a: &Arr) -> Arr {
         0 => Arr {
             dims: vec![1, 1],
             data: a.data.clone(),
+            ty: a.ty,
         },
         1 => Arr {
             dims: vec![a.dims[0], 1],
             data: a.data.clone(),
+            ty: a.ty,
         },
         _ => a.clone(),
     }
@@ -261,6 +297,7 @@ pub fn hcat(items: &[Arr]) -> Option<Arr> {
     Some(Arr {
         dims: vec![rows, cols],
         data,
+        ty: items[0].ty,
     })
 }
 
@@ -278,5 +315,6 @@ pub fn vcat(items: &[Arr]) -> Option<Arr> {
     Some(Arr {
         dims: vec![rows, cols],
         data,
+        ty: items[0].ty,
     })
 }

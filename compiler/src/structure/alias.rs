@@ -332,11 +332,8 @@ pub fn eliminate(model: &mut FlatModel) -> Result<Aliases, Vec<Diagnostic>> {
         };
         let zero = model.arena.constant(0.0);
         let start_from = fixed.first().copied().or(with_start);
-        let set_start = match start_from {
-            // `fixed = true` without a start value fixes the default start, 0.
-            Some(v) => Some(start_of(model, v).unwrap_or(zero)),
-            None => None,
-        };
+        // `fixed = true` without a start value fixes the default start, 0.
+        let set_start = start_from.map(|v| start_of(model, v).unwrap_or(zero));
         // Two fixed members must agree.
         if fixed.len() > 1 {
             let first = fixed[0];
@@ -404,7 +401,9 @@ pub fn eliminate(model: &mut FlatModel) -> Result<Aliases, Vec<Diagnostic>> {
                     if v == src {
                         continue;
                     }
-                    let Some(b) = start_of(model, v) else { continue };
+                    let Some(b) = start_of(model, v) else {
+                        continue;
+                    };
                     if !same_value(model, a, b) {
                         let (sv, ov) = (&model.vars[src], &model.vars[v]);
                         out.warnings.push(
@@ -504,7 +503,10 @@ pub fn param_value(model: &FlatModel, e: ExprId, depth: u32) -> Option<f64> {
     );
     let mut leaves = Vec::new();
     model.arena.leaves(e, &mut leaves);
-    if leaves.iter().any(|l| matches!(l, Node::Time | Node::Der(_) | Node::Pre(_))) {
+    if leaves
+        .iter()
+        .any(|l| matches!(l, Node::Time | Node::Der(_) | Node::Pre(_)))
+    {
         return None;
     }
     ok.then_some(x)
