@@ -1,7 +1,14 @@
 //! Robustness: random bytes and random mutations of the examples never panic the parser, the
 //! flattener or the structural check. Every failure must be a diagnostic.
+//!
+//! `structure_aware_mutations_never_crash` runs a bounded share of the fuzzing campaign
+//! (`cargo run --release -p rtc --example fuzz`, see the book's chapter on testing): the same
+//! structure-aware mutator over the same corpus, in process. A stack overflow here aborts the
+//! test binary, which fails the run as loudly as a panic.
 
 mod common;
+#[path = "fuzz/mutator.rs"]
+mod mutator;
 
 use proptest::prelude::*;
 use rtc::driver::{check_source, with_stack_for};
@@ -148,4 +155,58 @@ fn deep_nesting_is_a_diagnostic_or_compiles() {
             .join(" ")
     );
     assert!(compiles_without_panic(deep_ifs));
+}
+
+/// Bounded in CI: 3000 structure-aware mutations (seeded, so a failure repeats), each within
+/// the time a hang would exceed by far; the long campaign runs a million.
+#[test]
+fn structure_aware_mutations_never_crash() {
+    let seeds = mutator::corpus(&common::repo_root());
+    assert!(seeds.len() > 50, "corpus of {} files", seeds.len());
+    let runs: u64 = std::env::var("RTC_FUZZ_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3000);
+    let mut rng = mutator::Rng::new(20261123);
+    let mut checked = 0;
+    for k in 0..runs {
+        let target = rng.below(seeds.len());
+        let (text, model) = mutator::mutate(&seeds, target, &mut rng);
+        let t0 = std::time::Instant::now();
+        match mutator::exercise(text.clone(), model.clone()) {
+            Ok(ok) => checked += usize::from(ok),
+            Err("too deep") => {}
+            Err(e) => panic!("input {k} ({e}, --model {model:?}):\n{text}"),
+        }
+        // Debug builds run several times slower than release; 20 s is a hang by any measure.
+        let secs = t0.elapsed().as_secs_f64();
+        assert!(
+            secs < 20.0,
+            "input {k} took {secs:.1} s (--model {model:?}):\n{text}"
+        );
+    }
+    // The mutations must leave enough models intact to reach the later phases (about 4 % do
+    // in the campaign: most mutations break a model, as they should).
+    assert!(
+        checked > runs as usize / 50,
+        "only {checked} of {runs} inputs checked"
+    );
+}
+
+#[test]
+fn lexer_round_trips_every_seed() {
+    let seeds = mutator::corpus(&common::repo_root());
+    for s in &seeds {
+        let text = mutator::join(&s.tokens);
+        let again = mutator::lex(&text);
+        assert_eq!(mutator::join(&again), text, "{}", s.name);
+    }
+    // Classes are found in all but the files that are broken on purpose (an `end` that names
+    // another class).
+    let without = seeds.iter().filter(|s| s.classes.is_empty()).count();
+    assert!(
+        without * 20 < seeds.len(),
+        "{without} of {} seeds without a class",
+        seeds.len()
+    );
 }

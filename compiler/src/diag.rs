@@ -66,6 +66,48 @@ impl SourceFile {
     }
 }
 
+/// Lines longer than this are not drawn under a diagnostic (see [`Rendered::new`]).
+const MAX_DRAWN_LINE: usize = 2000;
+
+impl SourceFile {
+    /// Length in bytes of the line holding `offset`.
+    pub fn line_len_at(&self, offset: u32) -> usize {
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(l) => l,
+            Err(l) => l - 1,
+        };
+        let start = self.line_starts[line] as usize;
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(self.text.len(), |&e| e as usize);
+        end.saturating_sub(start)
+    }
+
+    /// Up to `chars` characters of text on each side of the span's start, on one line.
+    pub fn excerpt(&self, span: Span, chars: usize) -> String {
+        let mut at = (span.start as usize).min(self.text.len());
+        while !self.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let before: String = self.text[..at]
+            .chars()
+            .rev()
+            .take_while(|&c| c != '\n')
+            .take(chars)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let after: String = self.text[at..]
+            .chars()
+            .take_while(|&c| c != '\n')
+            .take(chars)
+            .collect();
+        format!("{before}{after}")
+    }
+}
+
 /// All source text the compiler has read, so spans can be shown later.
 #[derive(Default)]
 pub struct SourceMap {
@@ -220,6 +262,28 @@ impl Rendered {
         let mut help = d.help.clone();
         if let Some((span, label)) = &d.primary {
             let f = sources.file(span.file);
+            // miette lays out a label by padding to its column, and Rust's formatter refuses
+            // widths above 65535: a label far into a very long line is reported by location
+            // and an excerpt instead of the drawn source line.
+            let too_wide = std::iter::once(*span)
+                .chain(d.secondary.iter().map(|(s, _)| *s))
+                .filter(|s| s.file == span.file)
+                .any(|s| f.line_len_at(s.start) > MAX_DRAWN_LINE);
+            if too_wide {
+                let excerpt = f.excerpt(*span, 60);
+                let at = format!("at {}: {label}: …{excerpt}…", sources.location(*span));
+                return Rendered {
+                    message: d.message.clone(),
+                    code: d.code,
+                    severity: d.severity,
+                    source: None,
+                    labels: Vec::new(),
+                    help: Some(match &d.help {
+                        Some(h) => format!("{at}\n{h}"),
+                        None => at,
+                    }),
+                };
+            }
             source = Some(miette::NamedSource::new(f.name.clone(), f.text.to_string()));
             labels.push(miette::LabeledSpan::new_primary_with_span(
                 Some(label.clone()),

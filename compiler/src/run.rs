@@ -206,22 +206,25 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
     }
 }
 
-/// The states with their start values and the alias sets they stand for (at most
-/// [`LISTED_STATES`]; `--emit aliases` prints every set).
+/// The states that stand for alias sets, with the start value the set takes and why that
+/// member was kept (at most [`LISTED_STATES`]; `--emit aliases` prints every set).
 fn write_states(out: &mut String, flat: &FlatModel, d: &crate::discretize::Discretized) {
     use std::fmt::Write as _;
-    let states: Vec<&crate::discretize::SVar> =
-        d.formulas.iter().map(|(x, _)| &d.vars[x.index()]).collect();
-    if states.is_empty() {
+    let sets: Vec<&crate::structure::alias::AliasSet> = d
+        .formulas
+        .iter()
+        .filter_map(|(x, _)| d.vars[x.index()].flat)
+        .filter_map(|f| d.alias_sets.iter().find(|s| s.rep == f))
+        .collect();
+    if sets.is_empty() {
         return;
     }
     let _ = writeln!(
         out,
-        "  start values of the states (alias sets: the kept variable, why, its aliases):"
+        "  states kept for alias sets (start value; why this member; its aliases):"
     );
-    for v in states.iter().take(LISTED_STATES) {
-        let Some(f) = v.flat else { continue };
-        let var = flat.var(f);
+    for s in sets.iter().take(LISTED_STATES) {
+        let var = flat.var(s.rep);
         let start = match var.start {
             Some(e) => flat.expr_string(e),
             None => "0 (no start value given)".into(),
@@ -231,30 +234,24 @@ fn write_states(out: &mut String, flat: &FlatModel, d: &crate::discretize::Discr
         } else {
             ""
         };
-        let set = d.alias_sets.iter().find(|s| s.rep == f);
-        let aliases = match set {
-            Some(s) => format!(
-                "  [kept: {}; aliases: {}]",
-                s.kept.text(),
-                s.members
-                    .iter()
-                    .map(|&(m, sign)| format!(
-                        "{}{}",
-                        if sign < 0.0 { "-" } else { "" },
-                        flat.var(m).name
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            None => String::new(),
-        };
-        let _ = writeln!(out, "    {} = {start}{fixed}{aliases}", var.name);
+        let members: Vec<String> = s
+            .members
+            .iter()
+            .map(|&(m, sign)| format!("{}{}", if sign < 0.0 { "-" } else { "" }, flat.var(m).name))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    {} = {start}{fixed}  [kept: {}; aliases: {}]",
+            var.name,
+            s.kept.text(),
+            members.join(", ")
+        );
     }
-    if states.len() > LISTED_STATES {
+    if sets.len() > LISTED_STATES {
         let _ = writeln!(
             out,
             "    … and {} more (every alias set: --emit aliases)",
-            states.len() - LISTED_STATES
+            sets.len() - LISTED_STATES
         );
     }
 }

@@ -253,12 +253,24 @@ struct Flattener<'t, 'a> {
     in_when: bool,
     /// The classes whose `extends` are being followed (to find inheritance cycles).
     extends_chain: Vec<ClassId>,
+    /// For-loop iterations so far (bounded by [`MAX_ITERATIONS`]).
+    iterations: usize,
 }
 
 const MAX_ERRORS: usize = 20;
 
 /// Components nested deeper than this are refused (no model needs it; it bounds recursion).
 const MAX_INSTANCE_DEPTH: usize = 100;
+
+/// Size limits of a model rtc compiles. They are far above what a step function can compute
+/// in a real-time frame (the largest benchmarked model, the n = 5000 line, has 20 000
+/// variables) and keep a mistyped size (`n = 1000000`) from taking minutes and gigabytes
+/// before anything is said: scalar variables, component instances, elements of one array value,
+/// and for-loop iterations in the whole model.
+pub const MAX_VARIABLES: usize = 200_000;
+pub const MAX_INSTANCES: usize = 200_000;
+pub const MAX_ELEMENTS: usize = 1_000_000;
+pub const MAX_ITERATIONS: usize = 4_000_000;
 
 thread_local! {
     /// Placeholder source of a `--param` override on a parameter declared without a binding.
@@ -287,6 +299,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             pending_dims: FxHashMap::default(),
             in_when: false,
             extends_chain: Vec::new(),
+            iterations: 0,
         }
     }
 
@@ -756,11 +769,24 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Err(self.unsupported(clause.span, "stream connectors"));
         }
         let path = self.slot_path(sid);
-        let count: usize = dims.iter().product();
-        if count > 50_000_000 {
+        let count = elements(&dims, decl.name.span, &format!("`{path}`"))?;
+        let info = self.tree.info(class);
+        let limit = if info.builtin.is_some() {
+            (self.flat.vars.len(), MAX_VARIABLES, "scalar variables")
+        } else {
+            (self.nodes.len(), MAX_INSTANCES, "component instances")
+        };
+        if limit.0 + count > limit.1 {
             return Err(Box::new(
-                Diagnostic::error("size", format!("`{path}` has {count} elements"))
-                    .at(decl.name.span, "too large"),
+                Diagnostic::error(
+                    "too-large",
+                    format!(
+                        "with `{path}` ({count} elements) the model has more than {} {}, rtc's limit",
+                        limit.1, limit.2
+                    ),
+                )
+                .at(decl.name.span, "too large")
+                .help("a real-time step function cannot compute a model of this size in a frame; check the sizes"),
             ));
         }
         let info = self.tree.info(class);
@@ -1932,12 +1958,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ));
                 }
                 let n = ((b - a) / s + 1e-9).floor() + 1.0;
-                let n = if n > 0.0 { n as usize } else { 0 };
-                if n > 50_000_000 {
+                if n > MAX_ELEMENTS as f64 || n.is_nan() {
                     return Err(Box::new(
-                        Diagnostic::error("size", format!("range has {n} elements")).at(e.span, "too large"),
+                        Diagnostic::error(
+                            "too-large",
+                            format!("the range has {n} elements; rtc's limit for one array is {MAX_ELEMENTS}"),
+                        )
+                        .at(e.span, "too large"),
                     ));
                 }
+                let n = if n > 0.0 { n as usize } else { 0 };
                 let data = (0..n)
                     .map(|k| self.flat.arena.constant(a + k as f64 * s))
                     .collect();
@@ -2082,7 +2112,28 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             B::ElemAdd => values::zip(ar, x, y, |a, p, q| a.add(p, q)),
             B::ElemSub => values::zip(ar, x, y, |a, p, q| a.sub(p, q)),
-            B::Mul => values::multiply(ar, x, y),
+            B::Mul => {
+                // Work of the product (multiply-adds): bounded like for-loop iterations.
+                let work = match (x.dims.as_slice(), y.dims.as_slice()) {
+                    ([m, n], [_, p]) => m.saturating_mul(*n).saturating_mul(*p),
+                    ([m, n], [_]) | ([m], [_, n]) => m.saturating_mul(*n),
+                    _ => x.data.len().saturating_add(y.data.len()),
+                };
+                if work > MAX_ITERATIONS {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "too-large",
+                            format!(
+                                "this product of sizes {} and {} takes {work} multiplications, more than rtc's limit of {MAX_ITERATIONS}",
+                                dims_text(&x.dims),
+                                dims_text(&y.dims)
+                            ),
+                        )
+                        .at(span, "too large"),
+                    ));
+                }
+                values::multiply(ar, x, y)
+            }
             B::ElemMul => values::zip(ar, x, y, |a, p, q| a.mul(p, q)),
             B::Div => {
                 if !y.is_scalar() {
@@ -2171,6 +2222,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let mut out = Vec::new();
         for v in values {
+            self.iterations += 1;
+            if self.iterations > MAX_ITERATIONS {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "too-large",
+                        format!("the model's for-loops run more than {MAX_ITERATIONS} iterations, rtc's limit"),
+                    )
+                    .at(first.name.span, "this loop reached it")
+                    .help("a real-time step function cannot compute a model of this size in a frame; check the ranges"),
+                ));
+            }
             self.loop_vars.push((first.name.name.clone(), v, loop_ty));
             let r = self.iterate(rest, env, body);
             self.loop_vars.pop();
@@ -2474,7 +2536,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .flat
                     .arena
                     .constant(if name == "zeros" { 0.0 } else { 1.0 });
-                let n = dims.iter().product();
+                let n = elements(&dims, e.span, &format!("`{name}(…)`"))?;
                 Ok(Val::Arr(Arr {
                     dims,
                     data: vec![v; n],
@@ -2490,7 +2552,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 for a in &args.positional[1..] {
                     dims.push(self.eval_dim(a, env)?);
                 }
-                let n: usize = dims.iter().product();
+                let n = elements(&dims, e.span, "`fill(…)`")?;
+                let n_all = n.saturating_mul(x.data.len().max(1));
+                if n_all > MAX_ELEMENTS {
+                    elements(&[n_all], e.span, "`fill(…)`")?;
+                }
                 let mut data = Vec::with_capacity(n * x.data.len());
                 for _ in 0..n {
                     data.extend_from_slice(&x.data);
@@ -2505,6 +2571,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             "identity" => {
                 check_args(self, 1, 1)?;
                 let n = self.eval_dim(&args.positional[0], env)?;
+                elements(&[n, n], e.span, "`identity(…)`")?;
                 let one = self.flat.arena.constant(1.0);
                 let zero = self.flat.arena.constant(0.0);
                 let data = (0..n * n)
@@ -3886,6 +3953,28 @@ fn combine(dims: Vec<usize>, results: Vec<Resolved>, span: Span) -> DResult<Reso
         dims: d,
         nodes: node_lists,
     })
+}
+
+/// The number of elements of an array of size `dims`, within [`MAX_ELEMENTS`].
+fn elements(dims: &[usize], span: Span, what: &str) -> DResult<usize> {
+    let mut n: usize = 1;
+    for &d in dims {
+        n = n.saturating_mul(d);
+    }
+    if n > MAX_ELEMENTS {
+        return Err(Box::new(
+            Diagnostic::error(
+                "too-large",
+                format!(
+                    "{what} has size {} ({}), more than rtc's limit of {MAX_ELEMENTS} elements for one array",
+                    dims_text(dims),
+                    if n == usize::MAX { "more than the machine can count".to_string() } else { n.to_string() }
+                ),
+            )
+            .at(span, "too large"),
+        ));
+    }
+    Ok(n)
 }
 
 /// An Integer constant (sizes, counts).
