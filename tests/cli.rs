@@ -505,7 +505,7 @@ fn csv_values_read_back_bitwise() {
         .expect("read model");
     let c = rtc::driver::check_source("WideRange.mo", &text, &Default::default());
     let model = c.model.expect("model checks");
-    let method = rtc::discretize::Method::Trapezoid;
+    let method = rtc::system::Method::Trapezoid;
     let (plan, _, _) = rtc::sim::compile(&model, &method, Default::default()).expect("plan");
     let selected = rtc::sim::select_outputs(&plan, &[]).expect("outputs");
     let settings = rtc::sim::RunSettings {

@@ -5,8 +5,8 @@
 mod common;
 
 use rtc::codegen::jit;
-use rtc::discretize::Method;
 use rtc::plan::interp::{Interp, Status};
+use rtc::system::Method;
 
 fn differential(file: &str, method: Method, h: f64, steps: usize, newton: u32) {
     differential_with(file, method, &[], h, steps, newton);
@@ -111,10 +111,10 @@ fn vdp_line_all_methods() {
     differential("VdPLine.mo", Method::Trapezoid, 1e-4, 500, 10);
     differential("VdPLine.mo", Method::Radau, 1e-4, 300, 10);
     for rk in [
-        rtc::discretize::Rk::Rtrk2,
-        rtc::discretize::Rk::Rk3,
-        rtc::discretize::Rk::Rk4,
-        rtc::discretize::Rk::Rtrk4,
+        rtc::system::Rk::Rtrk2,
+        rtc::system::Rk::Rk3,
+        rtc::system::Rk::Rk4,
+        rtc::system::Rk::Rtrk4,
     ] {
         differential("VdPLine.mo", Method::Rk(rk), 1e-5, 200, 10);
     }
@@ -295,7 +295,7 @@ fn event_examples_agree() {
         ("BouncingBall.mo", Method::Radau, 1e-3, 4.0),
         (
             "Thermostat.mo",
-            Method::Rk(rtc::discretize::Rk::Rk4),
+            Method::Rk(rtc::system::Rk::Rk4),
             1.0,
             5000.0,
         ),

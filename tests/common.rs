@@ -90,7 +90,7 @@ pub fn rtc_name(csv_name: &str) -> String {
 /// Flattens an example and compiles it for `method`.
 pub fn compile_example(
     file: &str,
-    method: rtc::discretize::Method,
+    method: rtc::system::Method,
     params: &[(&str, f64)],
     newton_iterations: u32,
 ) -> rtc::plan::Plan {

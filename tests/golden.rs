@@ -94,10 +94,10 @@ fn plan_golden_files() {
                 .cloned()
         };
         let method = match get("--method").as_deref() {
-            Some("fe") => rtc::discretize::Method::ForwardEuler,
-            Some("be") => rtc::discretize::Method::BackwardEuler,
-            Some("trapezoid") => rtc::discretize::Method::Trapezoid,
-            Some("mixed") => rtc::discretize::Method::Mixed {
+            Some("fe") => rtc::system::Method::ForwardEuler,
+            Some("be") => rtc::system::Method::BackwardEuler,
+            Some("trapezoid") => rtc::system::Method::Trapezoid,
+            Some("mixed") => rtc::system::Method::Mixed {
                 implicit: get("--implicit")
                     .map(|s| s.split(',').map(|s| s.to_string()).collect())
                     .unwrap_or_default(),

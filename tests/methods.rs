@@ -8,10 +8,10 @@
 
 mod common;
 
-use rtc::discretize::Method;
 use rtc::plan::interp::Status;
 use rtc::plan::Stmt;
 use rtc::sim::{trajectory, Outcome, RunSettings, Zeno};
+use rtc::system::Method;
 
 /// Period and amplitude errors of `uC` over [1, 2] s against the continuous reference, for a
 /// plan run at step `h` recording every `every` steps.
@@ -495,7 +495,7 @@ fn automatic_partition_picks_the_load() {
 /// 2^p: RTRK-2 p = 2, RK-3 p = 3, RK-4 and Bernstein's RTRK-4 p = 4.
 #[test]
 fn explicit_runge_kutta_orders() {
-    use rtc::discretize::Rk;
+    use rtc::system::Rk;
     let path = common::refdata().join("second_order.csv");
     let (_, rows) = common::read_csv(&path);
     let error = |method: Method, h: f64| -> f64 {
@@ -742,7 +742,7 @@ fn hydraulic_motor_beyond_the_forward_euler_limit() {
 /// multi-stage formulas read it at their stage times (Bernstein's only at t + k·h/5).
 #[test]
 fn orders_against_the_sine_response() {
-    use rtc::discretize::Rk;
+    use rtc::system::Rk;
     let (wn, zeta, w) = (10.0f64, 0.5f64, 5.0f64);
     // G = wn² / (wn² − w² + 2i·zeta·wn·w)
     let (re, im) = (wn * wn - w * w, 2.0 * zeta * wn * w);
@@ -861,7 +861,7 @@ fn multirate_from_annotations_with_quadratic_extrapolation() {
 /// h·u' ≈ 1e-3 (measured 1.6e-3 for RTRK-2 before inputs had stage slots).
 #[test]
 fn multistage_formulas_read_inputs_at_their_stage_times() {
-    use rtc::discretize::Rk;
+    use rtc::system::Rk;
     let text =
         std::fs::read_to_string(common::repo_root().join("tests/models/SineInput.mo")).unwrap();
     let flat = rtc::driver::check_source("SineInput.mo", &text, &Default::default())
@@ -1448,12 +1448,8 @@ fn cubic_location_for_higher_order_methods() {
         common::read_csv(&common::repo_root().join("tests/references/thermostat_switches.csv"));
     let reference: Vec<f64> = rows.iter().map(|r| r[0]).collect();
     let worst = |h: f64, cubic: bool| -> f64 {
-        let mut plan = common::compile_example(
-            "Thermostat.mo",
-            Method::Rk(rtc::discretize::Rk::Rk4),
-            &[],
-            10,
-        );
+        let mut plan =
+            common::compile_example("Thermostat.mo", Method::Rk(rtc::system::Rk::Rk4), &[], 10);
         if !cubic {
             for e in &mut plan.events {
                 e.dz = None;

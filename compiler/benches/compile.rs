@@ -4,10 +4,10 @@
 //! writing files) for each target at n = 5 and 500. Run with
 //! `cargo bench -p rtc --bench compile`.
 
-use rtc::discretize::Method;
 use rtc::driver::check_source;
 use rtc::flatten::Options;
 use rtc::plan::{Newton, Stmt};
+use rtc::system::Method;
 use std::time::Instant;
 
 fn main() {

@@ -3,10 +3,10 @@
 //! measured side by side; and compile time from source to a callable step function.
 //! Run with `cargo bench -p rtc --bench step`.
 
-use rtc::discretize::Method;
 use rtc::driver::check_source;
 use rtc::flatten::Options;
 use rtc::plan::Newton;
+use rtc::system::Method;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -493,7 +493,7 @@ fn main() {
 /// JIT step time of every method on the n = 50 line; then mixed mode against full backward
 /// Euler at the step mixed mode is used at (h = 1e-4).
 fn per_method(text: &str) {
-    use rtc::discretize::Rk;
+    use rtc::system::Rk;
     let opts = Options {
         params: vec![("n".into(), 50.0)],
         ..Options::default()

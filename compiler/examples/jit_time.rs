@@ -13,7 +13,7 @@ fn main() {
     let model = rtc::driver::check_source("VdPLine.mo", &text, &opts)
         .model
         .expect("model");
-    let m = rtc::discretize::Method::Mixed {
+    let m = rtc::system::Method::Mixed {
         implicit: vec!["u_l".into()],
     };
     let (plan, _, _) = rtc::sim::compile(&model, &m, Default::default()).expect("plan");

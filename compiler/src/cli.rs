@@ -73,7 +73,8 @@ pub struct AnalyzeArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub method: MethodArgs,
-    /// Also print `plan` (the step plan), `flat` (the flat model), `clif` (Cranelift IR),
+    /// Also print `system` (the step system after inline integration), `plan` (the step
+    /// plan), `flat` (the flat model), `clif` (Cranelift IR),
     /// `layout` (the step function's memory layout) or `aliases` (every alias set, the
     /// variable kept for it and why).
     #[arg(long)]

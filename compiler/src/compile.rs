@@ -10,12 +10,12 @@
 use crate::cli::{load_model, CompileArgs};
 use crate::codegen::{self, Target, TARGETS};
 use crate::diag::Diagnostic;
-use crate::discretize::SVarKind;
 use crate::flat::{FlatModel, VarKind};
 use crate::plan::interp::Interp;
 use crate::plan::{self, Plan, SlotKind};
 use crate::run::{fail, method_of, step_of};
 use crate::sim;
+use crate::system::SVarKind;
 use rustc_hash::FxHashSet;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -496,7 +496,7 @@ impl Description<'_> {
             h,
             "/* Event kinds: 0 state event z <= 0, 1 state event z > 0, 2 relation switching\n * both ways (no actions), 3 sample(start, interval), 4 initial(), 5 condition of discrete\n * variables (checked at instants), 6 a relation of time alone: a time event at the time zc\n * writes for it. Chains: when/elsewhen branches share a chain (-1: none);\n * of the branches of a chain that fire at one instant only the first acts. */"
         );
-        let list = |f: &dyn Fn(&crate::discretize::Event) -> String| -> String {
+        let list = |f: &dyn Fn(&crate::system::Event) -> String| -> String {
             ev.iter().map(f).collect::<Vec<_>>().join(", ")
         };
         let _ = writeln!(
@@ -823,7 +823,7 @@ fn compile_inner(
         prefix: prefix.clone(),
         source: a.model.file.display().to_string(),
         method: match &method {
-            crate::discretize::Method::Mixed { implicit } if !implicit.is_empty() => {
+            crate::system::Method::Mixed { implicit } if !implicit.is_empty() => {
                 format!("mixed (implicit {})", implicit.join(", "))
             }
             m => m.name().to_string(),

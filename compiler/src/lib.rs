@@ -15,3 +15,4 @@ pub mod sim;
 pub mod structure;
 pub mod symbolic;
 pub mod syntax;
+pub mod system;

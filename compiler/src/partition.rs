@@ -18,11 +18,11 @@
 //!   negative resistance), not a reason to go implicit.
 
 use crate::diag::Diagnostic;
-use crate::discretize::Method;
 use crate::flat::FlatModel;
 use crate::plan::interp::{Interp, Status};
 use crate::plan::{self, Stmt};
 use crate::symbolic::{ExprId, Node, VarId};
+use crate::system::Method;
 use nalgebra::{Complex, DMatrix, DVector};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;

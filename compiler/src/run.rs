@@ -2,10 +2,10 @@
 
 use crate::cli::{load_model, print_diagnostics, AnalyzeArgs, MethodArgs, RunArgs};
 use crate::diag::{Diagnostic, SourceMap};
-use crate::discretize::Method;
 use crate::flat::FlatModel;
 use crate::plan::{self, Stmt};
 use crate::sim;
+use crate::system::Method;
 use std::io::Write;
 
 pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
@@ -14,10 +14,10 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
         "be" => Method::BackwardEuler,
         "trapezoid" | "trap" => Method::Trapezoid,
         "radau" => Method::Radau,
-        "rtrk2" => Method::Rk(crate::discretize::Rk::Rtrk2),
-        "rk3" => Method::Rk(crate::discretize::Rk::Rk3),
-        "rk4" => Method::Rk(crate::discretize::Rk::Rk4),
-        "rtrk4" => Method::Rk(crate::discretize::Rk::Rtrk4),
+        "rtrk2" => Method::Rk(crate::system::Rk::Rtrk2),
+        "rk3" => Method::Rk(crate::system::Rk::Rk3),
+        "rk4" => Method::Rk(crate::system::Rk::Rk4),
+        "rtrk4" => Method::Rk(crate::system::Rk::Rtrk4),
         "ab2" => Method::Ab(2),
         "ab3" => Method::Ab(3),
         "libe" => Method::Libe,
@@ -208,7 +208,7 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
 
 /// The states that stand for alias sets, with the start value the set takes and why that
 /// member was kept (at most [`LISTED_STATES`]; `--emit aliases` prints every set).
-fn write_states(out: &mut String, flat: &FlatModel, d: &crate::discretize::Discretized) {
+fn write_states(out: &mut String, flat: &FlatModel, d: &crate::system::Discretized) {
     use std::fmt::Write as _;
     let sets: Vec<&crate::structure::alias::AliasSet> = d
         .formulas
@@ -426,7 +426,7 @@ pub fn analysis_report(
     if let Some(max_k) = min_tearing {
         let inc = crate::structure::blt::incidence(&d.arena, &d.step);
         let names = |v: crate::symbolic::VarId| d.vars[v.index()].name.clone();
-        let texts = |_: &crate::discretize::SEquation| String::new();
+        let texts = |_: &crate::system::SEquation| String::new();
         if let Ok(bl) = crate::structure::blt::blt(&d.arena, &d.step, &names, &texts) {
             let mut ar = d.arena.clone();
             for b in bl.iter().filter(|b| b.equations.len() > 1) {
@@ -470,6 +470,7 @@ pub fn analysis_report(
             }
         }
         Some("plan") => out.push_str(&p.print()),
+        Some("system") => out.push_str(&d.print()),
         Some("flat") => out.push_str(&flat.print()),
         Some("layout") => out.push_str(&p.layout()),
         Some("clif") => {
@@ -487,7 +488,7 @@ pub fn analysis_report(
         Some(other) => {
             return Err(Box::new(Diagnostic::error(
                 "command-line",
-                format!("--emit {other}: expected plan, flat, clif, layout or aliases"),
+                format!("--emit {other}: expected system, plan, flat, clif, layout or aliases"),
             )))
         }
         None => {}

@@ -3,12 +3,13 @@
 //! reference trajectories.
 
 use crate::diag::Diagnostic;
-use crate::discretize::SVarKind;
-use crate::discretize::{self, Method};
+use crate::discretize;
 use crate::flat::{FlatModel, VarKind};
 use crate::plan::interp::{Interp, Status};
 use crate::plan::{self, BuildOptions, Plan, SlotKind};
 use crate::symbolic::VarId;
+use crate::system::Method;
+use crate::system::SVarKind;
 
 /// Settings of a run.
 #[derive(Clone, Debug, Default)]
@@ -39,8 +40,7 @@ pub fn input_slots(plan: &Plan) -> Vec<rtc_runtime::Slot> {
         .iter()
         .enumerate()
         .filter(|(i, v)| {
-            v.kind == plan::SlotKind::System(discretize::SVarKind::Input)
-                && !staged.contains(&VarId(*i as u32))
+            v.kind == plan::SlotKind::System(SVarKind::Input) && !staged.contains(&VarId(*i as u32))
         })
         .map(|(i, v)| rtc_runtime::Slot {
             name: v.name.clone(),
@@ -70,7 +70,7 @@ pub fn input_starts(plan: &Plan, mem_after_init: &[f64]) -> Vec<(usize, f64)> {
     plan.vars
         .iter()
         .enumerate()
-        .filter(|(_, v)| v.kind == plan::SlotKind::System(discretize::SVarKind::Input))
+        .filter(|(_, v)| v.kind == plan::SlotKind::System(SVarKind::Input))
         .map(|(i, v)| {
             let x = v.binding.map_or(0.0, |b| {
                 crate::symbolic::eval::eval(

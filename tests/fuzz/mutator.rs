@@ -768,7 +768,7 @@ pub fn exercise(text: String, model: Option<String>) -> Result<bool, &'static st
         }
         let checked = c.summary.is_some();
         if let (Some(m), true) = (&c.model, checked) {
-            let method = rtc::discretize::Method::BackwardEuler;
+            let method = rtc::system::Method::BackwardEuler;
             if let Ok(d) = rtc::discretize::prepare(m, &method, Default::default()) {
                 let _ = rtc::plan::build(&d, &rtc::plan::BuildOptions::default());
             }

@@ -11,10 +11,10 @@
 //! tearing): a state whose derivative does not depend on the others gets its Δ by one
 //! division, coupled ones form one linear torn block, solved by one LU.
 
-use super::{Discretized, Formula, Origin, SEquation, SVarKind};
 use crate::diag::Diagnostic;
 use crate::plan::{Plan, Stmt};
 use crate::symbolic::{diff, Arena, ExprId, Node, VarId};
+use crate::system::{Discretized, Formula, Origin, SEquation, SVarKind};
 use rustc_hash::FxHashMap;
 
 /// Copies `e` from `src` into `dst`, replacing variables by `map` where it has them.
@@ -44,7 +44,7 @@ pub(super) fn transfer(
             Node::Var(v) if map.contains_key(&v) => map[&v],
             _ => {
                 let ch: Vec<ExprId> = src.children(id).map(|c| memo[&c]).collect();
-                super::rebuild(dst, n, &ch)
+                crate::symbolic::rebuild(dst, n, &ch)
             }
         };
         memo.insert(id, out);

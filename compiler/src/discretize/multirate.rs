@@ -12,10 +12,10 @@
 //! evaluations for a single rate at h.
 
 use super::libe::transfer;
-use super::{Discretized, Origin, SEquation, SVarKind};
 use crate::diag::Diagnostic;
 use crate::plan::{Plan, Stmt};
 use crate::symbolic::{ExprId, Node, VarId};
+use crate::system::{Discretized, Origin, SEquation, SVarKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A `pre` slot of `v` (copied at the start of every step).
@@ -133,7 +133,7 @@ pub fn transform(
         d.step.unknowns.push(steps);
         let half = d.arena.constant(0.5);
         first_step = Some(d.arena.cmp(crate::symbolic::CmpOp::Lt, pse, half));
-        super::order_pre_copies(&mut d.pre_copies);
+        crate::system::order_pre_copies(&mut d.pre_copies);
     }
     let big_h = d.arena.var(d.step_size);
     let inv_n = d.arena.constant(1.0 / n as f64);

@@ -4,11 +4,11 @@
 
 use super::{Assign, Newton, Output, Plan, PlanVar, SlotKind, Stmt, TornBlock};
 use crate::diag::Diagnostic;
-use crate::discretize::{Discretized, SEquation, SVarKind, System};
 use crate::structure::blt::{self, incidence};
 use crate::structure::tearing;
 use crate::symbolic::diff::{occurs, Differentiator};
 use crate::symbolic::{ExprId, Node, VarId};
+use crate::system::{Discretized, SEquation, SVarKind, System};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Loops torn to more variables than this are refused: their dense k×k Newton step is too

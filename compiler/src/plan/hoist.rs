@@ -7,8 +7,9 @@
 //! stay tunable (a parameter change re-runs the start-up part).
 
 use super::{Assign, Plan, PlanVar, SlotKind, Stmt};
-use crate::discretize::{rebuild, SVarKind};
+use crate::symbolic::rebuild;
 use crate::symbolic::{ExprId, Node, VarId};
+use crate::system::SVarKind;
 use rustc_hash::FxHashMap;
 
 struct Hoister {

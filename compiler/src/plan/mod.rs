@@ -19,9 +19,9 @@ mod pre;
 pub use build::{build, BuildOptions};
 
 use crate::diag::{Diagnostic, Span};
-use crate::discretize::{Formula, SVarKind};
 use crate::flat::VarKind;
 use crate::symbolic::{Arena, ExprId, ExprPrinter, Func1, Node, VarId};
+use crate::system::{Formula, SVarKind};
 use rustc_hash::FxHashSet;
 use std::fmt::Write;
 
@@ -142,7 +142,7 @@ pub struct Plan {
     /// Input slots read at a stage time: (slot, main slot, offset in the step / h).
     pub input_stages: Vec<(VarId, VarId, f64)>,
     /// State events (when-equations), over this plan's slots.
-    pub events: Vec<crate::discretize::Event>,
+    pub events: Vec<crate::system::Event>,
 }
 
 /// Worst-case work of one step.

@@ -7,8 +7,8 @@
 
 use super::matching::{maximum_matching, UNMATCHED};
 use crate::diag::Diagnostic;
-use crate::discretize::{SEquation, System};
 use crate::symbolic::{Arena, Node, VarId};
+use crate::system::{SEquation, System};
 use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
 

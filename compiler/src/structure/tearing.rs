@@ -8,9 +8,9 @@
 //! iteration on the tearing variables drives them to zero. A block torn to k variables costs a
 //! k×k linear solve per iteration instead of one of the block's full size.
 
-use crate::discretize::System;
 use crate::symbolic::diff::linear;
 use crate::symbolic::{Arena, ExprId, VarId};
+use crate::system::System;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::blt::Block;
@@ -353,8 +353,8 @@ fn next_combination(idx: &mut [usize], n: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discretize::{Origin, SEquation};
     use crate::structure::blt::{blt, incidence};
+    use crate::system::{Origin, SEquation};
 
     /// x_i + x_{i+1} = c_i around a cycle of n variables: one loop, tearing one variable
     /// makes every other equation explicit.

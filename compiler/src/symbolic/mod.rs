@@ -691,6 +691,27 @@ impl Iterator for ChildIter {
     }
 }
 
+/// A node of the same operator with new children (constructors re-simplify).
+pub fn rebuild(ar: &mut Arena, n: Node, ch: &[ExprId]) -> ExprId {
+    match n {
+        Node::Neg(_) => ar.neg(ch[0]),
+        Node::Add(..) => ar.add(ch[0], ch[1]),
+        Node::Sub(..) => ar.sub(ch[0], ch[1]),
+        Node::Mul(..) => ar.mul(ch[0], ch[1]),
+        Node::Div(..) => ar.div(ch[0], ch[1]),
+        Node::Pow(..) => ar.pow(ch[0], ch[1]),
+        Node::Call1(f, _) => ar.call1(f, ch[0]),
+        Node::Call2(f, ..) => ar.call2(f, ch[0], ch[1]),
+        Node::Cmp(op, ..) => ar.cmp(op, ch[0], ch[1]),
+        Node::And(..) => ar.and(ch[0], ch[1]),
+        Node::Or(..) => ar.or(ch[0], ch[1]),
+        Node::Not(_) => ar.not(ch[0]),
+        Node::If(..) => ar.if_(ch[0], ch[1], ch[2]),
+        Node::NoEvent(_) => ar.no_event(ch[0]),
+        leaf => ar.intern(leaf),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,151 @@
+//! Invariants of the step system, checked between passes (after inline integration and after
+//! each transform): a violation is a bug in rtc, reported as an internal diagnostic.
+//!
+//! - every variable an expression reads exists, and the special slots have their kinds;
+//! - the initial and the step system are square, and their unknowns are distinct unknowns
+//!   (state, derivative, algebraic or stage values, never parameters or inputs);
+//! - no equation still contains `der()` or `pre()` (inline integration replaced them by
+//!   derivative and `pre` variables);
+//! - every `pre` variable names the variable it copies, every `pre` copy fills a `pre`
+//!   variable, and every formula belongs to a state.
+
+use super::{Discretized, SVarKind, System};
+use crate::diag::Diagnostic;
+use crate::symbolic::{ExprId, Node};
+
+fn bug(msg: String) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error("internal", format!("step system invariant violated: {msg}"))
+            .help("this is a bug in rtc; please report it with the model"),
+    )
+}
+
+pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
+    let n = d.vars.len();
+    for (slot, kind) in [
+        (d.time, SVarKind::Time),
+        (d.step_start, SVarKind::StepStart),
+        (d.step_size, SVarKind::StepSize),
+    ] {
+        if d.vars.get(slot.index()).map(|v| v.kind) != Some(kind) {
+            return Err(bug(format!("slot {} is not the {kind:?} slot", slot.0)));
+        }
+    }
+    let check_expr = |e: ExprId, what: &str| -> Result<(), Box<Diagnostic>> {
+        if e.index() >= d.arena.len() {
+            return Err(bug(format!(
+                "{what} refers to expression {} beyond the arena",
+                e.0
+            )));
+        }
+        let mut leaves = Vec::new();
+        d.arena.leaves(e, &mut leaves);
+        for l in leaves {
+            if let Node::Var(v) | Node::Der(v) | Node::Pre(v) = l {
+                if v.index() >= n {
+                    return Err(bug(format!("{what} reads variable {} of {n}", v.0)));
+                }
+            }
+        }
+        Ok(())
+    };
+    let no_der_pre = |e: ExprId, what: &str| -> Result<(), Box<Diagnostic>> {
+        let mut leaves = Vec::new();
+        d.arena.leaves(e, &mut leaves);
+        if leaves
+            .iter()
+            .any(|l| matches!(l, Node::Der(_) | Node::Pre(_)))
+        {
+            return Err(bug(format!(
+                "{what} still contains der() or pre(): {}",
+                d.expr_string(e)
+            )));
+        }
+        Ok(())
+    };
+    for (title, sys) in [("init", &d.init), ("step", &d.step)] {
+        square(d, title, sys)?;
+        for (k, e) in sys.equations.iter().enumerate() {
+            let what = format!("{title} equation {k}");
+            check_expr(e.lhs, &what)?;
+            check_expr(e.rhs, &what)?;
+            no_der_pre(e.lhs, &what)?;
+            no_der_pre(e.rhs, &what)?;
+        }
+    }
+    for (i, v) in d.vars.iter().enumerate() {
+        if v.kind == SVarKind::Pre && v.pre_of.is_none_or(|p| p.index() >= n) {
+            return Err(bug(format!("pre variable `{}` copies nothing", v.name)));
+        }
+        if let Some(b) = v.binding {
+            check_expr(b, &format!("the binding of `{}` (slot {i})", v.name))?;
+        }
+    }
+    for &(p, v) in &d.pre_copies {
+        if p.index() >= n || v.index() >= n || d.vars[p.index()].kind != SVarKind::Pre {
+            return Err(bug(format!(
+                "pre copy {} := {} does not fill a pre slot",
+                p.0, v.0
+            )));
+        }
+    }
+    for &(x, f) in &d.formulas {
+        if d.vars.get(x.index()).map(|v| v.kind) != Some(SVarKind::State) {
+            return Err(bug(format!(
+                "formula {} of slot {} that is not a state",
+                f.name(),
+                x.0
+            )));
+        }
+    }
+    for (name, e, _, _) in &d.outputs {
+        check_expr(*e, &format!("output `{name}`"))?;
+    }
+    for (k, e) in d.events.iter().enumerate() {
+        let what = format!("event {k}");
+        check_expr(e.z, &what)?;
+        for &(x, v) in e.assigns.iter().chain(&e.reinits) {
+            if x.index() >= n {
+                return Err(bug(format!("{what} assigns slot {} of {n}", x.0)));
+            }
+            check_expr(v, &what)?;
+        }
+    }
+    Ok(())
+}
+
+fn square(d: &Discretized, title: &str, sys: &System) -> Result<(), Box<Diagnostic>> {
+    if sys.equations.len() != sys.unknowns.len() {
+        return Err(bug(format!(
+            "the {title} system has {} equations for {} unknowns",
+            sys.equations.len(),
+            sys.unknowns.len()
+        )));
+    }
+    let mut seen = vec![false; d.vars.len()];
+    for &u in &sys.unknowns {
+        let Some(v) = d.vars.get(u.index()) else {
+            return Err(bug(format!("{title} unknown {} beyond the variables", u.0)));
+        };
+        if std::mem::replace(&mut seen[u.index()], true) {
+            return Err(bug(format!(
+                "`{}` is an unknown of the {title} system twice",
+                v.name
+            )));
+        }
+        if matches!(
+            v.kind,
+            SVarKind::Parameter
+                | SVarKind::Input
+                | SVarKind::Time
+                | SVarKind::StepStart
+                | SVarKind::StepSize
+        ) {
+            return Err(bug(format!(
+                "{title} unknown `{}` is a {:?}",
+                v.name, v.kind
+            )));
+        }
+    }
+    Ok(())
+}
