@@ -541,3 +541,24 @@ fn csv_values_read_back_bitwise() {
         csv[0]
     );
 }
+
+/// `--param` sets Boolean parameters with true/false and refuses a fraction for an Integer.
+#[test]
+fn param_overrides_keep_types() {
+    let (code, _, err) = rtc(&[
+        "check",
+        "tests/golden/flatten/strings.mo",
+        "--param",
+        "fast=false",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = rtc(&[
+        "check",
+        "examples/VdPLine.mo",
+        "--param",
+        "n=2.5",
+        "--short-diagnostics",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("error[type]"), "{err}");
+}

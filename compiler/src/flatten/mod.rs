@@ -1186,7 +1186,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             v.fixed = fixed;
             if let Some(b) = &m.binding {
                 let val = self.eval_mod_value(b)?;
-                types::assign(ty, &vname, &val, b.expr.span, "is bound to {a}")?;
+                // `--param b=true` arrives as 1 (the command line has no types).
+                let flag = b.value.is_some_and(|x| x == 0.0 || x == 1.0);
+                if !(flag && ty == ScalarType::Boolean) {
+                    types::assign(ty, &vname, &val, b.expr.span, "is bound to {a}")?;
+                }
                 let Some(e) = val.as_scalar() else {
                     return Err(Box::new(
                         Diagnostic::error(
