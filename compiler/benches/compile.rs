@@ -4,10 +4,10 @@
 //! writing files) for each target at n = 5 and 500. Run with
 //! `cargo bench -p rtc --bench compile`.
 
-use rtc::driver::check_source;
 use rtc::flatten::Options;
+use rtc::pipeline::check_source;
+use rtc::pipeline::Method;
 use rtc::plan::{Newton, Stmt};
-use rtc::system::Method;
 use std::time::Instant;
 
 fn main() {
@@ -46,7 +46,7 @@ fn main() {
                 let t0 = Instant::now();
                 let c = check_source("VdPLine.mo", &text, &opts);
                 let model = c.model.expect("model");
-                let plan = match rtc::sim::compile(&model, method, Newton::default()) {
+                let plan = match rtc::pipeline::plan(&model, method, Newton::default()) {
                     Ok((plan, _, _)) => plan,
                     Err(d) => {
                         println!("{n:>6} {name:>8}  refused: {}", d.message);
@@ -118,7 +118,7 @@ fn objects(text: &str) {
                 let c = check_source("VdPLine.mo", text, &opts);
                 let model = c.model.expect("model");
                 let (plan, _, _) =
-                    rtc::sim::compile(&model, &method, Newton::default()).expect("plan");
+                    rtc::pipeline::plan(&model, &method, Newton::default()).expect("plan");
                 let obj = rtc::codegen::object(&plan, target, "VdPLine", false).expect("object");
                 times.push(t0.elapsed().as_secs_f64() * 1e3);
                 size = (obj.bytes.len(), obj.stack_step);

@@ -2,8 +2,8 @@
 //! equation-form Van-der-Pol line for growing n. Run with `cargo bench -p rtc --bench frontend`.
 //! Prints the median and minimum of repeated runs; no assertion on time.
 
-use rtc::driver::check_source;
 use rtc::flatten::Options;
+use rtc::pipeline::check_source;
 use std::time::Instant;
 
 fn main() {

@@ -3,10 +3,10 @@
 //! measured side by side; and compile time from source to a callable step function.
 //! Run with `cargo bench -p rtc --bench step`.
 
-use rtc::driver::check_source;
 use rtc::flatten::Options;
+use rtc::pipeline::check_source;
+use rtc::pipeline::Method;
 use rtc::plan::Newton;
-use rtc::system::Method;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -337,7 +337,8 @@ fn main() {
             ),
             ("be", Method::BackwardEuler),
         ] {
-            let (plan, _, _) = rtc::sim::compile(&model, &method, Newton::default()).expect("plan");
+            let (plan, _, _) =
+                rtc::pipeline::plan(&model, &method, Newton::default()).expect("plan");
             let code = rtc::codegen::jit(&plan, false).expect("jit");
             let steps = (200_000 / n).max(200);
             let mut mem = code.memory();
@@ -356,10 +357,7 @@ fn main() {
                     let mut d = HandBe::new(n, Solver::Dense);
                     let mut bd = HandBe::new(n, Solver::Banded);
                     for k in 0..10 {
-                        assert_eq!(
-                            code.step(&mut m2, k as f64 * h, h),
-                            rtc::plan::interp::Status::Ok
-                        );
+                        assert_eq!(code.step(&mut m2, k as f64 * h, h), rtc::plan::Status::Ok);
                         d.step(h);
                         bd.step(h);
                     }
@@ -466,7 +464,7 @@ fn main() {
             let model = check_source("VdPLine.mo", &text, &opts)
                 .model
                 .expect("model");
-            let (plan, _, _) = rtc::sim::compile(
+            let (plan, _, _) = rtc::pipeline::plan(
                 &model,
                 &Method::Mixed {
                     implicit: vec!["u_l".into()],
@@ -493,7 +491,7 @@ fn main() {
 /// JIT step time of every method on the n = 50 line; then mixed mode against full backward
 /// Euler at the step mixed mode is used at (h = 1e-4).
 fn per_method(text: &str) {
-    use rtc::system::Rk;
+    use rtc::pipeline::Rk;
     let opts = Options {
         params: vec![("n".into(), 50.0)],
         ..Options::default()
@@ -502,7 +500,7 @@ fn per_method(text: &str) {
         .model
         .expect("model");
     let step_ns = |method: &Method, h: f64, steps: usize| -> (f64, u64) {
-        let (plan, _, _) = rtc::sim::compile(&model, method, Newton::default()).expect("plan");
+        let (plan, _, _) = rtc::pipeline::plan(&model, method, Newton::default()).expect("plan");
         let code = rtc::codegen::jit(&plan, false).expect("jit");
         let mut mem = code.memory();
         code.init(&mut mem, 0.0);

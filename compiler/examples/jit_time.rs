@@ -10,13 +10,13 @@ fn main() {
         params: vec![("n".into(), n as f64)],
         ..Default::default()
     };
-    let model = rtc::driver::check_source("VdPLine.mo", &text, &opts)
+    let model = rtc::pipeline::check_source("VdPLine.mo", &text, &opts)
         .model
         .expect("model");
-    let m = rtc::system::Method::Mixed {
+    let m = rtc::pipeline::Method::Mixed {
         implicit: vec!["u_l".into()],
     };
-    let (plan, _, _) = rtc::sim::compile(&model, &m, Default::default()).expect("plan");
+    let (plan, _, _) = rtc::pipeline::plan(&model, &m, Default::default()).expect("plan");
     let t0 = std::time::Instant::now();
     let code = rtc::codegen::jit(&plan, true).expect("jit");
     println!(

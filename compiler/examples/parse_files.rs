@@ -20,7 +20,7 @@ fn main() {
             }
         };
         let p = path.clone();
-        let result = rtc::driver::with_stack_for(&text.clone(), move || {
+        let result = rtc::pipeline::with_stack_for(&text.clone(), move || {
             let mut sm = rtc::diag::SourceMap::new();
             let id = sm.add(p, text.clone());
             rtc::syntax::parse(&text, id).err().map(|d| d.short(&sm))

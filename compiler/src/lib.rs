@@ -2,17 +2,17 @@
 
 pub mod cli;
 pub mod codegen;
-pub mod compile;
 pub mod diag;
 pub mod discretize;
-pub mod driver;
+pub mod export;
 pub mod flat;
 pub mod flatten;
 pub mod partition;
+pub mod pipeline;
 pub mod plan;
-pub mod run;
 pub mod sim;
 pub mod structure;
 pub mod symbolic;
 pub mod syntax;
 pub mod system;
+pub mod transform;

@@ -18,11 +18,10 @@
 //!   negative resistance), not a reason to go implicit.
 
 use crate::diag::Diagnostic;
-use crate::flat::FlatModel;
-use crate::plan::interp::{Interp, Status};
-use crate::plan::{self, Stmt};
+use crate::plan::interp::Interp;
+use crate::plan::Status;
+use crate::plan::{Plan, Stmt};
 use crate::symbolic::{ExprId, Node, VarId};
-use crate::system::Method;
 use nalgebra::{Complex, DMatrix, DVector};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
@@ -52,19 +51,19 @@ fn eval(arena: &crate::symbolic::Arena, mem: &[f64], time: f64, e: ExprId) -> f6
     crate::symbolic::eval::eval(arena, e, &mut |x| mem[x.index()], time)
 }
 
-/// Linearises `flat` at its initial point (start values, parameters, start time).
-pub fn linearize(flat: &FlatModel) -> Result<Linearization, Box<Diagnostic>> {
-    let (p, _, _) = crate::sim::compile(flat, &Method::ForwardEuler, plan::Newton::default())?;
+/// Linearises the model of the forward Euler plan `p` at its initial point (start values,
+/// parameters, start time `t0`; [`crate::pipeline::linearize`] builds the plan).
+pub fn linearize(p: &Plan, t0: f64) -> Result<Linearization, Box<Diagnostic>> {
+    let p = p.clone();
     let mut it = Interp::new(&p);
     let mut mem = it.memory();
-    let t0 = flat.experiment.start_time.unwrap_or(0.0);
     let st = it.init(&mut mem, t0);
     if st != Status::Ok {
         return Err(Box::new(Diagnostic::error(
             "linearize",
             format!(
                 "cannot linearise: the model at the start time fails ({})",
-                crate::sim::describe(&p, st)
+                crate::plan::describe(&p, st)
             ),
         )));
     }

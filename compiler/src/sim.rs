@@ -3,12 +3,11 @@
 //! reference trajectories.
 
 use crate::diag::Diagnostic;
-use crate::discretize;
-use crate::flat::{FlatModel, VarKind};
-use crate::plan::interp::{Interp, Status};
-use crate::plan::{self, BuildOptions, Plan, SlotKind};
+use crate::flat::VarKind;
+use crate::plan::interp::Interp;
+use crate::plan::Status;
+use crate::plan::{self, Plan, SlotKind};
 use crate::symbolic::VarId;
-use crate::system::Method;
 use crate::system::SVarKind;
 
 /// Settings of a run.
@@ -109,25 +108,6 @@ pub struct Failure {
     pub message: String,
 }
 
-/// Flat model → plan for `method`, with diagnostics for user errors.
-pub fn compile(
-    flat: &FlatModel,
-    method: &Method,
-    newton: plan::Newton,
-) -> Result<
-    (
-        Plan,
-        Vec<plan::build::BlockReport>,
-        Vec<plan::build::BlockReport>,
-    ),
-    Box<Diagnostic>,
-> {
-    let d = discretize::prepare(flat, method, newton)?;
-    let (mut p, init_r, step_r) = plan::build(&d, &BuildOptions { newton })?;
-    p.method = method.name().to_string();
-    Ok((p, init_r, step_r))
-}
-
 /// Indices of the outputs to record: the named ones, or states and outputs by default.
 pub fn select_outputs(plan: &Plan, names: &[String]) -> Result<Vec<usize>, Box<Diagnostic>> {
     if names.is_empty() {
@@ -149,7 +129,7 @@ pub fn select_outputs(plan: &Plan, names: &[String]) -> Result<Vec<usize>, Box<D
                     "command-line",
                     format!("--vars: the model has no variable `{n}`"),
                 );
-                if let Some(s) = crate::flatten::classes::suggest(n, &cands) {
+                if let Some(s) = crate::diag::suggest(n, &cands) {
                     d = d.help(format!("did you mean `{s}`?"));
                 }
                 return Err(Box::new(d));
@@ -157,34 +137,6 @@ pub fn select_outputs(plan: &Plan, names: &[String]) -> Result<Vec<usize>, Box<D
         }
     }
     Ok(out)
-}
-
-/// Describes a non-ok status in the user's terms.
-pub fn describe(plan: &Plan, status: Status) -> String {
-    match status {
-        Status::Ok => "ok".into(),
-        Status::NonFinite { var } => format!(
-            "`{}` became non-finite (the solution diverged)",
-            plan.name_of(var)
-        ),
-        Status::NotConverged { block, residual } => {
-            format!("Newton iteration of block {block} did not converge in {} iterations (residual {residual:e})", plan.newton.max_iterations)
-        }
-        Status::Singular { block } => format!("the Jacobian of block {block} is singular"),
-        Status::EventIteration { event } => format!(
-            "the event iteration did not settle in {EVENT_ITERATIONS} rounds (event {event}, `{}`, still firing)",
-            plan.events[event].text
-        ),
-        Status::Terminated { event } => format!(
-            "terminated by event {event} (`{}`): {}",
-            plan.events[event].text,
-            plan.events[event].terminate.as_deref().unwrap_or("")
-        ),
-        Status::Chattering { event } => format!(
-            "event {event} (`{}`) chatters: it came back less than {ZENO_STEPS} steps after its previous occurrence, faster than the step resolves (chattering rule; --zeno hold holds its states instead of stopping)",
-            plan.events[event].text
-        ),
-    }
 }
 
 /// What executes the plan.
@@ -371,7 +323,7 @@ pub fn simulate_logged(
         return Err(Failure {
             time: settings.start,
             status: st,
-            message: format!("initialisation failed: {}", describe(plan, st)),
+            message: format!("initialisation failed: {}", crate::plan::describe(plan, st)),
         });
     }
     sample(&mem, &mut row);
@@ -401,7 +353,7 @@ pub fn simulate_logged(
             return Err(Failure {
                 time: t1,
                 status: st,
-                message: describe(plan, st),
+                message: crate::plan::describe(plan, st),
             });
         }
         if (k + 1) % settings.every.max(1) == 0 || k + 1 == n {
@@ -519,9 +471,6 @@ pub enum Zeno {
     Hold,
 }
 
-/// An event handled again less than this many steps after its previous one is *close*.
-pub const ZENO_STEPS: f64 = 8.0;
-
 /// The chattering rule's finding: which event, when, and what it held.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chatter {
@@ -561,11 +510,6 @@ pub fn locate(z0: f64, z1: f64, d0: f64, d1: f64, h: f64, cubic: bool) -> f64 {
     theta.clamp(0.0, 1.0)
 }
 
-/// At most this many rounds of the event iteration at one instant: conditions of discrete
-/// variables (and relations moved by the actions) that became true fire their when-equations,
-/// whose actions may make others true.
-pub const EVENT_ITERATIONS: usize = 10;
-
 /// Events in bounded work (Cellier & Kofman §10.8): after a regular step, a when-condition
 /// that became true is located by **one** regula-falsi interpolation of its zero-crossing
 /// function between the ends of the step — never an iteration; the step is repeated from its
@@ -579,11 +523,11 @@ pub const EVENT_ITERATIONS: usize = 10;
 /// At an instant, `pre(v)` is the value just before it; the actions of the events that fire
 /// run in order (each when-equation's assignments sorted by dependency); then conditions of
 /// discrete variables that became true, and relations the actions moved across their
-/// threshold, fire in turn — at most [`EVENT_ITERATIONS`] rounds, else the step fails with
+/// threshold, fire in turn — at most [`crate::plan::EVENT_ITERATIONS`] rounds, else the step fails with
 /// status 5. Of the branches of one `when … elsewhen …` that fire in a round only the first
 /// acts.
 ///
-/// Chattering (Zeno) rule: an event handled less than [`ZENO_STEPS`] steps after its previous
+/// Chattering (Zeno) rule: an event handled less than [`crate::plan::ZENO_STEPS`] steps after its previous
 /// occurrence is *close*; a close event is *chattering* when its previous occurrence was close
 /// too, or when its condition is still true at the end of the step that handled it (the state
 /// fell back before the step ended: the event comes faster than the step can resolve). What
@@ -718,7 +662,7 @@ impl<'p> Events<'p> {
         let mut fire: Vec<usize> = first.to_vec();
         let mut round = 0;
         while !fire.is_empty() {
-            if round == EVENT_ITERATIONS {
+            if round == crate::plan::EVENT_ITERATIONS {
                 return Status::EventIteration { event: fire[0] };
             }
             // In order; of the branches of one when/elsewhen chain only the first acts.
@@ -960,7 +904,7 @@ impl<'p> Events<'p> {
         // The chattering rule.
         let previous = self.last[k];
         let gap = previous.map_or(f64::INFINITY, |(tp, _)| te - tp);
-        let close = gap < ZENO_STEPS * h;
+        let close = gap < crate::plan::ZENO_STEPS * h;
         self.last[k] = Some((te, close));
         let still = !self.plan.events[k].both && self.active(k, z2[k]);
         if close && (previous.is_some_and(|(_, c)| c) || still) {

@@ -757,26 +757,26 @@ pub fn corpus(root: &std::path::Path) -> Vec<Seed> {
 /// system and plan. Ok unless the compiler panicked or the input nests too deeply for any
 /// stack (both are findings; a stack overflow aborts the process, which the caller sees).
 pub fn exercise(text: String, model: Option<String>) -> Result<bool, &'static str> {
-    rtc::driver::with_stack_for(&text.clone(), move || {
+    rtc::pipeline::with_stack_for(&text.clone(), move || {
         let opts = rtc::flatten::Options {
             model,
             ..Default::default()
         };
-        let c = rtc::driver::check_source("fuzz.mo", &text, &opts);
+        let c = rtc::pipeline::check_source("fuzz.mo", &text, &opts);
         for d in &c.diagnostics {
             let _ = d.render(&c.sources, false);
         }
         let checked = c.summary.is_some();
         if let (Some(m), true) = (&c.model, checked) {
-            let method = rtc::system::Method::BackwardEuler;
-            if let Ok(d) = rtc::discretize::prepare(m, &method, Default::default()) {
+            let method = rtc::pipeline::Method::BackwardEuler;
+            if let Ok(d) = rtc::pipeline::system(m, &method, Default::default()) {
                 let _ = rtc::plan::build(&d, &rtc::plan::BuildOptions::default());
             }
         }
         checked
     })
     .map_err(|e| match e {
-        rtc::driver::ThreadError::Panicked => "panic",
-        rtc::driver::ThreadError::TooDeep => "too deep",
+        rtc::pipeline::ThreadError::Panicked => "panic",
+        rtc::pipeline::ThreadError::TooDeep => "too deep",
     })
 }

@@ -1,7 +1,7 @@
 //! The in-process JIT: the generated module finalised in executable memory.
 
 use super::{base_flags, err, generate, NO_DETAIL};
-use crate::plan::interp::Status;
+use crate::plan::Status;
 use crate::plan::{Plan, Stmt};
 use crate::symbolic::VarId;
 use cranelift_codegen::settings;

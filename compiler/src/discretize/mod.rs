@@ -24,9 +24,6 @@
 //! [`SVarKind::Stage`]) and copies of the model equations at the stage times; per-state
 //! formulas and several rates are per-state choices here, not separate code paths.
 
-pub mod libe;
-pub mod multirate;
-
 use crate::diag::{Diagnostic, Span};
 use crate::flat::{FlatModel, VarKind};
 use crate::structure::alias::{self, Aliases};
@@ -296,7 +293,7 @@ fn formulas_for(
         Method::Radau => Ok(vec![Formula::Radau; states.len()]),
         Method::Rk(r) => Ok(vec![Formula::Rk(*r); states.len()]),
         Method::Ab(k) => Ok(vec![Formula::Ab(*k); states.len()]),
-        // Discretised as forward Euler, then transformed (`libe::transform`).
+        // Discretised as forward Euler, then transformed (`crate::transform::libe`).
         Method::Libe => Ok(vec![Formula::ForwardEuler; states.len()]),
         Method::MixedLibe { implicit } => {
             // Checked like mixed mode, discretised as forward Euler, then transformed.
@@ -354,7 +351,7 @@ fn formulas_for(
                         format!("--implicit: `{want}` is not a state of the model"),
                     );
                     let cands: Vec<String> = names.iter().map(|s| s.to_string()).collect();
-                    match crate::flatten::classes::suggest(want, &cands) {
+                    match crate::diag::suggest(want, &cands) {
                         Some(s) => d = d.help(format!("did you mean `{s}`?")),
                         None => d = d.help(format!("the states are: {}", names.join(", "))),
                     }
@@ -555,7 +552,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         let pxe = b.arena.var(px);
         let f = formulas[k];
         let incr = match f {
-            // Linearly implicit Euler starts as forward Euler (`libe::transform`).
+            // Linearly implicit Euler starts as forward Euler (`crate::transform::libe`).
             Formula::ForwardEuler | Formula::LinearlyImplicit => {
                 let pd = b.pre(d);
                 let pde = b.arena.var(pd);
@@ -1066,53 +1063,6 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         outputs,
         alias_sets: std::mem::take(&mut b.aliases.sets),
     })
-}
-
-/// The step system for `method`: [`discretize`], then the transformations some methods are
-/// (linearly implicit Euler, multi-rate), which need the explicit form of the model from a
-/// first plan.
-pub fn prepare(
-    flat: &FlatModel,
-    method: &Method,
-    newton: crate::plan::Newton,
-) -> Result<Discretized, Box<Diagnostic>> {
-    let d = discretize(flat, method)?;
-    crate::system::verify(&d)?;
-    let opts = crate::plan::BuildOptions { newton };
-    let d = match method {
-        Method::Libe => {
-            let (p0, _, _) = crate::plan::build(&d, &opts)?;
-            libe::transform(d, &p0, None)
-        }
-        Method::MixedLibe { implicit } => {
-            let (p0, _, _) = crate::plan::build(&d, &opts)?;
-            let ids: Vec<VarId> = d
-                .formulas
-                .iter()
-                .map(|(x, _)| *x)
-                .filter(|x| {
-                    let v = &d.vars[x.index()];
-                    implicit.contains(&v.name) || v.flat.is_some_and(|f| flat.var(f).implicit)
-                })
-                .collect();
-            libe::transform(d, &p0, Some(&ids))
-        }
-        Method::MultiRate { quadratic, .. } => {
-            let (fast, ratio) = multirate_settings(flat, method)?;
-            let ratio = &ratio;
-            let (p0, _, _) = crate::plan::build(&d, &opts)?;
-            let ids: Vec<VarId> = d
-                .formulas
-                .iter()
-                .map(|(x, _)| *x)
-                .filter(|x| fast.iter().any(|f| *f == d.vars[x.index()].name))
-                .collect();
-            multirate::transform(d, &p0, &ids, *ratio, *quadratic)
-        }
-        _ => Ok(d),
-    }?;
-    crate::system::verify(&d)?;
-    Ok(d)
 }
 
 /// The fast states and the ratio of a multi-rate method: from the command line, else from

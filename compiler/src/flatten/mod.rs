@@ -19,13 +19,14 @@ mod modification;
 mod types;
 mod values;
 
+use crate::diag::suggest;
 use crate::diag::{Diagnostic, Span};
 use crate::flat::{
     Assertion, Equation, EquationOrigin, Experiment, FlatModel, ScalarType, VarKind, Variable,
 };
 use crate::symbolic::{CmpOp, ExprId, Func1, Func2, Node, VarId};
 use crate::syntax::ast;
-use classes::{suggest, Builtin, ClassId, ClassTree, Found};
+use classes::{Builtin, ClassId, ClassTree, Found};
 use modification::{merge, Env, Mod};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;

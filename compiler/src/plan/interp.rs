@@ -8,57 +8,11 @@
 //! system. The interpreter counts the operations it executes so tests can check the work
 //! bound.
 
+use super::Status;
 use super::{Plan, Stmt, TornBlock, WorkBound};
 use crate::symbolic::eval::apply;
 use crate::symbolic::{ExprId, Node, VarId};
 use rustc_hash::FxHashMap;
-
-/// The outcome of a step (or of the initial solve).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Status {
-    Ok,
-    /// A Newton block did not converge within its iteration limit.
-    NotConverged {
-        block: usize,
-        residual: f64,
-    },
-    /// The Jacobian of a block was singular (a zero pivot).
-    Singular {
-        block: usize,
-    },
-    /// A variable became infinite or NaN.
-    NonFinite {
-        var: VarId,
-    },
-    /// An event came back faster than the step resolves (the chattering rule of
-    /// [`crate::sim::Events`]; never returned by the step function itself).
-    Chattering {
-        event: usize,
-    },
-    /// The event iteration at an instant did not settle (never returned by the step
-    /// function itself).
-    EventIteration {
-        event: usize,
-    },
-    /// `terminate` ran in an event's actions: the run ends after the step (not a failure).
-    Terminated {
-        event: usize,
-    },
-}
-
-impl Status {
-    pub fn code(self) -> i32 {
-        match self {
-            Status::Ok => 0,
-            Status::NotConverged { .. } => 1,
-            Status::NonFinite { .. } => 2,
-            Status::Singular { .. } => 3,
-            Status::Chattering { .. } => 4,
-            Status::EventIteration { .. } => 5,
-            Status::Terminated { .. } => 6,
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug)]
 enum Ins {

@@ -10,6 +10,8 @@
 //! printer (`rtc analyze --emit plan`) and a verifier (every unknown assigned exactly once, no
 //! use before definition, square blocks).
 
+mod status;
+pub use status::{describe, Status, EVENT_ITERATIONS, ZENO_STEPS};
 pub mod band;
 pub mod build;
 mod hoist;

@@ -15,45 +15,8 @@
 //! `__rtc(implicit)` and `__rtc(fast)` marks of any member hold for the set.
 
 use crate::diag::{Diagnostic, Span};
-use crate::flat::{FlatModel, VarKind};
+use crate::flat::{AliasSet, FlatModel, Kept, VarKind};
 use crate::symbolic::{Arena, ExprId, Node, VarId};
-
-/// Why the representative of an alias set was kept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kept {
-    /// It has `fixed = true`.
-    FixedStart,
-    /// It has an explicit start value.
-    Start,
-    /// It is a state (and no member has a start value).
-    State,
-    /// The first member (nothing distinguishes the others).
-    First,
-}
-
-impl Kept {
-    pub fn text(self) -> &'static str {
-        match self {
-            Kept::FixedStart => "fixed start value",
-            Kept::Start => "start value",
-            Kept::State => "state",
-            Kept::First => "first declared",
-        }
-    }
-}
-
-/// An alias set of more than one member, for reports.
-#[derive(Clone, Debug)]
-pub struct AliasSet {
-    pub rep: VarId,
-    pub kept: Kept,
-    /// The other members: `member = sign·rep`.
-    pub members: Vec<(VarId, f64)>,
-    /// The member whose start value the set takes (by the priority, the representative).
-    pub start_from: Option<VarId>,
-    /// The parameter expression the set is bound to, printed.
-    pub bound: Option<String>,
-}
 
 /// The result: for each variable its representative and sign, and which equations remain.
 #[derive(Clone, Debug)]
@@ -72,22 +35,6 @@ pub struct Aliases {
     pub sets: Vec<AliasSet>,
     /// Warnings (start values that disagree without `fixed`, `fixed` where it has no effect).
     pub warnings: Vec<Diagnostic>,
-}
-
-impl AliasSet {
-    /// `rep = a = -b …` with the reason the representative was kept and the bound value.
-    pub fn text(&self, model: &FlatModel) -> String {
-        let mut s = model.var(self.rep).name.clone();
-        for &(m, sign) in &self.members {
-            s.push_str(if sign < 0.0 { " = -" } else { " = " });
-            s.push_str(&model.var(m).name);
-        }
-        s.push_str(&format!("  [kept: {}]", self.kept.text()));
-        if let Some(b) = &self.bound {
-            s.push_str(&format!("  [= {b}, known before simulation]"));
-        }
-        s
-    }
 }
 
 impl Aliases {

@@ -16,7 +16,6 @@ pub use verify::verify;
 
 use crate::diag::Span;
 use crate::flat::VarKind;
-use crate::structure::alias;
 use crate::symbolic::{Arena, ExprId, VarId};
 use rustc_hash::FxHashMap;
 
@@ -273,7 +272,7 @@ pub struct Discretized {
     /// State events from when-equations.
     pub events: Vec<Event>,
     /// The alias sets of the flat model (flat variable ids), for reports.
-    pub alias_sets: Vec<alias::AliasSet>,
+    pub alias_sets: Vec<crate::flat::AliasSet>,
 }
 
 /// An event (Cellier & Kofman §10.8): a state event, the relation `z ≤ 0` (`below`) or

@@ -6,13 +6,13 @@
 //! structure-aware mutator over the same corpus, in process. A stack overflow here aborts the
 //! test binary, which fails the run as loudly as a panic.
 
-mod common;
-#[path = "fuzz/mutator.rs"]
+use crate::common;
+#[path = "../fuzz/mutator.rs"]
 mod mutator;
 
 use proptest::prelude::*;
-use rtc::driver::{check_source, with_stack_for};
 use rtc::flatten::Options;
+use rtc::pipeline::{check_source, with_stack_for};
 
 fn compiles_without_panic(text: String) -> bool {
     with_stack_for(&text.clone(), move || {

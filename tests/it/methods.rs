@@ -6,12 +6,12 @@
 //! Continuous references check the methods themselves, with tolerances from their error
 //! (period and amplitude of the limit cycle, as `refdata/README.md` explains).
 
-mod common;
+use crate::common;
 
-use rtc::plan::interp::Status;
+use rtc::pipeline::Method;
+use rtc::plan::Status;
 use rtc::plan::Stmt;
 use rtc::sim::{trajectory, Outcome, RunSettings, Zeno};
-use rtc::system::Method;
 
 /// Period and amplitude errors of `uC` over [1, 2] s against the continuous reference, for a
 /// plan run at step `h` recording every `every` steps.
@@ -453,9 +453,9 @@ fn radau_is_third_order_on_the_line() {
 fn automatic_partition_picks_the_load() {
     let path = common::repo_root().join("examples/VdPLine.mo");
     let text = std::fs::read_to_string(&path).unwrap();
-    let c = rtc::driver::check_source("VdPLine.mo", &text, &Default::default());
+    let c = rtc::pipeline::check_source("VdPLine.mo", &text, &Default::default());
     let flat = c.model.expect("model");
-    let lin = rtc::partition::linearize(&flat).unwrap();
+    let lin = rtc::pipeline::linearize(&flat).unwrap();
     assert!(lin.symbolic);
     let modes = rtc::partition::modes(&lin);
     // refdata/README.md, "Eigenvalues at t=0", n = 5 with the load.
@@ -495,7 +495,7 @@ fn automatic_partition_picks_the_load() {
 /// 2^p: RTRK-2 p = 2, RK-3 p = 3, RK-4 and Bernstein's RTRK-4 p = 4.
 #[test]
 fn explicit_runge_kutta_orders() {
-    use rtc::system::Rk;
+    use rtc::pipeline::Rk;
     let path = common::refdata().join("second_order.csv");
     let (_, rows) = common::read_csv(&path);
     let error = |method: Method, h: f64| -> f64 {
@@ -690,10 +690,10 @@ fn multirate_keeps_the_limit_cycle_at_a_quarter_of_the_work() {
 fn hydraulic_motor_beyond_the_forward_euler_limit() {
     let path = common::repo_root().join("examples/HydraulicMotor.mo");
     let text = std::fs::read_to_string(&path).unwrap();
-    let flat = rtc::driver::check_source("HydraulicMotor.mo", &text, &Default::default())
+    let flat = rtc::pipeline::check_source("HydraulicMotor.mo", &text, &Default::default())
         .model
         .expect("model");
-    let lin = rtc::partition::linearize(&flat).unwrap();
+    let lin = rtc::pipeline::linearize(&flat).unwrap();
     let modes = rtc::partition::modes(&lin);
     let report = rtc::partition::report(&lin, &modes, Some(1e-4));
     assert!(
@@ -742,7 +742,7 @@ fn hydraulic_motor_beyond_the_forward_euler_limit() {
 /// multi-stage formulas read it at their stage times (Bernstein's only at t + k·h/5).
 #[test]
 fn orders_against_the_sine_response() {
-    use rtc::system::Rk;
+    use rtc::pipeline::Rk;
     let (wn, zeta, w) = (10.0f64, 0.5f64, 5.0f64);
     // G = wn² / (wn² − w² + 2i·zeta·wn·w)
     let (re, im) = (wn * wn - w * w, 2.0 * zeta * wn * w);
@@ -861,10 +861,10 @@ fn multirate_from_annotations_with_quadratic_extrapolation() {
 /// h·u' ≈ 1e-3 (measured 1.6e-3 for RTRK-2 before inputs had stage slots).
 #[test]
 fn multistage_formulas_read_inputs_at_their_stage_times() {
-    use rtc::system::Rk;
+    use rtc::pipeline::Rk;
     let text =
         std::fs::read_to_string(common::repo_root().join("tests/models/SineInput.mo")).unwrap();
-    let flat = rtc::driver::check_source("SineInput.mo", &text, &Default::default())
+    let flat = rtc::pipeline::check_source("SineInput.mo", &text, &Default::default())
         .model
         .expect("model");
     let mut csv = String::from("time,u\n");
@@ -883,7 +883,7 @@ fn multistage_formulas_read_inputs_at_their_stage_times() {
         Method::Rk(Rk::Rtrk4),
         Method::Radau,
     ] {
-        let (plan, _, _) = rtc::sim::compile(&flat, &method, Default::default()).unwrap();
+        let (plan, _, _) = rtc::pipeline::plan(&flat, &method, Default::default()).unwrap();
         let inputs =
             rtc_runtime::io::CsvInputs::parse("sine.csv", &csv, &rtc::sim::input_slots(&plan))
                 .unwrap();
@@ -1150,10 +1150,11 @@ fn rectifier_switching_times() {
 fn a_second_event_in_a_step_is_deferred_not_lost() {
     let text =
         std::fs::read_to_string(common::repo_root().join("tests/models/TwoEvents.mo")).unwrap();
-    let flat = rtc::driver::check_source("TwoEvents.mo", &text, &Default::default())
+    let flat = rtc::pipeline::check_source("TwoEvents.mo", &text, &Default::default())
         .model
         .expect("model");
-    let (plan, _, _) = rtc::sim::compile(&flat, &Method::ForwardEuler, Default::default()).unwrap();
+    let (plan, _, _) =
+        rtc::pipeline::plan(&flat, &Method::ForwardEuler, Default::default()).unwrap();
     let settings = RunSettings {
         start: 0.0,
         stop: 1.0,
@@ -1276,7 +1277,7 @@ fn chattering_ball_is_stopped_or_held() {
                 c.time < rest + h && c.time > rest - 0.05,
                 "e = {e}, h = {h}"
             );
-            assert!(c.gap < rtc::sim::ZENO_STEPS * h);
+            assert!(c.gap < rtc::plan::ZENO_STEPS * h);
             match zeno {
                 Zeno::Stop => {
                     let (_, st) = stopped.expect("the run stopped");
@@ -1405,7 +1406,7 @@ fn when_order_and_event_iteration() {
     let (_, failure, log) = rtc::sim::trajectory_with_events(&plan, &settings, &[]).unwrap();
     let f = failure.expect("the iteration does not settle");
     assert!(matches!(f.status, Status::EventIteration { .. }), "{f:?}");
-    assert_eq!(log.len(), 1 + rtc::sim::EVENT_ITERATIONS - 1);
+    assert_eq!(log.len(), 1 + rtc::plan::EVENT_ITERATIONS - 1);
 }
 
 /// Methods of order 3 and more locate events by one inverse cubic Hermite interpolation
@@ -1449,7 +1450,7 @@ fn cubic_location_for_higher_order_methods() {
     let reference: Vec<f64> = rows.iter().map(|r| r[0]).collect();
     let worst = |h: f64, cubic: bool| -> f64 {
         let mut plan =
-            common::compile_example("Thermostat.mo", Method::Rk(rtc::system::Rk::Rk4), &[], 10);
+            common::compile_example("Thermostat.mo", Method::Rk(rtc::pipeline::Rk::Rk4), &[], 10);
         if !cubic {
             for e in &mut plan.events {
                 e.dz = None;

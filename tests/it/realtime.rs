@@ -2,7 +2,7 @@
 //! commands. The tests that count overruns use 20 ms frames and injected loads (see
 //! `runtime/tests/frames.rs`); they run one at a time.
 
-mod common;
+use crate::common;
 
 use std::net::UdpSocket;
 use std::process::{Command, Stdio};

@@ -2,12 +2,12 @@
 //! component-form Van-der-Pol lines have the same state count; every class of the standard
 //! library instantiates.
 
-mod common;
+use crate::common;
 
-use rtc::driver::{check_source, with_stack_for};
 use rtc::flatten::Options;
+use rtc::pipeline::{check_source, with_stack_for};
 
-fn check_file(path: &std::path::Path, opts: Options) -> rtc::driver::Checked {
+fn check_file(path: &std::path::Path, opts: Options) -> rtc::pipeline::Checked {
     let text = std::fs::read_to_string(path).expect("read example");
     let name = path.display().to_string();
     with_stack_for(&text.clone(), move || check_source(&name, &text, &opts)).expect("thread")

@@ -90,7 +90,7 @@ pub fn rtc_name(csv_name: &str) -> String {
 /// Flattens an example and compiles it for `method`.
 pub fn compile_example(
     file: &str,
-    method: rtc::system::Method,
+    method: rtc::pipeline::Method,
     params: &[(&str, f64)],
     newton_iterations: u32,
 ) -> rtc::plan::Plan {
@@ -100,14 +100,14 @@ pub fn compile_example(
         params: params.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
         ..Default::default()
     };
-    let c = rtc::driver::check_source(file, &text, &opts);
+    let c = rtc::pipeline::check_source(file, &text, &opts);
     let diags = c.short_diagnostics();
     let model = c.model.unwrap_or_else(|| panic!("{file}: {diags:?}"));
     let newton = rtc::plan::Newton {
         max_iterations: newton_iterations,
         ..Default::default()
     };
-    match rtc::sim::compile(&model, &method, newton) {
+    match rtc::pipeline::plan(&model, &method, newton) {
         Ok((p, _, _)) => p,
         Err(d) => panic!("{file}: {}", d.message),
     }

@@ -3,10 +3,10 @@
 //! diagnostics in `X.err` (code, message and position). `UPDATE_GOLDEN=1 cargo test` rewrites
 //! the expected files after an intended change; review the diff before committing.
 
-mod common;
+use crate::common;
 
-use rtc::driver::{check_source, with_stack_for};
 use rtc::flatten::Options;
+use rtc::pipeline::{check_source, with_stack_for};
 
 fn run(path: &std::path::Path) -> (Option<String>, Vec<String>) {
     let text = std::fs::read_to_string(path).expect("read model");
@@ -94,10 +94,10 @@ fn plan_golden_files() {
                 .cloned()
         };
         let method = match get("--method").as_deref() {
-            Some("fe") => rtc::system::Method::ForwardEuler,
-            Some("be") => rtc::system::Method::BackwardEuler,
-            Some("trapezoid") => rtc::system::Method::Trapezoid,
-            Some("mixed") => rtc::system::Method::Mixed {
+            Some("fe") => rtc::pipeline::Method::ForwardEuler,
+            Some("be") => rtc::pipeline::Method::BackwardEuler,
+            Some("trapezoid") => rtc::pipeline::Method::Trapezoid,
+            Some("mixed") => rtc::pipeline::Method::Mixed {
                 implicit: get("--implicit")
                     .map(|s| s.split(',').map(|s| s.to_string()).collect())
                     .unwrap_or_default(),
@@ -114,7 +114,7 @@ fn plan_golden_files() {
             failures.push(format!("{}: {:?}", mo.display(), c.short_diagnostics()));
             continue;
         };
-        let report = rtc::run::analysis_report(
+        let report = rtc::export::analysis::report(
             model,
             &c.sources,
             &method,

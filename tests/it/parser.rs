@@ -1,7 +1,7 @@
 //! Parser tests over the grammar: a file using every production parses, small fragments of
 //! each construct parse, and malformed input gives a syntax error at the right place.
 
-mod common;
+use crate::common;
 
 use rtc::diag::{FileId, SourceMap};
 use rtc::syntax;

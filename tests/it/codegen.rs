@@ -2,11 +2,12 @@
 //! steps, for every example and method. They agree bitwise: the lowering performs the same
 //! operations in the same order with the same libm functions and LU.
 
-mod common;
+use crate::common;
 
 use rtc::codegen::jit;
-use rtc::plan::interp::{Interp, Status};
-use rtc::system::Method;
+use rtc::pipeline::Method;
+use rtc::plan::interp::Interp;
+use rtc::plan::Status;
 
 fn differential(file: &str, method: Method, h: f64, steps: usize, newton: u32) {
     differential_with(file, method, &[], h, steps, newton);
@@ -111,10 +112,10 @@ fn vdp_line_all_methods() {
     differential("VdPLine.mo", Method::Trapezoid, 1e-4, 500, 10);
     differential("VdPLine.mo", Method::Radau, 1e-4, 300, 10);
     for rk in [
-        rtc::system::Rk::Rtrk2,
-        rtc::system::Rk::Rk3,
-        rtc::system::Rk::Rk4,
-        rtc::system::Rk::Rtrk4,
+        rtc::pipeline::Rk::Rtrk2,
+        rtc::pipeline::Rk::Rk3,
+        rtc::pipeline::Rk::Rk4,
+        rtc::pipeline::Rk::Rtrk4,
     ] {
         differential("VdPLine.mo", Method::Rk(rk), 1e-5, 200, 10);
     }
@@ -183,8 +184,8 @@ fn every_example_agrees() {
 mod random {
     use super::*;
     use proptest::prelude::*;
-    use rtc::driver::check_source;
     use rtc::flatten::Options;
+    use rtc::pipeline::check_source;
 
     /// Random expression text over x, y, z and time using the built-ins. Arguments of
     /// functions with restricted domains are made safe (sqrt(abs(.)), log(1 + e^2), …) so that
@@ -248,7 +249,7 @@ mod random {
                 return Ok(());
             }
             for method in [Method::ForwardEuler, Method::BackwardEuler, Method::Trapezoid] {
-                let Ok((plan, _, _)) = rtc::sim::compile(&model, &method, Default::default()) else {
+                let Ok((plan, _, _)) = rtc::pipeline::plan(&model, &method, Default::default()) else {
                     continue;
                 };
                 let mut it = Interp::new(&plan);
@@ -295,7 +296,7 @@ fn event_examples_agree() {
         ("BouncingBall.mo", Method::Radau, 1e-3, 4.0),
         (
             "Thermostat.mo",
-            Method::Rk(rtc::system::Rk::Rk4),
+            Method::Rk(rtc::pipeline::Rk::Rk4),
             1.0,
             5000.0,
         ),

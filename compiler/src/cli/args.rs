@@ -1,40 +1,11 @@
-//! Command-line driver: argument parsing, reading files, printing diagnostics, exit codes.
-//!
-//! Exit codes: 0 success, 1 a mistake in the model or the command line (with a diagnostic),
-//! 2 a run that failed numerically (later phases).
+//! The command line's arguments (clap) and their meaning for the pipeline: the method, the
+//! step, `--param` overrides.
 
-use crate::diag::{Diagnostic, SourceMap};
-use crate::flatten::{self, classes::ClassTree};
-use crate::structure;
-use clap::{Args, Parser, Subcommand};
-use std::io::IsTerminal;
+use crate::diag::Diagnostic;
+use crate::flat::FlatModel;
+use crate::pipeline::{self, Method, Rk};
+use clap::Args;
 use std::path::PathBuf;
-
-#[derive(Parser)]
-#[command(
-    name = "rtc",
-    version,
-    about = "Real-time equation compiler for Modelica-style models"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Check a model: parse, flatten, and verify it is balanced and structurally regular.
-    Check(ModelArgs),
-    /// Print the flat model (readable flat Modelica).
-    Flatten(ModelArgs),
-    /// Inline the integration method and report the step system: blocks, tearing, work bound.
-    Analyze(AnalyzeArgs),
-    /// Simulate as fast as possible and write a CSV of the results.
-    Run(Box<RunArgs>),
-    /// Compile a model to an object file, a C header and a JSON description for an embedded
-    /// or real-time target.
-    Compile(CompileArgs),
-}
 
 #[derive(Args, Clone)]
 pub struct MethodArgs {
@@ -202,45 +173,7 @@ pub struct ModelArgs {
     pub short_diagnostics: bool,
 }
 
-/// Runs the CLI and returns the process exit code.
-pub fn main() -> u8 {
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 1 } else { 0 };
-            let _ = e.print();
-            return code;
-        }
-    };
-    match cli.command {
-        Command::Check(a) => check(&a),
-        Command::Flatten(a) => flatten_cmd(&a),
-        Command::Analyze(a) => crate::run::analyze(&a),
-        Command::Run(a) => crate::run::run(&a),
-        Command::Compile(a) => crate::compile::compile(&a),
-    }
-}
-
-/// Writes to standard output; a closed pipe (`rtc … | head`) ends the output quietly instead
-/// of panicking.
-pub fn out(text: &str) {
-    use std::io::Write;
-    let mut o = std::io::stdout().lock();
-    let _ = o.write_all(text.as_bytes()).and_then(|_| o.flush());
-}
-
-pub fn print_diagnostics(diags: &[Diagnostic], sources: &SourceMap, short: bool) {
-    let color = std::io::stderr().is_terminal();
-    for d in diags {
-        if short {
-            eprintln!("{}", d.short(sources));
-        } else {
-            eprintln!("{}", d.render(sources, color));
-        }
-    }
-}
-
-fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Box<Diagnostic>> {
+pub(crate) fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Box<Diagnostic>> {
     let mut out = Vec::new();
     for p in params {
         let Some((name, value)) = p.split_once('=') else {
@@ -264,99 +197,91 @@ fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Box<Diagnostic>
     Ok(out)
 }
 
-/// Loads and flattens a model, printing diagnostics. `None` means exit code 1.
-pub fn load_model(args: &ModelArgs) -> Option<(crate::flat::FlatModel, SourceMap)> {
-    let empty = SourceMap::new();
-    let params = match parse_params(&args.params) {
-        Ok(p) => p,
-        Err(d) => {
-            print_diagnostics(&[*d], &empty, args.short_diagnostics);
-            return None;
-        }
-    };
-    let text = match std::fs::read(&args.file) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => {
-                let d =
-                    Diagnostic::error("file", format!("{} is not UTF-8 text", args.file.display()));
-                print_diagnostics(&[d], &empty, args.short_diagnostics);
-                return None;
+/// The method the arguments name (checked against the options that go with it).
+pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
+    let method = match m.method.as_str() {
+        "fe" => Method::ForwardEuler,
+        "be" => Method::BackwardEuler,
+        "trapezoid" | "trap" => Method::Trapezoid,
+        "radau" => Method::Radau,
+        "rtrk2" => Method::Rk(Rk::Rtrk2),
+        "rk3" => Method::Rk(Rk::Rk3),
+        "rk4" => Method::Rk(Rk::Rk4),
+        "rtrk4" => Method::Rk(Rk::Rtrk4),
+        "ab2" => Method::Ab(2),
+        "ab3" => Method::Ab(3),
+        "libe" => Method::Libe,
+        // Fast states and ratio may also come from annotations (resolved with the model).
+        "multirate" => Method::MultiRate {
+            fast: m.fast.clone(),
+            ratio: m.ratio.unwrap_or(0),
+            implicit: m.implicit.clone(),
+            quadratic: match m.extrapolation.as_str() {
+                "linear" => false,
+                "quadratic" => true,
+                other => {
+                    return Err(Box::new(
+                        Diagnostic::error("command-line", format!("--extrapolation `{other}`"))
+                            .help("the predictors are linear and quadratic"),
+                    ))
+                }
+            },
+        },
+        "mixed" => match m.implicit_as.as_str() {
+            "be" => Method::Mixed {
+                implicit: m.implicit.clone(),
+            },
+            "libe" => Method::MixedLibe {
+                implicit: m.implicit.clone(),
+            },
+            other => {
+                return Err(Box::new(
+                    Diagnostic::error("command-line", format!("--implicit-as `{other}`"))
+                        .help("the implicit formulas of mixed mode are be and libe"),
+                ))
             }
         },
-        Err(e) => {
-            let d = Diagnostic::error("file", format!("cannot read {}: {e}", args.file.display()));
-            print_diagnostics(&[d], &empty, args.short_diagnostics);
-            return None;
+        other => {
+            return Err(Box::new(
+                Diagnostic::error("command-line", format!("unknown method `{other}`")).help(
+                    "the methods are fe, be, trapezoid, radau, mixed, rtrk2, rk3, rk4, rtrk4",
+                ),
+            ))
         }
     };
-    let opts = flatten::Options {
-        model: args.model.clone(),
-        libs: args.libs.clone(),
-        modelicapath: std::env::var("MODELICAPATH").ok(),
-        params,
-    };
-    let file_name = args.file.display().to_string();
-    // Parse and flatten on a thread whose stack fits the nesting of this input.
-    let result = crate::driver::with_stack_for(&text.clone(), move || {
-        let arena = typed_arena::Arena::new();
-        let mut tree = ClassTree::new(&arena);
-        let outcome = flatten::flatten_source(&mut tree, &file_name, &text, &opts);
-        (
-            outcome.model,
-            outcome.diagnostics,
-            std::mem::take(&mut tree.sources),
+    if m.implicit_as != "be" && !matches!(method, Method::MixedLibe { .. }) {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--implicit-as only applies to --method mixed",
+        )));
+    }
+    if !m.implicit.is_empty()
+        && !matches!(
+            method,
+            Method::Mixed { .. } | Method::MixedLibe { .. } | Method::MultiRate { .. }
         )
-    });
-    let (model, diagnostics, sources) = match result {
-        Ok(r) => r,
-        Err(crate::driver::ThreadError::TooDeep) => {
-            let d = Diagnostic::error(
-                "too-deep",
-                format!("{} is nested too deeply to compile", args.file.display()),
-            );
-            print_diagnostics(&[d], &empty, args.short_diagnostics);
-            return None;
-        }
-        Err(crate::driver::ThreadError::Panicked) => {
-            eprintln!("rtc: internal error (please report it with the model that caused it)");
-            std::process::exit(101);
-        }
-    };
-    print_diagnostics(&diagnostics, &sources, args.short_diagnostics);
-    let model = model?;
-    // Alias elimination merges the start values of aliases: conflicts are the user's to fix
-    // before anything runs, whichever command was asked for.
-    match structure::alias::eliminate(&mut model.clone()) {
-        Ok(a) => print_diagnostics(&a.warnings, &sources, args.short_diagnostics),
-        Err(errors) => {
-            print_diagnostics(&errors, &sources, args.short_diagnostics);
-            return None;
-        }
+    {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--implicit only applies to --method mixed and multirate",
+        )));
     }
-    Some((model, sources))
+    if (!m.fast.is_empty() || m.ratio.is_some()) && !matches!(method, Method::MultiRate { .. }) {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--fast and --ratio only apply to --method multirate",
+        )));
+    }
+    if m.newton_iterations == 0 {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--newton-iterations must be at least 1",
+        )));
+    }
+    Ok(method)
 }
 
-fn check(args: &ModelArgs) -> u8 {
-    let Some((model, sources)) = load_model(args) else {
-        return 1;
-    };
-    match structure::check(&model) {
-        Ok(summary) => {
-            out(&format!("{}\n", summary.line(&model)));
-            0
-        }
-        Err(diags) => {
-            print_diagnostics(&diags, &sources, args.short_diagnostics);
-            1
-        }
-    }
-}
-
-fn flatten_cmd(args: &ModelArgs) -> u8 {
-    let Some((model, _)) = load_model(args) else {
-        return 1;
-    };
-    out(&model.print());
-    0
+/// The step size: `--step`, else the experiment annotation's interval.
+pub(crate) fn step_of(m: &MethodArgs, flat: &FlatModel) -> Result<f64, Box<Diagnostic>> {
+    pipeline::step_size(m.step, flat)
 }

@@ -1,6 +1,6 @@
 //! The `rtc` binary end to end: exit codes, CSV output, analysis text, diagnostics.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
@@ -503,10 +503,10 @@ fn csv_values_read_back_bitwise() {
     assert_eq!(lines.next(), Some("time,big,tiny,third"));
     let text = std::fs::read_to_string(common::repo_root().join("tests/models/WideRange.mo"))
         .expect("read model");
-    let c = rtc::driver::check_source("WideRange.mo", &text, &Default::default());
+    let c = rtc::pipeline::check_source("WideRange.mo", &text, &Default::default());
     let model = c.model.expect("model checks");
-    let method = rtc::system::Method::Trapezoid;
-    let (plan, _, _) = rtc::sim::compile(&model, &method, Default::default()).expect("plan");
+    let method = rtc::pipeline::Method::Trapezoid;
+    let (plan, _, _) = rtc::pipeline::plan(&model, &method, Default::default()).expect("plan");
     let selected = rtc::sim::select_outputs(&plan, &[]).expect("outputs");
     let settings = rtc::sim::RunSettings {
         start: 0.0,

@@ -1,0 +1,89 @@
+//! `rtc compile`: a model as a relocatable object, a C header and a JSON description, for a
+//! user's firmware or real-time program (`examples/embedded/` is the minimal harness).
+
+use super::args::{method_of, step_of};
+use super::{fail, load_model, CompileArgs};
+use crate::diag::Diagnostic;
+use crate::export;
+use crate::export::{Target, TARGETS};
+use crate::flat::FlatModel;
+use crate::pipeline;
+use std::path::Path;
+
+fn unsupported_target(t: &str) -> Box<Diagnostic> {
+    let list: Vec<&str> = TARGETS.iter().map(|t| t.triple).collect();
+    Box::new(
+        Diagnostic::error("command-line", format!("unsupported target `{t}`"))
+            .help(format!("the supported targets are {}", list.join(", "))),
+    )
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Box<Diagnostic>> {
+    std::fs::write(path, bytes).map_err(|e| {
+        Box::new(Diagnostic::error(
+            "file",
+            format!("cannot write {}: {e}", path.display()),
+        ))
+    })
+}
+
+pub fn compile(a: &CompileArgs) -> u8 {
+    let Some((flat, sources)) = load_model(&a.model) else {
+        return 1;
+    };
+    let short = a.model.short_diagnostics;
+    match compile_inner(a, &flat) {
+        Ok(files) => {
+            for f in files {
+                eprintln!("rtc: wrote {}", f.display());
+            }
+            0
+        }
+        Err(d) => fail(d, &sources, short),
+    }
+}
+
+fn compile_inner(
+    a: &CompileArgs,
+    flat: &FlatModel,
+) -> Result<Vec<std::path::PathBuf>, Box<Diagnostic>> {
+    let method = method_of(&a.method)?;
+    let h = step_of(&a.method, flat)?;
+    let (method, note) = pipeline::resolve_method(flat, method, Some(h))?;
+    if let Some(n) = note {
+        eprintln!("rtc: {n}");
+    }
+    let target = match &a.target {
+        Some(t) => Target::find(t).ok_or_else(|| unsupported_target(t))?,
+        None => Target::host().ok_or_else(|| {
+            unsupported_target(&format!(
+                "{}-{} (this machine)",
+                std::env::consts::ARCH,
+                std::env::consts::OS
+            ))
+        })?,
+    };
+    let newton = pipeline::Newton {
+        max_iterations: a.method.newton_iterations,
+        ..pipeline::Newton::default()
+    };
+    let source = a.model.file.display().to_string();
+    let files = export::object_files(flat, &method, h, newton, target, a.name.as_deref(), &source)?;
+    let prefix = files.prefix;
+    let dir = a.out_dir.clone().unwrap_or_else(|| ".".into());
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        Box::new(Diagnostic::error(
+            "file",
+            format!("cannot create {}: {e}", dir.display()),
+        ))
+    })?;
+    let files = [
+        (dir.join(format!("{prefix}.o")), files.object),
+        (dir.join(format!("{prefix}.h")), files.header.into_bytes()),
+        (dir.join(format!("{prefix}.json")), files.json.into_bytes()),
+    ];
+    for (path, bytes) in &files {
+        write_file(path, bytes)?;
+    }
+    Ok(files.into_iter().map(|f| f.0).collect())
+}

@@ -1,0 +1,144 @@
+//! The `rtc` command line: arguments (`args.rs`), one file per command, and what they share:
+//! reading the model file through [`crate::pipeline`], printing diagnostics, exit codes.
+//!
+//! Exit codes: 0 success, 1 a mistake in the model or the command line (with a diagnostic),
+//! 2 a run that failed numerically (later phases).
+
+mod analyze;
+mod args;
+mod check;
+mod compile;
+mod run;
+
+pub use args::{AnalyzeArgs, CompileArgs, MethodArgs, ModelArgs, RunArgs};
+
+use crate::diag::{Diagnostic, SourceMap};
+use crate::flat::FlatModel;
+use crate::pipeline;
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+
+#[derive(Parser)]
+#[command(
+    name = "rtc",
+    version,
+    about = "Real-time equation compiler for Modelica-style models"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a model: parse, flatten, and verify it is balanced and structurally regular.
+    Check(ModelArgs),
+    /// Print the flat model (readable flat Modelica).
+    Flatten(ModelArgs),
+    /// Inline the integration method and report the step system: blocks, tearing, work bound.
+    Analyze(AnalyzeArgs),
+    /// Simulate as fast as possible and write a CSV of the results.
+    Run(Box<RunArgs>),
+    /// Compile a model to an object file, a C header and a JSON description for an embedded
+    /// or real-time target.
+    Compile(CompileArgs),
+}
+
+/// Runs the CLI and returns the process exit code.
+pub fn main() -> u8 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 1 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Check(a) => check::check(&a),
+        Command::Flatten(a) => check::flatten(&a),
+        Command::Analyze(a) => analyze::analyze(&a),
+        Command::Run(a) => run::run(&a),
+        Command::Compile(a) => compile::compile(&a),
+    }
+}
+
+/// Writes to standard output; a closed pipe (`rtc … | head`) ends the output quietly instead
+/// of panicking.
+pub fn out(text: &str) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(text.as_bytes()).and_then(|_| o.flush());
+}
+
+pub fn print_diagnostics(diags: &[Diagnostic], sources: &SourceMap, short: bool) {
+    let color = std::io::stderr().is_terminal();
+    for d in diags {
+        if short {
+            eprintln!("{}", d.short(sources));
+        } else {
+            eprintln!("{}", d.render(sources, color));
+        }
+    }
+}
+
+// Diagnostics travel boxed through the phases; this is where they end.
+#[allow(clippy::boxed_local)]
+pub(crate) fn fail(d: Box<Diagnostic>, sources: &SourceMap, short: bool) -> u8 {
+    print_diagnostics(&[*d], sources, short);
+    1
+}
+
+/// Reads, parses and flattens the model file, printing diagnostics. `None` means exit code 1.
+pub(crate) fn load_model(args: &ModelArgs) -> Option<(FlatModel, SourceMap)> {
+    let empty = SourceMap::new();
+    let short = args.short_diagnostics;
+    let params = match args::parse_params(&args.params) {
+        Ok(p) => p,
+        Err(d) => {
+            print_diagnostics(&[*d], &empty, short);
+            return None;
+        }
+    };
+    let text = match std::fs::read(&args.file) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(_) => {
+                let d =
+                    Diagnostic::error("file", format!("{} is not UTF-8 text", args.file.display()));
+                print_diagnostics(&[d], &empty, short);
+                return None;
+            }
+        },
+        Err(e) => {
+            let d = Diagnostic::error("file", format!("cannot read {}: {e}", args.file.display()));
+            print_diagnostics(&[d], &empty, short);
+            return None;
+        }
+    };
+    let opts = pipeline::Options {
+        model: args.model.clone(),
+        libs: args.libs.clone(),
+        modelicapath: std::env::var("MODELICAPATH").ok(),
+        params,
+    };
+    let file_name = args.file.display().to_string();
+    match pipeline::load(&file_name, &text, &opts) {
+        Ok(loaded) => {
+            print_diagnostics(&loaded.diagnostics, &loaded.sources, short);
+            Some((loaded.model?, loaded.sources))
+        }
+        Err(pipeline::ThreadError::TooDeep) => {
+            let d = Diagnostic::error(
+                "too-deep",
+                format!("{} is nested too deeply to compile", args.file.display()),
+            );
+            print_diagnostics(&[d], &empty, short);
+            None
+        }
+        Err(pipeline::ThreadError::Panicked) => {
+            eprintln!("rtc: internal error (please report it with the model that caused it)");
+            std::process::exit(101);
+        }
+    }
+}

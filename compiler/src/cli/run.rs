@@ -1,0 +1,396 @@
+//! `rtc run`: the plan on the interpreter or as native code, driven by the runtime's
+//! fixed-frame loop, in real time or as fast as possible.
+
+use super::args::{method_of, step_of};
+use super::{fail, load_model, RunArgs};
+use crate::diag::Diagnostic;
+use crate::flat::FlatModel;
+use crate::pipeline::{self, Method};
+use crate::sim;
+use std::io::Write;
+
+/// The runtime's view of a stepper: errors carry the status code.
+struct RunModel<'a> {
+    stepper: &'a mut dyn sim::Stepper,
+    plan: &'a pipeline::Plan,
+    events: sim::Events<'a>,
+    /// Log entries already reported to the runtime.
+    events_seen: usize,
+}
+
+impl rtc_runtime::Model for RunModel<'_> {
+    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), String> {
+        match self.events.step(self.stepper, mem, t, h) {
+            pipeline::Status::Ok => Ok(()),
+            st => Err(format!(
+                "{} (status {})",
+                pipeline::describe(self.plan, st),
+                st.code()
+            )),
+        }
+    }
+    fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
+        self.stepper.outputs(self.plan, mem, out)
+    }
+    fn parameters_changed(&mut self, mem: &mut [f64]) -> Result<(), String> {
+        self.stepper.parameters_changed(mem);
+        Ok(())
+    }
+    fn take_events(&mut self) -> (u32, u32) {
+        let new = &self.events.log[self.events_seen..];
+        let handled = new.iter().filter(|r| r.handled()).count() as u32;
+        let deferred = new.len() as u32 - handled;
+        self.events_seen = self.events.log.len();
+        (handled, deferred)
+    }
+}
+
+fn cmdline(msg: impl Into<String>) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error("command-line", msg))
+}
+
+/// `udp:PORT` or `udp:ADDR:PORT` → a bind address (loopback unless an address is given).
+fn udp_bind(spec: &str, what: &str) -> Result<Option<String>, Box<Diagnostic>> {
+    let Some(rest) = spec.strip_prefix("udp:") else {
+        return Ok(None);
+    };
+    if rest.parse::<u16>().is_ok() {
+        return Ok(Some(format!("127.0.0.1:{rest}")));
+    }
+    if rest.parse::<std::net::SocketAddr>().is_ok() {
+        return Ok(Some(rest.to_string()));
+    }
+    Err(cmdline(format!(
+        "{what} `{spec}`: expected udp:PORT or udp:ADDR:PORT"
+    )))
+}
+
+pub fn run(a: &RunArgs) -> u8 {
+    let Some((flat, sources)) = load_model(&a.model) else {
+        return 1;
+    };
+    let short = a.model.short_diagnostics;
+    match run_inner(a, &flat) {
+        Ok(code) => code,
+        Err(d) => fail(d, &sources, short),
+    }
+}
+
+fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
+    use rtc_runtime::io::{CsvSink, Mailbox, OutputSink, UdpSink};
+    use std::sync::Arc;
+    let method = method_of(&a.method)?;
+    let h = step_of(&a.method, flat)?;
+    let (method, note) = pipeline::resolve_method(flat, method, Some(h))?;
+    if let Some(n) = note {
+        eprintln!("rtc: {n}");
+    }
+    if let Method::Rk(r) = &method {
+        if a.realtime && !r.realtime_inputs() {
+            eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());
+        }
+    }
+    let start = flat.experiment.start_time.unwrap_or(0.0);
+    let stop =
+        match (a.duration, a.stop.or(flat.experiment.stop_time)) {
+            (Some(d), _) if d.is_finite() && d >= 0.0 => start + d,
+            (Some(d), _) => return Err(cmdline(format!("--duration {d}: must be ≥ 0"))),
+            (None, Some(s)) => s,
+            (None, None) => return Err(cmdline(
+                "no stop time: give --stop, --duration or an experiment(StopTime = …) annotation",
+            )),
+        };
+    if stop.is_nan() || stop < start {
+        return Err(cmdline(format!(
+            "stop time {stop} is before the start time {start}"
+        )));
+    }
+    let frame = a.frame.unwrap_or(h);
+    let per_frame = (frame / h).round();
+    if frame.is_nan()
+        || frame <= 0.0
+        || per_frame < 1.0
+        || (per_frame * h - frame).abs() > 1e-9 * frame
+    {
+        return Err(cmdline(format!(
+            "--frame {frame} must be a whole multiple of the step {h}"
+        )));
+    }
+    let frame_len = per_frame * h;
+    let interval = a.interval.or(flat.experiment.interval).unwrap_or(h);
+    let every = (interval / frame_len).round().max(1.0) as u64;
+    if a.interval.is_some()
+        && ((every as f64) * frame_len - interval).abs() > 1e-9 * interval.abs().max(frame_len)
+    {
+        eprintln!("rtc: note: output interval {interval} is not a multiple of the frame {frame_len}; recording every {every} frames");
+    }
+    let overrun: rtc_runtime::Overrun = a
+        .overrun
+        .parse()
+        .map_err(|e: String| cmdline(format!("--overrun {e}")))?;
+    let engine = match a.engine.as_str() {
+        "jit" => sim::Engine::Jit,
+        "interp" => sim::Engine::Interp,
+        other => {
+            return Err(Box::new(
+                Diagnostic::error("command-line", format!("unknown engine `{other}`"))
+                    .help("the engines are jit and interp"),
+            ))
+        }
+    };
+    let newton = pipeline::Newton {
+        max_iterations: a.method.newton_iterations,
+        ..pipeline::Newton::default()
+    };
+    let (p, _, _) = crate::pipeline::plan(flat, &method, newton)?;
+    let selected = sim::select_outputs(&p, &a.vars)?;
+    let inputs = sim::input_slots(&p);
+    let layout = rtc_runtime::Layout {
+        inputs: inputs.clone(),
+        parameters: p
+            .tunable_parameters()
+            .into_iter()
+            .map(|v| rtc_runtime::Slot {
+                name: p.name_of(v).to_string(),
+                slot: v.index(),
+                offset: 0.0,
+            })
+            .collect(),
+        outputs: p.outputs.iter().map(|o| o.name.clone()).collect(),
+    };
+    // Input sources.
+    let mut csv = None;
+    let mut mailbox: Option<Arc<Mailbox>> = None;
+    for spec in &a.inputs {
+        if let Some(addr) = udp_bind(spec, "--inputs")? {
+            if mailbox.is_some() {
+                return Err(cmdline("--inputs: one UDP source at most"));
+            }
+            let mb = Arc::new(Mailbox::new(&inputs));
+            let local = rtc_runtime::io::spawn_udp_inputs(&addr, mb.clone())
+                .map_err(|e| cmdline(format!("--inputs {spec}: {e}")))?;
+            eprintln!("rtc: inputs from UDP {local}");
+            mailbox = Some(mb);
+        } else {
+            if csv.is_some() {
+                return Err(cmdline("--inputs: one CSV file at most"));
+            }
+            csv = Some(sim::read_inputs(&p, std::path::Path::new(spec))?);
+        }
+    }
+    let mut constants = Vec::new();
+    for iv in &a.input_values {
+        let Some((name, value)) = iv.split_once('=') else {
+            return Err(cmdline(format!("--input `{iv}`: expected NAME=VALUE")));
+        };
+        let Some(slot) = inputs.iter().find(|s| s.name == name.trim()) else {
+            let all: Vec<&str> = inputs.iter().map(|s| s.name.as_str()).collect();
+            return Err(cmdline(format!(
+                "--input `{iv}`: the model has no input `{}`{}",
+                name.trim(),
+                if all.is_empty() {
+                    " (it has no inputs)".to_string()
+                } else {
+                    format!(" (its inputs: {})", all.join(", "))
+                }
+            )));
+        };
+        let v: f64 = value
+            .trim()
+            .parse()
+            .map_err(|_| cmdline(format!("--input `{iv}`: `{value}` is not a number")))?;
+        constants.push((slot.slot, v));
+    }
+    // Output sinks: the CSV, then UDP.
+    let mut sinks: Vec<Box<dyn OutputSink>> = Vec::new();
+    let csv_out: Box<dyn Write> = match &a.out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Box::new(std::io::BufWriter::with_capacity(1 << 20, f)),
+            Err(e) => {
+                return Err(Box::new(Diagnostic::error(
+                    "file",
+                    format!("cannot write {}: {e}", path.display()),
+                )))
+            }
+        },
+        None => Box::new(std::io::BufWriter::with_capacity(
+            1 << 16,
+            std::io::stdout(),
+        )),
+    };
+    sinks.push(Box::new(CsvSink::new(csv_out, every)));
+    for spec in &a.outputs {
+        let Some(target) = spec.strip_prefix("udp:") else {
+            return Err(cmdline(format!(
+                "--outputs `{spec}`: expected udp:HOST:PORT"
+            )));
+        };
+        sinks.push(Box::new(
+            UdpSink::new(target).map_err(|e| cmdline(format!("--outputs {e}")))?,
+        ));
+    }
+    let commands = match a.control.as_deref() {
+        None => None,
+        Some(spec) => {
+            let (tx, rx) = std::sync::mpsc::channel();
+            if spec == "stdin" {
+                rtc_runtime::control::spawn_stdin(tx).map_err(cmdline)?;
+            } else if let Some(addr) = udp_bind(spec, "--control")? {
+                let local = rtc_runtime::control::spawn_udp(&addr, tx)
+                    .map_err(|e| cmdline(format!("--control {spec}: {e}")))?;
+                eprintln!("rtc: commands from UDP {local}");
+            } else {
+                return Err(cmdline(format!(
+                    "--control `{spec}`: expected udp:PORT, udp:ADDR:PORT or stdin"
+                )));
+            }
+            Some(rx)
+        }
+    };
+    let mut injected = Vec::new();
+    for spec in &a.inject_load {
+        let parsed = spec
+            .split_once(':')
+            .and_then(|(f, us)| Some((f.parse::<u64>().ok()?, us.parse::<u64>().ok()?)));
+        let Some((f, us)) = parsed else {
+            return Err(cmdline(format!(
+                "--inject-load `{spec}`: expected FRAME:MICROS"
+            )));
+        };
+        injected.push((f, std::time::Duration::from_micros(us)));
+    }
+    let mut stepper = sim::stepper(&p, engine)?;
+    // Initial state: inputs hold their start values (which may use parameters, known after a
+    // first initialisation), then constants and the first samples; then the model at t0.
+    let mut mem = stepper.memory();
+    let _ = stepper.init(&mut mem, start);
+    for (slot, x) in sim::input_starts(&p, &mem) {
+        mem[slot] = x;
+    }
+    for &(slot, x) in &constants {
+        mem[slot] = x;
+    }
+    if let Some(c) = csv.as_mut() {
+        c.apply(&mut mem, start, 0.0);
+    }
+    if let Some(mb) = &mailbox {
+        mb.apply(&mut mem);
+    }
+    let mut events = sim::Events::new(&p);
+    events.zeno = a.zeno;
+    let mut st = stepper.init(&mut mem, start);
+    if st == pipeline::Status::Ok {
+        st = events.initial(stepper.as_mut(), &mut mem, start);
+    }
+    if st != pipeline::Status::Ok {
+        eprintln!(
+            "rtc: run stopped at t = {start}: initialisation failed: {} (status {})",
+            pipeline::describe(&p, st),
+            st.code()
+        );
+        return Ok(2);
+    }
+    let frames = ((stop - start) / frame_len).round().max(0.0) as u64;
+    let mut cfg = rtc_runtime::Config::new(start, h, frames);
+    cfg.steps_per_frame = per_frame as u32;
+    cfg.realtime = a.realtime;
+    cfg.overrun = overrun;
+    cfg.grace_frames = (a.grace.max(0.0) / frame_len).ceil() as u64;
+    cfg.csv_inputs = csv;
+    cfg.mailbox = mailbox;
+    cfg.selected = selected;
+    cfg.sinks = sinks;
+    cfg.commands = commands;
+    cfg.injected_load = injected;
+    cfg.progress =
+        a.realtime && std::io::IsTerminal::is_terminal(&std::io::stderr()) && (stop - start) > 3.0;
+    if a.realtime || a.pin.is_some() || a.fifo.is_some() || a.mlock {
+        let os = rtc_runtime::clock::setup_os(a.pin, a.fifo, a.mlock);
+        for w in &os.warnings {
+            eprintln!("rtc: warning: {w}");
+        }
+    }
+    let mut model = RunModel {
+        stepper: stepper.as_mut(),
+        plan: &p,
+        events,
+        events_seen: 0,
+    };
+    let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
+    if !p.events.is_empty() {
+        let handled = model.events.log.iter().filter(|r| r.handled()).count();
+        eprintln!(
+            "rtc: events: {handled} handled, {} deferred to the end of their step",
+            model.events.log.len() - handled
+        );
+        if let Some(m) = model.events.chatter_message() {
+            eprintln!("rtc: {m}");
+        }
+    }
+    if let Some(path) = &a.event_log {
+        if let Err(e) = std::fs::write(path, model.events.csv()) {
+            eprintln!("rtc: writing {} failed: {e}", path.display());
+            return Ok(1);
+        }
+    }
+    for ap in &report.applied {
+        match &ap.outcome {
+            Ok(c) => eprintln!(
+                "rtc: t = {} s (frame {}, wall {:.6} s): {c}",
+                ap.time,
+                ap.frame,
+                ap.wall.as_secs_f64()
+            ),
+            Err(e) => eprintln!(
+                "rtc: t = {} s (frame {}): command refused: {e}",
+                ap.time, ap.frame
+            ),
+        }
+    }
+    if let Some(path) = &a.timing_log {
+        let r = std::fs::File::create(path).and_then(|f| {
+            let mut w = std::io::BufWriter::new(f);
+            report.stats.write_log(&mut w)
+        });
+        if let Err(e) = r {
+            eprintln!("rtc: writing {} failed: {e}", path.display());
+            return Ok(1);
+        }
+    }
+    if let Some(e) = &report.io_error {
+        eprintln!("rtc: writing the results failed: {e}");
+        return Ok(1);
+    }
+    // Steps taken (a lengthened catch-up step counts once).
+    let steps = report.stats.frames * per_frame as u64;
+    if a.realtime {
+        eprint!("{}", report.stats.summary(true));
+    }
+    if let (Some((t, _)), Some(why)) = (&report.failure, model.events.termination()) {
+        // Not a failure: the model ended the run.
+        eprintln!("rtc: {why}; the run ends at t = {t}");
+        return Ok(0);
+    }
+    if let Some((t, msg)) = &report.failure {
+        eprintln!("rtc: run stopped at t = {t}: {msg}");
+        return Ok(2);
+    }
+    if let Some(why) = &report.stopped {
+        eprintln!("rtc: run stopped: {why} after {steps} steps");
+        return Ok(if why.starts_with("stop command") {
+            0
+        } else {
+            2
+        });
+    }
+    eprintln!(
+        "rtc: {steps} steps of {h} s with {} from {start} to {stop}{}",
+        p.method,
+        if a.realtime {
+            format!(" in {:.3} s of wall time", report.wall.as_secs_f64())
+        } else {
+            String::new()
+        }
+    );
+    Ok(0)
+}

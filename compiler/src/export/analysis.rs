@@ -1,0 +1,298 @@
+//! The text `rtc analyze` prints: method, events, states kept for alias sets, BLT blocks,
+//! the tearing of each loop (by name, with the residual equations and where they are
+//! written), the work bound; and on request the step system, plan, flat model, layout,
+//! Cranelift IR or alias sets.
+
+use crate::diag::{Diagnostic, SourceMap};
+use crate::flat::FlatModel;
+use crate::pipeline::{self, Method};
+use crate::plan::{self, Stmt};
+
+/// The states that stand for alias sets, with the start value the set takes and why that
+/// member was kept (at most [`LISTED_STATES`]; `--emit aliases` prints every set).
+fn write_states(out: &mut String, flat: &FlatModel, d: &crate::system::Discretized) {
+    use std::fmt::Write as _;
+    let sets: Vec<&crate::flat::AliasSet> = d
+        .formulas
+        .iter()
+        .filter_map(|(x, _)| d.vars[x.index()].flat)
+        .filter_map(|f| d.alias_sets.iter().find(|s| s.rep == f))
+        .collect();
+    if sets.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  states kept for alias sets (start value; why this member; its aliases):"
+    );
+    for s in sets.iter().take(LISTED_STATES) {
+        let var = flat.var(s.rep);
+        let start = match var.start {
+            Some(e) => flat.expr_string(e),
+            None => "0 (no start value given)".into(),
+        };
+        let fixed = if var.fixed == Some(true) {
+            ", fixed"
+        } else {
+            ""
+        };
+        let members: Vec<String> = s
+            .members
+            .iter()
+            .map(|&(m, sign)| format!("{}{}", if sign < 0.0 { "-" } else { "" }, flat.var(m).name))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    {} = {start}{fixed}  [kept: {}; aliases: {}]",
+            var.name,
+            s.kept.text(),
+            members.join(", ")
+        );
+    }
+    if sets.len() > LISTED_STATES {
+        let _ = writeln!(
+            out,
+            "    … and {} more (every alias set: --emit aliases)",
+            sets.len() - LISTED_STATES
+        );
+    }
+}
+
+/// How many states `rtc analyze` lists with their start values.
+const LISTED_STATES: usize = 12;
+
+/// The text `rtc analyze` prints: method, BLT blocks, tearing of each loop (by name, with
+/// the residual equations and where they are written), work bound; optionally the plan.
+pub fn report(
+    flat: &FlatModel,
+    sources: &SourceMap,
+    method: &Method,
+    h: Option<f64>,
+    newton: plan::Newton,
+    min_tearing: Option<usize>,
+    emit: Option<&str>,
+) -> Result<String, Box<Diagnostic>> {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let d = pipeline::system(flat, method, newton)?;
+    let (p, _init_r, step_r) = pipeline::plan_of(&d, method, newton)?;
+    let states = p.formulas.len();
+    let explicit = p.formulas.iter().filter(|(_, f)| f.is_explicit()).count();
+    let _ = writeln!(
+        out,
+        "model {} — method {}{}",
+        p.name,
+        p.method,
+        h.map(|h| format!(", h = {h}")).unwrap_or_default()
+    );
+    if let Method::MultiRate { .. } = method {
+        let (fast, ratio) = pipeline::multirate_settings(flat, method)?;
+        let _ = writeln!(
+            out,
+            "  multi-rate: {} at h/{ratio}{}, the other states at h",
+            fast.join(", "),
+            h.map(|h| format!(" = {} s", h / ratio as f64))
+                .unwrap_or_default()
+        );
+    }
+    if let Method::Rk(r) = method {
+        let (c, _, _) = r.tableau();
+        let times: Vec<String> = c.iter().map(|x| format!("{x:.4}")).collect();
+        let _ = writeln!(
+            out,
+            "  {}: {} stages at t + ({})·h; {}",
+            r.name(),
+            c.len(),
+            times.join(", "),
+            if r.realtime_inputs() {
+                "compatible with real-time inputs (no stage needs an input before it exists)"
+            } else {
+                "NOT compatible with real-time inputs: a stage needs the input at a time that has not come yet when the step is split into passes"
+            }
+        );
+    }
+    if !d.events.is_empty() {
+        let conds: Vec<&str> = d.events.iter().map(|e| e.text.as_str()).collect();
+        let timed = d.events.iter().any(|e| e.sample.is_some() || e.at);
+        let _ = writeln!(
+            out,
+            "  events: {} ({}); a step with an event costs at most {} step evaluations ({})",
+            conds.len(),
+            conds.join("; "),
+            if timed { 11 } else { 5 },
+            if timed {
+                "a time event splits the step in two parts, each with up to 5 for a state event, plus a zero-length re-initialisation"
+            } else {
+                "the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and one re-initialisation for deferred events"
+            }
+        );
+        let _ = writeln!(
+            out,
+            "  event iteration: at most {} rounds of when-equations per instant (status 5 beyond)",
+            crate::plan::EVENT_ITERATIONS
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {} state{} ({} explicit, {} implicit), {} unknowns and equations per step",
+        states,
+        if states == 1 { "" } else { "s" },
+        explicit,
+        states - explicit,
+        d.step.unknowns.len()
+    );
+    write_states(&mut out, flat, &d);
+    if matches!(method, Method::Mixed { .. } | Method::MixedLibe { .. }) {
+        let imp: Vec<&str> = p
+            .formulas
+            .iter()
+            .filter(|(_, f)| !f.is_explicit())
+            .map(|(v, _)| p.name_of(*v))
+            .collect();
+        let how = if matches!(method, Method::MixedLibe { .. }) {
+            "linearly implicit Euler"
+        } else {
+            "backward Euler"
+        };
+        let _ = writeln!(out, "  implicit ({how}): {}", imp.join(", "));
+    }
+    let assigns = p
+        .step
+        .iter()
+        .filter(|s| matches!(s, Stmt::Assign(_)))
+        .count();
+    let blocks: Vec<&plan::TornBlock> = p
+        .step
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Block(b) => Some(&**b),
+            _ => None,
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "  BLT: {} assignments and {} algebraic loop{} iterated{}",
+        assigns,
+        blocks.len(),
+        if blocks.len() == 1 { "" } else { "s" },
+        if p.symbolic_loops > 0 {
+            format!(
+                "; {} linear loop{} torn to one variable and solved symbolically",
+                p.symbolic_loops,
+                if p.symbolic_loops == 1 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        }
+    );
+    for (b, r) in blocks.iter().zip(&step_r) {
+        let _ = writeln!(
+            out,
+            "  loop {}: {} equations, {} tearing variable{} ({}): {}",
+            b.index,
+            r.size,
+            b.tearing.len(),
+            if b.tearing.len() == 1 { "" } else { "s" },
+            if b.linear {
+                "linear, one solve"
+            } else {
+                "nonlinear, Newton"
+            },
+            b.tearing
+                .iter()
+                .map(|&v| p.name_of(v))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let k = b.tearing.len();
+        if b.band.0 + 1 < k {
+            let _ = writeln!(
+                out,
+                "    Jacobian ordered into a band: {} sub- and {} super-diagonals (with the fill of \
+                 row interchanges); LU {} flops instead of {} dense",
+                b.band.0,
+                b.band.1,
+                crate::plan::band::lu_flops(k, b.band.0, b.band.1),
+                crate::plan::band::lu_flops(k, k - 1, 2 * k - 2)
+            );
+        }
+        for (k, (span, text)) in r.residual_spans.iter().zip(&r.residual_text).enumerate() {
+            let _ = writeln!(
+                out,
+                "    residual {k}: {text}    [{}]",
+                sources.location(*span)
+            );
+        }
+    }
+    if let Some(max_k) = min_tearing {
+        let inc = crate::structure::blt::incidence(&d.arena, &d.step);
+        let names = |v: crate::symbolic::VarId| d.vars[v.index()].name.clone();
+        let texts = |_: &crate::system::SEquation| String::new();
+        if let Ok(bl) = crate::structure::blt::blt(&d.arena, &d.step, &names, &texts) {
+            let mut ar = d.arena.clone();
+            for b in bl.iter().filter(|b| b.equations.len() > 1) {
+                match crate::structure::tearing::minimum_tearing(&mut ar, &d.step, b, &inc, max_k) {
+                    Some(set) => writeln!(
+                        out,
+                        "  loop of {} equations: minimum tearing {} ({})",
+                        b.equations.len(),
+                        set.len(),
+                        set.iter()
+                            .map(|&v| d.vars[v.index()].name.clone())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                    .unwrap_or(()),
+                    None => writeln!(
+                        out,
+                        "  loop of {} equations: no tearing set of at most {max_k} variables",
+                        b.equations.len()
+                    )
+                    .unwrap_or(()),
+                }
+            }
+        }
+    }
+    let w = p.work_bound();
+    let _ = writeln!(
+        out,
+        "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop)",
+        w.flops, w.libm_calls, p.newton.max_iterations
+    );
+    match emit {
+        Some("aliases") => {
+            let _ = writeln!(
+                out,
+                "alias sets: {} (the kept variable first; `= -x`: x is its negative)",
+                d.alias_sets.len()
+            );
+            for set in &d.alias_sets {
+                let _ = writeln!(out, "  {}", set.text(flat));
+            }
+        }
+        Some("plan") => out.push_str(&p.print()),
+        Some("system") => out.push_str(&d.print()),
+        Some("flat") => out.push_str(&flat.print()),
+        Some("layout") => out.push_str(&p.layout()),
+        Some("clif") => {
+            let code = crate::codegen::jit(&p, true).map_err(|e| {
+                Box::new(Diagnostic::error(
+                    "codegen",
+                    format!("code generation failed: {e}"),
+                ))
+            })?;
+            for f in &code.clif {
+                out.push_str(f);
+                out.push('\n');
+            }
+        }
+        Some(other) => {
+            return Err(Box::new(Diagnostic::error(
+                "command-line",
+                format!("--emit {other}: expected system, plan, flat, clif, layout or aliases"),
+            )))
+        }
+        None => {}
+    }
+    Ok(out)
+}

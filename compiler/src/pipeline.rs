@@ -1,0 +1,327 @@
+//! The one way through the compiler. Every command, test and benchmark drives the phases
+//! through here:
+//!
+//! ```text
+//! source ──parse, flatten──▶ flat model ──check──▶ (balance, regularity)
+//!                                │
+//!                                └──discretize──▶ step system ──build──▶ plan
+//!                                                     │                   │
+//!                                     (libe, multirate: transform ◀───────┘ first plan)
+//!                                                     └──verify──▶ step system ──build──▶ plan
+//! ```
+//!
+//! Parsing and flattening recurse along the nesting of the source, so they run on a thread
+//! whose stack fits the input ([`with_stack_for`]). Mixed mode without named implicit states
+//! is resolved here by the automatic partition ([`resolve_method`]).
+
+use crate::diag::{Diagnostic, SourceMap};
+use crate::flat::FlatModel;
+use crate::flatten::{self, classes::ClassTree};
+use crate::plan;
+use crate::structure::{self, Summary};
+use crate::symbolic::VarId;
+use crate::system::Discretized;
+use crate::transform::{libe, multirate};
+
+pub use crate::flatten::Options;
+pub use crate::plan::build::BlockReport;
+pub use crate::plan::{describe, Newton, Plan, Status};
+pub use crate::system::{Method, Rk};
+
+type DResult<T> = Result<T, Box<Diagnostic>>;
+
+/// The outcome of compiling source text as far as the structural check.
+pub struct Checked {
+    pub model: Option<FlatModel>,
+    pub summary: Option<Summary>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: SourceMap,
+}
+
+impl Checked {
+    /// Diagnostics as `file:line:col: error[code]: message` lines.
+    pub fn short_diagnostics(&self) -> Vec<String> {
+        self.diagnostics
+            .iter()
+            .map(|d| d.short(&self.sources))
+            .collect()
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Parses, flattens and checks `text` (call it on a thread from [`with_stack_for`] for
+/// untrusted input). Never panics on any input.
+pub fn check_source(file_name: &str, text: &str, opts: &Options) -> Checked {
+    let loaded = load_source(file_name, text, opts);
+    let mut diagnostics = loaded.diagnostics;
+    let mut summary = None;
+    if let Some(model) = &loaded.model {
+        match structure::check(model) {
+            // Its warnings are alias elimination's, which `load_source` reported.
+            Ok(s) => summary = Some(s),
+            Err(ds) => diagnostics.extend(ds),
+        }
+    }
+    Checked {
+        model: loaded.model,
+        summary,
+        diagnostics,
+        sources: loaded.sources,
+    }
+}
+
+/// Balance and structural regularity of a flat model (`rtc check`).
+pub fn check_model(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
+    structure::check(model)
+}
+
+/// A flattened model, or the diagnostics that prevented it (warnings either way).
+pub struct Loaded {
+    pub model: Option<FlatModel>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: SourceMap,
+}
+
+/// Parses and flattens `text`, then checks what alias elimination needs of the start values
+/// (conflicting fixed start values are errors before anything runs).
+pub fn load_source(file_name: &str, text: &str, opts: &Options) -> Loaded {
+    let arena = typed_arena::Arena::new();
+    let mut tree = ClassTree::new(&arena);
+    let outcome = flatten::flatten_source(&mut tree, file_name, text, opts);
+    let mut diagnostics = outcome.diagnostics;
+    let mut model = outcome.model;
+    if let Some(m) = &model {
+        match structure::alias::eliminate(&mut m.clone()) {
+            Ok(a) => diagnostics.extend(a.warnings),
+            Err(errors) => {
+                diagnostics.extend(errors);
+                model = None;
+            }
+        }
+    }
+    Loaded {
+        model,
+        diagnostics,
+        sources: std::mem::take(&mut tree.sources),
+    }
+}
+
+/// [`load_source`] on a thread with a stack that fits the input's nesting.
+pub fn load(file_name: &str, text: &str, opts: &Options) -> Result<Loaded, ThreadError> {
+    let (name, t, o) = (file_name.to_string(), text.to_string(), opts.clone());
+    with_stack_for(text, move || load_source(&name, &t, &o))
+}
+
+/// The step size: the one asked for, else the experiment annotation's interval.
+pub fn step_size(requested: Option<f64>, flat: &FlatModel) -> DResult<f64> {
+    let h = requested.or(flat.experiment.interval).ok_or_else(|| {
+        Box::new(Diagnostic::error(
+            "command-line",
+            "no step size: give --step or an experiment(Interval = …) annotation",
+        ))
+    })?;
+    if !(h > 0.0 && h.is_finite()) {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            format!("the step size must be positive, not {h}"),
+        )));
+    }
+    Ok(h)
+}
+
+/// Mixed mode with no implicit state named or marked: the partition is automatic.
+pub fn needs_partition(flat: &FlatModel, method: &Method) -> bool {
+    matches!(method, Method::Mixed { implicit } | Method::MixedLibe { implicit } if implicit.is_empty())
+        && !flat.vars.iter().any(|v| v.implicit)
+}
+
+/// The linearisation of `flat` at its initial point (from a forward Euler plan).
+pub fn linearize(flat: &FlatModel) -> DResult<crate::partition::Linearization> {
+    let (p, _, _) = plan(flat, &Method::ForwardEuler, Newton::default())?;
+    crate::partition::linearize(&p, flat.experiment.start_time.unwrap_or(0.0))
+}
+
+/// `rtc analyze --eigenvalues`: eigenvalues at the initial point, each method's stability at
+/// step `h` and the automatic partition.
+pub fn eigenvalue_report(flat: &FlatModel, h: Option<f64>) -> DResult<String> {
+    let lin = linearize(flat)?;
+    let modes = crate::partition::modes(&lin);
+    Ok(crate::partition::report(&lin, &modes, h))
+}
+
+/// Resolves automatic mixed mode (Schiela's partition at step `h`, §10.7); other methods pass
+/// through. Returns the method and a note saying what was chosen.
+pub fn resolve_method(
+    flat: &FlatModel,
+    method: Method,
+    h: Option<f64>,
+) -> DResult<(Method, Option<String>)> {
+    if !needs_partition(flat, &method) {
+        return Ok((method, None));
+    }
+    let Some(h) = h else {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--method mixed without --implicit needs a step size to choose the implicit states",
+        )));
+    };
+    let lin = linearize(flat)?;
+    let modes = crate::partition::modes(&lin);
+    let part = crate::partition::partition(&lin, &modes, h);
+    if part.implicit.is_empty() {
+        return Ok((
+            Method::ForwardEuler,
+            Some(format!(
+                "automatic partition at h = {h}: no state needs an implicit formula; mixed mode is forward Euler"
+            )),
+        ));
+    }
+    let note = format!(
+        "automatic partition at h = {h}: implicit {}",
+        part.implicit.join(", ")
+    );
+    let method = match method {
+        Method::MixedLibe { .. } => Method::MixedLibe {
+            implicit: part.implicit,
+        },
+        _ => Method::Mixed {
+            implicit: part.implicit,
+        },
+    };
+    Ok((method, Some(note)))
+}
+
+/// The step system for `method`: inline integration, then the transformations some methods
+/// are (linearly implicit Euler, multi-rate), which need the explicit form of the model from a
+/// first plan. The system is verified after each pass.
+pub fn system(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Discretized> {
+    let d = crate::discretize::discretize(flat, method)?;
+    crate::system::verify(&d)?;
+    let opts = plan::BuildOptions { newton };
+    let d = match method {
+        Method::Libe => {
+            let (p0, _, _) = plan::build(&d, &opts)?;
+            libe::transform(d, &p0, None)
+        }
+        Method::MixedLibe { implicit } => {
+            let (p0, _, _) = plan::build(&d, &opts)?;
+            let ids: Vec<VarId> = d
+                .formulas
+                .iter()
+                .map(|(x, _)| *x)
+                .filter(|x| {
+                    let v = &d.vars[x.index()];
+                    implicit.contains(&v.name) || v.flat.is_some_and(|f| flat.var(f).implicit)
+                })
+                .collect();
+            libe::transform(d, &p0, Some(&ids))
+        }
+        Method::MultiRate { quadratic, .. } => {
+            let (fast, ratio) = crate::pipeline::multirate_settings(flat, method)?;
+            let (p0, _, _) = plan::build(&d, &opts)?;
+            let ids: Vec<VarId> = d
+                .formulas
+                .iter()
+                .map(|(x, _)| *x)
+                .filter(|x| fast.iter().any(|f| *f == d.vars[x.index()].name))
+                .collect();
+            multirate::transform(d, &p0, &ids, ratio, *quadratic)
+        }
+        _ => Ok(d),
+    }?;
+    crate::system::verify(&d)?;
+    Ok(d)
+}
+
+/// Flat model → plan for `method`, with the tearing reports of the initial and the step
+/// system.
+pub fn plan(
+    flat: &FlatModel,
+    method: &Method,
+    newton: Newton,
+) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
+    let d = system(flat, method, newton)?;
+    plan_of(&d, method, newton)
+}
+
+/// The plan of a step system built for `method`.
+pub fn plan_of(
+    d: &Discretized,
+    method: &Method,
+    newton: Newton,
+) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
+    let (mut p, init_r, step_r) = plan::build(d, &plan::BuildOptions { newton })?;
+    p.method = method.name().to_string();
+    Ok((p, init_r, step_r))
+}
+
+/// The multi-rate settings (fast states and ratio) of `method` for `flat`.
+pub fn multirate_settings(flat: &FlatModel, method: &Method) -> DResult<(Vec<String>, usize)> {
+    crate::discretize::multirate_settings(flat, method)
+}
+
+/// Stack needed to parse and flatten `text` safely. Recursion in the parser, the AST builder
+/// and expression evaluation follows the nesting of the source: brackets, and `if` nested
+/// after `then`/`else` (if-expressions and if-equations nest without brackets). The estimate
+/// is an upper bound on that depth times a per-level budget measured on debug builds.
+pub fn stack_size_for(text: &str) -> usize {
+    const PER_LEVEL: usize = 256 << 10;
+    let mut depth = 0usize;
+    let mut max_depth = 0usize;
+    for b in text.bytes() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                max_depth = max_depth.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let mut nested_ifs = 0usize;
+    let mut prev: &str = "";
+    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        if word.is_empty() {
+            continue;
+        }
+        if word == "if" && (prev == "then" || prev == "else" || prev == "loop") {
+            nested_ifs += 1;
+        }
+        if word == "for" && (prev == "then" || prev == "else" || prev == "loop") {
+            nested_ifs += 1;
+        }
+        prev = word;
+    }
+    (16 << 20) + (max_depth.min(MAX_BRACKETS) + nested_ifs + 16) * PER_LEVEL
+}
+
+/// The parser refuses deeper bracket nesting than this before recursing.
+const MAX_BRACKETS: usize = 200;
+
+/// Why [`with_stack_for`] could not return a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadError {
+    /// The input nests too deeply for a stack this machine can give.
+    TooDeep,
+    /// The compiler panicked: a bug.
+    Panicked,
+}
+
+/// Runs `f` on a thread whose stack fits `text` (see [`stack_size_for`]).
+pub fn with_stack_for<T: Send + 'static>(
+    text: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ThreadError> {
+    let size = stack_size_for(text);
+    if size > (32usize << 30) {
+        return Err(ThreadError::TooDeep);
+    }
+    let handle = std::thread::Builder::new()
+        .stack_size(size)
+        .spawn(f)
+        .map_err(|_| ThreadError::TooDeep)?;
+    handle.join().map_err(|_| ThreadError::Panicked)
+}

@@ -1,0 +1,14 @@
+//! The integration tests, in one binary so the compiler and Cranelift link once. One module
+//! per area; `common` holds what they share. Run one area with `cargo test --test it NAME::`.
+
+mod cli;
+mod codegen;
+mod common;
+mod embedded;
+mod examples;
+mod fuzz;
+mod golden;
+mod layering;
+mod methods;
+mod parser;
+mod realtime;
