@@ -1,0 +1,326 @@
+//! Connections (specification ch. 9): `connect` statements collected per instance, connection
+//! sets, equal potentials and flow sums (inside +, outside -), unconnected flows zero.
+
+use super::*;
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    pub(super) fn connect(
+        &mut self,
+        a: &'a ast::ComponentRef,
+        b: &'a ast::ComponentRef,
+        env: Env,
+        span: Span,
+    ) -> DResult<()> {
+        let ea = self.connector_ends(a, env)?;
+        let eb = self.connector_ends(b, env)?;
+        let (Some(ea), Some(eb)) = (ea, eb) else {
+            // A disabled conditional connector: its connections are removed.
+            return Ok(());
+        };
+        if ea.len() != eb.len() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "connect",
+                    format!(
+                        "cannot connect `{}` ({} connector{}) to `{}` ({})",
+                        a.to_source_string(),
+                        ea.len(),
+                        if ea.len() == 1 { "" } else { "s" },
+                        b.to_source_string(),
+                        eb.len()
+                    ),
+                )
+                .at(span, "sizes differ"),
+            ));
+        }
+        for (ca, cb) in ea.iter().zip(&eb) {
+            let names_a: Vec<&str> = ca.leaves.iter().map(|l| l.0.as_str()).collect();
+            let names_b: Vec<&str> = cb.leaves.iter().map(|l| l.0.as_str()).collect();
+            if names_a != names_b {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "connect",
+                        format!(
+                            "connectors `{}` and `{}` are not compatible: ({}) vs ({})",
+                            a.to_source_string(),
+                            b.to_source_string(),
+                            names_a.join(", "),
+                            names_b.join(", ")
+                        ),
+                    )
+                    .at(span, "incompatible connectors"),
+                ));
+            }
+            for (la, lb) in ca.leaves.iter().zip(&cb.leaves) {
+                let fa = self.meta[la.1.index()].is_flow;
+                let fb = self.meta[lb.1.index()].is_flow;
+                if fa != fb {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "connect",
+                            format!(
+                                "`{}` is a flow variable but `{}` is not",
+                                if fa { &la.0 } else { &lb.0 },
+                                if fa { &lb.0 } else { &la.0 }
+                            ),
+                        )
+                        .at(span, "flow mismatch"),
+                    ));
+                }
+                self.connections.push(Connection {
+                    a: ConnEnd {
+                        var: la.1,
+                        outside: ca.outside,
+                    },
+                    b: ConnEnd {
+                        var: lb.1,
+                        outside: cb.outside,
+                    },
+                    is_flow: fa,
+                    span,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The connector instances a connect argument names, each with its leaf variables.
+    pub(super) fn connector_ends(
+        &mut self,
+        r: &'a ast::ComponentRef,
+        env: Env,
+    ) -> DResult<Option<Vec<ConnectorEnd>>> {
+        let node = env.node.ok_or_else(|| {
+            Box::new(Diagnostic::error("connect", "connect outside of a model").at(r.span, "here"))
+        })?;
+        let first = &r.parts[0].ident.name;
+        let Some(&sid) = self.nodes[node.0 as usize].slots.get(first) else {
+            return Err(self.unknown_component(r, 0, env));
+        };
+        self.instantiate(sid)?;
+        // `connect(p, sub.p)`: p is the model's own connector (outside), sub.p an inside one.
+        let outside = r.parts.len() == 1 && self.slots[sid.0 as usize].is_connector;
+        let resolved = match self.resolve(r, env) {
+            Ok(x) => x,
+            Err(d) if d.code == "disabled" => return Ok(None),
+            Err(d) => return Err(d),
+        };
+        let mut ends = Vec::new();
+        match resolved {
+            Resolved::Nodes { nodes, .. } => {
+                for n in nodes {
+                    if !self.nodes[n.0 as usize].is_connector {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "connect",
+                                format!("`{}` is not a connector", r.to_source_string()),
+                            )
+                            .at(r.span, "not a connector")
+                            .help("connect() joins connectors such as `resistor.p`"),
+                        ));
+                    }
+                    let mut leaves = Vec::new();
+                    self.connector_leaves(n, String::new(), &mut leaves)?;
+                    ends.push(ConnectorEnd { outside, leaves });
+                }
+            }
+            Resolved::Value(Val::Arr(a)) => {
+                // A connector of a built-in type (`RealInput u`): each element is its own connector.
+                let is_conn = match self.last_slot {
+                    Some(last) => {
+                        let s = &self.slots[last.0 as usize];
+                        s.is_connector || self.nodes[s.node.0 as usize].is_connector
+                    }
+                    None => false,
+                };
+                if !is_conn {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "connect",
+                            format!("`{}` is not a connector", r.to_source_string()),
+                        )
+                        .at(r.span, "not a connector")
+                        .help("connect() joins connectors; to set values equal write an equation"),
+                    ));
+                }
+                for &e in &a.data {
+                    match self.flat.arena.node(e) {
+                        Node::Var(v) => ends.push(ConnectorEnd {
+                            outside,
+                            leaves: vec![(String::new(), v)],
+                        }),
+                        _ => {
+                            return Err(Box::new(
+                                Diagnostic::error("connect", "connect() needs connector variables")
+                                    .at(r.span, "not a variable"),
+                            ))
+                        }
+                    }
+                }
+            }
+            Resolved::Value(Val::Str(_)) => {
+                return Err(Box::new(
+                    Diagnostic::error("connect", "connect() of a string").at(r.span, "here"),
+                ))
+            }
+        }
+        Ok(Some(ends))
+    }
+
+    pub(super) fn connector_leaves(
+        &mut self,
+        n: NodeId,
+        prefix: String,
+        out: &mut Vec<(String, VarId)>,
+    ) -> DResult<()> {
+        let order = self.nodes[n.0 as usize].order.clone();
+        for sid in order {
+            let entry = self.instantiate(sid)?;
+            let name = format!("{prefix}{}", self.slots[sid.0 as usize].name);
+            match entry {
+                Entry::Vars { dims, vars } => {
+                    for (k, v) in vars.iter().enumerate() {
+                        if matches!(
+                            self.flat.vars[v.index()].kind,
+                            VarKind::Parameter | VarKind::Constant
+                        ) {
+                            continue;
+                        }
+                        out.push((format!("{name}{}", subscript_text(&dims, k)), *v));
+                    }
+                }
+                Entry::Nodes { dims, nodes } => {
+                    for (k, c) in nodes.iter().enumerate() {
+                        self.connector_leaves(
+                            *c,
+                            format!("{name}{}.", subscript_text(&dims, k)),
+                            out,
+                        )?;
+                    }
+                }
+                Entry::Disabled | Entry::Str(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Connection sets → equations. Potentials: all equal. Flows: the sum over inside ends
+    /// minus the sum over outside ends is zero; a flow never connected as an inside end is zero.
+    pub(super) fn connection_equations(&mut self) {
+        let conns = std::mem::take(&mut self.connections);
+        // Union-find over potentials (by variable) and flows (by variable and side).
+        let mut key_index: FxHashMap<ConnEnd, usize> = FxHashMap::default();
+        let mut keys: Vec<ConnEnd> = Vec::new();
+        let mut parent: Vec<usize> = Vec::new();
+        let mut spans: Vec<Span> = Vec::new();
+        let mut get = |e: ConnEnd,
+                       span: Span,
+                       keys: &mut Vec<ConnEnd>,
+                       parent: &mut Vec<usize>,
+                       spans: &mut Vec<Span>|
+         -> usize {
+            *key_index.entry(e).or_insert_with(|| {
+                keys.push(e);
+                parent.push(keys.len() - 1);
+                spans.push(span);
+                keys.len() - 1
+            })
+        };
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        for c in &conns {
+            let (ka, kb) = if c.is_flow {
+                (c.a, c.b)
+            } else {
+                // Potentials are equal whatever the side.
+                (
+                    ConnEnd {
+                        var: c.a.var,
+                        outside: false,
+                    },
+                    ConnEnd {
+                        var: c.b.var,
+                        outside: false,
+                    },
+                )
+            };
+            let ia = get(ka, c.span, &mut keys, &mut parent, &mut spans);
+            let ib = get(kb, c.span, &mut keys, &mut parent, &mut spans);
+            let (ra, rb) = (find(&mut parent, ia), find(&mut parent, ib));
+            if ra != rb {
+                let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+                parent[hi] = lo;
+            }
+        }
+        // Flows never connected from the inside are zero (specification 9.2).
+        for v in 0..self.flat.vars.len() {
+            let var = VarId(v as u32);
+            if self.meta[v].is_flow
+                && !matches!(
+                    self.flat.vars[v].kind,
+                    VarKind::Parameter | VarKind::Constant
+                )
+            {
+                let e = ConnEnd {
+                    var,
+                    outside: false,
+                };
+                if !keys.contains(&e) {
+                    let span = self.flat.vars[v].span;
+                    get(e, span, &mut keys, &mut parent, &mut spans);
+                }
+            }
+        }
+        let mut sets: Vec<Vec<usize>> = vec![Vec::new(); keys.len()];
+        for i in 0..keys.len() {
+            let r = find(&mut parent, i);
+            sets[r].push(i);
+        }
+        for (root, members) in sets.iter().enumerate() {
+            if members.is_empty() {
+                continue;
+            }
+            let span = spans[root];
+            let is_flow = self.meta[keys[members[0]].var.index()].is_flow;
+            let ar = &mut self.flat.arena;
+            if is_flow {
+                let mut sum: Option<ExprId> = None;
+                for &m in members {
+                    let k = keys[m];
+                    let v = ar.var(k.var);
+                    sum = Some(match (sum, k.outside) {
+                        (None, false) => v,
+                        (None, true) => ar.neg(v),
+                        (Some(s), false) => ar.add(s, v),
+                        (Some(s), true) => ar.sub(s, v),
+                    });
+                }
+                let zero = ar.constant(0.0);
+                if let Some(s) = sum {
+                    self.flat.equations.push(Equation {
+                        lhs: s,
+                        rhs: zero,
+                        span,
+                        origin: EquationOrigin::ConnectFlow,
+                    });
+                }
+            } else {
+                let first = ar.var(keys[members[0]].var);
+                for &m in &members[1..] {
+                    let v = ar.var(keys[m].var);
+                    self.flat.equations.push(Equation {
+                        lhs: first,
+                        rhs: v,
+                        span,
+                        origin: EquationOrigin::ConnectPotential,
+                    });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! Equations per instance (specification ch. 8): `lhs = rhs` with the types of both sides, for-
+//! equations, if-equations (selected at compile time or as residuals), assert, and the dispatch to
+//! when and connect.
+
+use super::*;
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    pub(super) fn generate_equations(&mut self) -> DResult<()> {
+        let mut k = 0;
+        while k < self.nodes.len() {
+            let node = NodeId(k as u32);
+            let classes = self.nodes[k].classes.clone();
+            for class in classes {
+                let Some(comp) = self.tree.info(class).composition() else {
+                    continue;
+                };
+                let env = Env {
+                    node: Some(node),
+                    class,
+                };
+                if let Some(a) = comp.algorithms.first() {
+                    self.push_error(*self.unsupported(a.span, "algorithm sections"));
+                }
+                for eq in &comp.equations {
+                    let mut out = Vec::new();
+                    if let Err(d) = self.equation(eq, env, &mut out, false) {
+                        self.push_error(*d);
+                    }
+                    self.flat.equations.extend(out);
+                }
+                for eq in &comp.initial_equations {
+                    let mut out = Vec::new();
+                    if let Err(d) = self.equation(eq, env, &mut out, true) {
+                        self.push_error(*d);
+                    }
+                    self.flat.initial_equations.extend(out);
+                }
+                if self.diags.iter().filter(|d| d.is_error()).count() >= MAX_ERRORS {
+                    return Ok(());
+                }
+            }
+            k += 1;
+        }
+        Ok(())
+    }
+
+    pub(super) fn equation(
+        &mut self,
+        eq: &'a ast::Equation,
+        env: Env,
+        out: &mut Vec<Equation>,
+        initial: bool,
+    ) -> DResult<()> {
+        match &eq.kind {
+            ast::EquationKind::Equality(l, r) => {
+                let a = self.eval_arr(l, env)?;
+                let b = self.eval_arr(r, env)?;
+                types::equation(&a, l.span, &b, r.span)?;
+                // A side that is one Integer or Boolean variable is defined by the other.
+                for (side, this, other, other_span) in [(l, &a, &b, r.span), (r, &b, &a, l.span)] {
+                    let ast::ExprKind::Ref(rf) = &side.kind else {
+                        continue;
+                    };
+                    let is_variable =
+                        this.as_scalar()
+                            .is_some_and(|x| match self.flat.arena.node(x) {
+                                Node::Var(v) => !matches!(
+                                    self.flat.vars[v.index()].kind,
+                                    VarKind::Parameter | VarKind::Constant
+                                ),
+                                _ => false,
+                            });
+                    if is_variable && this.ty != ScalarType::Real {
+                        let name = rf.to_source_string();
+                        types::assign(
+                            this.ty,
+                            &name,
+                            other,
+                            other_span,
+                            "is defined by {a} expression",
+                        )?;
+                    }
+                }
+                if a.dims != b.dims {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "size",
+                            format!(
+                                "the sides of this equation have different sizes: {} and {}",
+                                dims_text(&a.dims),
+                                dims_text(&b.dims)
+                            ),
+                        )
+                        .at(l.span, dims_text(&a.dims))
+                        .also(r.span, dims_text(&b.dims)),
+                    ));
+                }
+                for (&x, &y) in a.data.iter().zip(&b.data) {
+                    out.push(Equation {
+                        lhs: x,
+                        rhs: y,
+                        span: eq.span,
+                        origin: EquationOrigin::Source,
+                    });
+                }
+                Ok(())
+            }
+            ast::EquationKind::For { indices, body } => {
+                self.iterate(indices, env, &mut |s| {
+                    for b in body {
+                        s.equation(b, env, out, initial)?;
+                    }
+                    Ok(())
+                })?;
+                Ok(())
+            }
+            ast::EquationKind::If {
+                branches,
+                otherwise,
+            } => {
+                // Structural conditions select a branch at compile time.
+                let mut conds = Vec::new();
+                let mut all_const = true;
+                for (c, _) in branches {
+                    let ce = self.eval_condition(c, env, "the condition of an if-equation")?;
+                    let folded = self.fold(ce);
+                    if folded.is_none() {
+                        all_const = false;
+                    }
+                    conds.push((ce, folded));
+                    if folded == Some(1.0) || folded.is_some_and(|v| v != 0.0) && all_const {
+                        break;
+                    }
+                }
+                if all_const {
+                    for (k, (_, v)) in conds.iter().enumerate() {
+                        if v.is_some_and(|x| x != 0.0) {
+                            for b in &branches[k].1 {
+                                self.equation(b, env, out, initial)?;
+                            }
+                            return Ok(());
+                        }
+                    }
+                    for b in otherwise {
+                        self.equation(b, env, out, initial)?;
+                    }
+                    return Ok(());
+                }
+                // Otherwise every branch must give the same number of scalar equations;
+                // they pair up into residuals `0 = if c then r1 else r2`.
+                let mut branch_eqs = Vec::new();
+                for (_, body) in branches {
+                    let mut v = Vec::new();
+                    for b in body {
+                        self.equation(b, env, &mut v, initial)?;
+                    }
+                    branch_eqs.push(v);
+                }
+                let mut else_eqs = Vec::new();
+                for b in otherwise {
+                    self.equation(b, env, &mut else_eqs, initial)?;
+                }
+                for (k, v) in branch_eqs.iter().enumerate() {
+                    if v.len() != else_eqs.len() {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "if-equation",
+                                format!(
+                                    "the branches of this if-equation have {} and {} equations",
+                                    v.len(),
+                                    else_eqs.len()
+                                ),
+                            )
+                            .at(branches[k].0.span, "condition depends on variables")
+                            .help("with a condition that changes during simulation, every branch needs the same number of equations"),
+                        ));
+                    }
+                }
+                let ar = &mut self.flat.arena;
+                for i in 0..else_eqs.len() {
+                    let mut res = ar.sub(else_eqs[i].lhs, else_eqs[i].rhs);
+                    for (k, v) in branch_eqs.iter().enumerate().rev() {
+                        let r = ar.sub(v[i].lhs, v[i].rhs);
+                        res = ar.if_(conds[k].0, r, res);
+                    }
+                    let zero = ar.constant(0.0);
+                    out.push(Equation {
+                        lhs: zero,
+                        rhs: res,
+                        span: eq.span,
+                        origin: EquationOrigin::Source,
+                    });
+                }
+                Ok(())
+            }
+            ast::EquationKind::Connect(a, b) => {
+                if initial {
+                    return Err(Box::new(
+                        Diagnostic::error("connect", "connect in an initial equation section")
+                            .at(eq.span, "here"),
+                    ));
+                }
+                self.connect(a, b, env, eq.span)
+            }
+            ast::EquationKind::When { branches } => self.when_equation(eq, branches, env, initial),
+            ast::EquationKind::Call(f, args) => {
+                let name = f.to_source_string();
+                match name.as_str() {
+                    "assert" => {
+                        if args.positional.is_empty() {
+                            return Err(Box::new(
+                                Diagnostic::error(
+                                    "arguments",
+                                    "`assert` needs a condition and a message",
+                                )
+                                .at(args.span, "here"),
+                            ));
+                        }
+                        let c = self.eval_condition(
+                            &args.positional[0],
+                            env,
+                            "the condition of an assert",
+                        )?;
+                        let message = match args.positional.get(1) {
+                            Some(m) => match self.eval(m, env)? {
+                                Val::Str(s) => s,
+                                Val::Arr(_) => String::new(),
+                            },
+                            None => String::new(),
+                        };
+                        if self.fold(c) == Some(0.0) {
+                            return Err(Box::new(
+                                Diagnostic::error("assert", format!("assertion fails: {message}"))
+                                    .at(args.positional[0].span, "is false"),
+                            ));
+                        }
+                        self.flat.assertions.push(Assertion {
+                            condition: c,
+                            message,
+                            span: eq.span,
+                        });
+                        Ok(())
+                    }
+                    "terminate" | "reinit" => {
+                        Err(self.unsupported(eq.span, &format!("`{name}` equations")))
+                    }
+                    _ => Err(Box::new(
+                        Diagnostic::error("equation", format!("`{name}(…)` is not an equation"))
+                            .at(eq.span, "here")
+                            .help("an equation is `lhs = rhs`, connect, for, if, when or assert"),
+                    )),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,454 @@
+//! Expressions (specification ch. 3, 10.6): literals, operators with their types, if-expressions,
+//! ranges, array constructors and comprehensions, evaluated to typed arrays of scalar expressions.
+
+use super::*;
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    pub(super) fn eval_arr(&mut self, e: &'a ast::Expr, env: Env) -> DResult<Arr> {
+        match self.eval(e, env)? {
+            Val::Arr(a) => Ok(a),
+            Val::Str(_) => Err(Box::new(
+                Diagnostic::error("type", "a string where a number is expected").at(e.span, "here"),
+            )),
+        }
+    }
+
+    pub(super) fn eval_scalar(&mut self, e: &'a ast::Expr, env: Env) -> DResult<ExprId> {
+        let a = self.eval_arr(e, env)?;
+        a.as_scalar().ok_or_else(|| {
+            Box::new(
+                Diagnostic::error(
+                    "size",
+                    format!("expected a scalar, got size {}", dims_text(&a.dims)),
+                )
+                .at(e.span, "here"),
+            )
+        })
+    }
+
+    pub(super) fn eval(&mut self, e: &'a ast::Expr, env: Env) -> DResult<Val> {
+        use ast::ExprKind as K;
+        let ar = |s: &mut Self, x: f64, ty: ScalarType| {
+            Val::Arr(Arr::scalar(s.flat.arena.constant(x), ty))
+        };
+        match &e.kind {
+            K::Integer(i) => Ok(ar(self, *i as f64, ScalarType::Integer)),
+            K::Real(x) => Ok(ar(self, *x, ScalarType::Real)),
+            K::Bool(b) => Ok(ar(self, if *b { 1.0 } else { 0.0 }, ScalarType::Boolean)),
+            K::Str(s) => Ok(Val::Str(s.clone())),
+            K::End => match self.end_stack.last() {
+                Some(&n) => Ok(ar(self, n as f64, ScalarType::Integer)),
+                None => Err(Box::new(
+                    Diagnostic::error("syntax", "`end` outside of a subscript").at(e.span, "here"),
+                )),
+            },
+            K::Ref(r) => self.eval_ref(r, env),
+            K::Call(target, args) => self.eval_call(e, target, args, env),
+            K::Unary(op, a) => {
+                let x = self.eval_arr(a, env)?;
+                Ok(Val::Arr(match op {
+                    ast::UnaryOp::Neg => {
+                        types::unary_numeric(&x, a.span, "-")?;
+                        x.map(&mut self.flat.arena, |ar, v| ar.neg(v))
+                    }
+                    ast::UnaryOp::Plus => {
+                        types::unary_numeric(&x, a.span, "+")?;
+                        x
+                    }
+                    ast::UnaryOp::Not => {
+                        types::boolean(&x, a.span, "the operand of `not`")?;
+                        x.map(&mut self.flat.arena, |ar, v| ar.not(v))
+                    }
+                }))
+            }
+            K::Binary(op, a, b) => {
+                let (x, y) = match (self.eval(a, env)?, self.eval(b, env)?) {
+                    (Val::Arr(x), Val::Arr(y)) => (x, y),
+                    (Val::Str(x), Val::Str(y)) => return self.string_binary(*op, &x, &y, e.span),
+                    (Val::Str(_), _) | (_, Val::Str(_)) => {
+                        let at = if matches!(self.eval(a, env)?, Val::Str(_)) {
+                            a.span
+                        } else {
+                            b.span
+                        };
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!("`{}` combines a String with a number", op.symbol()),
+                            )
+                            .at(at, "String")
+                            .help("Strings are for messages and names; String(x) makes a String of a number"),
+                        ));
+                    }
+                };
+                let ty = types::binary(*op, &x, a.span, &y, b.span)?;
+                self.binary(*op, &x, &y, e.span).map(|r| Val::Arr(r.with_ty(ty)))
+            }
+            K::If {
+                branches,
+                otherwise,
+            } => {
+                let mut result = self.eval_arr(otherwise, env)?;
+                for (cond, value) in branches.iter().rev() {
+                    let c = self.eval_condition(cond, env, "the condition of an if-expression")?;
+                    // A branch that a structural condition rules out is not evaluated (it
+                    // may index out of bounds for the parameters that rule it out).
+                    let folded = self.fold_if_structural(c);
+                    if folded == Some(0.0) {
+                        continue;
+                    }
+                    let v = self.eval_arr(value, env)?;
+                    let Some(ty) = types::unify(v.ty, result.ty) else {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!(
+                                    "the branches of this if-expression have types {} and {}",
+                                    v.ty.name(),
+                                    result.ty.name()
+                                ),
+                            )
+                            .at(value.span, v.ty.name())
+                            .also(otherwise.span, result.ty.name()),
+                        ));
+                    };
+                    if folded.is_some() {
+                        result = v.with_ty(ty);
+                        continue;
+                    }
+                    if v.dims != result.dims {
+                        return Err(self.size_mismatch(e.span, "the branches of an if-expression", &v.dims, &result.dims));
+                    }
+                    let data = v
+                        .data
+                        .iter()
+                        .zip(&result.data)
+                        .map(|(&t, &f)| self.flat.arena.if_(c, t, f))
+                        .collect();
+                    result = Arr {
+                        dims: v.dims,
+                        data,
+                        ty,
+                    };
+                }
+                Ok(Val::Arr(result))
+            }
+            K::Range { start, step, stop } => {
+                let (a, ta) = self.eval_const_typed(start, env, "a range bound")?;
+                let (s, ts) = match step {
+                    Some(s) => self.eval_const_typed(s, env, "a range step")?,
+                    None => (1.0, ScalarType::Integer),
+                };
+                let (b, tb) = self.eval_const_typed(stop, env, "a range bound")?;
+                let ty = promote3(ta, ts, tb);
+                if s == 0.0 {
+                    return Err(Box::new(
+                        Diagnostic::error("range", "range step is zero").at(e.span, "here"),
+                    ));
+                }
+                let n = ((b - a) / s + 1e-9).floor() + 1.0;
+                if n > MAX_ELEMENTS as f64 || n.is_nan() {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "too-large",
+                            format!("the range has {n} elements; rtc's limit for one array is {MAX_ELEMENTS}"),
+                        )
+                        .at(e.span, "too large"),
+                    ));
+                }
+                let n = if n > 0.0 { n as usize } else { 0 };
+                let data = (0..n)
+                    .map(|k| self.flat.arena.constant(a + k as f64 * s))
+                    .collect();
+                Ok(Val::Arr(Arr {
+                    dims: vec![n],
+                    data,
+                    ty,
+                }))
+            }
+            K::Array(items) => {
+                let mut arrs = Vec::with_capacity(items.len());
+                for it in items {
+                    arrs.push(self.eval_arr(it, env)?);
+                }
+                let ty = unify_items(&arrs, items.iter().map(|i| i.span))?;
+                let dims: Vec<Vec<usize>> = arrs.iter().map(|a| a.dims.clone()).collect();
+                Arr::stack(arrs).map(|a| Val::Arr(a.with_ty(ty))).ok_or_else(|| {
+                    Box::new(
+                        Diagnostic::error(
+                            "size",
+                            "elements of an array constructor have different sizes",
+                        )
+                        .at(e.span, format!("sizes {}", dims.iter().map(|d| dims_text(d)).collect::<Vec<_>>().join(", "))),
+                    )
+                })
+            }
+            K::Comprehension(body, iters) => {
+                let items = self.iterate(iters, env, &mut |s| s.eval_arr(body, env))?;
+                let ty = unify_items(&items, std::iter::repeat(body.span))?;
+                Arr::stack(items).map(|a| Val::Arr(a.with_ty(ty))).ok_or_else(|| {
+                    Box::new(
+                        Diagnostic::error("size", "elements of an array comprehension have different sizes")
+                            .at(e.span, "here"),
+                    )
+                })
+            }
+            K::Matrix(rows) => {
+                let mut row_mats = Vec::new();
+                let mut all = Vec::new();
+                for row in rows {
+                    let mut items = Vec::new();
+                    for it in row {
+                        let a = self.eval_arr(it, env)?;
+                        all.push((a.ty, it.span));
+                        items.push(values::as_matrix(&a));
+                    }
+                    row_mats.push(values::hcat(&items).ok_or_else(|| {
+                        Box::new(
+                            Diagnostic::error("size", "matrix row elements have different row counts")
+                                .at(e.span, "here"),
+                        )
+                    })?);
+                }
+                let mut ty = all.first().map_or(ScalarType::Real, |(t, _)| *t);
+                for &(t, sp) in &all {
+                    ty = types::unify(ty, t).ok_or_else(|| {
+                        Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!("a matrix mixes {} and {} elements", ty.name(), t.name()),
+                            )
+                            .at(sp, t.name()),
+                        )
+                    })?;
+                }
+                values::vcat(&row_mats).map(|a| Val::Arr(a.with_ty(ty))).ok_or_else(|| {
+                    Box::new(
+                        Diagnostic::error("size", "matrix rows have different lengths").at(e.span, "here"),
+                    )
+                })
+            }
+            K::Tuple(_) => Err(Box::new(
+                Diagnostic::error("syntax", "a parenthesised list is only allowed on the left of a function call assignment")
+                    .at(e.span, "here"),
+            )),
+            K::Subscripted(base, subs) => {
+                let v = self.eval_arr(base, env)?;
+                self.apply_subscripts_arr(v, subs, env, e.span).map(Val::Arr)
+            }
+            K::PartialApplication(_) => Err(self.unsupported(e.span, "function partial applications")),
+        }
+    }
+
+    /// Folds a condition if it depends on constants and parameters only.
+    pub(super) fn fold_if_structural(&mut self, c: ExprId) -> Option<f64> {
+        self.fold(c)
+    }
+
+    /// A scalar Boolean condition (`if`, `when`, `assert`).
+    pub(super) fn eval_condition(
+        &mut self,
+        e: &'a ast::Expr,
+        env: Env,
+        what: &str,
+    ) -> DResult<ExprId> {
+        let a = self.eval_arr(e, env)?;
+        types::boolean(&a, e.span, what)?;
+        a.as_scalar().ok_or_else(|| {
+            Box::new(
+                Diagnostic::error(
+                    "size",
+                    format!("{what} must be a scalar, got size {}", dims_text(&a.dims)),
+                )
+                .at(e.span, "here"),
+            )
+        })
+    }
+
+    /// `==`, `<>`, `<`, … of two Strings (a Boolean known at compile time) and `+`.
+    pub(super) fn string_binary(
+        &mut self,
+        op: ast::BinaryOp,
+        x: &str,
+        y: &str,
+        span: Span,
+    ) -> DResult<Val> {
+        use ast::BinaryOp as B;
+        let r = match op {
+            B::Add => return Ok(Val::Str(format!("{x}{y}"))),
+            B::Eq => x == y,
+            B::Ne => x != y,
+            B::Lt => x < y,
+            B::Le => x <= y,
+            B::Gt => x > y,
+            B::Ge => x >= y,
+            _ => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!("`{}` is not defined for Strings", op.symbol()),
+                    )
+                    .at(span, "String operands")
+                    .help("Strings can be joined with `+` and compared"),
+                ))
+            }
+        };
+        let c = self.flat.arena.constant(if r { 1.0 } else { 0.0 });
+        Ok(Val::Arr(Arr::scalar(c, ScalarType::Boolean)))
+    }
+
+    pub(super) fn binary(
+        &mut self,
+        op: ast::BinaryOp,
+        x: &Arr,
+        y: &Arr,
+        span: Span,
+    ) -> DResult<Arr> {
+        use ast::BinaryOp as B;
+        let ar = &mut self.flat.arena;
+        let r = match op {
+            B::Add | B::Sub => {
+                if x.is_scalar() != y.is_scalar() {
+                    None
+                } else if op == B::Add {
+                    values::zip_same(ar, x, y, |a, p, q| a.add(p, q))
+                } else {
+                    values::zip_same(ar, x, y, |a, p, q| a.sub(p, q))
+                }
+            }
+            B::ElemAdd => values::zip(ar, x, y, |a, p, q| a.add(p, q)),
+            B::ElemSub => values::zip(ar, x, y, |a, p, q| a.sub(p, q)),
+            B::Mul => {
+                // Work of the product (multiply-adds): bounded like for-loop iterations.
+                let work = match (x.dims.as_slice(), y.dims.as_slice()) {
+                    ([m, n], [_, p]) => m.saturating_mul(*n).saturating_mul(*p),
+                    ([m, n], [_]) | ([m], [_, n]) => m.saturating_mul(*n),
+                    _ => x.data.len().saturating_add(y.data.len()),
+                };
+                if work > MAX_ITERATIONS {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "too-large",
+                            format!(
+                                "this product of sizes {} and {} takes {work} multiplications, more than rtc's limit of {MAX_ITERATIONS}",
+                                dims_text(&x.dims),
+                                dims_text(&y.dims)
+                            ),
+                        )
+                        .at(span, "too large"),
+                    ));
+                }
+                values::multiply(ar, x, y)
+            }
+            B::ElemMul => values::zip(ar, x, y, |a, p, q| a.mul(p, q)),
+            B::Div => {
+                if !y.is_scalar() {
+                    None
+                } else {
+                    values::zip(ar, x, y, |a, p, q| a.div(p, q))
+                }
+            }
+            B::ElemDiv => values::zip(ar, x, y, |a, p, q| a.div(p, q)),
+            B::Pow => {
+                if x.is_scalar() && y.is_scalar() {
+                    values::zip(ar, x, y, |a, p, q| a.pow(p, q))
+                } else {
+                    return Err(self.unsupported(span, "matrix powers"));
+                }
+            }
+            B::ElemPow => values::zip(ar, x, y, |a, p, q| a.pow(p, q)),
+            B::Lt | B::Le | B::Gt | B::Ge | B::Eq | B::Ne => {
+                if !(x.is_scalar() && y.is_scalar()) {
+                    None
+                } else {
+                    let c = match op {
+                        B::Lt => CmpOp::Lt,
+                        B::Le => CmpOp::Le,
+                        B::Gt => CmpOp::Gt,
+                        B::Ge => CmpOp::Ge,
+                        B::Eq => CmpOp::Eq,
+                        _ => CmpOp::Ne,
+                    };
+                    values::zip(ar, x, y, |a, p, q| a.cmp(c, p, q))
+                }
+            }
+            B::And => values::zip_same(ar, x, y, |a, p, q| a.and(p, q)),
+            B::Or => values::zip_same(ar, x, y, |a, p, q| a.or(p, q)),
+        };
+        r.ok_or_else(|| {
+            Box::new(
+                Diagnostic::error(
+                    "size",
+                    format!(
+                        "operator `{}` cannot combine sizes {} and {}",
+                        op.symbol(),
+                        dims_text(&x.dims),
+                        dims_text(&y.dims)
+                    ),
+                )
+                .at(span, "here"),
+            )
+        })
+    }
+
+    /// Runs `body` for every combination of the loop indices, innermost last.
+    pub(super) fn iterate<T>(
+        &mut self,
+        iters: &'a [ast::ForIndex],
+        env: Env,
+        body: &mut dyn FnMut(&mut Self) -> DResult<T>,
+    ) -> DResult<Vec<T>> {
+        let Some((first, rest)) = iters.split_first() else {
+            return Ok(vec![body(self)?]);
+        };
+        let Some(range) = &first.range else {
+            return Err(self.unsupported(first.name.span, "for-loops without an explicit range"));
+        };
+        let r = self.eval_arr(range, env)?;
+        if r.dims.len() != 1 {
+            return Err(Box::new(
+                Diagnostic::error("size", "a loop range must be a vector").at(range.span, "here"),
+            ));
+        }
+        let loop_ty = r.ty;
+        let mut values = Vec::with_capacity(r.data.len());
+        for &x in &r.data {
+            match self.fold(x) {
+                Some(v) => values.push(v),
+                None => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "not-constant",
+                            "a loop range must be known at compile time",
+                        )
+                        .at(range.span, "depends on a variable"),
+                    ))
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for v in values {
+            self.iterations += 1;
+            if self.iterations > MAX_ITERATIONS {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "too-large",
+                        format!("the model's for-loops run more than {MAX_ITERATIONS} iterations, rtc's limit"),
+                    )
+                    .at(first.name.span, "this loop reached it")
+                    .help("a real-time step function cannot compute a model of this size in a frame; check the ranges"),
+                ));
+            }
+            self.loop_vars.push((first.name.name.clone(), v, loop_ty));
+            let r = self.iterate(rest, env, body);
+            self.loop_vars.pop();
+            out.extend(r?);
+        }
+        Ok(out)
+    }
+}
+
+/// Real for any Real among a range's start, step and stop, else Integer.
+pub(super) fn promote3(a: ScalarType, b: ScalarType, c: ScalarType) -> ScalarType {
+    types::promote(types::promote(a, b), c)
+}

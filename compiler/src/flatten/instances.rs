@@ -1,0 +1,706 @@
+//! The instance tree: a class instance registers its elements (own and inherited) as slots with
+//! their merged modifications; a slot is instantiated when its node is completed or when an
+//! expression needs it. Short classes resolve here, and so do cycles and size limits of
+//! instantiation (specification ch. 5, 7.1-7.2).
+
+use super::*;
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    pub(super) fn new_node(
+        &mut self,
+        path: String,
+        is_connector: bool,
+        parent: Option<NodeId>,
+    ) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(InstNode {
+            path,
+            slots: FxHashMap::default(),
+            order: Vec::new(),
+            classes: Vec::new(),
+            is_connector,
+            parent,
+        });
+        id
+    }
+
+    /// Resolves short class definitions down to a long class or built-in, merging their
+    /// modifications (outer first) and collecting array dimensions and causality.
+    pub(super) fn resolve_short(
+        &mut self,
+        mut class: ClassId,
+        modif: &mut Mod<'a>,
+        dims: &mut Vec<usize>,
+        causality: &mut Option<ast::Causality>,
+        span: Span,
+    ) -> DResult<ClassId> {
+        for _ in 0..64 {
+            let info_parent = self.tree.info(class).parent;
+            let Some(def) = self.tree.info(class).def else {
+                return Ok(class);
+            };
+            match &def.body {
+                ast::ClassBody::Short {
+                    causality: c,
+                    base,
+                    subscripts,
+                    modification,
+                } => {
+                    let lexical = info_parent.unwrap_or(class);
+                    let env = Env {
+                        node: None,
+                        class: lexical,
+                    };
+                    if let Some(cm) = modification {
+                        // A type's own modification applies to every element of an array of it.
+                        let mut inner = Mod::from_class_mod(cm, env);
+                        inner.mark_each();
+                        *modif = merge(modif, &inner);
+                    }
+                    if causality.is_none() {
+                        *causality = *c;
+                    }
+                    for s in subscripts {
+                        match s {
+                            ast::Subscript::Expr(e) => {
+                                let n = self.eval_dim(e, env)?;
+                                dims.push(n);
+                            }
+                            ast::Subscript::Colon(sp) => {
+                                return Err(self.unsupported(*sp, "`:` in a type definition"))
+                            }
+                        }
+                    }
+                    let found = match info_parent {
+                        Some(p) => self.tree.lookup_name(p, base),
+                        None => self.tree.lookup_top_name(base),
+                    };
+                    class = match found {
+                        Some(Found::Class(b)) => b,
+                        _ => return Err(self.unknown_class(base, lexical)),
+                    };
+                }
+                ast::ClassBody::Enumeration { .. } => {
+                    return Err(self.unsupported(def.name.span, "enumeration types"))
+                }
+                ast::ClassBody::Der { .. } => {
+                    return Err(self.unsupported(def.name.span, "der(...) class definitions"))
+                }
+                ast::ClassBody::Long { .. } => return Ok(class),
+            }
+        }
+        Err(Box::new(
+            Diagnostic::error("cycle", "type definition refers to itself").at(span, "here"),
+        ))
+    }
+
+    /// Registers the elements of `class` (and its bases) in `node`.
+    pub(super) fn populate(
+        &mut self,
+        node: NodeId,
+        class: ClassId,
+        modif: &mut Mod<'a>,
+        outer: Option<(Option<ast::Variability>, Option<ast::Causality>, bool)>,
+    ) -> DResult<()> {
+        if let Some(k) = self.extends_chain.iter().position(|&c| c == class) {
+            let names: Vec<String> = self.extends_chain[k..]
+                .iter()
+                .chain([&class])
+                .map(|&c| format!("`{}`", self.tree.info(c).full_name))
+                .collect();
+            return Err(Box::new(
+                Diagnostic::error(
+                    "cycle",
+                    format!(
+                        "`{}` inherits from itself: {}",
+                        self.tree.info(class).full_name,
+                        names.join(" extends ")
+                    ),
+                )
+                .at(self.tree.info(class).span(), "here"),
+            ));
+        }
+        // Inherited twice along different paths (a diamond): the elements are the same.
+        if self.nodes[node.0 as usize].classes.contains(&class) {
+            return Ok(());
+        }
+        if self.nodes[node.0 as usize].classes.len() > 256 {
+            return Err(Box::new(
+                Diagnostic::error("too-deep", "a class inherits from more than 256 classes")
+                    .at(self.tree.info(class).span(), "here"),
+            ));
+        }
+        self.nodes[node.0 as usize].classes.push(class);
+        self.extends_chain.push(class);
+        let r = self.populate_elements(node, class, modif, outer);
+        self.extends_chain.pop();
+        r
+    }
+
+    pub(super) fn populate_elements(
+        &mut self,
+        node: NodeId,
+        class: ClassId,
+        modif: &mut Mod<'a>,
+        outer: Option<(Option<ast::Variability>, Option<ast::Causality>, bool)>,
+    ) -> DResult<()> {
+        let Some(comp) = self.tree.info(class).composition() else {
+            return Ok(());
+        };
+        let env = Env {
+            node: Some(node),
+            class,
+        };
+        for element in &comp.elements {
+            match element {
+                ast::Element::Extends(ext) => {
+                    let base = match self.tree.lookup_name(class, &ext.base) {
+                        Some(Found::Class(b)) => b,
+                        _ => return Err(self.unknown_class(&ext.base, class)),
+                    };
+                    let mut m = modif.clone();
+                    if let Some(cm) = &ext.modification {
+                        for a in &cm.args {
+                            if let ast::Argument::Redeclare { span, what } = a {
+                                return Err(self.unsupported(*span, what));
+                            }
+                        }
+                        let inner = Mod::from_class_mod(cm, env);
+                        m = merge(&m, &inner);
+                    }
+                    let mut dims = Vec::new();
+                    let mut caus = None;
+                    let base = self.resolve_short(base, &mut m, &mut dims, &mut caus, ext.span)?;
+                    if let Some(b) = self.tree.info(base).builtin {
+                        // `extends Real` in a type: the class is a scalar type.
+                        let _ = b;
+                        return Err(self.unsupported(ext.span, "extending a built-in type"));
+                    }
+                    self.populate(node, base, &mut m, outer)?;
+                }
+                ast::Element::Component(clause, prefix) => {
+                    if prefix.inner || prefix.outer {
+                        return Err(self.unsupported(clause.span, "inner/outer components"));
+                    }
+                    for decl in &clause.components {
+                        let mut m = modif.sub(&decl.name.name);
+                        if let Some(dm) = &decl.modification {
+                            let inner = Mod::from_modification(dm, env);
+                            m = merge(&m, &inner);
+                        }
+                        self.add_slot(node, clause, decl, class, m, outer)?;
+                    }
+                }
+                ast::Element::Class(..) | ast::Element::Import(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn add_slot(
+        &mut self,
+        node: NodeId,
+        clause: &'a ast::ComponentClause,
+        decl: &'a ast::ComponentDecl,
+        lexical: ClassId,
+        modif: Mod<'a>,
+        outer: Option<(Option<ast::Variability>, Option<ast::Causality>, bool)>,
+    ) -> DResult<()> {
+        if let Some(&existing) = self.nodes[node.0 as usize].slots.get(&decl.name.name) {
+            let prev = self.slots[existing.0 as usize].decl.name.span;
+            return Err(Box::new(
+                Diagnostic::error(
+                    "duplicate",
+                    format!("`{}` is declared twice", decl.name.name),
+                )
+                .at(decl.name.span, "declared again here")
+                .also(prev, "first declared here"),
+            ));
+        }
+        let id = SlotId(self.slots.len() as u32);
+        let (ov, oc, of) = outer.unwrap_or((None, None, false));
+        self.slots.push(Slot {
+            name: decl.name.name.clone(),
+            clause,
+            decl,
+            lexical,
+            node,
+            modif,
+            state: SlotState::Pending,
+            outer_variability: ov,
+            outer_causality: oc,
+            outer_flow: of,
+            is_connector: false,
+        });
+        let n = &mut self.nodes[node.0 as usize];
+        n.slots.insert(decl.name.name.clone(), id);
+        n.order.push(id);
+        Ok(())
+    }
+
+    /// Applies `--param name=value` overrides to top-level parameters.
+    pub(super) fn apply_overrides(
+        &mut self,
+        top: NodeId,
+        overrides: &[(String, f64)],
+    ) -> DResult<()> {
+        for (name, value) in overrides {
+            let Some(&sid) = self.nodes[top.0 as usize].slots.get(name.as_str()) else {
+                return Err(Box::new(Diagnostic::error(
+                    "unknown-name",
+                    format!("--param: the model has no top-level parameter `{name}`"),
+                )));
+            };
+            let slot = &self.slots[sid.0 as usize];
+            if slot.clause.prefix.variability != Some(ast::Variability::Parameter) {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "not-a-parameter",
+                        format!("--param: `{name}` is not a parameter"),
+                    )
+                    .at(slot.decl.name.span, "declared here"),
+                ));
+            }
+            if !slot.decl.subscripts.is_empty() || !slot.clause.subscripts.is_empty() {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "command-line",
+                        format!("--param: `{name}` is an array; --param sets scalar parameters"),
+                    )
+                    .at(slot.decl.name.span, "declared here"),
+                ));
+            }
+            let lexical = slot.lexical;
+            let expr = slot
+                .decl
+                .modification
+                .as_ref()
+                .and_then(|m| match &m.binding {
+                    Some(ast::Binding::Expr(e)) => Some(e),
+                    _ => None,
+                });
+            let fallback = OVERRIDE_EXPR.with(|e| *e);
+            self.slots[sid.0 as usize].modif.binding = Some(modification::ModValue {
+                expr: expr.unwrap_or(fallback),
+                env: Env {
+                    node: Some(top),
+                    class: lexical,
+                },
+                select: Vec::new(),
+                value: Some(*value),
+            });
+        }
+        Ok(())
+    }
+
+    /// Instantiates every slot of a node (recursively).
+    pub(super) fn complete_node(&mut self, node: NodeId) -> DResult<()> {
+        let order = self.nodes[node.0 as usize].order.clone();
+        for sid in order {
+            self.instantiate(sid)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn slot_path(&self, sid: SlotId) -> String {
+        let s = &self.slots[sid.0 as usize];
+        let p = &self.nodes[s.node.0 as usize].path;
+        if p.is_empty() {
+            s.name.to_string()
+        } else {
+            format!("{p}.{}", s.name)
+        }
+    }
+
+    pub(super) fn instantiate(&mut self, sid: SlotId) -> DResult<Entry> {
+        match &self.slots[sid.0 as usize].state {
+            SlotState::Done(e) => return Ok(e.clone()),
+            SlotState::InProgress => {
+                let d = self.slots[sid.0 as usize].decl;
+                return Err(Box::new(
+                    Diagnostic::error("cycle", format!("`{}` depends on itself", d.name.name))
+                        .at(d.name.span, "in its own definition"),
+                ));
+            }
+            SlotState::Pending => {}
+        }
+        self.slots[sid.0 as usize].state = SlotState::InProgress;
+        let entry = self.instantiate_inner(sid)?;
+        self.slots[sid.0 as usize].state = SlotState::Done(entry.clone());
+        Ok(entry)
+    }
+
+    pub(super) fn instantiate_inner(&mut self, sid: SlotId) -> DResult<Entry> {
+        let (clause, decl, lexical, node, mut modif) = {
+            let s = &self.slots[sid.0 as usize];
+            (s.clause, s.decl, s.lexical, s.node, s.modif.clone())
+        };
+        let env = Env {
+            node: Some(node),
+            class: lexical,
+        };
+        if let Some(cond) = &decl.condition {
+            let v = self.eval_const(cond, env, "a component condition")?;
+            if v == 0.0 {
+                return Ok(Entry::Disabled);
+            }
+        }
+        let class = match self.tree.lookup_name(lexical, &clause.type_name) {
+            Some(Found::Class(c)) => c,
+            Some(Found::Component { .. }) => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "not-a-class",
+                        format!(
+                            "`{}` is a component, not a type",
+                            clause.type_name.to_dotted()
+                        ),
+                    )
+                    .at(clause.type_name.span, "expected a type"),
+                ))
+            }
+            None => return Err(self.unknown_class(&clause.type_name, lexical)),
+        };
+        // Dimensions: declaration subscripts, then the clause's, then the type's. With `:`
+        // the binding's size is known first, so `size(A, 1)` may refer to the array itself.
+        let has_colon = decl
+            .subscripts
+            .iter()
+            .chain(&clause.subscripts)
+            .any(|s| matches!(s, ast::Subscript::Colon(_)));
+        if has_colon {
+            if let Some(b) = modif.binding.clone() {
+                let v = self.eval_mod_value(&b)?;
+                self.pending_dims.insert(sid, v.dims);
+            }
+        }
+        let mut dims = Vec::new();
+        let mut colon = false;
+        for s in decl.subscripts.iter().chain(&clause.subscripts) {
+            match s {
+                ast::Subscript::Expr(e) => dims.push(self.eval_dim(e, env)?),
+                ast::Subscript::Colon(_) => {
+                    colon = true;
+                    dims.push(usize::MAX);
+                }
+            }
+        }
+        if colon {
+            // `A[:, 2] = ...`: sizes come from the binding.
+            let Some(b) = modif.binding.clone() else {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!(
+                            "the size of `{}` is not given and it has no binding",
+                            decl.name.name
+                        ),
+                    )
+                    .at(decl.name.span, "declared with `:`"),
+                ));
+            };
+            let v = self.eval_mod_value(&b)?;
+            for (k, d) in dims.iter_mut().enumerate() {
+                if *d == usize::MAX {
+                    *d = *v.dims.get(k).ok_or_else(|| {
+                        Box::new(
+                            Diagnostic::error(
+                                "size",
+                                format!(
+                                    "binding of `{}` has {} dimensions, the declaration more",
+                                    decl.name.name,
+                                    v.dims.len()
+                                ),
+                            )
+                            .at(b.expr.span, "binding"),
+                        )
+                    })?;
+                }
+            }
+        }
+        let mut causality = clause.prefix.causality;
+        let class =
+            self.resolve_short(class, &mut modif, &mut dims, &mut causality, clause.span)?;
+        let s = &self.slots[sid.0 as usize];
+        let causality = causality.or(s.outer_causality);
+        let variability = clause.prefix.variability.or(s.outer_variability);
+        let is_flow = clause.prefix.connection == Some(ast::Connection::Flow) || s.outer_flow;
+        if clause.prefix.connection == Some(ast::Connection::Stream) {
+            return Err(self.unsupported(clause.span, "stream connectors"));
+        }
+        let path = self.slot_path(sid);
+        let count = elements(&dims, decl.name.span, &format!("`{path}`"))?;
+        let info = self.tree.info(class);
+        let limit = if info.builtin.is_some() {
+            (self.flat.vars.len(), MAX_VARIABLES, "scalar variables")
+        } else {
+            (self.nodes.len(), MAX_INSTANCES, "component instances")
+        };
+        if limit.0 + count > limit.1 {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "too-large",
+                    format!(
+                        "with `{path}` ({count} elements) the model has more than {} {}, rtc's limit",
+                        limit.1, limit.2
+                    ),
+                )
+                .at(decl.name.span, "too large")
+                .help("a real-time step function cannot compute a model of this size in a frame; check the sizes"),
+            ));
+        }
+        let info = self.tree.info(class);
+        if info.builtin == Some(Builtin::String) {
+            return self.string_entry(sid, &dims, &modif, variability);
+        }
+        if let Some(b) = info.builtin {
+            let vars = self.make_vars(
+                sid,
+                &path,
+                b,
+                &dims,
+                &modif,
+                variability,
+                causality,
+                is_flow,
+            )?;
+            let mut is_conn = false;
+            // `connector RealInput = input Real`: a connector whose only element is itself.
+            let tdef = self.tree.lookup_name(lexical, &clause.type_name);
+            if let Some(Found::Class(c)) = tdef {
+                is_conn = self.short_chain_has_connector(c);
+            }
+            self.slots[sid.0 as usize].is_connector = is_conn;
+            return Ok(Entry::Vars {
+                dims,
+                vars: vars.into(),
+            });
+        }
+        let restriction = info.restriction();
+        let is_connector = matches!(
+            restriction,
+            Some(ast::Restriction::Connector | ast::Restriction::ExpandableConnector)
+        );
+        if restriction == Some(ast::Restriction::ExpandableConnector) {
+            return Err(self.unsupported(clause.span, "expandable connectors"));
+        }
+        if matches!(
+            restriction,
+            Some(
+                ast::Restriction::Function
+                    | ast::Restriction::Package
+                    | ast::Restriction::OperatorFunction
+            )
+        ) {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "not-a-class",
+                    format!(
+                        "`{}` is a {} and cannot be a component's type",
+                        info.full_name,
+                        restriction.map(|r| r.keyword()).unwrap_or("class")
+                    ),
+                )
+                .at(clause.type_name.span, "here"),
+            ));
+        }
+        if info.def.is_some_and(|d| d.partial) {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "partial",
+                    format!(
+                        "component `{}` has partial type `{}`",
+                        decl.name.name, info.full_name
+                    ),
+                )
+                .at(clause.type_name.span, "partial class"),
+            ));
+        }
+        // A class whose instance contains an instance of itself (a record with a component of
+        // its own type, a model that names itself through an import) never ends.
+        let mut anc = Some(node);
+        let mut depth = 0;
+        while let Some(a) = anc {
+            let n = &self.nodes[a.0 as usize];
+            if n.classes.first() == Some(&class) {
+                let name = self.tree.info(class).full_name.clone();
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "cycle",
+                        format!(
+                            "`{}` has type `{name}`, which contains it: the instance would never end",
+                            decl.name.name
+                        ),
+                    )
+                    .at(clause.type_name.span, format!("`{name}` inside `{name}`"))
+                    .help("a component cannot have the type of a class it is part of"),
+                ));
+            }
+            depth += 1;
+            anc = n.parent;
+        }
+        if depth > MAX_INSTANCE_DEPTH {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "too-deep",
+                    format!("components nest more than {MAX_INSTANCE_DEPTH} levels deep"),
+                )
+                .at(decl.name.span, "here"),
+            ));
+        }
+        self.slots[sid.0 as usize].is_connector = is_connector;
+        self.check_redeclares(&modif)?;
+        if let Some(b) = &modif.binding {
+            return Err(self.unsupported(
+                b.expr.span,
+                "bindings of structured components (records): set their fields instead",
+            ));
+        }
+        let outer = Some((variability, causality, is_flow));
+        let mut nodes = Vec::with_capacity(count);
+        for k in 0..count {
+            let sub_path = format!("{path}{}", subscript_text(&dims, k));
+            let child = self.new_node(sub_path, is_connector, Some(node));
+            let mut m = if dims.is_empty() {
+                modif.clone()
+            } else {
+                modif.select(&dims, k)
+            };
+            self.populate(child, class, &mut m, outer)?;
+            self.check_modifiers(child, &m, class)?;
+            nodes.push(child);
+        }
+        for &child in &nodes {
+            self.complete_node(child)?;
+        }
+        Ok(Entry::Nodes {
+            dims,
+            nodes: nodes.into(),
+        })
+    }
+
+    pub(super) fn short_chain_has_connector(&mut self, mut c: ClassId) -> bool {
+        for _ in 0..64 {
+            let info = self.tree.info(c);
+            if matches!(
+                info.restriction(),
+                Some(ast::Restriction::Connector | ast::Restriction::ExpandableConnector)
+            ) {
+                return true;
+            }
+            match self.tree.base_of_short(c) {
+                Some((b, _)) => c = b,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    pub(super) fn check_redeclares(&self, m: &Mod<'a>) -> DResult<()> {
+        if let Some((span, what)) = m.redeclares.first() {
+            return Err(self.unsupported(*span, what));
+        }
+        for (_, sub) in &m.subs {
+            self.check_redeclares(sub)?;
+        }
+        Ok(())
+    }
+
+    /// Every modifier must name an element of the class.
+    pub(super) fn check_modifiers(
+        &mut self,
+        node: NodeId,
+        m: &Mod<'a>,
+        class: ClassId,
+    ) -> DResult<()> {
+        for (name, sub) in &m.subs {
+            if !self.nodes[node.0 as usize].slots.contains_key(name) {
+                let candidates: Vec<String> = self.nodes[node.0 as usize]
+                    .slots
+                    .keys()
+                    .map(|k| k.to_string())
+                    .collect();
+                let mut d = Diagnostic::error(
+                    "unknown-modifier",
+                    format!(
+                        "`{}` has no element `{name}` to modify",
+                        self.tree.info(class).full_name
+                    ),
+                );
+                if let Some(sp) = sub.span {
+                    d = d.at(sp, "modifies nothing");
+                }
+                if let Some(s) = suggest(name, &candidates) {
+                    d = d.help(format!("did you mean `{s}`?"));
+                } else {
+                    let mut c = candidates;
+                    c.sort();
+                    d = d.help(format!("its elements are: {}", c.join(", ")));
+                }
+                return Err(Box::new(d));
+            }
+        }
+        Ok(())
+    }
+
+    /// A String component: parameters and constants carry their value for messages and
+    /// comparisons; String variables are not supported.
+    pub(super) fn string_entry(
+        &mut self,
+        sid: SlotId,
+        dims: &[usize],
+        modif: &Mod<'a>,
+        variability: Option<ast::Variability>,
+    ) -> DResult<Entry> {
+        let decl = self.slots[sid.0 as usize].decl;
+        if variability.is_none() || variability == Some(ast::Variability::Discrete) {
+            return Err(self.unsupported(
+                decl.span,
+                "String variables (String parameters and constants are)",
+            ));
+        }
+        if !dims.is_empty() {
+            return Err(self.unsupported(decl.span, "arrays of Strings"));
+        }
+        if let Some((name, sub)) = modif.subs.iter().find(|(n, _)| &**n != "start") {
+            let mut d = Diagnostic::error(
+                "unknown-modifier",
+                format!("a String parameter has no attribute `{name}`"),
+            );
+            if let Some(sp) = sub.span {
+                d = d.at(sp, "not an attribute");
+            }
+            return Err(Box::new(d));
+        }
+        let value = match modif.binding.clone().or_else(|| modif.sub("start").binding) {
+            Some(b) => match self.eval_mod_value_val(&b)? {
+                Val::Str(s) => s,
+                Val::Arr(a) => return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!(
+                            "the value of String `{}` is {}",
+                            decl.name.name,
+                            a.ty.name()
+                        ),
+                    )
+                    .at(b.expr.span, a.ty.name())
+                    .help(
+                        "a String value is written in double quotes; String(x) converts a number",
+                    ),
+                )),
+            },
+            None if variability == Some(ast::Variability::Constant) => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "no-value",
+                        format!("constant `{}` has no value", decl.name.name),
+                    )
+                    .at(decl.name.span, "declared without a value"),
+                ))
+            }
+            None => String::new(),
+        };
+        Ok(Entry::Str(value.into()))
+    }
+}

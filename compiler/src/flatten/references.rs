@@ -1,0 +1,486 @@
+//! Component references: lookup through the instance tree and the lexical scopes (package
+//! constants), array subscripts and slices, components of component arrays (specification 5.3,
+//! 10.5).
+
+use super::*;
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    pub(super) fn eval_ref(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<Val> {
+        let first = &r.parts[0];
+        if !r.global && r.parts.len() == 1 {
+            if let Some(&(_, v, ty)) = self
+                .loop_vars
+                .iter()
+                .rev()
+                .find(|(n, _, _)| *n == first.ident.name)
+            {
+                let a = Arr::scalar(self.flat.arena.constant(v), ty);
+                return self
+                    .apply_subscripts_arr(a, &first.subscripts, env, r.span)
+                    .map(Val::Arr);
+            }
+        }
+        match self.resolve(r, env)? {
+            Resolved::Value(v) => Ok(v),
+            Resolved::Nodes { .. } => Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!("`{}` is a component, not a value", r.to_source_string()),
+                )
+                .at(r.span, "used as a value")
+                .help("refer to one of its variables, e.g. `comp.v`"),
+            )),
+        }
+    }
+
+    /// Resolves a component reference to values or instances.
+    pub(super) fn resolve(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<Resolved> {
+        let first = &r.parts[0];
+        let name = &*first.ident.name;
+        // 1. A component of the instance.
+        if !r.global {
+            if let Some(node) = env.node {
+                if let Some(&sid) = self.nodes[node.0 as usize].slots.get(name) {
+                    let entry = self.instantiate(sid)?;
+                    self.last_slot = Some(sid);
+                    return self.walk(entry, r, 0, env);
+                }
+            }
+            if name == "time" && first.subscripts.is_empty() && r.parts.len() == 1 {
+                return Ok(Resolved::Value(Val::Arr(Arr::real(self.flat.arena.time()))));
+            }
+        }
+        // 2. A class or package constant through the lexical scopes.
+        let found = if r.global {
+            self.tree.top_level(name).map(Found::Class)
+        } else {
+            self.tree.lookup_simple(env.class, name, 0)
+        };
+        let mut k = 0;
+        let mut found = match found {
+            Some(f) => f,
+            None => return Err(self.unknown_component(r, 0, env)),
+        };
+        loop {
+            match found {
+                Found::Component {
+                    owner,
+                    clause,
+                    decl,
+                } => {
+                    if clause.prefix.variability != Some(ast::Variability::Constant) {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "unknown-name",
+                                format!(
+                                    "`{}` is not a constant, so it cannot be used from outside an instance",
+                                    decl.name.name
+                                ),
+                            )
+                            .at(r.parts[k].ident.span, "not visible here"),
+                        ));
+                    }
+                    let value = self.package_constant(owner, clause, decl)?;
+                    let v =
+                        self.apply_subscripts_arr(value, &r.parts[k].subscripts, env, r.span)?;
+                    if k + 1 < r.parts.len() {
+                        return Err(self.unsupported(r.span, "fields of package constants"));
+                    }
+                    return Ok(Resolved::Value(Val::Arr(v)));
+                }
+                Found::Class(c) => {
+                    k += 1;
+                    if k >= r.parts.len() {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!("`{}` is a class, not a value", r.to_source_string()),
+                            )
+                            .at(r.span, "used as a value"),
+                        ));
+                    }
+                    found = match self.tree.member(c, &r.parts[k].ident.name, 0) {
+                        Some(f) => f,
+                        None => return Err(self.unknown_component(r, k, env)),
+                    };
+                }
+            }
+        }
+    }
+
+    pub(super) fn unknown_component(
+        &mut self,
+        r: &ast::ComponentRef,
+        k: usize,
+        env: Env,
+    ) -> Box<Diagnostic> {
+        let part = &r.parts[k];
+        let mut candidates: Vec<String> = Vec::new();
+        if k == 0 {
+            if let Some(node) = env.node {
+                candidates.extend(
+                    self.nodes[node.0 as usize]
+                        .slots
+                        .keys()
+                        .map(|s| s.to_string()),
+                );
+            }
+            candidates.extend(self.tree.visible_names(env.class));
+            candidates.extend(self.loop_vars.iter().map(|(n, _, _)| n.to_string()));
+            candidates.push("time".into());
+        }
+        let mut d = Diagnostic::error(
+            "unknown-name",
+            format!("unknown name `{}`", part.ident.name),
+        )
+        .at(part.ident.span, "not declared");
+        if let Some(s) = suggest(&part.ident.name, &candidates) {
+            d = d.help(format!("did you mean `{s}`?"));
+        }
+        Box::new(d)
+    }
+
+    pub(super) fn package_constant(
+        &mut self,
+        owner: ClassId,
+        clause: &'a ast::ComponentClause,
+        decl: &'a ast::ComponentDecl,
+    ) -> DResult<Arr> {
+        let key = (owner, decl.name.name.clone());
+        if let Some(v) = self.package_consts.get(&key) {
+            return Ok(v.clone());
+        }
+        let env = Env {
+            node: None,
+            class: owner,
+        };
+        let binding = decl.modification.as_ref().and_then(|m| match &m.binding {
+            Some(ast::Binding::Expr(e)) => Some(e),
+            _ => None,
+        });
+        let Some(b) = binding else {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "no-value",
+                    format!("constant `{}` has no value", decl.name.name),
+                )
+                .at(decl.name.span, "declared without a value"),
+            ));
+        };
+        let _ = clause;
+        let saved = std::mem::take(&mut self.loop_vars);
+        let v = self.eval_arr(b, env);
+        self.loop_vars = saved;
+        let v = v?;
+        for &x in &v.data {
+            if self.fold(x).is_none() {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "not-constant",
+                        format!("constant `{}` has a non-constant value", decl.name.name),
+                    )
+                    .at(b.span, "not constant"),
+                ));
+            }
+        }
+        self.package_consts.insert(key, v.clone());
+        Ok(v)
+    }
+
+    /// Continues resolving `r` from part `k`, whose entry is `entry`.
+    pub(super) fn walk(
+        &mut self,
+        entry: Entry,
+        r: &'a ast::ComponentRef,
+        k: usize,
+        env: Env,
+    ) -> DResult<Resolved> {
+        let part = &r.parts[k];
+        match entry {
+            Entry::Disabled => Err(Box::new(
+                Diagnostic::error(
+                    "disabled",
+                    format!(
+                        "`{}` is a conditional component that is disabled",
+                        part.ident.name
+                    ),
+                )
+                .at(part.ident.span, "its condition is false"),
+            )),
+            Entry::Str(value) => {
+                if k + 1 < r.parts.len() || !part.subscripts.is_empty() {
+                    return Err(Box::new(
+                        Diagnostic::error("type", format!("`{}` is a String", part.ident.name))
+                            .at(r.span, "neither subscripts nor elements"),
+                    ));
+                }
+                Ok(Resolved::Value(Val::Str(value.to_string())))
+            }
+            Entry::Vars { dims, vars } => {
+                if k + 1 < r.parts.len() {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "unknown-name",
+                            format!(
+                                "`{}` is a scalar variable and has no element `{}`",
+                                part.ident.name,
+                                r.parts[k + 1].ident.name
+                            ),
+                        )
+                        .at(r.parts[k + 1].ident.span, "no such element"),
+                    ));
+                }
+                let ty = vars
+                    .first()
+                    .map_or(ScalarType::Real, |&v| self.flat.vars[v.index()].ty);
+                let (dims, vars) =
+                    self.apply_subscripts_list(&dims, &vars, &part.subscripts, env, r.span)?;
+                let data = vars.iter().map(|&v| self.var_expr(v)).collect();
+                Ok(Resolved::Value(Val::Arr(Arr { dims, data, ty })))
+            }
+            Entry::Nodes { dims, nodes } => {
+                let (dims, nodes) =
+                    self.apply_subscripts_list(&dims, &nodes, &part.subscripts, env, r.span)?;
+                if k + 1 == r.parts.len() {
+                    return Ok(Resolved::Nodes { dims, nodes });
+                }
+                let next = &r.parts[k + 1];
+                let mut results = Vec::with_capacity(nodes.len());
+                for &n in &nodes {
+                    let Some(&sid) = self.nodes[n.0 as usize].slots.get(&next.ident.name) else {
+                        let candidates: Vec<String> = self.nodes[n.0 as usize]
+                            .slots
+                            .keys()
+                            .map(|s| s.to_string())
+                            .collect();
+                        let mut d = Diagnostic::error(
+                            "unknown-name",
+                            format!("`{}` has no element `{}`", part.ident.name, next.ident.name),
+                        )
+                        .at(next.ident.span, "no such element");
+                        if let Some(s) = suggest(&next.ident.name, &candidates) {
+                            d = d.help(format!("did you mean `{s}`?"));
+                        }
+                        return Err(Box::new(d));
+                    };
+                    let e = self.instantiate(sid)?;
+                    self.last_slot = Some(sid);
+                    results.push(self.walk(e, r, k + 1, env)?);
+                }
+                combine(dims, results, r.span)
+            }
+        }
+    }
+
+    /// A variable in an expression: constants are inlined, everything else stays symbolic.
+    pub(super) fn var_expr(&mut self, v: VarId) -> ExprId {
+        let var = &self.flat.vars[v.index()];
+        if var.kind == VarKind::Constant {
+            if let Some(b) = var.binding {
+                if self.flat.arena.as_const(b).is_some() {
+                    return b;
+                }
+            }
+        }
+        self.flat.arena.var(v)
+    }
+
+    pub(super) fn subscript_indices(
+        &mut self,
+        s: &'a ast::Subscript,
+        n: usize,
+        env: Env,
+    ) -> DResult<Option<Vec<usize>>> {
+        match s {
+            ast::Subscript::Colon(_) => Ok(None),
+            ast::Subscript::Expr(e) => {
+                self.end_stack.push(n);
+                let r = self.eval_arr(e, env);
+                self.end_stack.pop();
+                let a = r?;
+                types::integer(&a, e.span, "an array subscript")?;
+                let mut out = Vec::with_capacity(a.data.len());
+                for &x in &a.data {
+                    let Some(v) = self.fold(x) else {
+                        return Err(Box::new(
+                            Diagnostic::error("not-constant", "array subscripts must be known at compile time")
+                                .at(e.span, "depends on a variable")
+                                .help("rtc expands arrays to scalars; a variable index would need run-time lookup"),
+                        ));
+                    };
+                    if v < 1.0 || v.fract() != 0.0 || v as usize > n {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "index",
+                                format!("index {v} is out of bounds 1..{n}"),
+                            )
+                            .at(e.span, "out of bounds"),
+                        ));
+                    }
+                    out.push(v as usize - 1);
+                }
+                if a.dims.is_empty() {
+                    Ok(Some(out))
+                } else {
+                    // A vector of indices keeps the dimension: mark by returning it as a slice.
+                    Ok(Some(out).map(|mut o| {
+                        o.push(usize::MAX);
+                        o
+                    }))
+                }
+            }
+        }
+    }
+
+    /// Applies subscripts to an array value.
+    pub(super) fn apply_subscripts_arr(
+        &mut self,
+        a: Arr,
+        subs: &'a [ast::Subscript],
+        env: Env,
+        span: Span,
+    ) -> DResult<Arr> {
+        if subs.is_empty() {
+            return Ok(a);
+        }
+        let (dims, data) = self.apply_subscripts_list(&a.dims, &a.data, subs, env, span)?;
+        Ok(Arr {
+            dims,
+            data,
+            ty: a.ty,
+        })
+    }
+
+    pub(super) fn apply_subscripts_list<T: Copy>(
+        &mut self,
+        dims: &[usize],
+        data: &[T],
+        subs: &'a [ast::Subscript],
+        env: Env,
+        span: Span,
+    ) -> DResult<(Vec<usize>, Vec<T>)> {
+        if subs.is_empty() {
+            return Ok((dims.to_vec(), data.to_vec()));
+        }
+        if subs.len() > dims.len() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "index",
+                    format!(
+                        "{} subscripts for an array with {} dimensions",
+                        subs.len(),
+                        dims.len()
+                    ),
+                )
+                .at(span, "too many subscripts"),
+            ));
+        }
+        // Per dimension: chosen indices and whether the dimension is kept.
+        let mut choice: Vec<(Vec<usize>, bool)> = Vec::with_capacity(dims.len());
+        for (k, &n) in dims.iter().enumerate() {
+            match subs.get(k) {
+                None => choice.push(((0..n).collect(), true)),
+                Some(s) => match self.subscript_indices(s, n, env)? {
+                    None => choice.push(((0..n).collect(), true)),
+                    Some(mut idx) => {
+                        let keep = idx.last() == Some(&usize::MAX);
+                        if keep {
+                            idx.pop();
+                        }
+                        choice.push((idx, keep));
+                    }
+                },
+            }
+        }
+        let new_dims: Vec<usize> = choice
+            .iter()
+            .filter(|(_, k)| *k)
+            .map(|(i, _)| i.len())
+            .collect();
+        let mut strides = vec![1usize; dims.len()];
+        for k in (0..dims.len().saturating_sub(1)).rev() {
+            strides[k] = strides[k + 1] * dims[k + 1];
+        }
+        let total: usize = choice.iter().map(|(i, _)| i.len()).product();
+        let mut out = Vec::with_capacity(total);
+        let mut counter = vec![0usize; dims.len()];
+        if total > 0 {
+            loop {
+                let mut flat = 0;
+                for k in 0..dims.len() {
+                    flat += choice[k].0[counter[k]] * strides[k];
+                }
+                out.push(data[flat]);
+                // Increment the odometer.
+                let mut k = dims.len();
+                loop {
+                    if k == 0 {
+                        break;
+                    }
+                    k -= 1;
+                    counter[k] += 1;
+                    if counter[k] < choice[k].0.len() {
+                        break;
+                    }
+                    counter[k] = 0;
+                    if k == 0 {
+                        return Ok((new_dims, out));
+                    }
+                }
+                if dims.is_empty() {
+                    break;
+                }
+            }
+        }
+        Ok((new_dims, out))
+    }
+}
+
+/// Joins per-instance results of `comp[:].x` into one result with the instance dimensions first.
+pub(super) fn combine(dims: Vec<usize>, results: Vec<Resolved>, span: Span) -> DResult<Resolved> {
+    if dims.is_empty() && results.len() == 1 {
+        return results.into_iter().next().ok_or_else(|| {
+            Box::new(Diagnostic::error("internal", "empty reference").at(span, "here"))
+        });
+    }
+    let mut arrs = Vec::new();
+    let mut node_lists = Vec::new();
+    let mut inner_dims = None;
+    for r in results {
+        match r {
+            Resolved::Value(Val::Arr(a)) => arrs.push(a),
+            Resolved::Nodes { dims: d, nodes } => {
+                inner_dims = Some(d);
+                node_lists.extend(nodes);
+            }
+            Resolved::Value(Val::Str(_)) => {
+                return Err(Box::new(
+                    Diagnostic::error("type", "array of strings").at(span, "here"),
+                ))
+            }
+        }
+    }
+    if !arrs.is_empty() {
+        let inner = arrs[0].dims.clone();
+        let mut data = Vec::new();
+        for a in &arrs {
+            if a.dims != inner {
+                return Err(Box::new(
+                    Diagnostic::error("size", "elements of a component array have different sizes")
+                        .at(span, "here"),
+                ));
+            }
+            data.extend_from_slice(&a.data);
+        }
+        let mut d = dims;
+        d.extend(inner);
+        let ty = arrs[0].ty;
+        return Ok(Resolved::Value(Val::Arr(Arr { dims: d, data, ty })));
+    }
+    let mut d = dims;
+    d.extend(inner_dims.unwrap_or_default());
+    Ok(Resolved::Nodes {
+        dims: d,
+        nodes: node_lists,
+    })
+}

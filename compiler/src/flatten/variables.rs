@@ -1,0 +1,371 @@
+//! Components of the predefined types become flat variables: kind, attributes (start, fixed, min,
+//! max, nominal, unit), bindings as values or equations, and the type of each (specification 4.8,
+//! 7.2).
+
+use super::*;
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn make_vars(
+        &mut self,
+        sid: SlotId,
+        path: &str,
+        builtin: Builtin,
+        dims: &[usize],
+        modif: &Mod<'a>,
+        variability: Option<ast::Variability>,
+        causality: Option<ast::Causality>,
+        is_flow: bool,
+    ) -> DResult<Vec<VarId>> {
+        let (decl, node) = {
+            let s = &self.slots[sid.0 as usize];
+            (s.decl, s.node)
+        };
+        let ty = match builtin {
+            Builtin::Real => ScalarType::Real,
+            Builtin::Integer => ScalarType::Integer,
+            Builtin::Boolean => ScalarType::Boolean,
+            // `string_entry` takes them before.
+            Builtin::String => return Err(self.unsupported(decl.span, "String variables")),
+        };
+        for (name, sub) in &modif.subs {
+            if !matches!(
+                &**name,
+                "start"
+                    | "fixed"
+                    | "min"
+                    | "max"
+                    | "nominal"
+                    | "unit"
+                    | "displayUnit"
+                    | "quantity"
+                    | "stateSelect"
+            ) {
+                let mut d = Diagnostic::error(
+                    "unknown-modifier",
+                    format!("`{}` has no attribute `{name}`", ty.name()),
+                )
+                .help("the attributes are start, fixed, min, max, nominal, unit, displayUnit, quantity, stateSelect");
+                if let Some(sp) = sub.span {
+                    d = d.at(sp, "not an attribute");
+                }
+                return Err(Box::new(d));
+            }
+        }
+        let is_top = self.top == Some(node);
+        let top_connector = !is_top && self.is_top_connector(node);
+        let kind = match variability {
+            Some(ast::Variability::Constant) => VarKind::Constant,
+            Some(ast::Variability::Parameter) => VarKind::Parameter,
+            Some(ast::Variability::Discrete) => VarKind::Discrete,
+            None => {
+                if causality == Some(ast::Causality::Input)
+                    && (is_top || top_connector)
+                    && modif.binding.is_none()
+                {
+                    VarKind::Input
+                } else if ty == ScalarType::Real {
+                    VarKind::Algebraic
+                } else {
+                    VarKind::Discrete
+                }
+            }
+        };
+        let is_output = causality == Some(ast::Causality::Output) && (is_top || top_connector);
+        let count: usize = dims.iter().product();
+        let description = decl.description.text.clone();
+        let unit = match modif.sub("unit").binding {
+            Some(b) => match self.eval_mod_value_val(&b)? {
+                Val::Str(s) => Some(s),
+                Val::Arr(a) => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "type",
+                            format!(
+                                "the `unit` attribute is a String, but this is {}",
+                                a.ty.name()
+                            ),
+                        )
+                        .at(b.expr.span, a.ty.name())
+                        .help("write the unit in double quotes, e.g. unit = \"m/s\""),
+                    ))
+                }
+            },
+            None => None,
+        };
+        let implicit = rtc_annotation_flag(decl, "implicit");
+        let fast = rtc_annotation_flag(decl, "fast");
+        let mut out = Vec::with_capacity(count);
+        for k in 0..count {
+            let m = if dims.is_empty() {
+                modif.clone()
+            } else {
+                modif.select(dims, k)
+            };
+            let name = format!("{path}{}", subscript_text(dims, k));
+            let id = VarId(self.flat.vars.len() as u32);
+            self.flat.vars.push(Variable {
+                name,
+                kind,
+                ty,
+                is_output,
+                binding: None,
+                start: None,
+                start_span: None,
+                fixed: None,
+                min: None,
+                max: None,
+                nominal: None,
+                unit: unit.clone(),
+                description: description.clone(),
+                span: decl.name.span,
+                implicit,
+                fast,
+            });
+            self.meta.push(VarMeta { is_flow });
+            out.push(id);
+            // Attributes: start, min, max and nominal of the variable's type, fixed Boolean.
+            let vname = self.flat.vars[id.index()].name.clone();
+            let start = self.attr_scalar(&m, "start", ty, &vname)?;
+            let min = self.attr_scalar(&m, "min", ty, &vname)?;
+            let max = self.attr_scalar(&m, "max", ty, &vname)?;
+            let nominal = self.attr_scalar(&m, "nominal", ty, &vname)?;
+            let fixed = match self.attr_scalar(&m, "fixed", ScalarType::Boolean, &vname)? {
+                Some(e) => match self.fold(e) {
+                    Some(v) => Some(v != 0.0),
+                    None => {
+                        return Err(Box::new(
+                            Diagnostic::error("not-constant", "`fixed` must be a constant Boolean")
+                                .at(m.sub("fixed").span.unwrap_or(decl.span), "here"),
+                        ))
+                    }
+                },
+                None => None,
+            };
+            let start_span = m.sub("start").binding.map(|b| b.expr.span);
+            let v = &mut self.flat.vars[id.index()];
+            v.start = start;
+            v.start_span = start_span.filter(|s| *s != Span::default());
+            v.min = min;
+            v.max = max;
+            v.nominal = nominal;
+            v.fixed = fixed;
+            if let Some(b) = &m.binding {
+                let val = self.eval_mod_value(b)?;
+                // `--param b=true` arrives as 1 (the command line has no types).
+                let flag = b.value.is_some_and(|x| x == 0.0 || x == 1.0);
+                if !(flag && ty == ScalarType::Boolean) {
+                    types::assign(ty, &vname, &val, b.expr.span, "is bound to {a}")?;
+                }
+                let Some(e) = val.as_scalar() else {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "size",
+                            format!(
+                                "`{}` is a scalar element but its binding has size {}",
+                                self.flat.vars[id.index()].name,
+                                dims_text(&val.dims)
+                            ),
+                        )
+                        .at(b.expr.span, "binding")
+                        .help("use `each` to give every element the same value"),
+                    ));
+                };
+                match kind {
+                    VarKind::Parameter | VarKind::Constant => {
+                        self.flat.vars[id.index()].binding = Some(e)
+                    }
+                    _ => {
+                        let lhs = self.flat.arena.var(id);
+                        self.flat.equations.push(Equation {
+                            lhs,
+                            rhs: e,
+                            span: b.expr.span,
+                            origin: EquationOrigin::Binding,
+                        });
+                    }
+                }
+            } else if matches!(kind, VarKind::Parameter | VarKind::Constant) {
+                // A parameter without a value takes its start value (specification 8.6).
+                match start {
+                    Some(s) => {
+                        self.flat.vars[id.index()].binding = Some(s);
+                        if kind == VarKind::Parameter {
+                            let vname = self.flat.vars[id.index()].name.clone();
+                            self.diags.push(
+                                Diagnostic::warning(
+                                    "parameter-default",
+                                    format!("parameter `{vname}` has no value; using its start value {}", self.flat.expr_string(s)),
+                                )
+                                .at(decl.name.span, "declared without a value")
+                                .help("give it a value with a modification, e.g. `R = 10`"),
+                            );
+                        }
+                    }
+                    None => {
+                        let vname = self.flat.vars[id.index()].name.clone();
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "no-value",
+                                format!("{} `{vname}` has no value", kind.name()),
+                            )
+                            .at(decl.name.span, "declared without a value")
+                            .help("give it a value, e.g. with a modification"),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A connector that is a direct component of the model: its inputs are the model's inputs.
+    pub(super) fn is_top_connector(&self, node: NodeId) -> bool {
+        let n = &self.nodes[node.0 as usize];
+        n.is_connector && n.parent.is_some() && n.parent == self.top
+    }
+
+    pub(super) fn attr_scalar(
+        &mut self,
+        m: &Mod<'a>,
+        name: &str,
+        ty: ScalarType,
+        var: &str,
+    ) -> DResult<Option<ExprId>> {
+        let sub = m.sub(name);
+        let Some(b) = sub.binding else {
+            return Ok(None);
+        };
+        let v = self.eval_mod_value(&b)?;
+        if name == "fixed" {
+            types::boolean(
+                &v,
+                b.expr.span,
+                &format!("the `fixed` attribute of `{var}`"),
+            )?;
+        } else {
+            types::assign(
+                ty,
+                var,
+                &v,
+                b.expr.span,
+                &format!("has {{a}} `{name}` value"),
+            )?;
+        }
+        match v.as_scalar() {
+            Some(e) => Ok(Some(e)),
+            None => Err(Box::new(
+                Diagnostic::error(
+                    "size",
+                    format!(
+                        "attribute `{name}` needs a scalar, got size {}",
+                        dims_text(&v.dims)
+                    ),
+                )
+                .at(b.expr.span, "here")
+                .help("for an array use `each`, or give one value per element"),
+            )),
+        }
+    }
+
+    pub(super) fn eval_mod_value_val(&mut self, b: &modification::ModValue<'a>) -> DResult<Val> {
+        if let Some(x) = b.value {
+            // A `--param` value: Integer where it is a whole number, so it can set an
+            // Integer parameter.
+            let ty = if x.fract() == 0.0 && x.abs() < 9e15 {
+                ScalarType::Integer
+            } else {
+                ScalarType::Real
+            };
+            return Ok(Val::Arr(Arr::scalar(self.flat.arena.constant(x), ty)));
+        }
+        let saved = std::mem::take(&mut self.loop_vars);
+        let r = self.eval(b.expr, b.env);
+        self.loop_vars = saved;
+        let mut v = r?;
+        for (sel_dims, index) in &b.select {
+            let (ndims, index) = (sel_dims.len(), *index);
+            let Val::Arr(a) = &v else {
+                return Ok(v);
+            };
+            if a.dims.len() >= ndims && a.dims[..ndims] != sel_dims[..] {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!(
+                            "the value has size {} but the array is declared with size {}",
+                            dims_text(&a.dims),
+                            dims_text(sel_dims)
+                        ),
+                    )
+                    .at(b.expr.span, "this value")
+                    .help(
+                        "give one value per element, or use `each` for the same value everywhere",
+                    ),
+                ));
+            }
+            if a.dims.len() < ndims {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!(
+                            "a modifier of an array without `each` needs an array value, got size {}",
+                            dims_text(&a.dims)
+                        ),
+                    )
+                    .at(b.expr.span, "here")
+                    .help("add `each` to give every element the same value"),
+                ));
+            }
+            let block = a.block(ndims);
+            let data = a.data[index * block..(index + 1) * block].to_vec();
+            v = Val::Arr(Arr {
+                dims: a.dims[ndims..].to_vec(),
+                data,
+                ty: a.ty,
+            });
+        }
+        Ok(v)
+    }
+
+    pub(super) fn eval_mod_value(&mut self, b: &modification::ModValue<'a>) -> DResult<Arr> {
+        match self.eval_mod_value_val(b)? {
+            Val::Arr(a) => Ok(a),
+            Val::Str(_) => Err(Box::new(
+                Diagnostic::error("type", "a string where a number is expected")
+                    .at(b.expr.span, "here"),
+            )),
+        }
+    }
+}
+
+/// Whether the declaration carries `annotation(__rtc(<flag> = true))`.
+pub(super) fn rtc_annotation_flag(decl: &ast::ComponentDecl, flag: &str) -> bool {
+    let Some(ann) = &decl.description.annotation else {
+        return false;
+    };
+    ann.args.iter().any(|a| {
+        let ast::Argument::Modify(m) = a else {
+            return false;
+        };
+        if m.name.to_dotted() != "__rtc" {
+            return false;
+        }
+        let Some(cm) = m.modification.as_ref().and_then(|x| x.class_mod.as_ref()) else {
+            return false;
+        };
+        cm.args.iter().any(|b| match b {
+            ast::Argument::Modify(e) => {
+                e.name.to_dotted() == flag
+                    && matches!(
+                        e.modification.as_ref().and_then(|x| x.binding.as_ref()),
+                        Some(ast::Binding::Expr(ast::Expr {
+                            kind: ast::ExprKind::Bool(true),
+                            ..
+                        }))
+                    )
+            }
+            _ => false,
+        })
+    })
+}

@@ -1,0 +1,273 @@
+//! When-equations (specification 8.3.5): conditions, `sample`, `initial()`, and bodies of
+//! assignments, `reinit` and `terminate`, collected as flat `When`s.
+
+use super::*;
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    /// `when c then … elsewhen c2 then … end when;` (Cellier & Kofman §10.8): a condition is
+    /// `sample(start, interval)`, `initial()`, a relation, or a Boolean expression of
+    /// discrete variables (with `pre`, `edge`, `change`); a body holds `v = expr` for discrete
+    /// variables, `reinit(x, expr)` for states and `terminate("message")`. Everything else in a
+    /// when-equation gets the located "not yet supported" diagnostic.
+    pub(super) fn when_equation(
+        &mut self,
+        eq: &'a ast::Equation,
+        branches: &'a [(ast::Expr, Vec<ast::Equation>)],
+        env: Env,
+        initial: bool,
+    ) -> DResult<()> {
+        if initial {
+            return Err(self.unsupported(eq.span, "when-equations in an initial equation section"));
+        }
+        let chain = self.flat.whens.len();
+        for (branch, (cond, body)) in branches.iter().enumerate() {
+            let span = if branch == 0 { eq.span } else { cond.span };
+            self.when_branch(cond, body, env, (chain, branch), span)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn when_branch(
+        &mut self,
+        cond: &'a ast::Expr,
+        body: &'a [ast::Equation],
+        env: Env,
+        chain: (usize, usize),
+        span: Span,
+    ) -> DResult<()> {
+        let mut sample = None;
+        let mut at_initial = false;
+        let mut c = self.flat.arena.constant(0.0);
+        let call = match &cond.kind {
+            ast::ExprKind::Call(ast::CallTarget::Ref(f), args) => {
+                Some((f.to_source_string(), args))
+            }
+            ast::ExprKind::Call(ast::CallTarget::Initial, args) => {
+                Some(("initial".to_string(), args))
+            }
+            _ => None,
+        };
+        match call {
+            Some((f, args)) if f == "sample" => {
+                if args.positional.len() != 2 || !args.named.is_empty() {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "arguments",
+                            "sample takes two arguments: sample(start, interval)",
+                        )
+                        .at(cond.span, "here"),
+                    ));
+                }
+                let mut vals = [0.0; 2];
+                for (k, a) in args.positional.iter().enumerate() {
+                    let e = self.eval_scalar(a, env)?;
+                    let Some(v) = self.fold(e) else {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "sample",
+                                "sample(start, interval) needs constant arguments",
+                            )
+                            .at(a.span, "not a constant or parameter expression"),
+                        ));
+                    };
+                    vals[k] = v;
+                }
+                if !(vals[1] > 0.0 && vals[1].is_finite() && vals[0].is_finite()) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "sample",
+                            format!("sample interval {} must be positive", vals[1]),
+                        )
+                        .at(cond.span, "here"),
+                    ));
+                }
+                sample = Some((vals[0], vals[1]));
+            }
+            Some((f, args)) if f == "initial" => {
+                if !args.positional.is_empty() || !args.named.is_empty() {
+                    return Err(Box::new(
+                        Diagnostic::error("arguments", "initial() takes no arguments")
+                            .at(cond.span, "here"),
+                    ));
+                }
+                at_initial = true;
+            }
+            _ => {
+                self.in_when = true;
+                let r = self.eval_condition(cond, env, "a when-condition");
+                self.in_when = false;
+                c = r?;
+                if !self.when_condition_shape(c) {
+                    return Err(self.unsupported(
+                        cond.span,
+                        "when-conditions other than sample(start, interval), initial(), one relation (<, <=, >, >=), or a Boolean expression of discrete variables",
+                    ));
+                }
+            }
+        }
+        let mut reinits = Vec::new();
+        let mut assigns = Vec::new();
+        let mut terminate = None;
+        self.in_when = true;
+        let r = self.when_body(body, env, &mut reinits, &mut assigns, &mut terminate);
+        self.in_when = false;
+        r?;
+        self.flat.whens.push(crate::flat::When {
+            condition: c,
+            sample,
+            initial: at_initial,
+            reinits,
+            assigns,
+            terminate,
+            chain,
+            span,
+        });
+        Ok(())
+    }
+
+    /// Whether `c` is a condition rtc can watch: one relation (an event function), or a
+    /// Boolean combination (not, and, or, =, <>) of discrete variables, relations between them,
+    /// `pre`, `edge` and `change` (checked at event instants; the discretiser rejects
+    /// continuous variables in it).
+    pub(super) fn when_condition_shape(&self, c: ExprId) -> bool {
+        let ar = &self.flat.arena;
+        match ar.node(c) {
+            Node::Cmp(CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge, ..) => true,
+            _ => {
+                let mut stack = vec![c];
+                while let Some(x) = stack.pop() {
+                    match ar.node(x) {
+                        Node::Var(_) | Node::Pre(_) | Node::Const(_) => {}
+                        Node::Not(a) => stack.push(a),
+                        Node::And(a, b) | Node::Or(a, b) => stack.extend([a, b]),
+                        Node::Cmp(..) => {}
+                        _ => return false,
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    pub(super) fn when_body(
+        &mut self,
+        body: &'a [ast::Equation],
+        env: Env,
+        reinits: &mut Vec<(VarId, ExprId)>,
+        assigns: &mut Vec<(VarId, ExprId)>,
+        terminate: &mut Option<String>,
+    ) -> DResult<()> {
+        for b in body {
+            if let ast::EquationKind::Equality(l, r) = &b.kind {
+                // `v = expr`: v becomes a discrete variable, changed only here.
+                let x = self.eval_scalar(l, env)?;
+                let Node::Var(xv) = self.flat.arena.node(x) else {
+                    return Err(self.unsupported(
+                        b.span,
+                        "equations in a when-equation other than `variable = expression`",
+                    ));
+                };
+                let kind = self.flat.vars[xv.index()].kind;
+                if !matches!(
+                    kind,
+                    VarKind::Algebraic | VarKind::Discrete | VarKind::Sampled
+                ) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "when",
+                            format!(
+                                "`{}` is {} and cannot be assigned in a when-equation",
+                                self.flat.vars[xv.index()].name,
+                                kind.name()
+                            ),
+                        )
+                        .at(b.span, "here"),
+                    ));
+                }
+                if assigns.iter().any(|&(y, _)| y == xv) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "when",
+                            format!(
+                                "`{}` is assigned twice in one when-equation",
+                                self.flat.vars[xv.index()].name
+                            ),
+                        )
+                        .at(b.span, "second assignment"),
+                    ));
+                }
+                self.flat.vars[xv.index()].kind = VarKind::Sampled;
+                let value = self.eval_arr(r, env)?;
+                let var = &self.flat.vars[xv.index()];
+                types::assign(var.ty, &var.name, &value, r.span, "is assigned {a}")?;
+                let e = value.as_scalar().ok_or_else(|| {
+                    self.size_mismatch(r.span, "a when-assignment", &[], &value.dims)
+                })?;
+                assigns.push((xv, e));
+                continue;
+            }
+            let ast::EquationKind::Call(f, args) = &b.kind else {
+                return Err(self.unsupported(
+                    b.span,
+                    "equations other than `v = expr`, reinit(…) and terminate(…) in a when-equation",
+                ));
+            };
+            match f.to_source_string().as_str() {
+                "reinit" => {}
+                "terminate" => {
+                    let message = match (args.positional.as_slice(), args.named.is_empty()) {
+                        ([m], true) => match &m.kind {
+                            ast::ExprKind::Str(s) => s.clone(),
+                            _ => {
+                                return Err(Box::new(
+                                    Diagnostic::error(
+                                        "arguments",
+                                        "terminate takes a string literal: terminate(\"why\")",
+                                    )
+                                    .at(m.span, "not a string literal"),
+                                ))
+                            }
+                        },
+                        _ => {
+                            return Err(Box::new(
+                                Diagnostic::error(
+                                    "arguments",
+                                    "terminate takes one argument: terminate(\"why\")",
+                                )
+                                .at(b.span, "here"),
+                            ))
+                        }
+                    };
+                    *terminate = Some(message);
+                    continue;
+                }
+                _ => {
+                    return Err(self.unsupported(
+                        b.span,
+                        "calls other than reinit(…) and terminate(…) in a when-equation",
+                    ))
+                }
+            }
+            if args.positional.len() != 2 || !args.named.is_empty() {
+                return Err(Box::new(
+                    Diagnostic::error("arguments", "reinit takes two arguments: reinit(x, expr)")
+                        .at(b.span, "here"),
+                ));
+            }
+            let x = self.eval_scalar(&args.positional[0], env)?;
+            let Node::Var(xv) = self.flat.arena.node(x) else {
+                return Err(Box::new(
+                    Diagnostic::error("arguments", "reinit needs a variable as its first argument")
+                        .at(args.positional[0].span, "not a variable"),
+                ));
+            };
+            let value = self.eval_arr(&args.positional[1], env)?;
+            types::numeric_arg(&value, args.positional[1].span, "reinit")?;
+            let e = value.as_scalar().ok_or_else(|| {
+                self.size_mismatch(args.positional[1].span, "reinit", &[], &value.dims)
+            })?;
+            reinits.push((xv, e));
+        }
+        Ok(())
+    }
+}
