@@ -1,8 +1,215 @@
 //! Calls of built-in functions and operators (specification 3.7, 10.3): elementary functions,
-//! `der`, `pre`, event operators, array functions and reductions; user functions are refused here
-//! for now.
+//! `der`, `pre`, event operators, array functions and reductions. [`BUILTINS`] is the table:
+//! each entry names the functions, the number of positional arguments they take and the
+//! handler; names in [`UNSUPPORTED`] are refused with a diagnostic, and any other call is a
+//! user function or record constructor (refused for now) or an unknown name.
 
 use super::*;
+
+/// What a built-in does; [`Flattener::builtin_call`] dispatches on it. (The elementary
+/// functions of one argument, `sin` … `ceil`, are `Func1`'s names.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    /// `atan2`, `div`, `mod`, `rem`: element-wise over two arrays.
+    TwoArguments,
+    MinMax,
+    Der,
+    Pre,
+    /// `edge` and `change`, inside when-equations.
+    EdgeChange,
+    NoEvent,
+    Smooth,
+    Homotopy,
+    Pure,
+    Integer,
+    Size,
+    Ndims,
+    ZerosOnes,
+    Fill,
+    Identity,
+    Transpose,
+    Vector,
+    Scalar,
+    SumProduct,
+    String,
+}
+
+/// A built-in: its names, its positional arguments (at least, at most) and what it does.
+struct Builtin {
+    names: &'static [&'static str],
+    args: (usize, usize),
+    op: Op,
+}
+
+const ANY: usize = usize::MAX;
+
+/// The built-in functions and operators rtc evaluates while flattening.
+const BUILTINS: &[Builtin] = &[
+    Builtin {
+        names: &["atan2", "div", "mod", "rem"],
+        args: (2, 2),
+        op: Op::TwoArguments,
+    },
+    Builtin {
+        names: &["min", "max"],
+        args: (1, 2),
+        op: Op::MinMax,
+    },
+    Builtin {
+        names: &["der"],
+        args: (1, 1),
+        op: Op::Der,
+    },
+    Builtin {
+        names: &["pre"],
+        args: (1, 1),
+        op: Op::Pre,
+    },
+    Builtin {
+        names: &["edge", "change"],
+        args: (1, 1),
+        op: Op::EdgeChange,
+    },
+    Builtin {
+        names: &["noEvent"],
+        args: (1, 1),
+        op: Op::NoEvent,
+    },
+    Builtin {
+        names: &["smooth"],
+        args: (2, 2),
+        op: Op::Smooth,
+    },
+    Builtin {
+        names: &["homotopy"],
+        args: (0, 2),
+        op: Op::Homotopy,
+    },
+    Builtin {
+        names: &["pure"],
+        args: (1, 1),
+        op: Op::Pure,
+    },
+    Builtin {
+        names: &["integer", "Integer"],
+        args: (1, 1),
+        op: Op::Integer,
+    },
+    Builtin {
+        names: &["size"],
+        args: (1, 2),
+        op: Op::Size,
+    },
+    Builtin {
+        names: &["ndims"],
+        args: (1, 1),
+        op: Op::Ndims,
+    },
+    Builtin {
+        names: &["zeros", "ones"],
+        args: (0, ANY),
+        op: Op::ZerosOnes,
+    },
+    Builtin {
+        names: &["fill"],
+        args: (1, ANY),
+        op: Op::Fill,
+    },
+    Builtin {
+        names: &["identity"],
+        args: (1, 1),
+        op: Op::Identity,
+    },
+    Builtin {
+        names: &["transpose"],
+        args: (1, 1),
+        op: Op::Transpose,
+    },
+    Builtin {
+        names: &["vector"],
+        args: (1, 1),
+        op: Op::Vector,
+    },
+    Builtin {
+        names: &["scalar"],
+        args: (1, 1),
+        op: Op::Scalar,
+    },
+    Builtin {
+        names: &["sum", "product"],
+        args: (1, 1),
+        op: Op::SumProduct,
+    },
+    Builtin {
+        names: &["String"],
+        args: (1, 1),
+        op: Op::String,
+    },
+];
+
+/// Built-ins that parse but are not supported yet: (names, what to call them).
+const UNSUPPORTED: &[(&[&str], &str)] = &[
+    (
+        &[
+            "cross",
+            "cat",
+            "skew",
+            "outerProduct",
+            "symmetric",
+            "diagonal",
+            "linspace",
+            "promote",
+            "array",
+        ],
+        "function",
+    ),
+    (
+        &[
+            "sample",
+            "edge",
+            "change",
+            "reinit",
+            "terminal",
+            "initial",
+            "delay",
+            "spatialDistribution",
+            "cardinality",
+            "semiLinear",
+            "inStream",
+            "actualStream",
+            "getInstanceName",
+            "Clock",
+            "hold",
+            "previous",
+            "subSample",
+            "superSample",
+            "shiftSample",
+            "backSample",
+            "noClock",
+            "interval",
+            "firstTick",
+        ],
+        "operator",
+    ),
+];
+
+/// One call being evaluated.
+struct Call<'a, 'n> {
+    e: &'a ast::Expr,
+    name: &'n str,
+    args: &'a ast::CallArgs,
+    env: Env,
+}
+
+impl<'a> Call<'a, '_> {
+    fn arg(&self, k: usize) -> &'a ast::Expr {
+        &self.args.positional[k]
+    }
+
+    fn count(&self) -> usize {
+        self.args.positional.len()
+    }
+}
 
 impl<'t, 'a> Flattener<'t, 'a> {
     pub(super) fn eval_call(
@@ -18,444 +225,457 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Err(self.unsupported(e.span, "`initial()` conditions"))
             }
             ast::CallTarget::Pure => "pure".to_string(),
-            ast::CallTarget::Ref(r) => {
-                if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() && !r.global {
-                    r.parts[0].ident.name.to_string()
-                } else {
-                    r.parts
-                        .iter()
-                        .map(|p| p.ident.name.to_string())
-                        .collect::<Vec<_>>()
-                        .join(".")
-                }
-            }
+            ast::CallTarget::Ref(r) => r
+                .parts
+                .iter()
+                .map(|p| p.ident.name.to_string())
+                .collect::<Vec<_>>()
+                .join("."),
+        };
+        let call = Call {
+            e,
+            name: &name,
+            args,
+            env,
         };
         if !args.iterators.is_empty() {
-            // Reductions: sum(e for i in r), etc.
-            let body = args.positional.first().ok_or_else(|| {
-                Box::new(
-                    Diagnostic::error("arguments", "reduction without expression")
-                        .at(e.span, "here"),
-                )
-            })?;
-            let items = self.iterate(&args.iterators, env, &mut |s| s.eval_arr(body, env))?;
-            let ty = unify_items(&items, std::iter::repeat(body.span))?;
-            let stacked = Arr::stack(items).map(|a| a.with_ty(ty)).ok_or_else(|| {
-                Box::new(
-                    Diagnostic::error("size", "reduction elements have different sizes")
-                        .at(e.span, "here"),
-                )
-            })?;
-            return self.reduce(&name, &stacked, body.span).map(Val::Arr);
+            return self.reduction(&call);
         }
-        let nargs = args.positional.len();
-        let check_args = |s: &Self, lo: usize, hi: usize| -> DResult<()> {
-            if nargs < lo || nargs > hi || (!args.named.is_empty() && name != "homotopy") {
-                let expect = if lo == hi {
-                    format!("{lo}")
-                } else {
-                    format!("{lo} to {hi}")
-                };
-                let _ = s;
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "arguments",
-                        format!(
-                            "`{name}` takes {expect} argument{}, got {nargs}",
-                            if hi == 1 { "" } else { "s" }
-                        ),
-                    )
-                    .at(args.span, "arguments"),
-                ));
-            }
-            Ok(())
-        };
         if let Some(f) = Func1::from_name(&name) {
-            check_args(self, 1, 1)?;
-            let x = self.eval_arr(&args.positional[0], env)?;
-            types::numeric_arg(&x, args.positional[0].span, &name)?;
-            let ty = match f {
-                Func1::Abs => x.ty,
-                Func1::Sign => ScalarType::Integer,
-                _ => ScalarType::Real,
-            };
-            return Ok(Val::Arr(
-                x.map(&mut self.flat.arena, |ar, v| ar.call1(f, v))
-                    .with_ty(ty),
-            ));
+            self.check_arguments(&call, (1, 1))?;
+            return self.elementary(&call, f);
         }
-        match name.as_str() {
-            "atan2" | "div" | "mod" | "rem" => {
-                check_args(self, 2, 2)?;
-                let f = Func2::from_name(&name).unwrap_or(Func2::Atan2);
-                let x = self.eval_arr(&args.positional[0], env)?;
-                let y = self.eval_arr(&args.positional[1], env)?;
-                types::numeric_arg(&x, args.positional[0].span, &name)?;
-                types::numeric_arg(&y, args.positional[1].span, &name)?;
-                let ty = if name == "atan2" {
-                    ScalarType::Real
-                } else {
-                    types::promote(x.ty, y.ty)
-                };
-                let r = values::zip(&mut self.flat.arena, &x, &y, |ar, p, q| ar.call2(f, p, q));
-                r.map(|a| Val::Arr(a.with_ty(ty)))
-                    .ok_or_else(|| self.size_mismatch(e.span, &name, &x.dims, &y.dims))
-            }
-            "min" | "max" => {
-                check_args(self, 1, 2)?;
-                let f = if name == "min" {
-                    Func2::Min
-                } else {
-                    Func2::Max
-                };
-                let x = self.eval_arr(&args.positional[0], env)?;
-                if nargs == 1 {
-                    return self.reduce(&name, &x, e.span).map(Val::Arr);
-                }
-                let y = self.eval_arr(&args.positional[1], env)?;
-                if !x.is_scalar() || !y.is_scalar() {
-                    return Err(self.size_mismatch(e.span, &name, &x.dims, &y.dims));
-                }
-                let Some(ty) = types::unify(x.ty, y.ty) else {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "type",
-                            format!("`{name}` of {} and {}", types::a(x.ty), types::a(y.ty)),
-                        )
-                        .at(args.span, "arguments"),
-                    ));
-                };
-                Ok(Val::Arr(Arr::scalar(
-                    self.flat.arena.call2(f, x.data[0], y.data[0]),
-                    ty,
-                )))
-            }
-            "der" => {
-                check_args(self, 1, 1)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
-                if x.ty != ScalarType::Real {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "type",
-                            format!("`der` needs a Real expression, but this is {}", x.ty.name()),
-                        )
-                        .at(args.positional[0].span, x.ty.name())
-                        .help("Integer and Boolean variables change only at events; they have no derivative"),
-                    ));
-                }
-                let mut data = Vec::with_capacity(x.data.len());
-                for &v in &x.data {
-                    data.push(self.der_of(v, args.positional[0].span)?);
-                }
-                Ok(Val::Arr(Arr {
-                    dims: x.dims,
-                    data,
-                    ty: ScalarType::Real,
-                }))
-            }
-            "pre" => {
-                check_args(self, 1, 1)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
-                let mut data = Vec::with_capacity(x.data.len());
-                for &v in &x.data {
-                    match self.flat.arena.node(v) {
-                        Node::Var(id) => data.push(self.flat.arena.pre(id)),
-                        _ => {
-                            return Err(Box::new(
-                                Diagnostic::error("arguments", "`pre` needs a variable")
-                                    .at(args.positional[0].span, "not a variable"),
-                            ))
-                        }
-                    }
-                }
-                Ok(Val::Arr(Arr {
-                    dims: x.dims,
-                    data,
-                    ty: x.ty,
-                }))
-            }
-            "edge" | "change" if self.in_when => {
-                // At an event instant: edge(b) = b and not pre(b), change(v) = v <> pre(v).
-                check_args(self, 1, 1)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
-                if name == "edge" {
-                    types::boolean(&x, args.positional[0].span, "the argument of `edge`")?;
-                }
-                let mut data = Vec::with_capacity(x.data.len());
-                for &v in &x.data {
-                    let Node::Var(id) = self.flat.arena.node(v) else {
-                        return Err(Box::new(
-                            Diagnostic::error("arguments", format!("`{name}` needs a variable"))
-                                .at(args.positional[0].span, "not a variable"),
-                        ));
-                    };
-                    let p = self.flat.arena.pre(id);
-                    let ar = &mut self.flat.arena;
-                    data.push(if name == "edge" {
-                        let np = ar.not(p);
-                        ar.and(v, np)
-                    } else {
-                        ar.cmp(CmpOp::Ne, v, p)
-                    });
-                }
-                Ok(Val::Arr(Arr {
-                    dims: x.dims,
-                    data,
-                    ty: ScalarType::Boolean,
-                }))
-            }
-            "noEvent" => {
-                check_args(self, 1, 1)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
+        let found = BUILTINS
+            .iter()
+            .find(|b| b.names.contains(&name.as_str()) && (b.op != Op::EdgeChange || self.in_when));
+        if let Some(b) = found {
+            self.check_arguments(&call, b.args)?;
+            return self.builtin_call(&call, b.op);
+        }
+        if let Some((_, what)) = UNSUPPORTED
+            .iter()
+            .find(|(ns, _)| ns.contains(&name.as_str()))
+        {
+            return Err(self.unsupported(e.span, &format!("the `{name}` {what}")));
+        }
+        Err(self.not_builtin(&call, target))
+    }
+
+    fn builtin_call(&mut self, c: &Call<'a, '_>, op: Op) -> DResult<Val> {
+        match op {
+            Op::TwoArguments => self.two_arguments(c),
+            Op::MinMax => self.min_max(c),
+            Op::Der => self.der_call(c),
+            Op::Pre => self.pre_call(c),
+            Op::EdgeChange => self.edge_change(c),
+            Op::NoEvent => {
+                let x = self.eval_arr(c.arg(0), c.env)?;
                 Ok(Val::Arr(
                     x.map(&mut self.flat.arena, |ar, v| ar.no_event(v)),
                 ))
             }
-            "smooth" => {
-                check_args(self, 2, 2)?;
-                self.eval_const(&args.positional[0], env, "the order of smooth()")?;
-                self.eval(&args.positional[1], env)
+            Op::Smooth => {
+                self.eval_const(c.arg(0), c.env, "the order of smooth()")?;
+                self.eval(c.arg(1), c.env)
             }
-            "homotopy" => {
-                let actual = args
-                    .positional
-                    .first()
-                    .or_else(|| {
-                        args.named
-                            .iter()
-                            .find(|(n, _)| &*n.name == "actual")
-                            .map(|(_, x)| x)
-                    })
-                    .ok_or_else(|| {
-                        Box::new(
-                            Diagnostic::error("arguments", "`homotopy` needs `actual`")
-                                .at(args.span, "here"),
-                        )
-                    })?;
-                self.eval(actual, env)
-            }
-            "pure" => {
-                check_args(self, 1, 1)?;
-                self.eval(&args.positional[0], env)
-            }
-            "integer" | "Integer" => {
-                check_args(self, 1, 1)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
-                types::numeric_arg(&x, args.positional[0].span, &name)?;
+            Op::Homotopy => self.homotopy(c),
+            Op::Pure => self.eval(c.arg(0), c.env),
+            Op::Integer => {
+                let x = self.eval_arr(c.arg(0), c.env)?;
+                types::numeric_arg(&x, c.arg(0).span, c.name)?;
                 Ok(Val::Arr(
                     x.map(&mut self.flat.arena, |ar, v| ar.call1(Func1::Floor, v))
                         .with_ty(ScalarType::Integer),
                 ))
             }
-            "size" => {
-                check_args(self, 1, 2)?;
-                let x = match self.pending_size(&args.positional[0], env) {
-                    // Only the size is read.
-                    Some(dims) => Arr {
-                        dims,
-                        data: Vec::new(),
-                        ty: ScalarType::Real,
-                    },
-                    None => self.eval_arr(&args.positional[0], env)?,
-                };
-                if nargs == 2 {
-                    let k = self.eval_const(&args.positional[1], env, "the dimension of size()")?;
-                    let k = k as usize;
-                    if k == 0 || k > x.dims.len() {
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                "size",
-                                format!(
-                                    "size(…, {k}) of an array with {} dimensions",
-                                    x.dims.len()
-                                ),
-                            )
-                            .at(e.span, "here"),
-                        ));
-                    }
-                    return Ok(int_const(self, x.dims[k - 1]));
-                }
-                let data = x
-                    .dims
-                    .iter()
-                    .map(|&d| self.flat.arena.constant(d as f64))
-                    .collect();
-                Ok(Val::Arr(Arr {
-                    dims: vec![x.dims.len()],
-                    data,
-                    ty: ScalarType::Integer,
-                }))
-            }
-            "ndims" => {
-                check_args(self, 1, 1)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
+            Op::Size => self.size_call(c),
+            Op::Ndims => {
+                let x = self.eval_arr(c.arg(0), c.env)?;
                 Ok(int_const(self, x.dims.len()))
             }
-            "zeros" | "ones" => {
-                let mut dims = Vec::new();
-                for a in &args.positional {
-                    dims.push(self.eval_dim(a, env)?);
-                }
-                let v = self
-                    .flat
-                    .arena
-                    .constant(if name == "zeros" { 0.0 } else { 1.0 });
-                let n = elements(&dims, e.span, &format!("`{name}(…)`"))?;
-                Ok(Val::Arr(Arr {
-                    dims,
-                    data: vec![v; n],
-                    ty: ScalarType::Integer,
-                }))
+            Op::ZerosOnes | Op::Fill | Op::Identity => self.array_constructor(c, op),
+            Op::Transpose | Op::Vector | Op::Scalar => self.reshape(c, op),
+            Op::SumProduct => {
+                let x = self.eval_arr(c.arg(0), c.env)?;
+                self.reduce(c.name, &x, c.e.span).map(Val::Arr)
             }
-            "fill" => {
-                if nargs < 1 {
-                    check_args(self, 1, usize::MAX)?;
+            Op::String => self.string_call(c),
+        }
+    }
+
+    /// The number of positional arguments (and no named ones but homotopy's).
+    fn check_arguments(&self, c: &Call<'a, '_>, (lo, hi): (usize, usize)) -> DResult<()> {
+        let n = c.count();
+        if n >= lo && n <= hi && (c.args.named.is_empty() || c.name == "homotopy") {
+            return Ok(());
+        }
+        let expect = match (lo, hi) {
+            (lo, hi) if lo == hi => format!("{lo}"),
+            (lo, ANY) => format!("at least {lo}"),
+            (lo, hi) => format!("{lo} to {hi}"),
+        };
+        Err(Box::new(
+            Diagnostic::error(
+                "arguments",
+                format!(
+                    "`{}` takes {expect} argument{}, got {n}{}",
+                    c.name,
+                    if hi == 1 { "" } else { "s" },
+                    if c.args.named.is_empty() {
+                        ""
+                    } else {
+                        " (and named ones, which it does not take)"
+                    }
+                ),
+            )
+            .at(c.args.span, "arguments"),
+        ))
+    }
+
+    /// `sum(e for i in r)` and the other reductions.
+    fn reduction(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let body = c.args.positional.first().ok_or_else(|| {
+            Box::new(
+                Diagnostic::error("arguments", "reduction without expression").at(c.e.span, "here"),
+            )
+        })?;
+        let env = c.env;
+        let items = self.iterate(&c.args.iterators, env, &mut |s| s.eval_arr(body, env))?;
+        let ty = unify_items(&items, std::iter::repeat(body.span))?;
+        let stacked = Arr::stack(items).map(|a| a.with_ty(ty)).ok_or_else(|| {
+            Box::new(
+                Diagnostic::error("size", "reduction elements have different sizes")
+                    .at(c.e.span, "here"),
+            )
+        })?;
+        self.reduce(c.name, &stacked, body.span).map(Val::Arr)
+    }
+
+    fn elementary(&mut self, c: &Call<'a, '_>, f: Func1) -> DResult<Val> {
+        let x = self.eval_arr(c.arg(0), c.env)?;
+        types::numeric_arg(&x, c.arg(0).span, c.name)?;
+        let ty = match f {
+            Func1::Abs => x.ty,
+            Func1::Sign => ScalarType::Integer,
+            _ => ScalarType::Real,
+        };
+        Ok(Val::Arr(
+            x.map(&mut self.flat.arena, |ar, v| ar.call1(f, v))
+                .with_ty(ty),
+        ))
+    }
+
+    fn two_arguments(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let f = Func2::from_name(c.name).unwrap_or(Func2::Atan2);
+        let x = self.eval_arr(c.arg(0), c.env)?;
+        let y = self.eval_arr(c.arg(1), c.env)?;
+        types::numeric_arg(&x, c.arg(0).span, c.name)?;
+        types::numeric_arg(&y, c.arg(1).span, c.name)?;
+        let ty = if c.name == "atan2" {
+            ScalarType::Real
+        } else {
+            types::promote(x.ty, y.ty)
+        };
+        let r = values::zip(&mut self.flat.arena, &x, &y, |ar, p, q| ar.call2(f, p, q));
+        r.map(|a| Val::Arr(a.with_ty(ty)))
+            .ok_or_else(|| self.size_mismatch(c.e.span, c.name, &x.dims, &y.dims))
+    }
+
+    fn min_max(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let f = if c.name == "min" {
+            Func2::Min
+        } else {
+            Func2::Max
+        };
+        let x = self.eval_arr(c.arg(0), c.env)?;
+        if c.count() == 1 {
+            return self.reduce(c.name, &x, c.e.span).map(Val::Arr);
+        }
+        let y = self.eval_arr(c.arg(1), c.env)?;
+        if !x.is_scalar() || !y.is_scalar() {
+            return Err(self.size_mismatch(c.e.span, c.name, &x.dims, &y.dims));
+        }
+        let Some(ty) = types::unify(x.ty, y.ty) else {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!("`{}` of {} and {}", c.name, types::a(x.ty), types::a(y.ty)),
+                )
+                .at(c.args.span, "arguments"),
+            ));
+        };
+        Ok(Val::Arr(Arr::scalar(
+            self.flat.arena.call2(f, x.data[0], y.data[0]),
+            ty,
+        )))
+    }
+
+    fn der_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let x = self.eval_arr(c.arg(0), c.env)?;
+        if x.ty != ScalarType::Real {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!("`der` needs a Real expression, but this is {}", x.ty.name()),
+                )
+                .at(c.arg(0).span, x.ty.name())
+                .help(
+                    "Integer and Boolean variables change only at events; they have no derivative",
+                ),
+            ));
+        }
+        let mut data = Vec::with_capacity(x.data.len());
+        for &v in &x.data {
+            data.push(self.der_of(v, c.arg(0).span)?);
+        }
+        Ok(Val::Arr(Arr {
+            dims: x.dims,
+            data,
+            ty: ScalarType::Real,
+        }))
+    }
+
+    /// The variables of `pre(x)`, `edge(b)`, `change(v)`: the argument must name variables.
+    fn argument_vars(&mut self, c: &Call<'a, '_>, x: &Arr) -> DResult<Vec<VarId>> {
+        x.data
+            .iter()
+            .map(|&v| match self.flat.arena.node(v) {
+                Node::Var(id) => Ok(id),
+                _ => Err(Box::new(
+                    Diagnostic::error("arguments", format!("`{}` needs a variable", c.name))
+                        .at(c.arg(0).span, "not a variable"),
+                )),
+            })
+            .collect()
+    }
+
+    fn pre_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let x = self.eval_arr(c.arg(0), c.env)?;
+        let vars = self.argument_vars(c, &x)?;
+        let data = vars.iter().map(|&id| self.flat.arena.pre(id)).collect();
+        Ok(Val::Arr(Arr {
+            dims: x.dims,
+            data,
+            ty: x.ty,
+        }))
+    }
+
+    /// At an event instant: edge(b) = b and not pre(b), change(v) = v <> pre(v).
+    fn edge_change(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let x = self.eval_arr(c.arg(0), c.env)?;
+        if c.name == "edge" {
+            types::boolean(&x, c.arg(0).span, "the argument of `edge`")?;
+        }
+        let vars = self.argument_vars(c, &x)?;
+        let ar = &mut self.flat.arena;
+        let data = vars
+            .iter()
+            .zip(&x.data)
+            .map(|(&id, &v)| {
+                let p = ar.pre(id);
+                if c.name == "edge" {
+                    let np = ar.not(p);
+                    ar.and(v, np)
+                } else {
+                    ar.cmp(CmpOp::Ne, v, p)
                 }
-                let x = self.eval_arr(&args.positional[0], env)?;
-                let mut dims = Vec::new();
-                for a in &args.positional[1..] {
-                    dims.push(self.eval_dim(a, env)?);
-                }
-                let n = elements(&dims, e.span, "`fill(…)`")?;
-                let n_all = n.saturating_mul(x.data.len().max(1));
-                if n_all > MAX_ELEMENTS {
-                    elements(&[n_all], e.span, "`fill(…)`")?;
-                }
-                let mut data = Vec::with_capacity(n * x.data.len());
-                for _ in 0..n {
-                    data.extend_from_slice(&x.data);
-                }
-                dims.extend_from_slice(&x.dims);
-                Ok(Val::Arr(Arr {
-                    dims,
-                    data,
-                    ty: x.ty,
-                }))
-            }
-            "identity" => {
-                check_args(self, 1, 1)?;
-                let n = self.eval_dim(&args.positional[0], env)?;
-                elements(&[n, n], e.span, "`identity(…)`")?;
-                let one = self.flat.arena.constant(1.0);
-                let zero = self.flat.arena.constant(0.0);
-                let data = (0..n * n)
-                    .map(|k| if k / n == k % n { one } else { zero })
-                    .collect();
-                Ok(Val::Arr(Arr {
-                    dims: vec![n, n],
-                    data,
-                    ty: ScalarType::Integer,
-                }))
-            }
-            "transpose" => {
-                check_args(self, 1, 1)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
-                values::transpose(&x).map(Val::Arr).ok_or_else(|| {
-                    Box::new(
-                        Diagnostic::error("size", "transpose needs a matrix").at(e.span, "here"),
+            })
+            .collect();
+        Ok(Val::Arr(Arr {
+            dims: x.dims,
+            data,
+            ty: ScalarType::Boolean,
+        }))
+    }
+
+    /// `homotopy(actual, simplified)` is `actual` (the initial system is not solved yet).
+    fn homotopy(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let actual = c
+            .args
+            .positional
+            .first()
+            .or_else(|| {
+                c.args
+                    .named
+                    .iter()
+                    .find(|(n, _)| &*n.name == "actual")
+                    .map(|(_, x)| x)
+            })
+            .ok_or_else(|| {
+                Box::new(
+                    Diagnostic::error("arguments", "`homotopy` needs `actual`")
+                        .at(c.args.span, "here"),
+                )
+            })?;
+        self.eval(actual, c.env)
+    }
+
+    fn size_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let x = match self.pending_size(c.arg(0), c.env) {
+            // Only the size is read.
+            Some(dims) => Arr {
+                dims,
+                data: Vec::new(),
+                ty: ScalarType::Real,
+            },
+            None => self.eval_arr(c.arg(0), c.env)?,
+        };
+        if c.count() == 2 {
+            let k = self.eval_const(c.arg(1), c.env, "the dimension of size()")?;
+            let k = k as usize;
+            if k == 0 || k > x.dims.len() {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!("size(…, {k}) of an array with {} dimensions", x.dims.len()),
                     )
-                })
+                    .at(c.e.span, "here"),
+                ));
             }
-            "vector" => {
-                check_args(self, 1, 1)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
-                let n = x.data.len();
-                Ok(Val::Arr(Arr {
-                    dims: vec![n],
-                    data: x.data,
-                    ty: x.ty,
-                }))
-            }
-            "scalar" => {
-                check_args(self, 1, 1)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
+            return Ok(int_const(self, x.dims[k - 1]));
+        }
+        let data = x
+            .dims
+            .iter()
+            .map(|&d| self.flat.arena.constant(d as f64))
+            .collect();
+        Ok(Val::Arr(Arr {
+            dims: vec![x.dims.len()],
+            data,
+            ty: ScalarType::Integer,
+        }))
+    }
+
+    /// `zeros(n, …)`, `ones(n, …)`, `fill(x, n, …)`, `identity(n)`.
+    fn array_constructor(&mut self, c: &Call<'a, '_>, op: Op) -> DResult<Val> {
+        let span = c.e.span;
+        if op == Op::Identity {
+            let n = self.eval_dim(c.arg(0), c.env)?;
+            elements(&[n, n], span, "`identity(…)`")?;
+            let one = self.flat.arena.constant(1.0);
+            let zero = self.flat.arena.constant(0.0);
+            let data = (0..n * n)
+                .map(|k| if k / n == k % n { one } else { zero })
+                .collect();
+            return Ok(Val::Arr(Arr {
+                dims: vec![n, n],
+                data,
+                ty: ScalarType::Integer,
+            }));
+        }
+        let (fill, first) = if op == Op::Fill {
+            (self.eval_arr(c.arg(0), c.env)?, 1)
+        } else {
+            let v = if c.name == "zeros" { 0.0 } else { 1.0 };
+            (
+                Arr::scalar(self.flat.arena.constant(v), ScalarType::Integer),
+                0,
+            )
+        };
+        let mut dims = Vec::new();
+        for a in &c.args.positional[first..] {
+            dims.push(self.eval_dim(a, c.env)?);
+        }
+        let what = format!("`{}(…)`", c.name);
+        let n = elements(&dims, span, &what)?;
+        elements(&[n.saturating_mul(fill.data.len().max(1))], span, &what)?;
+        let mut data = Vec::with_capacity(n * fill.data.len());
+        for _ in 0..n {
+            data.extend_from_slice(&fill.data);
+        }
+        dims.extend_from_slice(&fill.dims);
+        Ok(Val::Arr(Arr {
+            dims,
+            data,
+            ty: fill.ty,
+        }))
+    }
+
+    /// `transpose(A)`, `vector(a)`, `scalar(a)`.
+    fn reshape(&mut self, c: &Call<'a, '_>, op: Op) -> DResult<Val> {
+        let x = self.eval_arr(c.arg(0), c.env)?;
+        match op {
+            Op::Transpose => values::transpose(&x).map(Val::Arr).ok_or_else(|| {
+                Box::new(Diagnostic::error("size", "transpose needs a matrix").at(c.e.span, "here"))
+            }),
+            Op::Vector => Ok(Val::Arr(Arr {
+                dims: vec![x.data.len()],
+                data: x.data,
+                ty: x.ty,
+            })),
+            _ => {
                 if x.data.len() != 1 {
                     return Err(Box::new(
                         Diagnostic::error(
                             "size",
                             "scalar() of an array with more than one element",
                         )
-                        .at(e.span, "here"),
+                        .at(c.e.span, "here"),
                     ));
                 }
                 Ok(Val::Arr(Arr::scalar(x.data[0], x.ty)))
             }
-            "sum" | "product" => {
-                check_args(self, 1, 1)?;
-                let x = self.eval_arr(&args.positional[0], env)?;
-                self.reduce(&name, &x, e.span).map(Val::Arr)
-            }
-            "String" => Ok(Val::Str(String::new())),
-            "cross" | "cat" | "skew" | "outerProduct" | "symmetric" | "diagonal" | "linspace"
-            | "promote" | "array" => {
-                Err(self.unsupported(e.span, &format!("the `{name}` function")))
-            }
-            "sample"
-            | "edge"
-            | "change"
-            | "reinit"
-            | "terminal"
-            | "initial"
-            | "delay"
-            | "spatialDistribution"
-            | "cardinality"
-            | "semiLinear"
-            | "inStream"
-            | "actualStream"
-            | "getInstanceName"
-            | "Clock"
-            | "hold"
-            | "previous"
-            | "subSample"
-            | "superSample"
-            | "shiftSample"
-            | "backSample"
-            | "noClock"
-            | "interval"
-            | "firstTick" => Err(self.unsupported(e.span, &format!("the `{name}` operator"))),
-            _ => {
-                // A user-defined function or record constructor?
-                let what = match target {
-                    ast::CallTarget::Ref(r) => {
-                        let n = ref_as_name(r);
-                        match n.and_then(|n| self.tree.lookup_name(env.class, &n)) {
-                            Some(Found::Class(c)) => Some(self.tree.info(c).restriction()),
-                            _ => None,
-                        }
-                    }
-                    _ => None,
-                };
-                match what {
-                    Some(Some(ast::Restriction::Function)) => {
-                        Err(self.unsupported(e.span, &format!("calls of user function `{name}`")))
-                    }
-                    Some(Some(ast::Restriction::Record)) => {
-                        Err(self.unsupported(e.span, "record constructors"))
-                    }
-                    Some(_) => Err(Box::new(
-                        Diagnostic::error("not-a-function", format!("`{name}` is not a function"))
-                            .at(e.span, "called here"),
+        }
+    }
+
+    /// `String(x)` of a String, or of a number known at compile time (as `%g` with the six
+    /// significant digits the specification's default gives); a value that changes during
+    /// simulation cannot become a String in step code.
+    fn string_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        match self.eval(c.arg(0), c.env)? {
+            Val::Str(s) => Ok(Val::Str(s)),
+            Val::Arr(a) => {
+                let value = a.as_scalar().and_then(|x| self.fold(x));
+                match (value, a.ty) {
+                    (Some(v), ScalarType::Boolean) => Ok(Val::Str((v != 0.0).to_string())),
+                    (Some(v), ScalarType::Integer) => Ok(Val::Str(format!("{}", v as i64))),
+                    (Some(v), _) => Ok(Val::Str(format_g(v, 6))),
+                    (None, _) => Err(self.unsupported(
+                        c.arg(0).span,
+                        "String() of a value that changes during simulation (only constants and parameters)",
                     )),
-                    None => {
-                        let mut cands: Vec<String> =
-                            Func1::ALL.iter().map(|f| f.name().to_string()).collect();
-                        cands.extend(
-                            [
-                                "atan2", "min", "max", "der", "pre", "sum", "size", "zeros",
-                                "ones", "fill", "noEvent", "smooth",
-                            ]
-                            .iter()
-                            .map(|s| s.to_string()),
-                        );
-                        let mut d =
-                            Diagnostic::error("unknown-name", format!("unknown function `{name}`"))
-                                .at(e.span, "not a built-in or a function in scope");
-                        if let Some(s) = suggest(&name, &cands) {
-                            d = d.help(format!("did you mean `{s}`?"));
-                        }
-                        Err(Box::new(d))
-                    }
                 }
+            }
+        }
+    }
+
+    /// A call that is not a built-in: a user function or record constructor (not supported
+    /// yet), something else, or an unknown name.
+    fn not_builtin(&mut self, c: &Call<'a, '_>, target: &'a ast::CallTarget) -> Box<Diagnostic> {
+        let (e, name) = (c.e, c.name);
+        let what = match target {
+            ast::CallTarget::Ref(r) => {
+                let n = ref_as_name(r);
+                match n.and_then(|n| self.tree.lookup_name(c.env.class, &n)) {
+                    Some(Found::Class(k)) => Some(self.tree.info(k).restriction()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match what {
+            Some(Some(ast::Restriction::Function)) => {
+                self.unsupported(e.span, &format!("calls of user function `{name}`"))
+            }
+            Some(Some(ast::Restriction::Record)) => self.unsupported(e.span, "record constructors"),
+            Some(_) => Box::new(
+                Diagnostic::error("not-a-function", format!("`{name}` is not a function"))
+                    .at(e.span, "called here"),
+            ),
+            None => {
+                let mut cands: Vec<String> =
+                    Func1::ALL.iter().map(|f| f.name().to_string()).collect();
+                cands.extend(
+                    BUILTINS
+                        .iter()
+                        .flat_map(|b| b.names.iter().map(|s| s.to_string())),
+                );
+                let mut d = Diagnostic::error("unknown-name", format!("unknown function `{name}`"))
+                    .at(e.span, "not a built-in or a function in scope");
+                if let Some(s) = suggest(name, &cands) {
+                    d = d.help(format!("did you mean `{s}`?"));
+                }
+                Box::new(d)
             }
         }
     }
@@ -579,4 +799,31 @@ pub(super) fn ref_as_name(r: &ast::ComponentRef) -> Option<ast::Name> {
         parts: r.parts.iter().map(|p| p.ident.clone()).collect(),
         span: r.span,
     })
+}
+
+/// `%g`-style text of `v` with `digits` significant digits (trailing zeros dropped).
+fn format_g(v: f64, digits: usize) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let exp = v.abs().log10().floor() as i32;
+    if exp < -4 || exp >= digits as i32 {
+        let s = format!("{:.*e}", digits - 1, v);
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let m = if m.contains('.') {
+            m.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            m
+        };
+        let e: i32 = e.parse().unwrap_or(0);
+        format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+    } else {
+        let decimals = (digits as i32 - 1 - exp).max(0) as usize;
+        let s = format!("{v:.decimals$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    }
 }

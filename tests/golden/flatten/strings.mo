@@ -11,5 +11,5 @@ model Strings
   Real x(start = 1, fixed = true);
 equation
   der(x) = if same then x else -k * x;
-  assert(x > -1, "x of " + mode + " mode below -1");
+  assert(x > -1, "x of " + mode + " mode below -1 (k = " + String(k) + ", " + String(3 > 2) + ", " + String(1e-7 * k) + ")");
 end Strings;
