@@ -1,0 +1,382 @@
+//! Events in the step system (Cellier & Kofman §10.8): when-equations as state, time and
+//! discrete events with their sorted actions; relations of if-expressions as switching events;
+//! the event functions' time derivatives for cubic location.
+
+use super::{Builder, DResult};
+use crate::diag::{Diagnostic, Span};
+use crate::flat::FlatModel;
+use crate::symbolic::{CmpOp, ExprId, Node, VarId};
+use crate::system::{Event, Method, Rk, SEquation, SVarKind};
+use rustc_hash::FxHashMap;
+
+/// Events from when-equations: z from a condition's relation on the continuous solution (a
+/// state event), or a Boolean condition of discrete variables checked at event instants;
+/// actions read pre(v) from slots the event handler fills with the values just before the
+/// instant.
+pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Event>> {
+    let mut events = Vec::new();
+    for w in &flat.whens {
+        let mut z = b.arena.constant(0.0);
+        let mut below = false;
+        let mut discrete = None;
+        if w.sample.is_none() && !w.initial {
+            let cond = b.translate(w.condition)?;
+            let mut leaves = Vec::new();
+            b.arena.leaves(cond, &mut leaves);
+            let moving = leaves.iter().any(|l| match l {
+                Node::Var(v) => matches!(
+                    b.vars[v.index()].kind,
+                    SVarKind::State
+                        | SVarKind::Derivative
+                        | SVarKind::Algebraic
+                        | SVarKind::Time
+                        | SVarKind::Input
+                ),
+                _ => false,
+            });
+            match (moving, b.arena.node(cond)) {
+                (false, _) => discrete = Some(cond),
+                (true, Node::Cmp(op, l, r)) if !matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                    z = b.arena.sub(l, r);
+                    below = matches!(op, CmpOp::Lt | CmpOp::Le);
+                }
+                (true, _) => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "unsupported",
+                            "not yet supported: a when-condition that combines a relation of continuous variables with other terms",
+                        )
+                        .at(w.span, "in this when-equation")
+                        .help("write one relation (<, <=, >, >=) per when-equation, or a condition of discrete variables only"),
+                    ))
+                }
+            }
+        }
+        let mut assigns = Vec::new();
+        for &(x, e) in &w.assigns {
+            assigns.push((b.value_of[&x], b.translate(e)?));
+        }
+        let assigns = sort_assignments(&b.arena, assigns).map_err(|v| {
+            Box::new(
+                Diagnostic::error(
+                    "when",
+                    format!(
+                        "the assignments in this when-equation depend on each other in a cycle (through `{}`)",
+                        b.vars[v.index()].name
+                    ),
+                )
+                .at(w.span, "in this when-equation")
+                .help("use pre(v) for the value before the event"),
+            )
+        })?;
+        let mut reinits = Vec::new();
+        for &(x, e) in &w.reinits {
+            let (r, _) = b.aliases.resolve(x);
+            let (Some(&sv), true) = (b.value_of.get(&r), b.der_of.contains_key(&r)) else {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "reinit",
+                        format!("reinit of `{}`, which is not a state", flat.var(x).name),
+                    )
+                    .at(w.span, "in this when-equation")
+                    .help("only states (variables whose der() appears) can be re-initialised"),
+                ));
+            };
+            if r != x {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "unsupported",
+                        format!(
+                            "not yet supported: reinit of `{}`, an alias of another state",
+                            flat.var(x).name
+                        ),
+                    )
+                    .at(w.span, "in this when-equation"),
+                ));
+            }
+            let te = b.translate(e)?;
+            reinits.push((sv, te));
+        }
+        // Re-initialisations act together: run in order, each reads the others' targets
+        // from their pre slots (the values at the instant's start).
+        if reinits.len() > 1 {
+            let map: FxHashMap<VarId, VarId> =
+                reinits.iter().map(|&(x, _)| (x, b.pre(x))).collect();
+            let mut cache = FxHashMap::default();
+            for r in reinits.iter_mut() {
+                r.1 = b.arena.substitute(r.1, &mut cache, &mut |ar, n| match n {
+                    Node::Var(v) => map.get(&v).map(|&p| ar.var(p)),
+                    _ => None,
+                });
+            }
+        }
+        // The pre slots the condition and the actions read.
+        let mut pres = Vec::new();
+        let mut leaves = Vec::new();
+        for e in assigns.iter().chain(&reinits).map(|a| a.1).chain(discrete) {
+            b.arena.leaves(e, &mut leaves);
+        }
+        for l in leaves {
+            if let Node::Var(p) = l {
+                if let (SVarKind::Pre, Some(v)) = (b.vars[p.index()].kind, b.vars[p.index()].pre_of)
+                {
+                    if !pres.contains(&(p, v)) {
+                        pres.push((p, v));
+                    }
+                }
+            }
+        }
+        events.push(Event {
+            z,
+            below,
+            both: false,
+            sample: w.sample,
+            initial: w.initial,
+            discrete,
+            reinits,
+            assigns,
+            terminate: w.terminate.clone(),
+            chain: w.chain,
+            pres,
+            dz: None,
+            at: false,
+            text: w.condition_text(flat),
+            span: w.span,
+        });
+    }
+    Ok(events)
+}
+
+/// Relations that choose a branch of an if-expression generate events unless wrapped in
+/// noEvent: the step is split where they change, so no step straddles the switch. Relations
+/// of time alone become time events, frozen in a discrete slot.
+pub(super) fn relation_events(
+    b: &mut Builder,
+    init_eqs: &mut [SEquation],
+    step_all: &mut [SEquation],
+    events: &mut Vec<Event>,
+) {
+    let mut seen: rustc_hash::FxHashSet<ExprId> = rustc_hash::FxHashSet::default();
+    let mut relations: Vec<ExprId> = Vec::new();
+    for eq in init_eqs.iter() {
+        let mut stack = vec![eq.lhs, eq.rhs];
+        while let Some(e) = stack.pop() {
+            if !seen.insert(e) {
+                continue;
+            }
+            match b.arena.node(e) {
+                Node::NoEvent(_) => continue,
+                Node::If(c, _, _) => {
+                    let mut cs = vec![c];
+                    while let Some(x) = cs.pop() {
+                        match b.arena.node(x) {
+                            Node::Cmp(..) if !relations.contains(&x) => relations.push(x),
+                            Node::And(p, q) | Node::Or(p, q) => cs.extend([p, q]),
+                            Node::Not(p) => cs.push(p),
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+            stack.extend(b.arena.children(e));
+        }
+    }
+    let mut frozen: FxHashMap<ExprId, ExprId> = FxHashMap::default();
+    for r in relations {
+        let Node::Cmp(op, a, c) = b.arena.node(r) else {
+            continue;
+        };
+        let mut leaves = Vec::new();
+        b.arena.leaves(r, &mut leaves);
+        // A relation of time alone (a block's `time < startTime`), linear in time: a time
+        // event at its known time T = −b/a. The relation is frozen in a discrete slot (its
+        // value at the start time, then the value after T from T on), so the step is split
+        // exactly at T and each part sees one side.
+        let timed = leaves
+            .iter()
+            .any(|l| matches!(l, Node::Var(v) if *v == b.time))
+            && leaves.iter().all(|l| match l {
+                Node::Var(v) => *v == b.time || b.vars[v.index()].kind == SVarKind::Parameter,
+                Node::Const(_) => true,
+                _ => false,
+            });
+        if timed && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+            let z = b.arena.sub(a, c);
+            if let Some((slope, offset)) = crate::symbolic::diff::linear(&mut b.arena, z, b.time) {
+                let name = |v: VarId| b.vars[v.index()].name.clone();
+                let text = crate::symbolic::ExprPrinter {
+                    arena: &b.arena,
+                    name: &name,
+                }
+                .to_string(r);
+                let span = b.vars[b.time.index()].span;
+                let slot = b.add(format!("({text})"), SVarKind::Discrete, None, span);
+                b.vars[slot.index()].binding = Some(r);
+                let neg = b.arena.neg(offset);
+                let at = b.arena.div(neg, slope);
+                let zero = b.arena.constant(0.0);
+                let after = b.arena.cmp(op, slope, zero);
+                frozen.insert(r, b.arena.var(slot));
+                events.push(Event {
+                    z: at,
+                    below: false,
+                    both: false,
+                    sample: None,
+                    initial: false,
+                    discrete: None,
+                    reinits: Vec::new(),
+                    assigns: vec![(slot, after)],
+                    terminate: None,
+                    chain: (usize::MAX, 0),
+                    pres: Vec::new(),
+                    dz: None,
+                    at: true,
+                    text,
+                    span: Span::default(),
+                });
+                continue;
+            }
+        }
+        // Otherwise only relations on the continuous solution (states, derivatives, algebraic
+        // variables): not parameter tests.
+        let moving = leaves.iter().any(|l| match l {
+            Node::Var(v) => matches!(
+                b.vars[v.index()].kind,
+                SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic
+            ),
+            _ => false,
+        });
+        if !moving {
+            continue;
+        }
+        let z = b.arena.sub(a, c);
+        let name = |v: VarId| b.vars[v.index()].name.clone();
+        let text = crate::symbolic::ExprPrinter {
+            arena: &b.arena,
+            name: &name,
+        }
+        .to_string(r);
+        events.push(Event {
+            z,
+            below: false,
+            both: true,
+            sample: None,
+            initial: false,
+            discrete: None,
+            reinits: Vec::new(),
+            assigns: Vec::new(),
+            terminate: None,
+            chain: (usize::MAX, 0),
+            pres: Vec::new(),
+            dz: None,
+            at: false,
+            text,
+            span: Span::default(),
+        });
+    }
+    if !frozen.is_empty() {
+        // A substitution whose cache already maps each relation to its slot.
+        let mut cache = frozen.clone();
+        for eq in init_eqs.iter_mut().chain(step_all.iter_mut()) {
+            for side in [&mut eq.lhs, &mut eq.rhs] {
+                *side = b.arena.substitute(*side, &mut cache, &mut |_, _| None);
+            }
+        }
+    }
+}
+
+/// Methods of order 3 and more locate state events by a cubic: the time derivative of each
+/// event function, over states (with their derivatives), time, parameters and discrete
+/// variables; functions of other variables keep regula falsi.
+pub(super) fn event_slopes(b: &mut Builder, method: &Method, events: &mut [Event]) {
+    let order = match method {
+        Method::Radau | Method::Rk(Rk::Rk3) | Method::Ab(3) => 3,
+        Method::Rk(Rk::Rk4 | Rk::Rtrk4) => 4,
+        _ => 1,
+    };
+    if order >= 3 {
+        let der_of_state: FxHashMap<VarId, VarId> = b
+            .der_of
+            .iter()
+            .filter_map(|(f, &d)| b.value_of.get(f).map(|&sv| (sv, d)))
+            .collect();
+        for e in events.iter_mut() {
+            if e.sample.is_some() || e.initial || e.discrete.is_some() {
+                continue;
+            }
+            let mut leaves = Vec::new();
+            b.arena.leaves(e.z, &mut leaves);
+            let mut terms = Vec::new();
+            let mut ok = true;
+            for l in &leaves {
+                let Node::Var(v) = *l else { continue };
+                match b.vars[v.index()].kind {
+                    SVarKind::State => match der_of_state.get(&v) {
+                        Some(&d) => terms.push((v, Some(d))),
+                        None => ok = false,
+                    },
+                    SVarKind::Time => terms.push((v, None)),
+                    SVarKind::Parameter | SVarKind::Discrete => {}
+                    _ => ok = false,
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let mut dz = b.arena.constant(0.0);
+            for (v, d) in terms {
+                let partial = crate::symbolic::diff::diff(&mut b.arena, e.z, v);
+                let rate = match d {
+                    Some(d) => b.arena.var(d),
+                    None => b.arena.constant(1.0),
+                };
+                let term = b.arena.mul(partial, rate);
+                dz = b.arena.add(dz, term);
+            }
+            e.dz = Some(dz);
+        }
+    }
+}
+
+/// Orders a when-equation's assignments so that each one follows those whose new values it
+/// reads (stable: source order where free). A cycle names one of its variables.
+fn sort_assignments(
+    ar: &crate::symbolic::Arena,
+    assigns: Vec<(VarId, ExprId)>,
+) -> Result<Vec<(VarId, ExprId)>, VarId> {
+    let targets: Vec<VarId> = assigns.iter().map(|a| a.0).collect();
+    let deps: Vec<Vec<usize>> = assigns
+        .iter()
+        .map(|&(_, e)| {
+            let mut leaves = Vec::new();
+            ar.leaves(e, &mut leaves);
+            let mut d: Vec<usize> = leaves
+                .iter()
+                .filter_map(|l| match l {
+                    Node::Var(v) => targets.iter().position(|t| t == v),
+                    _ => None,
+                })
+                .collect();
+            d.sort_unstable();
+            d.dedup();
+            d
+        })
+        .collect();
+    let mut done = vec![false; assigns.len()];
+    let mut out = Vec::with_capacity(assigns.len());
+    while out.len() < assigns.len() {
+        let Some(i) =
+            (0..assigns.len()).find(|&i| !done[i] && deps[i].iter().all(|&j| done[j] || j == i))
+        else {
+            let i = (0..assigns.len()).find(|&i| !done[i]).expect("some left");
+            return Err(targets[i]);
+        };
+        if deps[i].contains(&i) {
+            return Err(targets[i]);
+        }
+        done[i] = true;
+        out.push(assigns[i]);
+    }
+    Ok(out)
+}
