@@ -76,20 +76,18 @@ pub fn run(a: &RunArgs) -> u8 {
     }
 }
 
-fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
-    use rtc_runtime::io::{CsvSink, Mailbox, OutputSink, UdpSink};
-    use std::sync::Arc;
-    let method = method_of(&a.method)?;
-    let h = step_of(&a.method, flat)?;
-    let (method, note) = pipeline::resolve_method(flat, method, Some(h))?;
-    if let Some(n) = note {
-        eprintln!("rtc: {n}");
-    }
-    if let Method::Rk(r) = &method {
-        if a.realtime && !r.realtime_inputs() {
-            eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());
-        }
-    }
+/// When the run starts and stops, its frame, and how often a row is recorded.
+struct Timing {
+    start: f64,
+    stop: f64,
+    /// Steps per frame and the frame's length.
+    per_frame: f64,
+    frame_len: f64,
+    /// Record every this many frames.
+    every: u64,
+}
+
+fn timing(a: &RunArgs, flat: &FlatModel, h: f64) -> Result<Timing, Box<Diagnostic>> {
     let start = flat.experiment.start_time.unwrap_or(0.0);
     let stop =
         match (a.duration, a.stop.or(flat.experiment.stop_time)) {
@@ -124,6 +122,261 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     {
         eprintln!("rtc: note: output interval {interval} is not a multiple of the frame {frame_len}; recording every {every} frames");
     }
+    Ok(Timing {
+        start,
+        stop,
+        per_frame,
+        frame_len,
+        every,
+    })
+}
+
+/// The input sources: a CSV file, a UDP mailbox, constants (`--input NAME=VALUE`).
+struct Sources {
+    csv: Option<sim::Inputs>,
+    mailbox: Option<std::sync::Arc<rtc_runtime::io::Mailbox>>,
+    constants: Vec<(usize, f64)>,
+}
+
+fn input_sources(a: &RunArgs, p: &pipeline::Plan) -> Result<Sources, Box<Diagnostic>> {
+    use rtc_runtime::io::Mailbox;
+    use std::sync::Arc;
+    let inputs = sim::input_slots(p);
+    let mut csv = None;
+    let mut mailbox: Option<Arc<Mailbox>> = None;
+    for spec in &a.inputs {
+        if let Some(addr) = udp_bind(spec, "--inputs")? {
+            if mailbox.is_some() {
+                return Err(cmdline("--inputs: one UDP source at most"));
+            }
+            let mb = Arc::new(Mailbox::new(&inputs));
+            let local = rtc_runtime::io::spawn_udp_inputs(&addr, mb.clone())
+                .map_err(|e| cmdline(format!("--inputs {spec}: {e}")))?;
+            eprintln!("rtc: inputs from UDP {local}");
+            mailbox = Some(mb);
+        } else {
+            if csv.is_some() {
+                return Err(cmdline("--inputs: one CSV file at most"));
+            }
+            csv = Some(sim::read_inputs(p, std::path::Path::new(spec))?);
+        }
+    }
+    let mut constants = Vec::new();
+    for iv in &a.input_values {
+        let Some((name, value)) = iv.split_once('=') else {
+            return Err(cmdline(format!("--input `{iv}`: expected NAME=VALUE")));
+        };
+        let Some(slot) = inputs.iter().find(|s| s.name == name.trim()) else {
+            let all: Vec<&str> = inputs.iter().map(|s| s.name.as_str()).collect();
+            return Err(cmdline(format!(
+                "--input `{iv}`: the model has no input `{}`{}",
+                name.trim(),
+                if all.is_empty() {
+                    " (it has no inputs)".to_string()
+                } else {
+                    format!(" (its inputs: {})", all.join(", "))
+                }
+            )));
+        };
+        let v: f64 = value
+            .trim()
+            .parse()
+            .map_err(|_| cmdline(format!("--input `{iv}`: `{value}` is not a number")))?;
+        constants.push((slot.slot, v));
+    }
+    Ok(Sources {
+        csv,
+        mailbox,
+        constants,
+    })
+}
+
+/// The output sinks: the CSV (a file or standard output), then UDP.
+fn output_sinks(
+    a: &RunArgs,
+    every: u64,
+) -> Result<Vec<Box<dyn rtc_runtime::io::OutputSink>>, Box<Diagnostic>> {
+    use rtc_runtime::io::{CsvSink, OutputSink, UdpSink};
+    let mut sinks: Vec<Box<dyn OutputSink>> = Vec::new();
+    let csv_out: Box<dyn Write> = match &a.out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Box::new(std::io::BufWriter::with_capacity(1 << 20, f)),
+            Err(e) => {
+                return Err(Box::new(Diagnostic::error(
+                    "file",
+                    format!("cannot write {}: {e}", path.display()),
+                )))
+            }
+        },
+        None => Box::new(std::io::BufWriter::with_capacity(
+            1 << 16,
+            std::io::stdout(),
+        )),
+    };
+    sinks.push(Box::new(CsvSink::new(csv_out, every)));
+    for spec in &a.outputs {
+        let Some(target) = spec.strip_prefix("udp:") else {
+            return Err(cmdline(format!(
+                "--outputs `{spec}`: expected udp:HOST:PORT"
+            )));
+        };
+        sinks.push(Box::new(
+            UdpSink::new(target).map_err(|e| cmdline(format!("--outputs {e}")))?,
+        ));
+    }
+    Ok(sinks)
+}
+
+/// Commands as the runtime receives them (a line that did not parse is an `Err`).
+type Commands = std::sync::mpsc::Receiver<Result<rtc_runtime::control::Command, String>>;
+
+/// A load injected in a frame (`--inject-load FRAME:MICROS`, for tests of overruns).
+type InjectedLoad = (u64, std::time::Duration);
+
+/// The command channel (`--control udp:… | stdin`) and the injected loads (tests).
+fn controls(a: &RunArgs) -> Result<(Option<Commands>, Vec<InjectedLoad>), Box<Diagnostic>> {
+    let commands = match a.control.as_deref() {
+        None => None,
+        Some(spec) => {
+            let (tx, rx) = std::sync::mpsc::channel();
+            if spec == "stdin" {
+                rtc_runtime::control::spawn_stdin(tx).map_err(cmdline)?;
+            } else if let Some(addr) = udp_bind(spec, "--control")? {
+                let local = rtc_runtime::control::spawn_udp(&addr, tx)
+                    .map_err(|e| cmdline(format!("--control {spec}: {e}")))?;
+                eprintln!("rtc: commands from UDP {local}");
+            } else {
+                return Err(cmdline(format!(
+                    "--control `{spec}`: expected udp:PORT, udp:ADDR:PORT or stdin"
+                )));
+            }
+            Some(rx)
+        }
+    };
+    let mut injected = Vec::new();
+    for spec in &a.inject_load {
+        let parsed = spec
+            .split_once(':')
+            .and_then(|(f, us)| Some((f.parse::<u64>().ok()?, us.parse::<u64>().ok()?)));
+        let Some((f, us)) = parsed else {
+            return Err(cmdline(format!(
+                "--inject-load `{spec}`: expected FRAME:MICROS"
+            )));
+        };
+        injected.push((f, std::time::Duration::from_micros(us)));
+    }
+    Ok((commands, injected))
+}
+
+/// The state at the start time: inputs hold their start values (which may use parameters,
+/// known after a first initialisation), then constants and the first samples; then the model
+/// at t0 and the `initial()` events. `Err` is the status that stopped it.
+fn initial_state(
+    p: &pipeline::Plan,
+    stepper: &mut dyn sim::Stepper,
+    events: &mut sim::Events,
+    sources: &mut Sources,
+    start: f64,
+) -> Result<Vec<f64>, pipeline::Status> {
+    let mut mem = stepper.memory();
+    let _ = stepper.init(&mut mem, start);
+    for (slot, x) in sim::input_starts(p, &mem) {
+        mem[slot] = x;
+    }
+    for &(slot, x) in &sources.constants {
+        mem[slot] = x;
+    }
+    if let Some(c) = sources.csv.as_mut() {
+        c.apply(&mut mem, start, 0.0);
+    }
+    if let Some(mb) = &sources.mailbox {
+        mb.apply(&mut mem);
+    }
+    let mut st = stepper.init(&mut mem, start);
+    if st == pipeline::Status::Ok {
+        st = events.initial(stepper, &mut mem, start);
+    }
+    if st == pipeline::Status::Ok {
+        Ok(mem)
+    } else {
+        Err(st)
+    }
+}
+
+/// What the run leaves besides the CSV: events, the event log, commands applied, the timing
+/// log. `Some(code)` when writing a log failed.
+fn report_extras(
+    a: &RunArgs,
+    p: &pipeline::Plan,
+    events: &sim::Events,
+    report: &rtc_runtime::Report,
+) -> Option<u8> {
+    if !p.events.is_empty() {
+        let handled = events.log.iter().filter(|r| r.handled()).count();
+        eprintln!(
+            "rtc: events: {handled} handled, {} deferred to the end of their step",
+            events.log.len() - handled
+        );
+        if let Some(m) = events.chatter_message() {
+            eprintln!("rtc: {m}");
+        }
+    }
+    if let Some(path) = &a.event_log {
+        if let Err(e) = std::fs::write(path, events.csv()) {
+            eprintln!("rtc: writing {} failed: {e}", path.display());
+            return Some(1);
+        }
+    }
+    for ap in &report.applied {
+        match &ap.outcome {
+            Ok(c) => eprintln!(
+                "rtc: t = {} s (frame {}, wall {:.6} s): {c}",
+                ap.time,
+                ap.frame,
+                ap.wall.as_secs_f64()
+            ),
+            Err(e) => eprintln!(
+                "rtc: t = {} s (frame {}): command refused: {e}",
+                ap.time, ap.frame
+            ),
+        }
+    }
+    if let Some(path) = &a.timing_log {
+        let r = std::fs::File::create(path).and_then(|f| {
+            let mut w = std::io::BufWriter::new(f);
+            report.stats.write_log(&mut w)
+        });
+        if let Err(e) = r {
+            eprintln!("rtc: writing {} failed: {e}", path.display());
+            return Some(1);
+        }
+    }
+    if let Some(e) = &report.io_error {
+        eprintln!("rtc: writing the results failed: {e}");
+        return Some(1);
+    }
+    None
+}
+
+fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
+    let method = method_of(&a.method)?;
+    let h = step_of(&a.method, flat)?;
+    let (method, note) = pipeline::resolve_method(flat, method, Some(h))?;
+    if let Some(n) = note {
+        eprintln!("rtc: {n}");
+    }
+    if let Method::Rk(r) = &method {
+        if a.realtime && !r.realtime_inputs() {
+            eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());
+        }
+    }
+    let Timing {
+        start,
+        stop,
+        per_frame,
+        frame_len,
+        every,
+    } = timing(a, flat, h)?;
     let overrun: rtc_runtime::Overrun = a
         .overrun
         .parse()
@@ -158,146 +411,31 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
             .collect(),
         outputs: p.outputs.iter().map(|o| o.name.clone()).collect(),
     };
-    // Input sources.
-    let mut csv = None;
-    let mut mailbox: Option<Arc<Mailbox>> = None;
-    for spec in &a.inputs {
-        if let Some(addr) = udp_bind(spec, "--inputs")? {
-            if mailbox.is_some() {
-                return Err(cmdline("--inputs: one UDP source at most"));
-            }
-            let mb = Arc::new(Mailbox::new(&inputs));
-            let local = rtc_runtime::io::spawn_udp_inputs(&addr, mb.clone())
-                .map_err(|e| cmdline(format!("--inputs {spec}: {e}")))?;
-            eprintln!("rtc: inputs from UDP {local}");
-            mailbox = Some(mb);
-        } else {
-            if csv.is_some() {
-                return Err(cmdline("--inputs: one CSV file at most"));
-            }
-            csv = Some(sim::read_inputs(&p, std::path::Path::new(spec))?);
-        }
-    }
-    let mut constants = Vec::new();
-    for iv in &a.input_values {
-        let Some((name, value)) = iv.split_once('=') else {
-            return Err(cmdline(format!("--input `{iv}`: expected NAME=VALUE")));
-        };
-        let Some(slot) = inputs.iter().find(|s| s.name == name.trim()) else {
-            let all: Vec<&str> = inputs.iter().map(|s| s.name.as_str()).collect();
-            return Err(cmdline(format!(
-                "--input `{iv}`: the model has no input `{}`{}",
-                name.trim(),
-                if all.is_empty() {
-                    " (it has no inputs)".to_string()
-                } else {
-                    format!(" (its inputs: {})", all.join(", "))
-                }
-            )));
-        };
-        let v: f64 = value
-            .trim()
-            .parse()
-            .map_err(|_| cmdline(format!("--input `{iv}`: `{value}` is not a number")))?;
-        constants.push((slot.slot, v));
-    }
-    // Output sinks: the CSV, then UDP.
-    let mut sinks: Vec<Box<dyn OutputSink>> = Vec::new();
-    let csv_out: Box<dyn Write> = match &a.out {
-        Some(path) => match std::fs::File::create(path) {
-            Ok(f) => Box::new(std::io::BufWriter::with_capacity(1 << 20, f)),
-            Err(e) => {
-                return Err(Box::new(Diagnostic::error(
-                    "file",
-                    format!("cannot write {}: {e}", path.display()),
-                )))
-            }
-        },
-        None => Box::new(std::io::BufWriter::with_capacity(
-            1 << 16,
-            std::io::stdout(),
-        )),
-    };
-    sinks.push(Box::new(CsvSink::new(csv_out, every)));
-    for spec in &a.outputs {
-        let Some(target) = spec.strip_prefix("udp:") else {
-            return Err(cmdline(format!(
-                "--outputs `{spec}`: expected udp:HOST:PORT"
-            )));
-        };
-        sinks.push(Box::new(
-            UdpSink::new(target).map_err(|e| cmdline(format!("--outputs {e}")))?,
-        ));
-    }
-    let commands = match a.control.as_deref() {
-        None => None,
-        Some(spec) => {
-            let (tx, rx) = std::sync::mpsc::channel();
-            if spec == "stdin" {
-                rtc_runtime::control::spawn_stdin(tx).map_err(cmdline)?;
-            } else if let Some(addr) = udp_bind(spec, "--control")? {
-                let local = rtc_runtime::control::spawn_udp(&addr, tx)
-                    .map_err(|e| cmdline(format!("--control {spec}: {e}")))?;
-                eprintln!("rtc: commands from UDP {local}");
-            } else {
-                return Err(cmdline(format!(
-                    "--control `{spec}`: expected udp:PORT, udp:ADDR:PORT or stdin"
-                )));
-            }
-            Some(rx)
-        }
-    };
-    let mut injected = Vec::new();
-    for spec in &a.inject_load {
-        let parsed = spec
-            .split_once(':')
-            .and_then(|(f, us)| Some((f.parse::<u64>().ok()?, us.parse::<u64>().ok()?)));
-        let Some((f, us)) = parsed else {
-            return Err(cmdline(format!(
-                "--inject-load `{spec}`: expected FRAME:MICROS"
-            )));
-        };
-        injected.push((f, std::time::Duration::from_micros(us)));
-    }
+    let mut sources = input_sources(a, &p)?;
+    let sinks = output_sinks(a, every)?;
+    let (commands, injected) = controls(a)?;
     let mut stepper = sim::stepper(&p, engine)?;
-    // Initial state: inputs hold their start values (which may use parameters, known after a
-    // first initialisation), then constants and the first samples; then the model at t0.
-    let mut mem = stepper.memory();
-    let _ = stepper.init(&mut mem, start);
-    for (slot, x) in sim::input_starts(&p, &mem) {
-        mem[slot] = x;
-    }
-    for &(slot, x) in &constants {
-        mem[slot] = x;
-    }
-    if let Some(c) = csv.as_mut() {
-        c.apply(&mut mem, start, 0.0);
-    }
-    if let Some(mb) = &mailbox {
-        mb.apply(&mut mem);
-    }
     let mut events = sim::Events::new(&p);
     events.zeno = a.zeno;
-    let mut st = stepper.init(&mut mem, start);
-    if st == pipeline::Status::Ok {
-        st = events.initial(stepper.as_mut(), &mut mem, start);
-    }
-    if st != pipeline::Status::Ok {
-        eprintln!(
-            "rtc: run stopped at t = {start}: initialisation failed: {} (status {})",
-            pipeline::describe(&p, st),
-            st.code()
-        );
-        return Ok(2);
-    }
+    let mut mem = match initial_state(&p, stepper.as_mut(), &mut events, &mut sources, start) {
+        Ok(mem) => mem,
+        Err(st) => {
+            eprintln!(
+                "rtc: run stopped at t = {start}: initialisation failed: {} (status {})",
+                pipeline::describe(&p, st),
+                st.code()
+            );
+            return Ok(2);
+        }
+    };
     let frames = ((stop - start) / frame_len).round().max(0.0) as u64;
     let mut cfg = rtc_runtime::Config::new(start, h, frames);
     cfg.steps_per_frame = per_frame as u32;
     cfg.realtime = a.realtime;
     cfg.overrun = overrun;
     cfg.grace_frames = (a.grace.max(0.0) / frame_len).ceil() as u64;
-    cfg.csv_inputs = csv;
-    cfg.mailbox = mailbox;
+    cfg.csv_inputs = sources.csv;
+    cfg.mailbox = sources.mailbox;
     cfg.selected = selected;
     cfg.sinks = sinks;
     cfg.commands = commands;
@@ -317,49 +455,8 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         events_seen: 0,
     };
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
-    if !p.events.is_empty() {
-        let handled = model.events.log.iter().filter(|r| r.handled()).count();
-        eprintln!(
-            "rtc: events: {handled} handled, {} deferred to the end of their step",
-            model.events.log.len() - handled
-        );
-        if let Some(m) = model.events.chatter_message() {
-            eprintln!("rtc: {m}");
-        }
-    }
-    if let Some(path) = &a.event_log {
-        if let Err(e) = std::fs::write(path, model.events.csv()) {
-            eprintln!("rtc: writing {} failed: {e}", path.display());
-            return Ok(1);
-        }
-    }
-    for ap in &report.applied {
-        match &ap.outcome {
-            Ok(c) => eprintln!(
-                "rtc: t = {} s (frame {}, wall {:.6} s): {c}",
-                ap.time,
-                ap.frame,
-                ap.wall.as_secs_f64()
-            ),
-            Err(e) => eprintln!(
-                "rtc: t = {} s (frame {}): command refused: {e}",
-                ap.time, ap.frame
-            ),
-        }
-    }
-    if let Some(path) = &a.timing_log {
-        let r = std::fs::File::create(path).and_then(|f| {
-            let mut w = std::io::BufWriter::new(f);
-            report.stats.write_log(&mut w)
-        });
-        if let Err(e) = r {
-            eprintln!("rtc: writing {} failed: {e}", path.display());
-            return Ok(1);
-        }
-    }
-    if let Some(e) = &report.io_error {
-        eprintln!("rtc: writing the results failed: {e}");
-        return Ok(1);
+    if let Some(code) = report_extras(a, &p, &model.events, &report) {
+        return Ok(code);
     }
     // Steps taken (a lengthened catch-up step counts once).
     let steps = report.stats.frames * per_frame as u64;
