@@ -83,273 +83,62 @@ impl<M: Module> Gen<'_, M> {
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let p = b.block_params(entry).to_vec();
-            let (a, rhs, n, kl, w) = (p[0], p[1], p[2], p[3], p[4]);
-            // min(k + m + 1, n): the end of the band from row or column k.
-            let band_end = |b: &mut FunctionBuilder, k: Value, m: Value| {
-                let e = b.ins().iadd(k, m);
-                let e = b.ins().iadd_imm_s(e, 1);
-                let lt = b.ins().icmp(IntCC::SignedLessThan, e, n);
-                b.ins().select(lt, e, n)
+            let row = b.ins().ishl_imm_u(p[2], 3);
+            let v = Lu {
+                a: p[0],
+                rhs: p[1],
+                n: p[2],
+                kl: p[3],
+                w: p[4],
+                row,
+                col: b.declare_var(types::I64),
+                r: b.declare_var(types::I64),
+                c: b.declare_var(types::I64),
+                piv: b.declare_var(types::I64),
+                best: b.declare_var(types::F64),
+                s: b.declare_var(types::F64),
+                pa: b.declare_var(types::I64),
+                pb: b.declare_var(types::I64),
+                fail: b.create_block(),
+                vector,
             };
-            let col = b.declare_var(types::I64);
-            let r = b.declare_var(types::I64);
-            let c = b.declare_var(types::I64);
-            let piv = b.declare_var(types::I64);
-            let best = b.declare_var(types::F64);
-            let s = b.declare_var(types::F64);
-            let pa = b.declare_var(types::I64);
-            let pb = b.declare_var(types::I64);
-            let fail = b.create_block();
             let zero = b.ins().iconst(types::I64, 0);
-            let row = b.ins().ishl_imm_u(n, 3);
-            let stride = row;
             // Elimination, column by column.
-            for_range(&mut b, col, zero, n, |b, k| {
-                let kr = b.ins().imul(k, row);
+            for_range(&mut b, v.col, zero, v.n, |b, k| {
+                let kr = b.ins().imul(k, v.row);
                 let k8 = b.ins().ishl_imm_u(k, 3);
-                let rowk = b.ins().iadd(a, kr);
+                let rowk = b.ins().iadd(v.a, kr);
                 let pkk = b.ins().iadd(rowk, k8);
-                // Pivot: the largest magnitude in this column (first one on ties, NaN never).
-                b.def_var(piv, k);
-                let d = load(b, pkk);
-                let bd = b.ins().fabs(d);
-                b.def_var(best, bd);
-                let below = b.ins().iadd(pkk, stride);
-                b.def_var(pa, below);
-                let k1 = b.ins().iadd_imm_s(k, 1);
-                let rows_end = band_end(b, k, kl);
-                let cols_end = band_end(b, k, w);
-                for_range(b, r, k1, rows_end, |b, i| {
-                    let pe = b.use_var(pa);
-                    let e = load(b, pe);
-                    let v = b.ins().fabs(e);
-                    let bst = b.use_var(best);
-                    let gt = b.ins().fcmp(FloatCC::GreaterThan, v, bst);
-                    let nb = b.ins().select(gt, v, bst);
-                    b.def_var(best, nb);
-                    let pv = b.use_var(piv);
-                    let np = b.ins().select(gt, i, pv);
-                    b.def_var(piv, np);
-                    let next = b.ins().iadd(pe, stride);
-                    b.def_var(pa, next);
-                });
-                // A zero or non-finite pivot: singular (x − x ≠ 0 for NaN and ±inf).
-                let bst = b.use_var(best);
-                let z = b.ins().f64const(0.0);
-                let is_zero = b.ins().fcmp(FloatCC::Equal, bst, z);
-                let dd = b.ins().fsub(bst, bst);
-                let finite = b.ins().fcmp(FloatCC::Equal, dd, z);
-                let one8 = b.ins().iconst(types::I8, 1);
-                let not_finite = b.ins().bxor(finite, one8);
-                let bad = b.ins().bor(is_zero, not_finite);
-                let go = b.create_block();
-                b.ins().brif(bad, fail, &[], go, &[]);
-                b.switch_to_block(go);
-                // Row swap.
-                let pv = b.use_var(piv);
-                let same = b.ins().icmp(IntCC::Equal, pv, k);
-                let swap = b.create_block();
-                let swapped = b.create_block();
-                b.ins().brif(same, swapped, &[], swap, &[]);
-                b.switch_to_block(swap);
-                let pr = b.ins().imul(pv, row);
-                let rowp = b.ins().iadd(a, pr);
-                let pkp = b.ins().iadd(rowp, k8);
-                b.def_var(pa, pkk);
-                b.def_var(pb, pkp);
-                for_range(b, c, k, cols_end, |b, _| {
-                    let x = b.use_var(pa);
-                    let y = b.use_var(pb);
-                    let vx = load(b, x);
-                    let vy = load(b, y);
-                    store(b, x, vy);
-                    store(b, y, vx);
-                    let x1 = b.ins().iadd_imm_s(x, 8);
-                    let y1 = b.ins().iadd_imm_s(y, 8);
-                    b.def_var(pa, x1);
-                    b.def_var(pb, y1);
-                });
-                let pv = b.use_var(piv);
-                let x = item(b, rhs, k);
-                let y = item(b, rhs, pv);
-                let vx = load(b, x);
-                let vy = load(b, y);
-                store(b, x, vy);
-                store(b, y, vx);
-                b.ins().jump(swapped, &[]);
-                b.switch_to_block(swapped);
+                let rows_end = band_end(b, k, v.kl, v.n);
+                let cols_end = band_end(b, k, v.w, v.n);
+                lu_pivot(b, &v, k, pkk, rows_end);
+                lu_swap(b, &v, k, k8, pkk, cols_end);
                 // Eliminate below the pivot.
                 let d = load(b, pkk);
-                let bkp = item(b, rhs, k);
+                let bkp = item(b, v.rhs, k);
                 let bk = load(b, bkp);
                 let k1 = b.ins().iadd_imm_s(k, 1);
                 // Columns right of the pivot within the band.
                 let nk = b.ins().isub(cols_end, k1);
-                for_range(b, r, k1, rows_end, |b, i| {
-                    let ir = b.ins().imul(i, row);
-                    let rowi = b.ins().iadd(a, ir);
-                    let pik = b.ins().iadd(rowi, k8);
-                    let e = load(b, pik);
-                    let f = b.ins().fdiv(e, d);
-                    let z = b.ins().f64const(0.0);
-                    // `f != 0.0` (true for NaN, as in Rust).
-                    let nz = b.ins().fcmp(FloatCC::NotEqual, f, z);
-                    let update = b.create_block();
-                    let zero_row = b.create_block();
-                    let next = b.create_block();
-                    b.ins().brif(nz, update, &[], zero_row, &[]);
-                    b.switch_to_block(update);
-                    store(b, pik, f);
-                    let start_i = b.ins().iadd_imm_s(pik, 8);
-                    let start_k = b.ins().iadd_imm_s(pkk, 8);
-                    b.def_var(pa, start_i);
-                    b.def_var(pb, start_k);
-                    b.def_var(c, nk);
-                    if vector {
-                        // Four, then two columns at a time while that many remain.
-                        let fv = b.ins().splat(types::F64X2, f);
-                        let fl = MemFlagsData::new().with_notrap();
-                        let head = b.create_block();
-                        let body = b.create_block();
-                        let pairs = b.create_block();
-                        b.ins().jump(head, &[]);
-                        b.switch_to_block(head);
-                        let left = b.use_var(c);
-                        let four = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, left, 4);
-                        b.ins().brif(four, body, &[], pairs, &[]);
-                        b.switch_to_block(body);
-                        let x = b.use_var(pa);
-                        let y = b.use_var(pb);
-                        let vx0 = b.ins().load(types::F64X2, fl, x, 0);
-                        let vy0 = b.ins().load(types::F64X2, fl, y, 0);
-                        let vx1 = b.ins().load(types::F64X2, fl, x, 16);
-                        let vy1 = b.ins().load(types::F64X2, fl, y, 16);
-                        let fy0 = b.ins().fmul(fv, vy0);
-                        let fy1 = b.ins().fmul(fv, vy1);
-                        let v0 = b.ins().fsub(vx0, fy0);
-                        let v1 = b.ins().fsub(vx1, fy1);
-                        b.ins().store(fl, v0, x, 0);
-                        b.ins().store(fl, v1, x, 16);
-                        let x4 = b.ins().iadd_imm_s(x, 32);
-                        let y4 = b.ins().iadd_imm_s(y, 32);
-                        b.def_var(pa, x4);
-                        b.def_var(pb, y4);
-                        let l4 = b.ins().iadd_imm_s(left, -4);
-                        b.def_var(c, l4);
-                        b.ins().jump(head, &[]);
-                        b.switch_to_block(pairs);
-                        let head = b.create_block();
-                        let body = b.create_block();
-                        let tail = b.create_block();
-                        b.ins().jump(head, &[]);
-                        b.switch_to_block(head);
-                        let left = b.use_var(c);
-                        let two = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, left, 2);
-                        b.ins().brif(two, body, &[], tail, &[]);
-                        b.switch_to_block(body);
-                        let x = b.use_var(pa);
-                        let y = b.use_var(pb);
-                        let vx = b.ins().load(types::F64X2, fl, x, 0);
-                        let vy = b.ins().load(types::F64X2, fl, y, 0);
-                        let fy = b.ins().fmul(fv, vy);
-                        let v = b.ins().fsub(vx, fy);
-                        b.ins().store(fl, v, x, 0);
-                        let x2 = b.ins().iadd_imm_s(x, 16);
-                        let y2 = b.ins().iadd_imm_s(y, 16);
-                        b.def_var(pa, x2);
-                        b.def_var(pb, y2);
-                        let l2 = b.ins().iadd_imm_s(left, -2);
-                        b.def_var(c, l2);
-                        b.ins().jump(head, &[]);
-                        b.switch_to_block(tail);
-                    }
-                    // The remaining columns one at a time.
-                    let head = b.create_block();
-                    let body = b.create_block();
-                    let done = b.create_block();
-                    b.ins().jump(head, &[]);
-                    b.switch_to_block(head);
-                    let left = b.use_var(c);
-                    let more = b.ins().icmp_imm_s(IntCC::SignedGreaterThan, left, 0);
-                    b.ins().brif(more, body, &[], done, &[]);
-                    b.switch_to_block(body);
-                    let x = b.use_var(pa);
-                    let y = b.use_var(pb);
-                    let vx = load(b, x);
-                    let vy = load(b, y);
-                    let fy = b.ins().fmul(f, vy);
-                    let v = b.ins().fsub(vx, fy);
-                    store(b, x, v);
-                    let x1 = b.ins().iadd_imm_s(x, 8);
-                    let y1 = b.ins().iadd_imm_s(y, 8);
-                    b.def_var(pa, x1);
-                    b.def_var(pb, y1);
-                    let l1 = b.ins().iadd_imm_s(left, -1);
-                    b.def_var(c, l1);
-                    b.ins().jump(head, &[]);
-                    b.switch_to_block(done);
-                    let bi = item(b, rhs, i);
-                    let x = load(b, bi);
-                    let fy = b.ins().fmul(f, bk);
-                    let v = b.ins().fsub(x, fy);
-                    store(b, bi, v);
-                    b.ins().jump(next, &[]);
-                    b.switch_to_block(zero_row);
-                    store(b, pik, z);
-                    b.ins().jump(next, &[]);
-                    b.switch_to_block(next);
+                for_range(b, v.r, k1, rows_end, |b, i| {
+                    lu_row_update(
+                        b,
+                        &v,
+                        LuRow {
+                            i,
+                            k8,
+                            pkk,
+                            d,
+                            bk,
+                            nk,
+                        },
+                    );
                 });
             });
-            // Back substitution, col = n − 1 down to 0: s = b[k] − Σ a[k][c]·b[c], in order.
-            let head = b.create_block();
-            let body = b.create_block();
-            let done = b.create_block();
-            let last = b.ins().iadd_imm_s(n, -1);
-            b.def_var(col, last);
-            b.ins().jump(head, &[]);
-            b.switch_to_block(head);
-            let k = b.use_var(col);
-            let more = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, k, 0);
-            b.ins().brif(more, body, &[], done, &[]);
-            b.switch_to_block(body);
-            let bk = item(&mut b, rhs, k);
-            let v = load(&mut b, bk);
-            b.def_var(s, v);
-            let kr = b.ins().imul(k, row);
-            let k8 = b.ins().ishl_imm_u(k, 3);
-            let rowk = b.ins().iadd(a, kr);
-            let pkk = b.ins().iadd(rowk, k8);
-            let pk1 = b.ins().iadd_imm_s(pkk, 8);
-            let bk1 = b.ins().iadd_imm_s(bk, 8);
-            b.def_var(pa, pk1);
-            b.def_var(pb, bk1);
-            let k1 = b.ins().iadd_imm_s(k, 1);
-            let cols_end = band_end(&mut b, k, w);
-            for_range(&mut b, c, k1, cols_end, |b, _| {
-                let x = b.use_var(pa);
-                let y = b.use_var(pb);
-                let vx = load(b, x);
-                let vy = load(b, y);
-                let xy = b.ins().fmul(vx, vy);
-                let sv = b.use_var(s);
-                let ns = b.ins().fsub(sv, xy);
-                b.def_var(s, ns);
-                let x1 = b.ins().iadd_imm_s(x, 8);
-                let y1 = b.ins().iadd_imm_s(y, 8);
-                b.def_var(pa, x1);
-                b.def_var(pb, y1);
-            });
-            let d = load(&mut b, pkk);
-            let sv = b.use_var(s);
-            let q = b.ins().fdiv(sv, d);
-            store(&mut b, bk, q);
-            let k0 = b.ins().iadd_imm_s(k, -1);
-            b.def_var(col, k0);
-            b.ins().jump(head, &[]);
-            b.switch_to_block(done);
+            lu_back_substitution(&mut b, &v);
             let one = b.ins().iconst(types::I32, 1);
             b.ins().return_(&[one]);
-            b.switch_to_block(fail);
+            b.switch_to_block(v.fail);
             let zero32 = b.ins().iconst(types::I32, 0);
             b.ins().return_(&[zero32]);
             b.seal_all_blocks();
@@ -446,4 +235,306 @@ impl<M: Module> Gen<'_, M> {
         self.define(&name, id, &mut ctx, Vec::new(), true)?;
         Ok(id)
     }
+}
+
+/// The values and variables of the generated LU solve (`define_lu`).
+struct Lu {
+    /// The matrix (row-major, n × n), the right-hand side, n, and the band (kl, w).
+    a: Value,
+    rhs: Value,
+    n: Value,
+    kl: Value,
+    w: Value,
+    /// n·8: the bytes of one row.
+    row: Value,
+    col: Variable,
+    r: Variable,
+    c: Variable,
+    piv: Variable,
+    best: Variable,
+    s: Variable,
+    /// Walking pointers.
+    pa: Variable,
+    pb: Variable,
+    /// Returns 0: a zero or non-finite pivot.
+    fail: cranelift_codegen::ir::Block,
+    /// f64x2 lanes in the row update.
+    vector: bool,
+}
+
+/// min(k + m + 1, n): the end of the band from row or column k.
+fn band_end(b: &mut FunctionBuilder, k: Value, m: Value, n: Value) -> Value {
+    let e = b.ins().iadd(k, m);
+    let e = b.ins().iadd_imm_s(e, 1);
+    let lt = b.ins().icmp(IntCC::SignedLessThan, e, n);
+    b.ins().select(lt, e, n)
+}
+
+/// The pivot of column k: the largest magnitude from the diagonal down to the band's end
+/// (the first on ties, never NaN), into `piv` and `best`; a zero or non-finite pivot jumps to
+/// `fail`.
+fn lu_pivot(b: &mut FunctionBuilder, v: &Lu, k: Value, pkk: Value, rows_end: Value) {
+    let (piv, best, pa, r, fail, stride) = (v.piv, v.best, v.pa, v.r, v.fail, v.row);
+    // Pivot: the largest magnitude in this column (first one on ties, NaN never).
+    b.def_var(piv, k);
+    let d = load(b, pkk);
+    let bd = b.ins().fabs(d);
+    b.def_var(best, bd);
+    let below = b.ins().iadd(pkk, stride);
+    b.def_var(pa, below);
+    let k1 = b.ins().iadd_imm_s(k, 1);
+    for_range(b, r, k1, rows_end, |b, i| {
+        let pe = b.use_var(pa);
+        let e = load(b, pe);
+        let v = b.ins().fabs(e);
+        let bst = b.use_var(best);
+        let gt = b.ins().fcmp(FloatCC::GreaterThan, v, bst);
+        let nb = b.ins().select(gt, v, bst);
+        b.def_var(best, nb);
+        let pv = b.use_var(piv);
+        let np = b.ins().select(gt, i, pv);
+        b.def_var(piv, np);
+        let next = b.ins().iadd(pe, stride);
+        b.def_var(pa, next);
+    });
+    // A zero or non-finite pivot: singular (x − x ≠ 0 for NaN and ±inf).
+    let bst = b.use_var(best);
+    let z = b.ins().f64const(0.0);
+    let is_zero = b.ins().fcmp(FloatCC::Equal, bst, z);
+    let dd = b.ins().fsub(bst, bst);
+    let finite = b.ins().fcmp(FloatCC::Equal, dd, z);
+    let one8 = b.ins().iconst(types::I8, 1);
+    let not_finite = b.ins().bxor(finite, one8);
+    let bad = b.ins().bor(is_zero, not_finite);
+    let go = b.create_block();
+    b.ins().brif(bad, fail, &[], go, &[]);
+    b.switch_to_block(go);
+}
+
+/// Swaps row k with the pivot row (within the band's columns) and the right-hand side.
+fn lu_swap(b: &mut FunctionBuilder, v: &Lu, k: Value, k8: Value, pkk: Value, cols_end: Value) {
+    let (piv, pa, pb, c, row, a, rhs) = (v.piv, v.pa, v.pb, v.c, v.row, v.a, v.rhs);
+    // Row swap.
+    let pv = b.use_var(piv);
+    let same = b.ins().icmp(IntCC::Equal, pv, k);
+    let swap = b.create_block();
+    let swapped = b.create_block();
+    b.ins().brif(same, swapped, &[], swap, &[]);
+    b.switch_to_block(swap);
+    let pr = b.ins().imul(pv, row);
+    let rowp = b.ins().iadd(a, pr);
+    let pkp = b.ins().iadd(rowp, k8);
+    b.def_var(pa, pkk);
+    b.def_var(pb, pkp);
+    for_range(b, c, k, cols_end, |b, _| {
+        let x = b.use_var(pa);
+        let y = b.use_var(pb);
+        let vx = load(b, x);
+        let vy = load(b, y);
+        store(b, x, vy);
+        store(b, y, vx);
+        let x1 = b.ins().iadd_imm_s(x, 8);
+        let y1 = b.ins().iadd_imm_s(y, 8);
+        b.def_var(pa, x1);
+        b.def_var(pb, y1);
+    });
+    let pv = b.use_var(piv);
+    let x = item(b, rhs, k);
+    let y = item(b, rhs, pv);
+    let vx = load(b, x);
+    let vy = load(b, y);
+    store(b, x, vy);
+    store(b, y, vx);
+    b.ins().jump(swapped, &[]);
+    b.switch_to_block(swapped);
+}
+
+/// One row below the pivot: its elimination factor and what it needs.
+struct LuRow {
+    i: Value,
+    k8: Value,
+    pkk: Value,
+    /// The pivot and the right-hand side's pivot entry.
+    d: Value,
+    bk: Value,
+    /// Columns right of the pivot within the band.
+    nk: Value,
+}
+
+/// Row i −= f·row k over the band's columns (f64x2 lanes where available), b[i] −= f·b[k];
+/// f = 0 leaves the row alone.
+fn lu_row_update(b: &mut FunctionBuilder, v: &Lu, lr: LuRow) {
+    let LuRow {
+        i,
+        k8,
+        pkk,
+        d,
+        bk,
+        nk,
+    } = lr;
+    let (pa, pb, c, row, a, rhs, vector) = (v.pa, v.pb, v.c, v.row, v.a, v.rhs, v.vector);
+    let ir = b.ins().imul(i, row);
+    let rowi = b.ins().iadd(a, ir);
+    let pik = b.ins().iadd(rowi, k8);
+    let e = load(b, pik);
+    let f = b.ins().fdiv(e, d);
+    let z = b.ins().f64const(0.0);
+    // `f != 0.0` (true for NaN, as in Rust).
+    let nz = b.ins().fcmp(FloatCC::NotEqual, f, z);
+    let update = b.create_block();
+    let zero_row = b.create_block();
+    let next = b.create_block();
+    b.ins().brif(nz, update, &[], zero_row, &[]);
+    b.switch_to_block(update);
+    store(b, pik, f);
+    let start_i = b.ins().iadd_imm_s(pik, 8);
+    let start_k = b.ins().iadd_imm_s(pkk, 8);
+    b.def_var(pa, start_i);
+    b.def_var(pb, start_k);
+    b.def_var(c, nk);
+    if vector {
+        // Four, then two columns at a time while that many remain.
+        let fv = b.ins().splat(types::F64X2, f);
+        let fl = MemFlagsData::new().with_notrap();
+        let head = b.create_block();
+        let body = b.create_block();
+        let pairs = b.create_block();
+        b.ins().jump(head, &[]);
+        b.switch_to_block(head);
+        let left = b.use_var(c);
+        let four = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, left, 4);
+        b.ins().brif(four, body, &[], pairs, &[]);
+        b.switch_to_block(body);
+        let x = b.use_var(pa);
+        let y = b.use_var(pb);
+        let vx0 = b.ins().load(types::F64X2, fl, x, 0);
+        let vy0 = b.ins().load(types::F64X2, fl, y, 0);
+        let vx1 = b.ins().load(types::F64X2, fl, x, 16);
+        let vy1 = b.ins().load(types::F64X2, fl, y, 16);
+        let fy0 = b.ins().fmul(fv, vy0);
+        let fy1 = b.ins().fmul(fv, vy1);
+        let v0 = b.ins().fsub(vx0, fy0);
+        let v1 = b.ins().fsub(vx1, fy1);
+        b.ins().store(fl, v0, x, 0);
+        b.ins().store(fl, v1, x, 16);
+        let x4 = b.ins().iadd_imm_s(x, 32);
+        let y4 = b.ins().iadd_imm_s(y, 32);
+        b.def_var(pa, x4);
+        b.def_var(pb, y4);
+        let l4 = b.ins().iadd_imm_s(left, -4);
+        b.def_var(c, l4);
+        b.ins().jump(head, &[]);
+        b.switch_to_block(pairs);
+        let head = b.create_block();
+        let body = b.create_block();
+        let tail = b.create_block();
+        b.ins().jump(head, &[]);
+        b.switch_to_block(head);
+        let left = b.use_var(c);
+        let two = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, left, 2);
+        b.ins().brif(two, body, &[], tail, &[]);
+        b.switch_to_block(body);
+        let x = b.use_var(pa);
+        let y = b.use_var(pb);
+        let vx = b.ins().load(types::F64X2, fl, x, 0);
+        let vy = b.ins().load(types::F64X2, fl, y, 0);
+        let fy = b.ins().fmul(fv, vy);
+        let v = b.ins().fsub(vx, fy);
+        b.ins().store(fl, v, x, 0);
+        let x2 = b.ins().iadd_imm_s(x, 16);
+        let y2 = b.ins().iadd_imm_s(y, 16);
+        b.def_var(pa, x2);
+        b.def_var(pb, y2);
+        let l2 = b.ins().iadd_imm_s(left, -2);
+        b.def_var(c, l2);
+        b.ins().jump(head, &[]);
+        b.switch_to_block(tail);
+    }
+    // The remaining columns one at a time.
+    let head = b.create_block();
+    let body = b.create_block();
+    let done = b.create_block();
+    b.ins().jump(head, &[]);
+    b.switch_to_block(head);
+    let left = b.use_var(c);
+    let more = b.ins().icmp_imm_s(IntCC::SignedGreaterThan, left, 0);
+    b.ins().brif(more, body, &[], done, &[]);
+    b.switch_to_block(body);
+    let x = b.use_var(pa);
+    let y = b.use_var(pb);
+    let vx = load(b, x);
+    let vy = load(b, y);
+    let fy = b.ins().fmul(f, vy);
+    let v = b.ins().fsub(vx, fy);
+    store(b, x, v);
+    let x1 = b.ins().iadd_imm_s(x, 8);
+    let y1 = b.ins().iadd_imm_s(y, 8);
+    b.def_var(pa, x1);
+    b.def_var(pb, y1);
+    let l1 = b.ins().iadd_imm_s(left, -1);
+    b.def_var(c, l1);
+    b.ins().jump(head, &[]);
+    b.switch_to_block(done);
+    let bi = item(b, rhs, i);
+    let x = load(b, bi);
+    let fy = b.ins().fmul(f, bk);
+    let v = b.ins().fsub(x, fy);
+    store(b, bi, v);
+    b.ins().jump(next, &[]);
+    b.switch_to_block(zero_row);
+    store(b, pik, z);
+    b.ins().jump(next, &[]);
+    b.switch_to_block(next);
+}
+
+/// Back substitution, col = n − 1 down to 0: s = b[k] − Σ a[k][c]·b[c], in order.
+fn lu_back_substitution(b: &mut FunctionBuilder, v: &Lu) {
+    let (col, s, pa, pb, c, row, a, rhs, n, w) =
+        (v.col, v.s, v.pa, v.pb, v.c, v.row, v.a, v.rhs, v.n, v.w);
+    let head = b.create_block();
+    let body = b.create_block();
+    let done = b.create_block();
+    let last = b.ins().iadd_imm_s(n, -1);
+    b.def_var(col, last);
+    b.ins().jump(head, &[]);
+    b.switch_to_block(head);
+    let k = b.use_var(col);
+    let more = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, k, 0);
+    b.ins().brif(more, body, &[], done, &[]);
+    b.switch_to_block(body);
+    let bk = item(b, rhs, k);
+    let v = load(b, bk);
+    b.def_var(s, v);
+    let kr = b.ins().imul(k, row);
+    let k8 = b.ins().ishl_imm_u(k, 3);
+    let rowk = b.ins().iadd(a, kr);
+    let pkk = b.ins().iadd(rowk, k8);
+    let pk1 = b.ins().iadd_imm_s(pkk, 8);
+    let bk1 = b.ins().iadd_imm_s(bk, 8);
+    b.def_var(pa, pk1);
+    b.def_var(pb, bk1);
+    let k1 = b.ins().iadd_imm_s(k, 1);
+    let cols_end = band_end(b, k, w, n);
+    for_range(b, c, k1, cols_end, |b, _| {
+        let x = b.use_var(pa);
+        let y = b.use_var(pb);
+        let vx = load(b, x);
+        let vy = load(b, y);
+        let xy = b.ins().fmul(vx, vy);
+        let sv = b.use_var(s);
+        let ns = b.ins().fsub(sv, xy);
+        b.def_var(s, ns);
+        let x1 = b.ins().iadd_imm_s(x, 8);
+        let y1 = b.ins().iadd_imm_s(y, 8);
+        b.def_var(pa, x1);
+        b.def_var(pb, y1);
+    });
+    let d = load(b, pkk);
+    let sv = b.use_var(s);
+    let q = b.ins().fdiv(sv, d);
+    store(b, bk, q);
+    let k0 = b.ins().iadd_imm_s(k, -1);
+    b.def_var(col, k0);
+    b.ins().jump(head, &[]);
+    b.switch_to_block(done);
 }
