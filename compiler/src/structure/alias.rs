@@ -127,7 +127,20 @@ fn form(arena: &Arena, model: &FlatModel, lhs: ExprId, rhs: ExprId) -> Option<Fo
     None
 }
 
-pub fn eliminate(model: &mut FlatModel) -> Result<Aliases, Vec<Diagnostic>> {
+/// The alias sets: union-find with parity over the alias equations.
+struct Union {
+    /// Members of each set, by root.
+    members: Vec<Vec<usize>>,
+    /// `v = rel[v]·root`.
+    rel: Vec<f64>,
+    /// The parameter expression a set (by root) is bound to.
+    bound: Vec<Option<ExprId>>,
+    /// Equations that remain, and how many were eliminated.
+    kept: Vec<usize>,
+    eliminated: usize,
+}
+
+fn union(model: &mut FlatModel) -> Union {
     let n = model.vars.len();
     // Union-find with parity: parent[v] and sign[v] relative to parent.
     let mut parent: Vec<usize> = (0..n).collect();
@@ -203,199 +216,231 @@ pub fn eliminate(model: &mut FlatModel) -> Result<Aliases, Vec<Diagnostic>> {
         members[r].push(v);
         *rel_v = s;
     }
-    let mut out = Aliases {
-        rep: vec![(VarId(0), 1.0); n],
-        bound: vec![None; n],
-        has_state: vec![false; n],
+    Union {
+        members,
+        rel,
+        bound,
         kept,
         eliminated,
-        sets: Vec::new(),
-        warnings: Vec::new(),
+    }
+}
+
+/// Chooses the variable kept for the set `set` (root `r`) and merges its members' start
+/// values, `fixed` and marks into it, reporting conflicts.
+fn keep_one(
+    model: &mut FlatModel,
+    set: &[usize],
+    r: usize,
+    rel: &[f64],
+    bound_r: Option<ExprId>,
+    out: &mut Aliases,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let fixed: Vec<usize> = set
+        .iter()
+        .copied()
+        .filter(|&v| model.vars[v].fixed == Some(true))
+        .collect();
+    let with_start = set.iter().copied().find(|&v| model.vars[v].start.is_some());
+    let first_state = set
+        .iter()
+        .copied()
+        .find(|&v| model.vars[v].kind == VarKind::State);
+    let (chosen, why) = if let Some(&v) = fixed.first() {
+        (v, Kept::FixedStart)
+    } else if let Some(v) = with_start {
+        (v, Kept::Start)
+    } else if let Some(v) = first_state {
+        (v, Kept::State)
+    } else {
+        (r, Kept::First)
     };
-    let mut errors = Vec::new();
-    for r in 0..n {
-        if members[r].is_empty() {
-            continue;
-        }
-        let set = &members[r];
-        let fixed: Vec<usize> = set
+    let any_state = first_state.is_some();
+    // v = rel[v]·root, chosen = rel[chosen]·root  →  v = (rel[v]/rel[chosen])·chosen
+    let sign_of = |v: usize| rel[v] / rel[chosen];
+    for &v in set {
+        out.rep[v] = (VarId(chosen as u32), sign_of(v));
+    }
+    out.has_state[chosen] = any_state;
+    if let Some(b) = bound_r {
+        // root = b  →  chosen = rel[chosen]·b
+        let k = model.arena.constant(rel[chosen]);
+        out.bound[chosen] = Some(model.arena.mul(k, b));
+    }
+    // `fixed = true` on a set without a state asks for an initial equation `v = start`,
+    // which needs an initial system: refuse rather than drop it.
+    if !any_state && out.bound[chosen].is_none() {
+        if let Some(&f) = fixed
             .iter()
-            .copied()
-            .filter(|&v| model.vars[v].fixed == Some(true))
-            .collect();
-        let with_start = set.iter().copied().find(|&v| model.vars[v].start.is_some());
-        let first_state = set
-            .iter()
-            .copied()
-            .find(|&v| model.vars[v].kind == VarKind::State);
-        let (chosen, why) = if let Some(&v) = fixed.first() {
-            (v, Kept::FixedStart)
-        } else if let Some(v) = with_start {
-            (v, Kept::Start)
-        } else if let Some(v) = first_state {
-            (v, Kept::State)
-        } else {
-            (r, Kept::First)
-        };
-        let any_state = first_state.is_some();
-        // v = rel[v]·root, chosen = rel[chosen]·root  →  v = (rel[v]/rel[chosen])·chosen
-        let sign_of = |v: usize| rel[v] / rel[chosen];
-        for &v in set {
-            out.rep[v] = (VarId(chosen as u32), sign_of(v));
+            .find(|&&v| model.vars[v].kind == VarKind::Algebraic)
+        {
+            let fv = &model.vars[f];
+            errors.push(
+                Diagnostic::error(
+                    "unsupported",
+                    format!(
+                        "not yet supported: `fixed = true` on `{}`, which is not a state (it asks for the initial equation `{} = start`, and rtc does not solve initial systems yet)",
+                        fv.name, fv.name
+                    ),
+                )
+                .at(start_span(fv), "fixed here")
+                .help("remove `fixed = true`: the start value then serves as the solver's first guess"),
+            );
         }
-        out.has_state[chosen] = any_state;
-        if let Some(b) = bound[r] {
-            // root = b  →  chosen = rel[chosen]·b
-            let k = model.arena.constant(rel[chosen]);
-            out.bound[chosen] = Some(model.arena.mul(k, b));
-        }
-        // `fixed = true` on a set without a state asks for an initial equation `v = start`,
-        // which needs an initial system: refuse rather than drop it.
-        if !any_state && out.bound[chosen].is_none() {
-            if let Some(&f) = fixed
-                .iter()
-                .find(|&&v| model.vars[v].kind == VarKind::Algebraic)
-            {
-                let fv = &model.vars[f];
+    }
+    // The set's start value for the representative: from the fixed members first, then
+    // from any member with a start value; `member = s·rep` gives `rep.start = s·start`.
+    let start_of = |m: &mut FlatModel, v: usize| -> Option<ExprId> {
+        let s = m.vars[v].start?;
+        let k = sign_of(v);
+        Some(if k == 1.0 { s } else { m.arena.neg(s) })
+    };
+    let zero = model.arena.constant(0.0);
+    let start_from = fixed.first().copied().or(with_start);
+    // `fixed = true` without a start value fixes the default start, 0.
+    let set_start = start_from.map(|v| start_of(model, v).unwrap_or(zero));
+    // Two fixed members must agree.
+    if fixed.len() > 1 {
+        let first = fixed[0];
+        let a = set_start.unwrap_or(zero);
+        for &other in &fixed[1..] {
+            let b = start_of(model, other).unwrap_or(zero);
+            if !same_value(model, a, b) {
+                let (fa, fb) = (&model.vars[first], &model.vars[other]);
+                let text = |m: &FlatModel, v: usize| {
+                    m.vars[v]
+                        .start
+                        .map(|s| m.expr_string(s))
+                        .unwrap_or_else(|| "0 (the default)".into())
+                };
+                // other = k·first
+                let k = sign_of(other) / sign_of(first);
                 errors.push(
                     Diagnostic::error(
-                        "unsupported",
+                        "start-conflict",
                         format!(
-                            "not yet supported: `fixed = true` on `{}`, which is not a state (it asks for the initial equation `{} = start`, and rtc does not solve initial systems yet)",
-                            fv.name, fv.name
+                            "the model's equations make `{}` = {}`{}`, but their fixed start values {} and {} do not satisfy that",
+                            fb.name,
+                            if k < 0.0 { "-" } else { "" },
+                            fa.name,
+                            text(model, first),
+                            text(model, other)
                         ),
                     )
-                    .at(start_span(fv), "fixed here")
-                    .help("remove `fixed = true`: the start value then serves as the solver's first guess"),
+                    .at(start_span(fa), format!("`{}` fixed here", fa.name))
+                    .also(start_span(fb), format!("`{}` fixed here", fb.name))
+                    .help("give only one of them a fixed start value (fixed = true), or make the values agree"),
                 );
+                break;
             }
         }
-        // The set's start value for the representative: from the fixed members first, then
-        // from any member with a start value; `member = s·rep` gives `rep.start = s·start`.
-        let start_of = |m: &mut FlatModel, v: usize| -> Option<ExprId> {
-            let s = m.vars[v].start?;
-            let k = sign_of(v);
-            Some(if k == 1.0 { s } else { m.arena.neg(s) })
-        };
-        let zero = model.arena.constant(0.0);
-        let start_from = fixed.first().copied().or(with_start);
-        // `fixed = true` without a start value fixes the default start, 0.
-        let set_start = start_from.map(|v| start_of(model, v).unwrap_or(zero));
-        // Two fixed members must agree.
-        if fixed.len() > 1 {
-            let first = fixed[0];
-            let a = set_start.unwrap_or(zero);
-            for &other in &fixed[1..] {
-                let b = start_of(model, other).unwrap_or(zero);
+    }
+    // A fixed start in a set the parameters determine must agree with them.
+    if let (Some(b), Some(&f)) = (out.bound[chosen], fixed.first()) {
+        let a = set_start.unwrap_or(zero);
+        if !same_value(model, a, b) {
+            let fv = &model.vars[f];
+            errors.push(
+                Diagnostic::error(
+                    "start-conflict",
+                    format!(
+                        "`{}` has `fixed = true` with start value {}, but the model's equations make it {}",
+                        fv.name,
+                        fv.start.map(|s| model.expr_string(s)).unwrap_or_else(|| "0".into()),
+                        match param_value(model, b, 0) {
+                            Some(x) if model.arena.as_const(b).is_none() =>
+                                format!("{} = {}", model.expr_string(b), crate::symbolic::fmt_real_pub(x)),
+                            _ => model.expr_string(b),
+                        }
+                    ),
+                )
+                .at(start_span(fv), "fixed here")
+                .help("remove `fixed = true`, or change the start value"),
+            );
+        }
+    }
+    // Starts without `fixed` that disagree: the highest-priority one is used; say so.
+    if fixed.is_empty() {
+        if let (Some(a), Some(src)) = (set_start, start_from) {
+            for &v in set {
+                if v == src {
+                    continue;
+                }
+                let Some(b) = start_of(model, v) else {
+                    continue;
+                };
                 if !same_value(model, a, b) {
-                    let (fa, fb) = (&model.vars[first], &model.vars[other]);
-                    let text = |m: &FlatModel, v: usize| {
-                        m.vars[v]
-                            .start
-                            .map(|s| m.expr_string(s))
-                            .unwrap_or_else(|| "0 (the default)".into())
-                    };
-                    // other = k·first
-                    let k = sign_of(other) / sign_of(first);
-                    errors.push(
-                        Diagnostic::error(
+                    let (sv, ov) = (&model.vars[src], &model.vars[v]);
+                    out.warnings.push(
+                        Diagnostic::warning(
                             "start-conflict",
                             format!(
-                                "the model's equations make `{}` = {}`{}`, but their fixed start values {} and {} do not satisfy that",
-                                fb.name,
-                                if k < 0.0 { "-" } else { "" },
-                                fa.name,
-                                text(model, first),
-                                text(model, other)
+                                "`{}` and `{}` are aliases with different start values; the start value of `{}` is used",
+                                sv.name, ov.name, sv.name
                             ),
                         )
-                        .at(start_span(fa), format!("`{}` fixed here", fa.name))
-                        .also(start_span(fb), format!("`{}` fixed here", fb.name))
-                        .help("give only one of them a fixed start value (fixed = true), or make the values agree"),
+                        .at(start_span(ov), "this start value is not used")
+                        .also(start_span(sv), "this one is")
+                        .help("give the start value with `fixed = true` where it matters, or make them agree"),
                     );
                     break;
                 }
             }
         }
-        // A fixed start in a set the parameters determine must agree with them.
-        if let (Some(b), Some(&f)) = (out.bound[chosen], fixed.first()) {
-            let a = set_start.unwrap_or(zero);
-            if !same_value(model, a, b) {
-                let fv = &model.vars[f];
-                errors.push(
-                    Diagnostic::error(
-                        "start-conflict",
-                        format!(
-                            "`{}` has `fixed = true` with start value {}, but the model's equations make it {}",
-                            fv.name,
-                            fv.start.map(|s| model.expr_string(s)).unwrap_or_else(|| "0".into()),
-                            match param_value(model, b, 0) {
-                                Some(x) if model.arena.as_const(b).is_none() =>
-                                    format!("{} = {}", model.expr_string(b), crate::symbolic::fmt_real_pub(x)),
-                                _ => model.expr_string(b),
-                            }
-                        ),
-                    )
-                    .at(start_span(fv), "fixed here")
-                    .help("remove `fixed = true`, or change the start value"),
-                );
-            }
+    }
+    let implicit = set.iter().any(|&v| model.vars[v].implicit);
+    let fast = set.iter().any(|&v| model.vars[v].fast);
+    // By the priority above the representative is the member the start value comes from
+    // (`start_from == chosen`), so its own span stays right.
+    debug_assert!(start_from.is_none_or(|v| v == chosen));
+    let rep_var = &mut model.vars[chosen];
+    rep_var.start = set_start;
+    if !fixed.is_empty() {
+        rep_var.fixed = Some(true);
+    }
+    rep_var.implicit = implicit;
+    rep_var.fast = fast;
+    if set.len() == 1 {
+        return;
+    }
+    out.sets.push(AliasSet {
+        rep: VarId(chosen as u32),
+        kept: why,
+        members: set
+            .iter()
+            .filter(|&&v| v != chosen)
+            .map(|&v| (VarId(v as u32), sign_of(v)))
+            .collect(),
+        start_from: start_from.map(|v| VarId(v as u32)),
+        bound: out.bound[chosen].map(|b| model.expr_string(b)),
+    });
+}
+
+pub fn eliminate(model: &mut FlatModel) -> Result<Aliases, Vec<Diagnostic>> {
+    let u = union(model);
+    let n = model.vars.len();
+    let mut out = Aliases {
+        rep: vec![(VarId(0), 1.0); n],
+        bound: vec![None; n],
+        has_state: vec![false; n],
+        kept: u.kept,
+        eliminated: u.eliminated,
+        sets: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let mut errors = Vec::new();
+    for r in 0..n {
+        if !u.members[r].is_empty() {
+            keep_one(
+                model,
+                &u.members[r],
+                r,
+                &u.rel,
+                u.bound[r],
+                &mut out,
+                &mut errors,
+            );
         }
-        // Starts without `fixed` that disagree: the highest-priority one is used; say so.
-        if fixed.is_empty() {
-            if let (Some(a), Some(src)) = (set_start, start_from) {
-                for &v in set {
-                    if v == src {
-                        continue;
-                    }
-                    let Some(b) = start_of(model, v) else {
-                        continue;
-                    };
-                    if !same_value(model, a, b) {
-                        let (sv, ov) = (&model.vars[src], &model.vars[v]);
-                        out.warnings.push(
-                            Diagnostic::warning(
-                                "start-conflict",
-                                format!(
-                                    "`{}` and `{}` are aliases with different start values; the start value of `{}` is used",
-                                    sv.name, ov.name, sv.name
-                                ),
-                            )
-                            .at(start_span(ov), "this start value is not used")
-                            .also(start_span(sv), "this one is")
-                            .help("give the start value with `fixed = true` where it matters, or make them agree"),
-                        );
-                        break;
-                    }
-                }
-            }
-        }
-        let implicit = set.iter().any(|&v| model.vars[v].implicit);
-        let fast = set.iter().any(|&v| model.vars[v].fast);
-        // By the priority above the representative is the member the start value comes from
-        // (`start_from == chosen`), so its own span stays right.
-        debug_assert!(start_from.is_none_or(|v| v == chosen));
-        let rep_var = &mut model.vars[chosen];
-        rep_var.start = set_start;
-        if !fixed.is_empty() {
-            rep_var.fixed = Some(true);
-        }
-        rep_var.implicit = implicit;
-        rep_var.fast = fast;
-        if set.len() == 1 {
-            continue;
-        }
-        out.sets.push(AliasSet {
-            rep: VarId(chosen as u32),
-            kept: why,
-            members: set
-                .iter()
-                .filter(|&&v| v != chosen)
-                .map(|&v| (VarId(v as u32), sign_of(v)))
-                .collect(),
-            start_from: start_from.map(|v| VarId(v as u32)),
-            bound: out.bound[chosen].map(|b| model.expr_string(b)),
-        });
     }
     out.sets.sort_by_key(|s| s.rep);
     if errors.is_empty() {
