@@ -187,6 +187,96 @@ fn burn(d: Duration) {
     }
 }
 
+/// What a command may change in the loop.
+struct Control {
+    paused: bool,
+    /// Frames the next computation covers.
+    span: u64,
+    stopped: Option<String>,
+    /// Simulated time now.
+    time: f64,
+}
+
+/// Applies one command after a frame's step: `set` writes a parameter or input slot (and
+/// recomputes what depends on a parameter), `pause`, `resume`, `stop`.
+fn apply_command(
+    msg: Result<Command, String>,
+    layout: &Layout,
+    model: &mut dyn Model,
+    mem: &mut [f64],
+    ctl: &mut Control,
+) -> Result<Command, String> {
+    match msg {
+        Ok(Command::Set { name, value }) => {
+            let target = layout
+                .parameters
+                .iter()
+                .chain(&layout.inputs)
+                .find(|s| s.name == name);
+            match target {
+                Some(s) => {
+                    mem[s.slot] = value;
+                    let is_param = layout.parameters.iter().any(|p| p.slot == s.slot);
+                    let r = if is_param {
+                        model.parameters_changed(mem)
+                    } else {
+                        Ok(())
+                    };
+                    r.map(|_| Command::Set { name, value })
+                }
+                None => Err(format!(
+                    "set {name}: no parameter or input of that name can be changed"
+                )),
+            }
+        }
+        Ok(Command::Pause) => {
+            ctl.paused = true;
+            Ok(Command::Pause)
+        }
+        Ok(Command::Resume) => {
+            if ctl.paused {
+                ctl.paused = false;
+                // Real time restarts from the next frame: deadlines shift by the pause, and
+                // simulated time continues where it stood.
+                ctl.span = 1;
+            }
+            Ok(Command::Resume)
+        }
+        Ok(Command::Stop) => {
+            ctl.stopped = Some(format!("stop command at t = {}", ctl.time));
+            Ok(Command::Stop)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The progress line on a terminal, once a second.
+fn progress(t: f64, stats: &Stats) {
+    eprint!(
+        "\rrtc: t = {t:.3} s  frames {}  overruns {}  exec max {:.1} us   ",
+        stats.frames,
+        stats.overruns,
+        stats.exec_max().as_secs_f64() * 1e6
+    );
+}
+
+/// After an overrun that lost `lost` frames: how many frames the next step covers.
+fn catch_up(policy: Overrun, lost: u64, stats: &mut Stats) -> u64 {
+    match policy {
+        Overrun::CatchUp | Overrun::StopAfter(_) => {
+            // The seed's rule: the next step is doubled, never more (a longer step may leave
+            // an explicit method's stability region); frames lost beyond one are dropped and
+            // simulated time falls behind by them.
+            stats.frames_behind += lost.saturating_sub(MAX_CATCH_UP - 1);
+            1 + lost.min(MAX_CATCH_UP - 1)
+        }
+        Overrun::Skip => {
+            stats.frames_behind += lost;
+            1
+        }
+    }
+}
+
 /// Runs `model` from the state in `mem` (initialised by the caller at `cfg.start`).
 pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Config) -> Report {
     let m = cfg.steps_per_frame.max(1);
@@ -304,11 +394,7 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
                 grace: in_grace,
                 events: ev_handled + ev_deferred,
             });
-            stats.events_handled += u64::from(ev_handled);
-            stats.events_deferred += u64::from(ev_deferred);
-            if overran && ev_handled + ev_deferred > 0 {
-                stats.event_overruns += 1;
-            }
+            stats.count_events(ev_handled, ev_deferred, overran);
         }
         if overran && !in_grace {
             consecutive += 1;
@@ -322,48 +408,17 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
         // The mailbox, after the step, in the waiting time.
         if let Some(rx) = &cfg.commands {
             while let Ok(msg) = rx.try_recv() {
-                let outcome = match msg {
-                    Ok(Command::Set { name, value }) => {
-                        let target = layout
-                            .parameters
-                            .iter()
-                            .chain(&layout.inputs)
-                            .find(|s| s.name == name);
-                        match target {
-                            Some(s) => {
-                                mem[s.slot] = value;
-                                let is_param = layout.parameters.iter().any(|p| p.slot == s.slot);
-                                let r = if is_param {
-                                    model.parameters_changed(mem)
-                                } else {
-                                    Ok(())
-                                };
-                                r.map(|_| Command::Set { name, value })
-                            }
-                            None => Err(format!(
-                                "set {name}: no parameter or input of that name can be changed"
-                            )),
-                        }
-                    }
-                    Ok(Command::Pause) => {
-                        paused = true;
-                        Ok(Command::Pause)
-                    }
-                    Ok(Command::Resume) => {
-                        if paused {
-                            paused = false;
-                            // Real time restarts from the next frame: deadlines shift by the
-                            // pause, and simulated time continues where it stood.
-                            span = 1;
-                        }
-                        Ok(Command::Resume)
-                    }
-                    Ok(Command::Stop) => {
-                        stopped = Some(format!("stop command at t = {}", time_of(done)));
-                        Ok(Command::Stop)
-                    }
-                    Err(e) => Err(e),
+                let mut ctl = Control {
+                    paused,
+                    span,
+                    stopped: None,
+                    time: time_of(done),
                 };
+                let outcome = apply_command(msg, layout, model, mem, &mut ctl);
+                (paused, span) = (ctl.paused, ctl.span);
+                if ctl.stopped.is_some() {
+                    stopped = ctl.stopped;
+                }
                 applied.push(Applied {
                     time: time_of(done),
                     wall: Instant::now() - run_start,
@@ -383,21 +438,8 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             continue;
         }
         if overran {
-            match cfg.overrun {
-                Overrun::CatchUp | Overrun::StopAfter(_) => {
-                    // The seed's rule: the next step is doubled, never more (a longer step
-                    // may leave an explicit method's stability region); frames lost beyond
-                    // one are dropped and simulated time falls behind by them.
-                    k += 1 + lost;
-                    span = 1 + lost.min(MAX_CATCH_UP - 1);
-                    stats.frames_behind += lost.saturating_sub(MAX_CATCH_UP - 1);
-                }
-                Overrun::Skip => {
-                    k += 1 + lost;
-                    span = 1;
-                    stats.frames_behind += lost;
-                }
-            }
+            k += 1 + lost;
+            span = catch_up(cfg.overrun, lost, &mut stats);
             if let Overrun::StopAfter(n) = cfg.overrun {
                 if stats.overruns >= n {
                     stopped = Some(format!(
@@ -414,13 +456,7 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
         }
         if cfg.progress && end - last_progress >= Duration::from_secs(1) {
             last_progress = end;
-            eprint!(
-                "\rrtc: t = {:.3} s  frames {}  overruns {}  exec max {:.1} us   ",
-                time_of(done),
-                stats.frames,
-                stats.overruns,
-                stats.exec_max().as_secs_f64() * 1e6
-            );
+            progress(time_of(done), &stats);
         }
     }
     if cfg.progress && last_progress != run_start {

@@ -185,6 +185,15 @@ impl Stats {
         s
     }
 
+    /// Events of a frame: handled and deferred, and whether the frame overran.
+    pub fn count_events(&mut self, handled: u32, deferred: u32, overran: bool) {
+        self.events_handled += u64::from(handled);
+        self.events_deferred += u64::from(deferred);
+        if overran && handled + deferred > 0 {
+            self.event_overruns += 1;
+        }
+    }
+
     /// Per-frame CSV: `frame,time,h,lateness_us,exec_us,overrun,lost,grace`.
     pub fn write_log(&self, w: &mut dyn Write) -> std::io::Result<()> {
         writeln!(
