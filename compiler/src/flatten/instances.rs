@@ -330,39 +330,36 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(entry)
     }
 
-    pub(super) fn instantiate_inner(&mut self, sid: SlotId) -> DResult<Entry> {
-        let (clause, decl, lexical, node, mut modif) = {
-            let s = &self.slots[sid.0 as usize];
-            (s.clause, s.decl, s.lexical, s.node, s.modif.clone())
-        };
-        let env = Env {
-            node: Some(node),
-            class: lexical,
-        };
-        if let Some(cond) = &decl.condition {
-            let v = self.eval_const(cond, env, "a component condition")?;
-            if v == 0.0 {
-                return Ok(Entry::Disabled);
-            }
+    /// The class of a component declaration (an error if the name is a component or unknown).
+    fn component_class(
+        &mut self,
+        clause: &'a ast::ComponentClause,
+        lexical: ClassId,
+    ) -> DResult<ClassId> {
+        match self.tree.lookup_name(lexical, &clause.type_name) {
+            Some(Found::Class(c)) => Ok(c),
+            Some(Found::Component { .. }) => Err(Box::new(
+                Diagnostic::error(
+                    "not-a-class",
+                    format!(
+                        "`{}` is a component, not a type",
+                        clause.type_name.to_dotted()
+                    ),
+                )
+                .at(clause.type_name.span, "expected a type"),
+            )),
+            None => Err(self.unknown_class(&clause.type_name, lexical)),
         }
-        let class = match self.tree.lookup_name(lexical, &clause.type_name) {
-            Some(Found::Class(c)) => c,
-            Some(Found::Component { .. }) => {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "not-a-class",
-                        format!(
-                            "`{}` is a component, not a type",
-                            clause.type_name.to_dotted()
-                        ),
-                    )
-                    .at(clause.type_name.span, "expected a type"),
-                ))
-            }
-            None => return Err(self.unknown_class(&clause.type_name, lexical)),
+    }
+
+    /// The dimensions of a component: declaration subscripts, then the clause's (the type's
+    /// follow when its short class is resolved). With `:` the binding gives the size, and is
+    /// evaluated first so `size(A, 1)` may refer to the array itself.
+    fn component_dims(&mut self, sid: SlotId, env: Env, modif: &Mod<'a>) -> DResult<Vec<usize>> {
+        let (clause, decl) = {
+            let s = &self.slots[sid.0 as usize];
+            (s.clause, s.decl)
         };
-        // Dimensions: declaration subscripts, then the clause's, then the type's. With `:`
-        // the binding's size is known first, so `size(A, 1)` may refer to the array itself.
         let has_colon = decl
             .subscripts
             .iter()
@@ -418,6 +415,69 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
         }
+        Ok(dims)
+    }
+
+    /// A class whose instance contains an instance of itself (a record with a component of
+    /// its own type, a model that names itself through an import) never ends; nor do
+    /// components nested without limit.
+    fn check_containment(
+        &self,
+        node: NodeId,
+        class: ClassId,
+        decl: &ast::ComponentDecl,
+        clause: &ast::ComponentClause,
+    ) -> DResult<()> {
+        let mut anc = Some(node);
+        let mut depth = 0;
+        while let Some(a) = anc {
+            let n = &self.nodes[a.0 as usize];
+            if n.classes.first() == Some(&class) {
+                let name = self.tree.info(class).full_name.clone();
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "cycle",
+                        format!(
+                            "`{}` has type `{name}`, which contains it: the instance would never end",
+                            decl.name.name
+                        ),
+                    )
+                    .at(clause.type_name.span, format!("`{name}` inside `{name}`"))
+                    .help("a component cannot have the type of a class it is part of"),
+                ));
+            }
+            depth += 1;
+            anc = n.parent;
+        }
+        if depth > MAX_INSTANCE_DEPTH {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "too-deep",
+                    format!("components nest more than {MAX_INSTANCE_DEPTH} levels deep"),
+                )
+                .at(decl.name.span, "here"),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn instantiate_inner(&mut self, sid: SlotId) -> DResult<Entry> {
+        let (clause, decl, lexical, node, mut modif) = {
+            let s = &self.slots[sid.0 as usize];
+            (s.clause, s.decl, s.lexical, s.node, s.modif.clone())
+        };
+        let env = Env {
+            node: Some(node),
+            class: lexical,
+        };
+        if let Some(cond) = &decl.condition {
+            let v = self.eval_const(cond, env, "a component condition")?;
+            if v == 0.0 {
+                return Ok(Entry::Disabled);
+            }
+        }
+        let class = self.component_class(clause, lexical)?;
+        let mut dims = self.component_dims(sid, env, &modif)?;
         let mut causality = clause.prefix.causality;
         let class =
             self.resolve_short(class, &mut modif, &mut dims, &mut causality, clause.span)?;
@@ -516,38 +576,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .at(clause.type_name.span, "partial class"),
             ));
         }
-        // A class whose instance contains an instance of itself (a record with a component of
-        // its own type, a model that names itself through an import) never ends.
-        let mut anc = Some(node);
-        let mut depth = 0;
-        while let Some(a) = anc {
-            let n = &self.nodes[a.0 as usize];
-            if n.classes.first() == Some(&class) {
-                let name = self.tree.info(class).full_name.clone();
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "cycle",
-                        format!(
-                            "`{}` has type `{name}`, which contains it: the instance would never end",
-                            decl.name.name
-                        ),
-                    )
-                    .at(clause.type_name.span, format!("`{name}` inside `{name}`"))
-                    .help("a component cannot have the type of a class it is part of"),
-                ));
-            }
-            depth += 1;
-            anc = n.parent;
-        }
-        if depth > MAX_INSTANCE_DEPTH {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "too-deep",
-                    format!("components nest more than {MAX_INSTANCE_DEPTH} levels deep"),
-                )
-                .at(decl.name.span, "here"),
-            ));
-        }
+        self.check_containment(node, class, decl, clause)?;
         self.slots[sid.0 as usize].is_connector = is_connector;
         self.check_redeclares(&modif)?;
         if let Some(b) = &modif.binding {
