@@ -85,53 +85,7 @@ pub fn report(
         p.method,
         h.map(|h| format!(", h = {h}")).unwrap_or_default()
     );
-    if let Method::MultiRate { .. } = method {
-        let (fast, ratio) = pipeline::multirate_settings(flat, method)?;
-        let _ = writeln!(
-            out,
-            "  multi-rate: {} at h/{ratio}{}, the other states at h",
-            fast.join(", "),
-            h.map(|h| format!(" = {} s", h / ratio as f64))
-                .unwrap_or_default()
-        );
-    }
-    if let Method::Rk(r) = method {
-        let (c, _, _) = r.tableau();
-        let times: Vec<String> = c.iter().map(|x| format!("{x:.4}")).collect();
-        let _ = writeln!(
-            out,
-            "  {}: {} stages at t + ({})·h; {}",
-            r.name(),
-            c.len(),
-            times.join(", "),
-            if r.realtime_inputs() {
-                "compatible with real-time inputs (no stage needs an input before it exists)"
-            } else {
-                "NOT compatible with real-time inputs: a stage needs the input at a time that has not come yet when the step is split into passes"
-            }
-        );
-    }
-    if !d.events.is_empty() {
-        let conds: Vec<&str> = d.events.iter().map(|e| e.text.as_str()).collect();
-        let timed = d.events.iter().any(|e| e.sample.is_some() || e.at);
-        let _ = writeln!(
-            out,
-            "  events: {} ({}); a step with an event costs at most {} step evaluations ({})",
-            conds.len(),
-            conds.join("; "),
-            if timed { 11 } else { 5 },
-            if timed {
-                "a time event splits the step in two parts, each with up to 5 for a state event, plus a zero-length re-initialisation"
-            } else {
-                "the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and one re-initialisation for deferred events"
-            }
-        );
-        let _ = writeln!(
-            out,
-            "  event iteration: at most {} rounds of when-equations per instant (status 5 beyond)",
-            crate::plan::EVENT_ITERATIONS
-        );
-    }
+    method_lines(&mut out, flat, method, h, &d)?;
     let _ = writeln!(
         out,
         "  {} state{} ({} explicit, {} implicit), {} unknowns and equations per step",
@@ -185,7 +139,89 @@ pub fn report(
             String::new()
         }
     );
-    for (b, r) in blocks.iter().zip(&step_r) {
+    loop_lines(&mut out, sources, &p, &blocks, &step_r);
+    if let Some(max_k) = min_tearing {
+        min_tearing_lines(&mut out, &d, max_k);
+    }
+    let w = p.work_bound();
+    let _ = writeln!(
+        out,
+        "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop)",
+        w.flops, w.libm_calls, p.newton.max_iterations
+    );
+    emit_more(&mut out, flat, &p, &d, emit)?;
+    Ok(out)
+}
+
+/// The lines on the method: multi-rate partition, Runge-Kutta stages, events.
+fn method_lines(
+    out: &mut String,
+    flat: &FlatModel,
+    method: &Method,
+    h: Option<f64>,
+    d: &crate::system::Discretized,
+) -> Result<(), Box<Diagnostic>> {
+    use std::fmt::Write as _;
+    if let Method::MultiRate { .. } = method {
+        let (fast, ratio) = pipeline::multirate_settings(flat, method)?;
+        let _ = writeln!(
+            out,
+            "  multi-rate: {} at h/{ratio}{}, the other states at h",
+            fast.join(", "),
+            h.map(|h| format!(" = {} s", h / ratio as f64))
+                .unwrap_or_default()
+        );
+    }
+    if let Method::Rk(r) = method {
+        let (c, _, _) = r.tableau();
+        let times: Vec<String> = c.iter().map(|x| format!("{x:.4}")).collect();
+        let _ = writeln!(
+            out,
+            "  {}: {} stages at t + ({})·h; {}",
+            r.name(),
+            c.len(),
+            times.join(", "),
+            if r.realtime_inputs() {
+                "compatible with real-time inputs (no stage needs an input before it exists)"
+            } else {
+                "NOT compatible with real-time inputs: a stage needs the input at a time that has not come yet when the step is split into passes"
+            }
+        );
+    }
+    if !d.events.is_empty() {
+        let conds: Vec<&str> = d.events.iter().map(|e| e.text.as_str()).collect();
+        let timed = d.events.iter().any(|e| e.sample.is_some() || e.at);
+        let _ = writeln!(
+            out,
+            "  events: {} ({}); a step with an event costs at most {} step evaluations ({})",
+            conds.len(),
+            conds.join("; "),
+            if timed { 11 } else { 5 },
+            if timed {
+                "a time event splits the step in two parts, each with up to 5 for a state event, plus a zero-length re-initialisation"
+            } else {
+                "the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and one re-initialisation for deferred events"
+            }
+        );
+        let _ = writeln!(
+            out,
+            "  event iteration: at most {} rounds of when-equations per instant (status 5 beyond)",
+            crate::plan::EVENT_ITERATIONS
+        );
+    }
+    Ok(())
+}
+
+/// Each torn loop: its tearing variables, band and residuals with their source locations.
+fn loop_lines(
+    out: &mut String,
+    sources: &SourceMap,
+    p: &crate::plan::Plan,
+    blocks: &[&plan::TornBlock],
+    step_r: &[pipeline::BlockReport],
+) {
+    use std::fmt::Write as _;
+    for (b, r) in blocks.iter().zip(step_r) {
         let _ = writeln!(
             out,
             "  loop {}: {} equations, {} tearing variable{} ({}): {}",
@@ -224,41 +260,49 @@ pub fn report(
             );
         }
     }
-    if let Some(max_k) = min_tearing {
-        let inc = crate::structure::blt::incidence(&d.arena, &d.step);
-        let names = |v: crate::symbolic::VarId| d.vars[v.index()].name.clone();
-        let texts = |_: &crate::system::SEquation| String::new();
-        if let Ok(bl) = crate::structure::blt::blt(&d.arena, &d.step, &names, &texts) {
-            let mut ar = d.arena.clone();
-            for b in bl.iter().filter(|b| b.equations.len() > 1) {
-                match crate::structure::tearing::minimum_tearing(&mut ar, &d.step, b, &inc, max_k) {
-                    Some(set) => writeln!(
-                        out,
-                        "  loop of {} equations: minimum tearing {} ({})",
-                        b.equations.len(),
-                        set.len(),
-                        set.iter()
-                            .map(|&v| d.vars[v.index()].name.clone())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                    .unwrap_or(()),
-                    None => writeln!(
-                        out,
-                        "  loop of {} equations: no tearing set of at most {max_k} variables",
-                        b.equations.len()
-                    )
-                    .unwrap_or(()),
-                }
+}
+
+/// `--min-tearing K`: the smallest set of tearing variables of each loop, up to K.
+fn min_tearing_lines(out: &mut String, d: &crate::system::Discretized, max_k: usize) {
+    use std::fmt::Write as _;
+    let inc = crate::structure::blt::incidence(&d.arena, &d.step);
+    let names = |v: crate::symbolic::VarId| d.vars[v.index()].name.clone();
+    let texts = |_: &crate::system::SEquation| String::new();
+    if let Ok(bl) = crate::structure::blt::blt(&d.arena, &d.step, &names, &texts) {
+        let mut ar = d.arena.clone();
+        for b in bl.iter().filter(|b| b.equations.len() > 1) {
+            match crate::structure::tearing::minimum_tearing(&mut ar, &d.step, b, &inc, max_k) {
+                Some(set) => writeln!(
+                    out,
+                    "  loop of {} equations: minimum tearing {} ({})",
+                    b.equations.len(),
+                    set.len(),
+                    set.iter()
+                        .map(|&v| d.vars[v.index()].name.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+                .unwrap_or(()),
+                None => writeln!(
+                    out,
+                    "  loop of {} equations: no tearing set of at most {max_k} variables",
+                    b.equations.len()
+                )
+                .unwrap_or(()),
             }
         }
     }
-    let w = p.work_bound();
-    let _ = writeln!(
-        out,
-        "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop)",
-        w.flops, w.libm_calls, p.newton.max_iterations
-    );
+}
+
+/// `--emit`: the step system, plan, flat model, layout, Cranelift IR or alias sets.
+fn emit_more(
+    out: &mut String,
+    flat: &FlatModel,
+    p: &crate::plan::Plan,
+    d: &crate::system::Discretized,
+    emit: Option<&str>,
+) -> Result<(), Box<Diagnostic>> {
+    use std::fmt::Write as _;
     match emit {
         Some("aliases") => {
             let _ = writeln!(
@@ -275,7 +319,7 @@ pub fn report(
         Some("flat") => out.push_str(&flat.print()),
         Some("layout") => out.push_str(&p.layout()),
         Some("clif") => {
-            let code = crate::codegen::jit(&p, true).map_err(|e| {
+            let code = crate::codegen::jit(p, true).map_err(|e| {
                 Box::new(Diagnostic::error(
                     "codegen",
                     format!("code generation failed: {e}"),
@@ -294,5 +338,5 @@ pub fn report(
         }
         None => {}
     }
-    Ok(out)
+    Ok(())
 }
