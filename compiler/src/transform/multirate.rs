@@ -50,48 +50,9 @@ pub fn transform(
         ));
     }
     let name = |d: &Discretized, v: VarId| d.vars[v.index()].name.clone();
-    let find = |d: &Discretized, s: &str| {
-        d.vars
-            .iter()
-            .position(|v| v.name == s)
-            .map(|i| VarId(i as u32))
-    };
     let pre_of: FxHashMap<VarId, VarId> = d.pre_copies.iter().map(|&(p, v)| (v, p)).collect();
     let states: Vec<VarId> = d.formulas.iter().map(|(x, _)| *x).collect();
-    // Assignments of the explicit model, by variable; hoisted slots by their bindings.
-    let mut assign: FxHashMap<VarId, ExprId> = FxHashMap::default();
-    let mut order: Vec<VarId> = Vec::new();
-    for s in &p.init {
-        if let Stmt::Assign(a) = s {
-            assign.insert(a.var, a.expr);
-            order.push(a.var);
-        }
-    }
-    // The cone of the fast derivatives: the assignments they read, transitively.
-    let mut cone: FxHashSet<VarId> = FxHashSet::default();
-    let mut stack: Vec<VarId> = Vec::new();
-    for &x in fast {
-        let dx = find(&d, &format!("der({})", name(&d, x)))
-            .ok_or_else(|| unsupported("a fast state without a derivative"))?;
-        stack.push(dx);
-    }
-    while let Some(v) = stack.pop() {
-        if !cone.insert(v) {
-            continue;
-        }
-        if let Some(&e) = assign.get(&v) {
-            let mut leaves = Vec::new();
-            p.arena.leaves(e, &mut leaves);
-            for l in leaves {
-                if let Node::Var(w) = l {
-                    if assign.contains_key(&w) && !cone.contains(&w) {
-                        stack.push(w);
-                    }
-                }
-            }
-        }
-    }
-    let cone_order: Vec<VarId> = order.into_iter().filter(|v| cone.contains(v)).collect();
+    let (assign, cone_order) = fast_cone(&d, p, fast)?;
     let hoisted: FxHashMap<VarId, ExprId> = p
         .hoisted
         .iter()
@@ -100,41 +61,11 @@ pub fn transform(
     // Howe's second-order predictor needs the slow derivatives of the previous step too
     // (pre(pre(der(x)))) and a step counter: the first step has no history and extrapolates
     // linearly.
-    let mut history: FxHashMap<VarId, VarId> = FxHashMap::default();
-    let mut first_step: Option<ExprId> = None;
-    if quadratic {
-        for &s in states.iter().filter(|s| !fast.contains(s)) {
-            let Some(ds) = find(&d, &format!("der({})", name(&d, s))) else {
-                continue;
-            };
-            let Some(&p1) = pre_of.get(&ds) else { continue };
-            history.insert(s, add_pre(&mut d, p1));
-        }
-        let steps = d.add_var("steps".into(), SVarKind::Algebraic, d.time, None);
-        let ps = add_pre(&mut d, steps);
-        let se = d.arena.var(steps);
-        let pse = d.arena.var(ps);
-        let one = d.arena.constant(1.0);
-        let zero = d.arena.constant(0.0);
-        let next = d.arena.add(pse, one);
-        d.init.equations.push(SEquation {
-            lhs: se,
-            rhs: zero,
-            span: Default::default(),
-            origin: Origin::Formula(steps),
-        });
-        d.init.unknowns.push(steps);
-        d.step.equations.push(SEquation {
-            lhs: se,
-            rhs: next,
-            span: Default::default(),
-            origin: Origin::Formula(steps),
-        });
-        d.step.unknowns.push(steps);
-        let half = d.arena.constant(0.5);
-        first_step = Some(d.arena.cmp(crate::symbolic::CmpOp::Lt, pse, half));
-        crate::system::order_pre_copies(&mut d.pre_copies);
-    }
+    let (history, first_step) = if quadratic {
+        quadratic_history(&mut d, &states, fast, &pre_of)
+    } else {
+        (FxHashMap::default(), None)
+    };
     let big_h = d.arena.var(d.step_size);
     let inv_n = d.arena.constant(1.0 / n as f64);
     let small_h = d.arena.mul(inv_n, big_h);
@@ -176,32 +107,7 @@ pub fn transform(
         }
         // Slow states extrapolated linearly from the start of the step.
         for &s in states.iter().filter(|s| !fast.contains(s)) {
-            let ds = find(&d, &format!("der({})", name(&d, s)));
-            let ps = d.arena.var(pre_of[&s]);
-            let e = match ds.and_then(|ds| pre_of.get(&ds)) {
-                Some(&pds) => {
-                    let pdse = d.arena.var(pds);
-                    let m = d.arena.mul(dt, pdse);
-                    let linear = d.arena.add(ps, m);
-                    match (history.get(&s), first_step) {
-                        // + τ²/(2H)·(f_n − f_{n−1}), τ = k·h.
-                        (Some(&p2), Some(first)) => {
-                            let f1 = d.arena.var(p2);
-                            let df = d.arena.sub(pdse, f1);
-                            let tau2 = d.arena.mul(dt, dt);
-                            let two = d.arena.constant(2.0);
-                            let two_h = d.arena.mul(two, big_h);
-                            let c2 = d.arena.div(tau2, two_h);
-                            let q = d.arena.mul(c2, df);
-                            let quad = d.arena.add(linear, q);
-                            d.arena.if_(first, linear, quad)
-                        }
-                        _ => linear,
-                    }
-                }
-                // A slow implicit state has no pre(der): held.
-                None => ps,
-            };
+            let e = extrapolate(&mut d, s, dt, &pre_of, &history, first_step);
             map.insert(s, e);
         }
         // Inputs at the sub-step's time (a slot per input and sub-step, written by the
@@ -257,4 +163,140 @@ pub fn transform(
     d.step.equations.extend(eqs);
     d.step.unknowns.extend(unknowns);
     Ok(d)
+}
+
+/// The assignments of the explicit model (a forward Euler plan's initial system) by variable,
+/// and the cone of the fast derivatives: the assignments they read, transitively, in order.
+#[allow(clippy::type_complexity)]
+fn fast_cone(
+    d: &Discretized,
+    p: &Plan,
+    fast: &[VarId],
+) -> Result<(FxHashMap<VarId, ExprId>, Vec<VarId>), Box<Diagnostic>> {
+    // Assignments of the explicit model, by variable; hoisted slots by their bindings.
+    let mut assign: FxHashMap<VarId, ExprId> = FxHashMap::default();
+    let mut order: Vec<VarId> = Vec::new();
+    for s in &p.init {
+        if let Stmt::Assign(a) = s {
+            assign.insert(a.var, a.expr);
+            order.push(a.var);
+        }
+    }
+    // The cone of the fast derivatives: the assignments they read, transitively.
+    let mut cone: FxHashSet<VarId> = FxHashSet::default();
+    let mut stack: Vec<VarId> = Vec::new();
+    for &x in fast {
+        let dx = find(d, &format!("der({})", d.name_of(x)))
+            .ok_or_else(|| unsupported("a fast state without a derivative"))?;
+        stack.push(dx);
+    }
+    while let Some(v) = stack.pop() {
+        if !cone.insert(v) {
+            continue;
+        }
+        if let Some(&e) = assign.get(&v) {
+            let mut leaves = Vec::new();
+            p.arena.leaves(e, &mut leaves);
+            for l in leaves {
+                if let Node::Var(w) = l {
+                    if assign.contains_key(&w) && !cone.contains(&w) {
+                        stack.push(w);
+                    }
+                }
+            }
+        }
+    }
+    let cone_order: Vec<VarId> = order.into_iter().filter(|v| cone.contains(v)).collect();
+    Ok((assign, cone_order))
+}
+
+/// The quadratic predictor's history: pre(pre(der(x))) of every slow state with a derivative
+/// history, and the step counter whose first step extrapolates linearly.
+fn quadratic_history(
+    d: &mut Discretized,
+    states: &[VarId],
+    fast: &[VarId],
+    pre_of: &FxHashMap<VarId, VarId>,
+) -> (FxHashMap<VarId, VarId>, Option<ExprId>) {
+    let mut history: FxHashMap<VarId, VarId> = FxHashMap::default();
+    for &s in states.iter().filter(|s| !fast.contains(s)) {
+        let Some(ds) = find(d, &format!("der({})", d.name_of(s))) else {
+            continue;
+        };
+        let Some(&p1) = pre_of.get(&ds) else { continue };
+        history.insert(s, add_pre(d, p1));
+    }
+    let steps = d.add_var("steps".into(), SVarKind::Algebraic, d.time, None);
+    let ps = add_pre(d, steps);
+    let se = d.arena.var(steps);
+    let pse = d.arena.var(ps);
+    let one = d.arena.constant(1.0);
+    let zero = d.arena.constant(0.0);
+    let next = d.arena.add(pse, one);
+    d.init.equations.push(SEquation {
+        lhs: se,
+        rhs: zero,
+        span: Default::default(),
+        origin: Origin::Formula(steps),
+    });
+    d.init.unknowns.push(steps);
+    d.step.equations.push(SEquation {
+        lhs: se,
+        rhs: next,
+        span: Default::default(),
+        origin: Origin::Formula(steps),
+    });
+    d.step.unknowns.push(steps);
+    let half = d.arena.constant(0.5);
+    let first_step = Some(d.arena.cmp(crate::symbolic::CmpOp::Lt, pse, half));
+    crate::system::order_pre_copies(&mut d.pre_copies);
+    (history, first_step)
+}
+
+/// A slow state at sub-step time t + dt: extrapolated from the start of the step (Howe's
+/// linear predictor, or the quadratic one with the derivative history); a slow state without
+/// `pre(der)` (implicit) is held.
+fn extrapolate(
+    d: &mut Discretized,
+    s: VarId,
+    dt: ExprId,
+    pre_of: &FxHashMap<VarId, VarId>,
+    history: &FxHashMap<VarId, VarId>,
+    first_step: Option<ExprId>,
+) -> ExprId {
+    let big_h = d.arena.var(d.step_size);
+    let ds = find(d, &format!("der({})", d.name_of(s)));
+    let ps = d.arena.var(pre_of[&s]);
+    match ds.and_then(|ds| pre_of.get(&ds)) {
+        Some(&pds) => {
+            let pdse = d.arena.var(pds);
+            let m = d.arena.mul(dt, pdse);
+            let linear = d.arena.add(ps, m);
+            match (history.get(&s), first_step) {
+                // + τ²/(2H)·(f_n − f_{n−1}), τ = k·h.
+                (Some(&p2), Some(first)) => {
+                    let f1 = d.arena.var(p2);
+                    let df = d.arena.sub(pdse, f1);
+                    let tau2 = d.arena.mul(dt, dt);
+                    let two = d.arena.constant(2.0);
+                    let two_h = d.arena.mul(two, big_h);
+                    let c2 = d.arena.div(tau2, two_h);
+                    let q = d.arena.mul(c2, df);
+                    let quad = d.arena.add(linear, q);
+                    d.arena.if_(first, linear, quad)
+                }
+                _ => linear,
+            }
+        }
+        // A slow implicit state has no pre(der): held.
+        None => ps,
+    }
+}
+
+/// The slot named `s`.
+fn find(d: &Discretized, s: &str) -> Option<VarId> {
+    d.vars
+        .iter()
+        .position(|v| v.name == s)
+        .map(|i| VarId(i as u32))
 }
