@@ -5,6 +5,144 @@
 use super::*;
 
 impl<'t, 'a> Flattener<'t, 'a> {
+    /// `assert(condition, message)`; `terminate` and `reinit` belong in when-equations.
+    fn call_equation(
+        &mut self,
+        eq: &'a ast::Equation,
+        f: &'a ast::ComponentRef,
+        args: &'a ast::CallArgs,
+        env: Env,
+    ) -> DResult<()> {
+        let name = f.to_source_string();
+        match name.as_str() {
+            "assert" => {
+                if args.positional.is_empty() {
+                    return Err(Box::new(
+                        Diagnostic::error("arguments", "`assert` needs a condition and a message")
+                            .at(args.span, "here"),
+                    ));
+                }
+                let c =
+                    self.eval_condition(&args.positional[0], env, "the condition of an assert")?;
+                let message = match args.positional.get(1) {
+                    Some(m) => match self.eval(m, env)? {
+                        Val::Str(s) => s,
+                        Val::Arr(_) => String::new(),
+                    },
+                    None => String::new(),
+                };
+                if self.fold(c) == Some(0.0) {
+                    return Err(Box::new(
+                        Diagnostic::error("assert", format!("assertion fails: {message}"))
+                            .at(args.positional[0].span, "is false"),
+                    ));
+                }
+                self.flat.assertions.push(Assertion {
+                    condition: c,
+                    message,
+                    span: eq.span,
+                });
+                Ok(())
+            }
+            "terminate" | "reinit" => {
+                Err(self.unsupported(eq.span, &format!("`{name}` equations")))
+            }
+            _ => Err(Box::new(
+                Diagnostic::error("equation", format!("`{name}(…)` is not an equation"))
+                    .at(eq.span, "here")
+                    .help("an equation is `lhs = rhs`, connect, for, if, when or assert"),
+            )),
+        }
+    }
+
+    /// An if-equation: a branch chosen at compile time when the conditions are structural, else
+    /// residuals `0 = if c then r1 else r2` (every branch with as many equations).
+    #[allow(clippy::too_many_arguments)]
+    fn if_equation(
+        &mut self,
+        eq: &'a ast::Equation,
+        branches: &'a [(ast::Expr, Vec<ast::Equation>)],
+        otherwise: &'a [ast::Equation],
+        env: Env,
+        out: &mut Vec<Equation>,
+        initial: bool,
+    ) -> DResult<()> {
+        // Structural conditions select a branch at compile time.
+        let mut conds = Vec::new();
+        let mut all_const = true;
+        for (c, _) in branches {
+            let ce = self.eval_condition(c, env, "the condition of an if-equation")?;
+            let folded = self.fold(ce);
+            if folded.is_none() {
+                all_const = false;
+            }
+            conds.push((ce, folded));
+            if folded == Some(1.0) || folded.is_some_and(|v| v != 0.0) && all_const {
+                break;
+            }
+        }
+        if all_const {
+            for (k, (_, v)) in conds.iter().enumerate() {
+                if v.is_some_and(|x| x != 0.0) {
+                    for b in &branches[k].1 {
+                        self.equation(b, env, out, initial)?;
+                    }
+                    return Ok(());
+                }
+            }
+            for b in otherwise {
+                self.equation(b, env, out, initial)?;
+            }
+            return Ok(());
+        }
+        // Otherwise every branch must give the same number of scalar equations;
+        // they pair up into residuals `0 = if c then r1 else r2`.
+        let mut branch_eqs = Vec::new();
+        for (_, body) in branches {
+            let mut v = Vec::new();
+            for b in body {
+                self.equation(b, env, &mut v, initial)?;
+            }
+            branch_eqs.push(v);
+        }
+        let mut else_eqs = Vec::new();
+        for b in otherwise {
+            self.equation(b, env, &mut else_eqs, initial)?;
+        }
+        for (k, v) in branch_eqs.iter().enumerate() {
+            if v.len() != else_eqs.len() {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "if-equation",
+                        format!(
+                            "the branches of this if-equation have {} and {} equations",
+                            v.len(),
+                            else_eqs.len()
+                        ),
+                    )
+                    .at(branches[k].0.span, "condition depends on variables")
+                    .help("with a condition that changes during simulation, every branch needs the same number of equations"),
+                ));
+            }
+        }
+        let ar = &mut self.flat.arena;
+        for i in 0..else_eqs.len() {
+            let mut res = ar.sub(else_eqs[i].lhs, else_eqs[i].rhs);
+            for (k, v) in branch_eqs.iter().enumerate().rev() {
+                let r = ar.sub(v[i].lhs, v[i].rhs);
+                res = ar.if_(conds[k].0, r, res);
+            }
+            let zero = ar.constant(0.0);
+            out.push(Equation {
+                lhs: zero,
+                rhs: res,
+                span: eq.span,
+                origin: EquationOrigin::Source,
+            });
+        }
+        Ok(())
+    }
+
     pub(super) fn generate_equations(&mut self) -> DResult<()> {
         let mut k = 0;
         while k < self.nodes.len() {
@@ -117,82 +255,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ast::EquationKind::If {
                 branches,
                 otherwise,
-            } => {
-                // Structural conditions select a branch at compile time.
-                let mut conds = Vec::new();
-                let mut all_const = true;
-                for (c, _) in branches {
-                    let ce = self.eval_condition(c, env, "the condition of an if-equation")?;
-                    let folded = self.fold(ce);
-                    if folded.is_none() {
-                        all_const = false;
-                    }
-                    conds.push((ce, folded));
-                    if folded == Some(1.0) || folded.is_some_and(|v| v != 0.0) && all_const {
-                        break;
-                    }
-                }
-                if all_const {
-                    for (k, (_, v)) in conds.iter().enumerate() {
-                        if v.is_some_and(|x| x != 0.0) {
-                            for b in &branches[k].1 {
-                                self.equation(b, env, out, initial)?;
-                            }
-                            return Ok(());
-                        }
-                    }
-                    for b in otherwise {
-                        self.equation(b, env, out, initial)?;
-                    }
-                    return Ok(());
-                }
-                // Otherwise every branch must give the same number of scalar equations;
-                // they pair up into residuals `0 = if c then r1 else r2`.
-                let mut branch_eqs = Vec::new();
-                for (_, body) in branches {
-                    let mut v = Vec::new();
-                    for b in body {
-                        self.equation(b, env, &mut v, initial)?;
-                    }
-                    branch_eqs.push(v);
-                }
-                let mut else_eqs = Vec::new();
-                for b in otherwise {
-                    self.equation(b, env, &mut else_eqs, initial)?;
-                }
-                for (k, v) in branch_eqs.iter().enumerate() {
-                    if v.len() != else_eqs.len() {
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                "if-equation",
-                                format!(
-                                    "the branches of this if-equation have {} and {} equations",
-                                    v.len(),
-                                    else_eqs.len()
-                                ),
-                            )
-                            .at(branches[k].0.span, "condition depends on variables")
-                            .help("with a condition that changes during simulation, every branch needs the same number of equations"),
-                        ));
-                    }
-                }
-                let ar = &mut self.flat.arena;
-                for i in 0..else_eqs.len() {
-                    let mut res = ar.sub(else_eqs[i].lhs, else_eqs[i].rhs);
-                    for (k, v) in branch_eqs.iter().enumerate().rev() {
-                        let r = ar.sub(v[i].lhs, v[i].rhs);
-                        res = ar.if_(conds[k].0, r, res);
-                    }
-                    let zero = ar.constant(0.0);
-                    out.push(Equation {
-                        lhs: zero,
-                        rhs: res,
-                        span: eq.span,
-                        origin: EquationOrigin::Source,
-                    });
-                }
-                Ok(())
-            }
+            } => self.if_equation(eq, branches, otherwise, env, out, initial),
             ast::EquationKind::Connect(a, b) => {
                 if initial {
                     return Err(Box::new(
@@ -203,54 +266,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.connect(a, b, env, eq.span)
             }
             ast::EquationKind::When { branches } => self.when_equation(eq, branches, env, initial),
-            ast::EquationKind::Call(f, args) => {
-                let name = f.to_source_string();
-                match name.as_str() {
-                    "assert" => {
-                        if args.positional.is_empty() {
-                            return Err(Box::new(
-                                Diagnostic::error(
-                                    "arguments",
-                                    "`assert` needs a condition and a message",
-                                )
-                                .at(args.span, "here"),
-                            ));
-                        }
-                        let c = self.eval_condition(
-                            &args.positional[0],
-                            env,
-                            "the condition of an assert",
-                        )?;
-                        let message = match args.positional.get(1) {
-                            Some(m) => match self.eval(m, env)? {
-                                Val::Str(s) => s,
-                                Val::Arr(_) => String::new(),
-                            },
-                            None => String::new(),
-                        };
-                        if self.fold(c) == Some(0.0) {
-                            return Err(Box::new(
-                                Diagnostic::error("assert", format!("assertion fails: {message}"))
-                                    .at(args.positional[0].span, "is false"),
-                            ));
-                        }
-                        self.flat.assertions.push(Assertion {
-                            condition: c,
-                            message,
-                            span: eq.span,
-                        });
-                        Ok(())
-                    }
-                    "terminate" | "reinit" => {
-                        Err(self.unsupported(eq.span, &format!("`{name}` equations")))
-                    }
-                    _ => Err(Box::new(
-                        Diagnostic::error("equation", format!("`{name}(…)` is not an equation"))
-                            .at(eq.span, "here")
-                            .help("an equation is `lhs = rhs`, connect, for, if, when or assert"),
-                    )),
-                }
-            }
+            ast::EquationKind::Call(f, args) => self.call_equation(eq, f, args, env),
         }
     }
 }

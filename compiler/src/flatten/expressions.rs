@@ -4,6 +4,149 @@
 use super::*;
 
 impl<'t, 'a> Flattener<'t, 'a> {
+    /// `[a, b; c, d]`: rows concatenated horizontally, then vertically.
+    fn matrix(&mut self, e: &'a ast::Expr, rows: &'a [Vec<ast::Expr>], env: Env) -> DResult<Val> {
+        let mut row_mats = Vec::new();
+        let mut all = Vec::new();
+        for row in rows {
+            let mut items = Vec::new();
+            for it in row {
+                let a = self.eval_arr(it, env)?;
+                all.push((a.ty, it.span));
+                items.push(values::as_matrix(&a));
+            }
+            row_mats.push(values::hcat(&items).ok_or_else(|| {
+                Box::new(
+                    Diagnostic::error("size", "matrix row elements have different row counts")
+                        .at(e.span, "here"),
+                )
+            })?);
+        }
+        let mut ty = all.first().map_or(ScalarType::Real, |(t, _)| *t);
+        for &(t, sp) in &all {
+            ty = types::unify(ty, t).ok_or_else(|| {
+                Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!("a matrix mixes {} and {} elements", ty.name(), t.name()),
+                    )
+                    .at(sp, t.name()),
+                )
+            })?;
+        }
+        values::vcat(&row_mats)
+            .map(|a| Val::Arr(a.with_ty(ty)))
+            .ok_or_else(|| {
+                Box::new(
+                    Diagnostic::error("size", "matrix rows have different lengths")
+                        .at(e.span, "here"),
+                )
+            })
+    }
+
+    /// `a:b` and `a:s:b` with constant bounds: Integer if all three are, else Real.
+    fn range(
+        &mut self,
+        e: &'a ast::Expr,
+        start: &'a ast::Expr,
+        step: Option<&'a ast::Expr>,
+        stop: &'a ast::Expr,
+        env: Env,
+    ) -> DResult<Val> {
+        let (a, ta) = self.eval_const_typed(start, env, "a range bound")?;
+        let (s, ts) = match step {
+            Some(s) => self.eval_const_typed(s, env, "a range step")?,
+            None => (1.0, ScalarType::Integer),
+        };
+        let (b, tb) = self.eval_const_typed(stop, env, "a range bound")?;
+        let ty = promote3(ta, ts, tb);
+        if s == 0.0 {
+            return Err(Box::new(
+                Diagnostic::error("range", "range step is zero").at(e.span, "here"),
+            ));
+        }
+        let n = ((b - a) / s + 1e-9).floor() + 1.0;
+        if n > MAX_ELEMENTS as f64 || n.is_nan() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "too-large",
+                    format!(
+                        "the range has {n} elements; rtc's limit for one array is {MAX_ELEMENTS}"
+                    ),
+                )
+                .at(e.span, "too large"),
+            ));
+        }
+        let n = if n > 0.0 { n as usize } else { 0 };
+        let data = (0..n)
+            .map(|k| self.flat.arena.constant(a + k as f64 * s))
+            .collect();
+        Ok(Val::Arr(Arr {
+            dims: vec![n],
+            data,
+            ty,
+        }))
+    }
+
+    /// An if-expression: conditions Boolean, branches of one type and size; branches a structural condition rules out are not evaluated.
+    fn if_expression(
+        &mut self,
+        e: &'a ast::Expr,
+        branches: &'a [(ast::Expr, ast::Expr)],
+        otherwise: &'a ast::Expr,
+        env: Env,
+    ) -> DResult<Val> {
+        let mut result = self.eval_arr(otherwise, env)?;
+        for (cond, value) in branches.iter().rev() {
+            let c = self.eval_condition(cond, env, "the condition of an if-expression")?;
+            // A branch that a structural condition rules out is not evaluated (it
+            // may index out of bounds for the parameters that rule it out).
+            let folded = self.fold_if_structural(c);
+            if folded == Some(0.0) {
+                continue;
+            }
+            let v = self.eval_arr(value, env)?;
+            let Some(ty) = types::unify(v.ty, result.ty) else {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!(
+                            "the branches of this if-expression have types {} and {}",
+                            v.ty.name(),
+                            result.ty.name()
+                        ),
+                    )
+                    .at(value.span, v.ty.name())
+                    .also(otherwise.span, result.ty.name()),
+                ));
+            };
+            if folded.is_some() {
+                result = v.with_ty(ty);
+                continue;
+            }
+            if v.dims != result.dims {
+                return Err(self.size_mismatch(
+                    e.span,
+                    "the branches of an if-expression",
+                    &v.dims,
+                    &result.dims,
+                ));
+            }
+            let data = v
+                .data
+                .iter()
+                .zip(&result.data)
+                .map(|(&t, &f)| self.flat.arena.if_(c, t, f))
+                .collect();
+            result = Arr {
+                dims: v.dims,
+                data,
+                ty,
+            };
+        }
+        Ok(Val::Arr(result))
+    }
+
     pub(super) fn eval_arr(&mut self, e: &'a ast::Expr, env: Env) -> DResult<Arr> {
         match self.eval(e, env)? {
             Val::Arr(a) => Ok(a),
@@ -88,83 +231,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 branches,
                 otherwise,
             } => {
-                let mut result = self.eval_arr(otherwise, env)?;
-                for (cond, value) in branches.iter().rev() {
-                    let c = self.eval_condition(cond, env, "the condition of an if-expression")?;
-                    // A branch that a structural condition rules out is not evaluated (it
-                    // may index out of bounds for the parameters that rule it out).
-                    let folded = self.fold_if_structural(c);
-                    if folded == Some(0.0) {
-                        continue;
-                    }
-                    let v = self.eval_arr(value, env)?;
-                    let Some(ty) = types::unify(v.ty, result.ty) else {
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                "type",
-                                format!(
-                                    "the branches of this if-expression have types {} and {}",
-                                    v.ty.name(),
-                                    result.ty.name()
-                                ),
-                            )
-                            .at(value.span, v.ty.name())
-                            .also(otherwise.span, result.ty.name()),
-                        ));
-                    };
-                    if folded.is_some() {
-                        result = v.with_ty(ty);
-                        continue;
-                    }
-                    if v.dims != result.dims {
-                        return Err(self.size_mismatch(e.span, "the branches of an if-expression", &v.dims, &result.dims));
-                    }
-                    let data = v
-                        .data
-                        .iter()
-                        .zip(&result.data)
-                        .map(|(&t, &f)| self.flat.arena.if_(c, t, f))
-                        .collect();
-                    result = Arr {
-                        dims: v.dims,
-                        data,
-                        ty,
-                    };
-                }
-                Ok(Val::Arr(result))
+                self.if_expression(e, branches, otherwise, env)
             }
             K::Range { start, step, stop } => {
-                let (a, ta) = self.eval_const_typed(start, env, "a range bound")?;
-                let (s, ts) = match step {
-                    Some(s) => self.eval_const_typed(s, env, "a range step")?,
-                    None => (1.0, ScalarType::Integer),
-                };
-                let (b, tb) = self.eval_const_typed(stop, env, "a range bound")?;
-                let ty = promote3(ta, ts, tb);
-                if s == 0.0 {
-                    return Err(Box::new(
-                        Diagnostic::error("range", "range step is zero").at(e.span, "here"),
-                    ));
-                }
-                let n = ((b - a) / s + 1e-9).floor() + 1.0;
-                if n > MAX_ELEMENTS as f64 || n.is_nan() {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "too-large",
-                            format!("the range has {n} elements; rtc's limit for one array is {MAX_ELEMENTS}"),
-                        )
-                        .at(e.span, "too large"),
-                    ));
-                }
-                let n = if n > 0.0 { n as usize } else { 0 };
-                let data = (0..n)
-                    .map(|k| self.flat.arena.constant(a + k as f64 * s))
-                    .collect();
-                Ok(Val::Arr(Arr {
-                    dims: vec![n],
-                    data,
-                    ty,
-                }))
+                self.range(e, start, step.as_deref(), stop, env)
             }
             K::Array(items) => {
                 let mut arrs = Vec::with_capacity(items.len());
@@ -194,39 +264,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 })
             }
             K::Matrix(rows) => {
-                let mut row_mats = Vec::new();
-                let mut all = Vec::new();
-                for row in rows {
-                    let mut items = Vec::new();
-                    for it in row {
-                        let a = self.eval_arr(it, env)?;
-                        all.push((a.ty, it.span));
-                        items.push(values::as_matrix(&a));
-                    }
-                    row_mats.push(values::hcat(&items).ok_or_else(|| {
-                        Box::new(
-                            Diagnostic::error("size", "matrix row elements have different row counts")
-                                .at(e.span, "here"),
-                        )
-                    })?);
-                }
-                let mut ty = all.first().map_or(ScalarType::Real, |(t, _)| *t);
-                for &(t, sp) in &all {
-                    ty = types::unify(ty, t).ok_or_else(|| {
-                        Box::new(
-                            Diagnostic::error(
-                                "type",
-                                format!("a matrix mixes {} and {} elements", ty.name(), t.name()),
-                            )
-                            .at(sp, t.name()),
-                        )
-                    })?;
-                }
-                values::vcat(&row_mats).map(|a| Val::Arr(a.with_ty(ty))).ok_or_else(|| {
-                    Box::new(
-                        Diagnostic::error("size", "matrix rows have different lengths").at(e.span, "here"),
-                    )
-                })
+                self.matrix(e, rows, env)
             }
             K::Tuple(_) => Err(Box::new(
                 Diagnostic::error("syntax", "a parenthesised list is only allowed on the left of a function call assignment")

@@ -124,99 +124,131 @@ impl<'t, 'a> Flattener<'t, 'a> {
             });
             self.meta.push(VarMeta { is_flow });
             out.push(id);
-            // Attributes: start, min, max and nominal of the variable's type, fixed Boolean.
-            let vname = self.flat.vars[id.index()].name.clone();
-            let start = self.attr_scalar(&m, "start", ty, &vname)?;
-            let min = self.attr_scalar(&m, "min", ty, &vname)?;
-            let max = self.attr_scalar(&m, "max", ty, &vname)?;
-            let nominal = self.attr_scalar(&m, "nominal", ty, &vname)?;
-            let fixed = match self.attr_scalar(&m, "fixed", ScalarType::Boolean, &vname)? {
-                Some(e) => match self.fold(e) {
-                    Some(v) => Some(v != 0.0),
-                    None => {
-                        return Err(Box::new(
-                            Diagnostic::error("not-constant", "`fixed` must be a constant Boolean")
-                                .at(m.sub("fixed").span.unwrap_or(decl.span), "here"),
-                        ))
-                    }
-                },
-                None => None,
-            };
-            let start_span = m.sub("start").binding.map(|b| b.expr.span);
-            let v = &mut self.flat.vars[id.index()];
-            v.start = start;
-            v.start_span = start_span.filter(|s| *s != Span::default());
-            v.min = min;
-            v.max = max;
-            v.nominal = nominal;
-            v.fixed = fixed;
-            if let Some(b) = &m.binding {
-                let val = self.eval_mod_value(b)?;
-                // `--param b=true` arrives as 1 (the command line has no types).
-                let flag = b.value.is_some_and(|x| x == 0.0 || x == 1.0);
-                if !(flag && ty == ScalarType::Boolean) {
-                    types::assign(ty, &vname, &val, b.expr.span, "is bound to {a}")?;
-                }
-                let Some(e) = val.as_scalar() else {
+            self.var_attributes(id, &m, ty, decl)?;
+            self.var_binding(id, &m, ty, kind, decl)?;
+        }
+        Ok(out)
+    }
+
+    /// The attributes of one scalar variable: start, min, max and nominal of its type, and
+    /// `fixed`, a constant Boolean.
+    fn var_attributes(
+        &mut self,
+        id: VarId,
+        m: &Mod<'a>,
+        ty: ScalarType,
+        decl: &ast::ComponentDecl,
+    ) -> DResult<()> {
+        // Attributes: start, min, max and nominal of the variable's type, fixed Boolean.
+        let vname = self.flat.vars[id.index()].name.clone();
+        let start = self.attr_scalar(m, "start", ty, &vname)?;
+        let min = self.attr_scalar(m, "min", ty, &vname)?;
+        let max = self.attr_scalar(m, "max", ty, &vname)?;
+        let nominal = self.attr_scalar(m, "nominal", ty, &vname)?;
+        let fixed = match self.attr_scalar(m, "fixed", ScalarType::Boolean, &vname)? {
+            Some(e) => match self.fold(e) {
+                Some(v) => Some(v != 0.0),
+                None => {
                     return Err(Box::new(
-                        Diagnostic::error(
-                            "size",
-                            format!(
-                                "`{}` is a scalar element but its binding has size {}",
-                                self.flat.vars[id.index()].name,
-                                dims_text(&val.dims)
-                            ),
-                        )
-                        .at(b.expr.span, "binding")
-                        .help("use `each` to give every element the same value"),
-                    ));
-                };
-                match kind {
-                    VarKind::Parameter | VarKind::Constant => {
-                        self.flat.vars[id.index()].binding = Some(e)
-                    }
-                    _ => {
-                        let lhs = self.flat.arena.var(id);
-                        self.flat.equations.push(Equation {
-                            lhs,
-                            rhs: e,
-                            span: b.expr.span,
-                            origin: EquationOrigin::Binding,
-                        });
-                    }
+                        Diagnostic::error("not-constant", "`fixed` must be a constant Boolean")
+                            .at(m.sub("fixed").span.unwrap_or(decl.span), "here"),
+                    ))
                 }
-            } else if matches!(kind, VarKind::Parameter | VarKind::Constant) {
-                // A parameter without a value takes its start value (specification 8.6).
-                match start {
-                    Some(s) => {
-                        self.flat.vars[id.index()].binding = Some(s);
-                        if kind == VarKind::Parameter {
-                            let vname = self.flat.vars[id.index()].name.clone();
-                            self.diags.push(
-                                Diagnostic::warning(
-                                    "parameter-default",
-                                    format!("parameter `{vname}` has no value; using its start value {}", self.flat.expr_string(s)),
-                                )
-                                .at(decl.name.span, "declared without a value")
-                                .help("give it a value with a modification, e.g. `R = 10`"),
-                            );
-                        }
-                    }
-                    None => {
+            },
+            None => None,
+        };
+        let start_span = m.sub("start").binding.map(|b| b.expr.span);
+        let v = &mut self.flat.vars[id.index()];
+        v.start = start;
+        v.start_span = start_span.filter(|s| *s != Span::default());
+        v.min = min;
+        v.max = max;
+        v.nominal = nominal;
+        v.fixed = fixed;
+        Ok(())
+    }
+
+    /// The binding of one scalar variable: a parameter's or constant's value, an equation for
+    /// any other variable; a parameter without one takes its start value (with a warning).
+    fn var_binding(
+        &mut self,
+        id: VarId,
+        m: &Mod<'a>,
+        ty: ScalarType,
+        kind: VarKind,
+        decl: &ast::ComponentDecl,
+    ) -> DResult<()> {
+        let vname = self.flat.vars[id.index()].name.clone();
+        let start = self.flat.vars[id.index()].start;
+        if let Some(b) = &m.binding {
+            let val = self.eval_mod_value(b)?;
+            // `--param b=true` arrives as 1 (the command line has no types).
+            let flag = b.value.is_some_and(|x| x == 0.0 || x == 1.0);
+            if !(flag && ty == ScalarType::Boolean) {
+                types::assign(ty, &vname, &val, b.expr.span, "is bound to {a}")?;
+            }
+            let Some(e) = val.as_scalar() else {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!(
+                            "`{}` is a scalar element but its binding has size {}",
+                            self.flat.vars[id.index()].name,
+                            dims_text(&val.dims)
+                        ),
+                    )
+                    .at(b.expr.span, "binding")
+                    .help("use `each` to give every element the same value"),
+                ));
+            };
+            match kind {
+                VarKind::Parameter | VarKind::Constant => {
+                    self.flat.vars[id.index()].binding = Some(e)
+                }
+                _ => {
+                    let lhs = self.flat.arena.var(id);
+                    self.flat.equations.push(Equation {
+                        lhs,
+                        rhs: e,
+                        span: b.expr.span,
+                        origin: EquationOrigin::Binding,
+                    });
+                }
+            }
+        } else if matches!(kind, VarKind::Parameter | VarKind::Constant) {
+            // A parameter without a value takes its start value (specification 8.6).
+            match start {
+                Some(s) => {
+                    self.flat.vars[id.index()].binding = Some(s);
+                    if kind == VarKind::Parameter {
                         let vname = self.flat.vars[id.index()].name.clone();
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                "no-value",
-                                format!("{} `{vname}` has no value", kind.name()),
+                        self.diags.push(
+                            Diagnostic::warning(
+                                "parameter-default",
+                                format!(
+                                    "parameter `{vname}` has no value; using its start value {}",
+                                    self.flat.expr_string(s)
+                                ),
                             )
                             .at(decl.name.span, "declared without a value")
-                            .help("give it a value, e.g. with a modification"),
-                        ));
+                            .help("give it a value with a modification, e.g. `R = 10`"),
+                        );
                     }
+                }
+                None => {
+                    let vname = self.flat.vars[id.index()].name.clone();
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "no-value",
+                            format!("{} `{vname}` has no value", kind.name()),
+                        )
+                        .at(decl.name.span, "declared without a value")
+                        .help("give it a value, e.g. with a modification"),
+                    ));
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// A connector that is a direct component of the model: its inputs are the model's inputs.
