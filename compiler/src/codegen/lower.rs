@@ -1,0 +1,449 @@
+//! Lowering of plan expressions and torn blocks to Cranelift IR: loads and stores of slots,
+//! each expression node as the interpreter computes it (same operations, same order, so the
+//! results are bitwise equal), the Newton loop of a torn block with its residuals, Jacobian
+//! and the generated LU, and the finiteness checks. `mod.rs` decides what goes in which
+//! function (chunks, pairing into vector lanes, entry points); this file writes the code.
+
+use super::*;
+
+pub(super) struct Lower<'p> {
+    pub(super) plan: &'p Plan,
+    pub(super) mem: Value,
+    pub(super) refs: FxHashMap<&'static str, FuncRef>,
+    /// Values computed in the current straight-line region.
+    pub(super) memo: FxHashMap<ExprId, Value>,
+    /// Vector splats of scalar values of the current straight-line region.
+    pub(super) splats: FxHashMap<Value, Value>,
+    pub(super) scratch_base: usize,
+    pub(super) newton_max: u32,
+}
+
+impl Lower<'_> {
+    pub(super) fn load(&mut self, b: &mut FunctionBuilder, v: VarId) -> Value {
+        b.ins().load(
+            types::F64,
+            MemFlagsData::trusted(),
+            self.mem,
+            (v.index() * 8) as i32,
+        )
+    }
+
+    pub(super) fn store(&mut self, b: &mut FunctionBuilder, v: VarId, x: Value) {
+        b.ins()
+            .store(MemFlagsData::trusted(), x, self.mem, (v.index() * 8) as i32);
+        if let Some(id) = self.plan.arena.index_of(Node::Var(v)) {
+            self.memo.insert(id, x);
+        }
+    }
+
+    /// The f64x2 of two expressions [`pairable`] accepted: lane 0 computes `x`, lane 1 `y`.
+    pub(super) fn vexpr(
+        &mut self,
+        b: &mut FunctionBuilder,
+        vmemo: &mut FxHashMap<(ExprId, ExprId), Value>,
+        x: ExprId,
+        y: ExprId,
+    ) -> Value {
+        if let Some(&v) = vmemo.get(&(x, y)) {
+            return v;
+        }
+        let ar = &self.plan.arena;
+        let v = if x == y {
+            // One splat per scalar value and chunk (the scalar memo knows when a variable's
+            // value changed, so the splat follows it).
+            let s = self.expr(b, x);
+            *self
+                .splats
+                .entry(s)
+                .or_insert_with(|| b.ins().splat(types::F64X2, s))
+        } else {
+            match (ar.node(x), ar.node(y)) {
+                (Node::Var(p), Node::Var(_)) => b.ins().load(
+                    types::F64X2,
+                    MemFlagsData::new().with_notrap(),
+                    self.mem,
+                    (p.index() * 8) as i32,
+                ),
+                (Node::Neg(a1), Node::Neg(b1)) => {
+                    let u = self.vexpr(b, vmemo, a1, b1);
+                    b.ins().fneg(u)
+                }
+                (Node::Add(a1, a2), Node::Add(b1, b2)) => {
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    b.ins().fadd(u, w)
+                }
+                (Node::Sub(a1, a2), Node::Sub(b1, b2)) => {
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    b.ins().fsub(u, w)
+                }
+                (Node::Mul(a1, a2), Node::Mul(b1, b2)) => {
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    b.ins().fmul(u, w)
+                }
+                (Node::Div(a1, a2), Node::Div(b1, b2)) => {
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    b.ins().fdiv(u, w)
+                }
+                _ => unreachable!("pairable accepted only these shapes"),
+            }
+        };
+        vmemo.insert((x, y), v);
+        v
+    }
+
+    pub(super) fn load_slot(&mut self, b: &mut FunctionBuilder, slot: usize) -> Value {
+        b.ins().load(
+            types::F64,
+            MemFlagsData::trusted(),
+            self.mem,
+            (slot * 8) as i32,
+        )
+    }
+
+    pub(super) fn store_slot(&mut self, b: &mut FunctionBuilder, slot: usize, x: Value) {
+        b.ins()
+            .store(MemFlagsData::trusted(), x, self.mem, (slot * 8) as i32);
+    }
+
+    pub(super) fn call(&mut self, b: &mut FunctionBuilder, name: &str, args: &[Value]) -> Value {
+        let r = self.refs[name];
+        let c = b.ins().call(r, args);
+        b.inst_results(c)[0]
+    }
+
+    /// `x^n` unrolled, as [`crate::symbolic::eval::powi`].
+    pub(super) fn powi(b: &mut FunctionBuilder, x: Value, n: i32) -> Value {
+        let mut m = n.unsigned_abs();
+        let mut a = x;
+        let mut r: Option<Value> = None;
+        loop {
+            if m & 1 == 1 {
+                r = Some(match r {
+                    None => a,
+                    Some(r) => b.ins().fmul(r, a),
+                });
+            }
+            m >>= 1;
+            if m == 0 {
+                break;
+            }
+            a = b.ins().fmul(a, a);
+        }
+        let r = r.unwrap_or_else(|| b.ins().f64const(1.0));
+        if n < 0 {
+            let one = b.ins().f64const(1.0);
+            b.ins().fdiv(one, r)
+        } else {
+            r
+        }
+    }
+
+    pub(super) fn bool_to_f64(b: &mut FunctionBuilder, c: Value) -> Value {
+        let one = b.ins().f64const(1.0);
+        let zero = b.ins().f64const(0.0);
+        b.ins().select(c, one, zero)
+    }
+
+    pub(super) fn truthy(b: &mut FunctionBuilder, x: Value) -> Value {
+        let zero = b.ins().f64const(0.0);
+        b.ins().fcmp(FloatCC::NotEqual, x, zero)
+    }
+
+    pub(super) fn expr(&mut self, b: &mut FunctionBuilder, root: ExprId) -> Value {
+        if let Some(&v) = self.memo.get(&root) {
+            return v;
+        }
+        let ar = &self.plan.arena;
+        let mut stack = vec![(root, false)];
+        while let Some((id, done)) = stack.pop() {
+            if self.memo.contains_key(&id) {
+                continue;
+            }
+            if !done {
+                stack.push((id, true));
+                for c in ar.children(id) {
+                    if !self.memo.contains_key(&c) {
+                        stack.push((c, false));
+                    }
+                }
+                continue;
+            }
+            let n = ar.node(id);
+            let a: Vec<Value> = ar.children(id).map(|c| self.memo[&c]).collect();
+            let v = match n {
+                Node::Const(bits) => b.ins().f64const(f64::from_bits(bits)),
+                Node::Var(v) => self.load(b, v),
+                Node::Der(_) | Node::Pre(_) | Node::Time => b.ins().f64const(f64::NAN),
+                Node::Neg(_) => b.ins().fneg(a[0]),
+                Node::Add(..) => b.ins().fadd(a[0], a[1]),
+                Node::Sub(..) => b.ins().fsub(a[0], a[1]),
+                Node::Mul(..) => b.ins().fmul(a[0], a[1]),
+                Node::Div(..) => b.ins().fdiv(a[0], a[1]),
+                Node::Pow(_, y) => match int_exponent(self.plan, y) {
+                    Some(n) => Self::powi(b, a[0], n),
+                    None => self.call(b, POW, &[a[0], a[1]]),
+                },
+                Node::Call1(f, _) => match f {
+                    Func1::Sqrt => b.ins().sqrt(a[0]),
+                    Func1::Abs => b.ins().fabs(a[0]),
+                    Func1::Floor => b.ins().floor(a[0]),
+                    Func1::Ceil => b.ins().ceil(a[0]),
+                    Func1::Sign => {
+                        let zero = b.ins().f64const(0.0);
+                        let one = b.ins().f64const(1.0);
+                        let mone = b.ins().f64const(-1.0);
+                        let gt = b.ins().fcmp(FloatCC::GreaterThan, a[0], zero);
+                        let lt = b.ins().fcmp(FloatCC::LessThan, a[0], zero);
+                        let neg = b.ins().select(lt, mone, zero);
+                        b.ins().select(gt, one, neg)
+                    }
+                    other => {
+                        let name = libm_name(other).unwrap_or("sin");
+                        self.call(b, name, &[a[0]])
+                    }
+                },
+                Node::Call2(f, ..) => match f {
+                    Func2::Atan2 => self.call(b, "atan2", &[a[0], a[1]]),
+                    Func2::Min | Func2::Max => {
+                        // As `Func2::eval`: y if y is strictly smaller (larger) or x is NaN.
+                        let cc = if f == Func2::Min {
+                            FloatCC::LessThan
+                        } else {
+                            FloatCC::GreaterThan
+                        };
+                        let better = b.ins().fcmp(cc, a[1], a[0]);
+                        let nan = b.ins().fcmp(FloatCC::Unordered, a[0], a[0]);
+                        let pick = b.ins().bor(better, nan);
+                        b.ins().select(pick, a[1], a[0])
+                    }
+                    Func2::Div => {
+                        let q = b.ins().fdiv(a[0], a[1]);
+                        b.ins().trunc(q)
+                    }
+                    Func2::Mod | Func2::Rem => {
+                        let q = b.ins().fdiv(a[0], a[1]);
+                        let k = if f == Func2::Mod {
+                            b.ins().floor(q)
+                        } else {
+                            b.ins().trunc(q)
+                        };
+                        let ky = b.ins().fmul(k, a[1]);
+                        b.ins().fsub(a[0], ky)
+                    }
+                },
+                Node::Cmp(op, ..) => {
+                    let cc = match op {
+                        CmpOp::Lt => FloatCC::LessThan,
+                        CmpOp::Le => FloatCC::LessThanOrEqual,
+                        CmpOp::Gt => FloatCC::GreaterThan,
+                        CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+                        CmpOp::Eq => FloatCC::Equal,
+                        CmpOp::Ne => FloatCC::NotEqual,
+                    };
+                    let c = b.ins().fcmp(cc, a[0], a[1]);
+                    Self::bool_to_f64(b, c)
+                }
+                Node::And(..) | Node::Or(..) => {
+                    let x = Self::truthy(b, a[0]);
+                    let y = Self::truthy(b, a[1]);
+                    let c = if matches!(n, Node::And(..)) {
+                        b.ins().band(x, y)
+                    } else {
+                        b.ins().bor(x, y)
+                    };
+                    Self::bool_to_f64(b, c)
+                }
+                Node::Not(_) => {
+                    let zero = b.ins().f64const(0.0);
+                    let c = b.ins().fcmp(FloatCC::Equal, a[0], zero);
+                    Self::bool_to_f64(b, c)
+                }
+                Node::If(..) => {
+                    let c = Self::truthy(b, a[0]);
+                    b.ins().select(c, a[1], a[2])
+                }
+                Node::NoEvent(_) => a[0],
+            };
+            self.memo.insert(id, v);
+        }
+        self.memo[&root]
+    }
+
+    /// One torn block: the Newton loop of the interpreter, operation for operation.
+    pub(super) fn block(&mut self, b: &mut FunctionBuilder, blk: &TornBlock) {
+        let k = blk.tearing.len();
+        let r0 = self.scratch_base;
+        let j0 = r0 + k;
+        let s0 = j0 + k * k;
+        let max = if blk.linear {
+            1
+        } else {
+            self.newton_max as i64
+        };
+        let evals = b.declare_var(types::I32);
+        let small = b.declare_var(types::I8);
+        let z32 = b.ins().iconst(types::I32, 0);
+        let z8 = b.ins().iconst(types::I8, 0);
+        b.def_var(evals, z32);
+        b.def_var(small, z8);
+        let eval = b.create_block();
+        let ok = b.create_block();
+        b.ins().jump(eval, &[]);
+        b.switch_to_block(eval);
+        // Evaluate the iteration: inner, tangents, residuals, Jacobian, scales.
+        self.memo.clear();
+        self.splats.clear();
+        for a in blk.inner.iter().chain(&blk.tangents) {
+            let v = self.expr(b, a.expr);
+            self.store(b, a.var, v);
+        }
+        for (i, &r) in blk.residuals.iter().enumerate() {
+            let v = self.expr(b, r);
+            self.store_slot(b, r0 + i, v);
+        }
+        // Only the band the LU reads (entries outside it are zero and stay untouched).
+        let (kl, w) = blk.band;
+        for (i, &e) in blk.jacobian.iter().enumerate() {
+            let (r, c) = (i / k, i % k);
+            if c + kl >= r && c <= r + w {
+                let v = self.expr(b, e);
+                self.store_slot(b, j0 + i, v);
+            }
+        }
+        for (i, &e) in blk.residual_scales.iter().enumerate() {
+            let v = self.expr(b, e);
+            self.store_slot(b, s0 + i, v);
+        }
+        let ev = b.use_var(evals);
+        let ev1 = b.ins().iadd_imm_s(ev, 1);
+        b.def_var(evals, ev1);
+        // Converged by the last update?
+        let sm = b.use_var(small);
+        let after_small = b.create_block();
+        b.ins().brif(sm, ok, &[], after_small, &[]);
+        b.switch_to_block(after_small);
+        b.seal_block(after_small);
+        if !blk.linear {
+            // Converged by residuals?
+            let rr = b.ins().f64const(self.plan.newton.residual_rtol);
+            let mut all = b.ins().iconst(types::I8, 1);
+            for i in 0..k {
+                let r = self.load_slot(b, r0 + i);
+                let s = self.load_slot(b, s0 + i);
+                let ra = b.ins().fabs(r);
+                let lim = b.ins().fmul(rr, s);
+                let c = b.ins().fcmp(FloatCC::LessThanOrEqual, ra, lim);
+                all = b.ins().band(all, c);
+            }
+            let not_done = b.create_block();
+            b.ins().brif(all, ok, &[], not_done, &[]);
+            b.switch_to_block(not_done);
+            b.seal_block(not_done);
+            // Iteration limit.
+            let limit = b.ins().icmp_imm_s(
+                cranelift_codegen::ir::condcodes::IntCC::SignedGreaterThanOrEqual,
+                ev1,
+                max,
+            );
+            let fail = b.create_block();
+            let go = b.create_block();
+            b.ins().brif(limit, fail, &[], go, &[]);
+            b.switch_to_block(fail);
+            b.seal_block(fail);
+            let code = b.ins().iconst(types::I32, 1 | ((blk.index as i64) << 4));
+            b.ins().return_(&[code]);
+            b.switch_to_block(go);
+            b.seal_block(go);
+        }
+        // LU solve in the scratch area.
+        let jp = b.ins().iadd_imm_s(self.mem, (j0 * 8) as i64);
+        let rp = b.ins().iadd_imm_s(self.mem, (r0 * 8) as i64);
+        let kk = b.ins().iconst(types::I64, k as i64);
+        let kl = b.ins().iconst(types::I64, kl as i64);
+        let w = b.ins().iconst(types::I64, w as i64);
+        let r = self.refs[LU];
+        let c = b.ins().call(r, &[jp, rp, kk, kl, w]);
+        let st = b.inst_results(c)[0];
+        let singular = b.create_block();
+        let solved = b.create_block();
+        b.ins().brif(st, solved, &[], singular, &[]);
+        b.switch_to_block(singular);
+        b.seal_block(singular);
+        let code = b.ins().iconst(types::I32, 3 | ((blk.index as i64) << 4));
+        b.ins().return_(&[code]);
+        b.switch_to_block(solved);
+        b.seal_block(solved);
+        self.memo.clear();
+        self.splats.clear();
+        if blk.linear {
+            for (i, &t) in blk.tearing.iter().enumerate() {
+                let x = self.load(b, t);
+                let d = self.load_slot(b, r0 + i);
+                let y = b.ins().fsub(x, d);
+                self.store(b, t, y);
+            }
+            for a in &blk.inner {
+                let v = self.expr(b, a.expr);
+                self.store(b, a.var, v);
+            }
+            b.ins().jump(ok, &[]);
+        } else {
+            let atol = b.ins().f64const(self.plan.newton.atol);
+            let rtol = b.ins().f64const(self.plan.newton.rtol);
+            let mut all = b.ins().iconst(types::I8, 1);
+            let mut sum = b.ins().f64const(0.0);
+            for (i, &t) in blk.tearing.iter().enumerate() {
+                let old = self.load(b, t);
+                let d = self.load_slot(b, r0 + i);
+                let x = b.ins().fsub(old, d);
+                let da = b.ins().fabs(d);
+                let xa = b.ins().fabs(x);
+                let m = b.ins().fmul(rtol, xa);
+                let lim = b.ins().fadd(atol, m);
+                // small unless |d| > lim (NaN counts as small, as in the interpreter)
+                let gt = b.ins().fcmp(FloatCC::GreaterThan, da, lim);
+                let one = b.ins().iconst(types::I8, 1);
+                let not_gt = b.ins().bxor(gt, one);
+                all = b.ins().band(all, not_gt);
+                // x − x is 0 for finite x, NaN for NaN and ±inf.
+                let xx = b.ins().fsub(x, x);
+                sum = b.ins().fadd(sum, xx);
+                b.ins()
+                    .store(MemFlagsData::trusted(), x, self.mem, (t.index() * 8) as i32);
+            }
+            // A non-finite iterate ends the iteration: the first such tearing variable is named,
+            // as the interpreter names it.
+            let zero = b.ins().f64const(0.0);
+            let finite = b.ins().fcmp(FloatCC::Equal, sum, zero);
+            let diverged = b.create_block();
+            let go_on = b.create_block();
+            b.ins().brif(finite, go_on, &[], diverged, &[]);
+            b.switch_to_block(diverged);
+            b.seal_block(diverged);
+            for &t in &blk.tearing {
+                let x = self.load(b, t);
+                let xx = b.ins().fsub(x, x);
+                let fin = b.ins().fcmp(FloatCC::Equal, xx, zero);
+                let bad = b.create_block();
+                let next = b.create_block();
+                b.ins().brif(fin, next, &[], bad, &[]);
+                b.switch_to_block(bad);
+                b.seal_block(bad);
+                let code = b.ins().iconst(types::I32, 2 | ((t.index() as i64) << 4));
+                b.ins().return_(&[code]);
+                b.switch_to_block(next);
+                b.seal_block(next);
+            }
+            b.ins().jump(go_on, &[]);
+            b.switch_to_block(go_on);
+            b.seal_block(go_on);
+            b.def_var(small, all);
+            b.ins().jump(eval, &[]);
+        }
+        b.seal_block(eval);
+        b.switch_to_block(ok);
+        b.seal_block(ok);
+        self.memo.clear();
+        self.splats.clear();
+    }
+}
