@@ -188,3 +188,142 @@ fn the_allowed_imports_have_no_cycle() {
         }
     }
 }
+
+/// The byte offsets of `{` and `}` in `text` that are code (not in comments, strings or
+/// character literals), with +1 for an opening and −1 for a closing brace.
+fn code_braces(text: &str) -> Vec<(usize, i32)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'r' if matches!(b.get(i + 1), Some(b'"') | Some(b'#'))
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                // A raw string r"…" or r#"…"#.
+                let mut j = i + 1;
+                let mut hashes = 0;
+                while b.get(j) == Some(&b'#') {
+                    hashes += 1;
+                    j += 1;
+                }
+                if b.get(j) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                j += 1;
+                loop {
+                    if j >= b.len() {
+                        break;
+                    }
+                    if b[j] == b'"' && b[j + 1..].iter().take(hashes).all(|&c| c == b'#') {
+                        j += 1 + hashes;
+                        break;
+                    }
+                    j += 1;
+                }
+                i = j;
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'\'' => {
+                // A character literal ('x', '\n', '\u{…}') or a lifetime ('a).
+                if b.get(i + 1) == Some(&b'\\') {
+                    i += 2;
+                    while i < b.len() && b[i] != b'\'' {
+                        i += 1;
+                    }
+                } else if b.get(i + 2) == Some(&b'\'') {
+                    i += 2;
+                } else if let Some(len) = text[i + 1..].chars().next().map(char::len_utf8) {
+                    if b.get(i + 1 + len) == Some(&b'\'') {
+                        i += 1 + len;
+                    }
+                }
+            }
+            b'{' => out.push((i, 1)),
+            b'}' => out.push((i, -1)),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn no_file_over_1500_lines_and_no_function_over_200() {
+    let mut src_files = Vec::new();
+    for dir in ["compiler/src", "runtime/src"] {
+        sources(&common::repo_root().join(dir), &mut src_files);
+    }
+    let mut too_long = Vec::new();
+    for path in src_files {
+        let text = std::fs::read_to_string(&path).expect("read source");
+        let lines = text.lines().count();
+        if lines > 1500 {
+            too_long.push(format!("{}: {lines} lines", path.display()));
+        }
+        let braces = code_braces(&text);
+        let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
+        // Every `fn name` in code: its body runs from the first brace after it to the brace
+        // that balances it.
+        let mut search = 0;
+        while let Some(k) = text[search..].find("fn ") {
+            let at = search + k;
+            search = at + 3;
+            let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
+            let before = &text[line_start..at];
+            let word_start = at == 0 || !text.as_bytes()[at - 1].is_ascii_alphanumeric();
+            if !word_start || before.contains("//") || before.contains('"') {
+                continue;
+            }
+            let Some(open) = braces.iter().position(|&(o, d)| o > at && d == 1) else {
+                continue;
+            };
+            // A declaration without a body (`fn f();` in a trait) ends before the brace.
+            if text[at..braces[open].0].contains(';') {
+                continue;
+            }
+            let mut depth = 0;
+            for &(o, d) in &braces[open..] {
+                depth += d;
+                if depth == 0 {
+                    let n = line_of(o) - line_of(at) + 1;
+                    if n > 200 {
+                        let name: String = text[at + 3..]
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
+                        too_long.push(format!(
+                            "{}:{}: fn {name} has {n} lines",
+                            path.display(),
+                            line_of(at)
+                        ));
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    assert!(too_long.is_empty(), "{}", too_long.join("\n"));
+}
