@@ -6,7 +6,13 @@
 //! The printer writes readable flat Modelica in a stable order (declaration order).
 
 use crate::diag::Span;
-use crate::symbolic::{fmt_real_pub, Arena, ExprId, ExprPrinter, VarId};
+use crate::symbolic::{fmt_real_pub, Arena, ExprId, ExprPrinter};
+
+crate::symbolic::entity!(
+    /// A variable of the flat model: an index into `FlatModel::vars`, and what `Node::Var`
+    /// means in the flat model's arena.
+    FlatVar
+);
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -134,9 +140,9 @@ pub struct When {
     pub sample: Option<(f64, f64)>,
     /// `initial()`: acts once, after initialisation.
     pub initial: bool,
-    pub reinits: Vec<(VarId, ExprId)>,
+    pub reinits: Vec<(FlatVar, ExprId)>,
     /// `v = expr` for discrete variables, in source order (sorted when compiled).
-    pub assigns: Vec<(VarId, ExprId)>,
+    pub assigns: Vec<(FlatVar, ExprId)>,
     /// `terminate("message")` in the body.
     pub terminate: Option<String>,
     /// (chain, branch): the when-equation it belongs to and its place among the `elsewhen`
@@ -166,12 +172,12 @@ pub struct FlatModel {
     pub assertions: Vec<Assertion>,
     /// `when <relation> then reinit(x, e); … end when;`
     pub whens: Vec<When>,
-    pub arena: Arena,
+    pub arena: Arena<FlatVar>,
     pub experiment: Experiment,
 }
 
 impl FlatModel {
-    pub fn var(&self, v: VarId) -> &Variable {
+    pub fn var(&self, v: FlatVar) -> &Variable {
         &self.vars[v.index()]
     }
 
@@ -180,7 +186,7 @@ impl FlatModel {
     }
 
     pub fn expr_string(&self, e: ExprId) -> String {
-        let name = |v: VarId| self.vars[v.index()].name.clone();
+        let name = |v: FlatVar| self.vars[v.index()].name.clone();
         ExprPrinter {
             arena: &self.arena,
             name: &name,
@@ -352,12 +358,12 @@ impl Kept {
 /// An alias set of more than one member, for reports.
 #[derive(Clone, Debug)]
 pub struct AliasSet {
-    pub rep: VarId,
+    pub rep: FlatVar,
     pub kept: Kept,
     /// The other members: `member = sign·rep`.
-    pub members: Vec<(VarId, f64)>,
+    pub members: Vec<(FlatVar, f64)>,
     /// The member whose start value the set takes (by the priority, the representative).
-    pub start_from: Option<VarId>,
+    pub start_from: Option<FlatVar>,
     /// The parameter expression the set is bound to, printed.
     pub bound: Option<String>,
 }

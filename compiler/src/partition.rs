@@ -21,7 +21,10 @@ use crate::diag::Diagnostic;
 use crate::plan::interp::Interp;
 use crate::plan::Status;
 use crate::plan::{Plan, Stmt};
-use crate::symbolic::{ExprId, Node, VarId};
+use crate::symbolic::ExprId;
+
+type Node = crate::symbolic::Node<Slot>;
+use crate::plan::Slot;
 use nalgebra::{Complex, DMatrix, DVector};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
@@ -47,7 +50,7 @@ pub struct Partition {
     pub reasons: Vec<String>,
 }
 
-fn eval(arena: &crate::symbolic::Arena, mem: &[f64], time: f64, e: ExprId) -> f64 {
+fn eval(arena: &crate::symbolic::Arena<Slot>, mem: &[f64], time: f64, e: ExprId) -> f64 {
     crate::symbolic::eval::eval(arena, e, &mut |x| mem[x.index()], time)
 }
 
@@ -67,15 +70,15 @@ pub fn linearize(p: &Plan, t0: f64) -> Result<Linearization, Box<Diagnostic>> {
             ),
         )));
     }
-    let states: Vec<VarId> = p.formulas.iter().map(|(v, _)| *v).collect();
-    let ders: Vec<VarId> = states
+    let states: Vec<Slot> = p.formulas.iter().map(|(v, _)| *v).collect();
+    let ders: Vec<Slot> = states
         .iter()
         .map(|&x| {
             let want = format!("der({})", p.name_of(x));
             p.vars
                 .iter()
                 .position(|v| v.name == want)
-                .map(|i| VarId(i as u32))
+                .map(|i| Slot(i as u32))
                 .ok_or_else(|| {
                     Box::new(Diagnostic::error(
                         "internal",
@@ -89,7 +92,7 @@ pub fn linearize(p: &Plan, t0: f64) -> Result<Linearization, Box<Diagnostic>> {
     let symbolic = p.init.iter().all(|s| matches!(s, Stmt::Assign(_)));
     if symbolic {
         // Forward mode: tangent rows per variable, seeded with the unit vectors of the states.
-        let mut tangent: FxHashMap<VarId, Vec<f64>> = FxHashMap::default();
+        let mut tangent: FxHashMap<Slot, Vec<f64>> = FxHashMap::default();
         for (k, &x) in states.iter().enumerate() {
             let mut e = vec![0.0; n];
             e[k] = 1.0;
@@ -101,7 +104,7 @@ pub fn linearize(p: &Plan, t0: f64) -> Result<Linearization, Box<Diagnostic>> {
             let Stmt::Assign(a) = s else { continue };
             let mut leaves = Vec::new();
             arena.leaves(a.expr, &mut leaves);
-            let mut vars: Vec<VarId> = leaves
+            let mut vars: Vec<Slot> = leaves
                 .into_iter()
                 .filter_map(|l| match l {
                     Node::Var(v) if tangent.contains_key(&v) => Some(v),

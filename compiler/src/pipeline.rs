@@ -19,8 +19,8 @@ use crate::flat::FlatModel;
 use crate::flatten::{self, classes::ClassTree};
 use crate::plan;
 use crate::structure::{self, Summary};
-use crate::symbolic::VarId;
 use crate::system::Discretized;
+use crate::system::SysVar;
 use crate::transform::{libe, multirate};
 
 pub use crate::flatten::Options;
@@ -208,7 +208,7 @@ pub fn system(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Disc
         }
         Method::MixedLibe { implicit } => {
             let (p0, _, _) = plan::build(&d, &opts)?;
-            let ids: Vec<VarId> = d
+            let ids: Vec<SysVar> = d
                 .formulas
                 .iter()
                 .map(|(x, _)| *x)
@@ -222,7 +222,7 @@ pub fn system(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Disc
         Method::MultiRate { quadratic, .. } => {
             let (fast, ratio) = crate::pipeline::multirate_settings(flat, method)?;
             let (p0, _, _) = plan::build(&d, &opts)?;
-            let ids: Vec<VarId> = d
+            let ids: Vec<SysVar> = d
                 .formulas
                 .iter()
                 .map(|(x, _)| *x)

@@ -5,9 +5,9 @@
 use crate::diag::Diagnostic;
 use crate::flat::VarKind;
 use crate::plan::interp::Interp;
+use crate::plan::Slot;
 use crate::plan::Status;
 use crate::plan::{self, Plan, SlotKind};
-use crate::symbolic::VarId;
 use crate::system::SVarKind;
 
 /// Settings of a run.
@@ -33,13 +33,13 @@ pub type Inputs = rtc_runtime::io::CsvInputs;
 /// step's explicit formulas see it as the value at their start), then the slots a
 /// multi-stage formula reads at its stage times, under the input's name with their offset.
 pub fn input_slots(plan: &Plan) -> Vec<rtc_runtime::Slot> {
-    let staged: Vec<VarId> = plan.input_stages.iter().map(|s| s.0).collect();
+    let staged: Vec<Slot> = plan.input_stages.iter().map(|s| s.0).collect();
     let mut out: Vec<rtc_runtime::Slot> = plan
         .vars
         .iter()
         .enumerate()
         .filter(|(i, v)| {
-            v.kind == plan::SlotKind::System(SVarKind::Input) && !staged.contains(&VarId(*i as u32))
+            v.kind == plan::SlotKind::System(SVarKind::Input) && !staged.contains(&Slot(*i as u32))
         })
         .map(|(i, v)| rtc_runtime::Slot {
             name: v.name.clone(),

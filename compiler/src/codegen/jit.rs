@@ -1,9 +1,9 @@
 //! The in-process JIT: the generated module finalised in executable memory.
 
 use super::{base_flags, err, generate, NO_DETAIL};
+use crate::plan::Slot;
 use crate::plan::Status;
 use crate::plan::{Plan, Stmt};
-use crate::symbolic::VarId;
 use cranelift_codegen::settings;
 use cranelift_jit::{JITBuilder, JITModule};
 use rustc_hash::FxHashMap;
@@ -35,7 +35,7 @@ pub struct Jit {
     block_sizes: FxHashMap<usize, usize>,
     pub newton_max: u32,
     /// Slots checked for finiteness, in the interpreter's order.
-    checked: Vec<VarId>,
+    checked: Vec<Slot>,
 }
 
 // The JIT memory lives as long as the module; the function pointers do not outlive `Jit`.
@@ -199,11 +199,11 @@ impl Jit {
                     .iter()
                     .copied()
                     .find(|v| !mem[v.index()].is_finite())
-                    .unwrap_or(VarId(0));
+                    .unwrap_or(Slot(0));
                 Status::NonFinite { var }
             }
             2 => Status::NonFinite {
-                var: VarId(detail as u32),
+                var: Slot(detail as u32),
             },
             _ => Status::Singular { block: detail },
         }

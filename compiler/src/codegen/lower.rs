@@ -19,7 +19,7 @@ pub(super) struct Lower<'p> {
 }
 
 impl Lower<'_> {
-    pub(super) fn load(&mut self, b: &mut FunctionBuilder, v: VarId) -> Value {
+    pub(super) fn load(&mut self, b: &mut FunctionBuilder, v: Slot) -> Value {
         b.ins().load(
             types::F64,
             MemFlagsData::trusted(),
@@ -28,7 +28,7 @@ impl Lower<'_> {
         )
     }
 
-    pub(super) fn store(&mut self, b: &mut FunctionBuilder, v: VarId, x: Value) {
+    pub(super) fn store(&mut self, b: &mut FunctionBuilder, v: Slot, x: Value) {
         b.ins()
             .store(MemFlagsData::trusted(), x, self.mem, (v.index() * 8) as i32);
         if let Some(id) = self.plan.arena.index_of(Node::Var(v)) {

@@ -44,7 +44,10 @@ pub use jit::{jit, Jit};
 pub use object::{object, ObjectCode, Target, TARGETS};
 
 use crate::plan::{Assign, Plan, Stmt, TornBlock};
-use crate::symbolic::{CmpOp, ExprId, Func1, Func2, Node, VarId};
+use crate::symbolic::{CmpOp, ExprId, Func1, Func2};
+
+type Node = crate::symbolic::Node<Slot>;
+use crate::plan::Slot;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, AbiParam, FuncRef, InstBuilder, MemFlagsData, Signature, Value,
@@ -113,10 +116,10 @@ fn base_flags(pic: bool) -> Result<settings::Builder, String> {
 
 /// One unit of generated work.
 enum Piece<'p> {
-    Copy(VarId, VarId),
+    Copy(Slot, Slot),
     Assign(&'p Assign),
     Block(&'p TornBlock),
-    Check(VarId),
+    Check(Slot),
     /// `out[i] = expr`, in the outputs function.
     Output(usize, ExprId),
     /// Two assignments to neighbouring slots with the same expression shape over neighbouring
@@ -132,7 +135,7 @@ const PAIR_MIN_ASSIGNMENTS: usize = 64;
 /// additions, subtractions, products, quotients and negations (exact per lane, so the vector
 /// code gives the scalar code's bits). `b` must not read `a`'s target (scalar order would
 /// give it the new value).
-fn pairable(ar: &crate::symbolic::Arena, a: &Assign, b: &Assign) -> bool {
+fn pairable(ar: &crate::symbolic::Arena<Slot>, a: &Assign, b: &Assign) -> bool {
     if b.var.index() != a.var.index() + 1 {
         return false;
     }
@@ -176,8 +179,8 @@ fn pairable(ar: &crate::symbolic::Arena, a: &Assign, b: &Assign) -> bool {
 /// The checked variables whose finiteness is summed where they are assigned: assigned by
 /// exactly one assignment before the first check, and written by nothing else (their value
 /// then is the value the check sees).
-fn inline_checks(pieces: &[Piece]) -> FxHashSet<VarId> {
-    let mut once: FxHashMap<VarId, u32> = FxHashMap::default();
+fn inline_checks(pieces: &[Piece]) -> FxHashSet<Slot> {
+    let mut once: FxHashMap<Slot, u32> = FxHashMap::default();
     let mut other = FxHashSet::default();
     let mut checked = FxHashSet::default();
     let mut checking = false;
@@ -260,7 +263,7 @@ impl Sums {
 }
 
 /// Pairs consecutive assignments that [`pairable`] accepts (first come, first paired).
-fn pair_up<'p>(ar: &crate::symbolic::Arena, pieces: Vec<Piece<'p>>) -> Vec<Piece<'p>> {
+fn pair_up<'p>(ar: &crate::symbolic::Arena<Slot>, pieces: Vec<Piece<'p>>) -> Vec<Piece<'p>> {
     let mut out = Vec::with_capacity(pieces.len());
     let mut it = pieces.into_iter().peekable();
     while let Some(p) = it.next() {
@@ -384,7 +387,7 @@ fn generate<M: Module>(
         init_pieces.push(Piece::Assign(a));
     }
     push_stmts(&mut init_pieces, &plan.init);
-    let checked: Vec<VarId> = plan.unknown_slots();
+    let checked: Vec<Slot> = plan.unknown_slots();
     init_pieces.extend(checked.iter().map(|&v| Piece::Check(v)));
     let init_chunks = g.chunks("init", init_pieces)?;
     let init = g.entry("init", &init_chunks, Entry::Init)?;
@@ -453,7 +456,7 @@ fn generate<M: Module>(
             .collect();
         let chunks = g.chunks("zc", pieces)?;
         zc = Some(g.entry("zc", &chunks, Entry::Outputs)?);
-        let mut copies: Vec<(VarId, VarId)> = Vec::new();
+        let mut copies: Vec<(Slot, Slot)> = Vec::new();
         for e in &plan.events {
             for &c in &e.pres {
                 if !copies.contains(&c) {
@@ -815,7 +818,7 @@ impl<'p, M: Module> Gen<'p, M> {
         &mut self,
         name: &str,
         pieces: &[Piece],
-        inline: &FxHashSet<VarId>,
+        inline: &FxHashSet<Slot>,
     ) -> Result<FuncId, String> {
         let (mut ctx, id) = self.declare_chunk(name)?;
         // Imports used by this chunk, declared in the function.
@@ -1059,7 +1062,7 @@ impl<'p, M: Module> Gen<'p, M> {
             let params = b.block_params(entry).to_vec();
             let mem = params[0];
             let flags = MemFlagsData::trusted();
-            let off = |v: VarId| (v.index() * 8) as i32;
+            let off = |v: Slot| (v.index() * 8) as i32;
             let out = match kind {
                 Entry::Step => {
                     let (t, h) = (params[1], params[2]);

@@ -5,7 +5,8 @@
 use super::{Builder, DResult};
 use crate::diag::{Diagnostic, Span};
 use crate::flat::FlatModel;
-use crate::symbolic::{CmpOp, ExprId, Node, VarId};
+use crate::symbolic::{CmpOp, ExprId, Node};
+use crate::system::SysVar;
 use crate::system::{Event, Method, Rk, SEquation, SVarKind};
 use rustc_hash::FxHashMap;
 
@@ -100,7 +101,7 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
         // Re-initialisations act together: run in order, each reads the others' targets
         // from their pre slots (the values at the instant's start).
         if reinits.len() > 1 {
-            let map: FxHashMap<VarId, VarId> =
+            let map: FxHashMap<SysVar, SysVar> =
                 reinits.iter().map(|&(x, _)| (x, b.pre(x))).collect();
             let mut cache = FxHashMap::default();
             for r in reinits.iter_mut() {
@@ -204,7 +205,7 @@ pub(super) fn relation_events(
         if timed && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
             let z = b.arena.sub(a, c);
             if let Some((slope, offset)) = crate::symbolic::diff::linear(&mut b.arena, z, b.time) {
-                let name = |v: VarId| b.vars[v.index()].name.clone();
+                let name = |v: SysVar| b.vars[v.index()].name.clone();
                 let text = crate::symbolic::ExprPrinter {
                     arena: &b.arena,
                     name: &name,
@@ -251,7 +252,7 @@ pub(super) fn relation_events(
             continue;
         }
         let z = b.arena.sub(a, c);
-        let name = |v: VarId| b.vars[v.index()].name.clone();
+        let name = |v: SysVar| b.vars[v.index()].name.clone();
         let text = crate::symbolic::ExprPrinter {
             arena: &b.arena,
             name: &name,
@@ -296,7 +297,7 @@ pub(super) fn event_slopes(b: &mut Builder, method: &Method, events: &mut [Event
         _ => 1,
     };
     if order >= 3 {
-        let der_of_state: FxHashMap<VarId, VarId> = b
+        let der_of_state: FxHashMap<SysVar, SysVar> = b
             .der_of
             .iter()
             .filter_map(|(f, &d)| b.value_of.get(f).map(|&sv| (sv, d)))
@@ -342,10 +343,10 @@ pub(super) fn event_slopes(b: &mut Builder, method: &Method, events: &mut [Event
 /// Orders a when-equation's assignments so that each one follows those whose new values it
 /// reads (stable: source order where free). A cycle names one of its variables.
 fn sort_assignments(
-    ar: &crate::symbolic::Arena,
-    assigns: Vec<(VarId, ExprId)>,
-) -> Result<Vec<(VarId, ExprId)>, VarId> {
-    let targets: Vec<VarId> = assigns.iter().map(|a| a.0).collect();
+    ar: &crate::symbolic::Arena<SysVar>,
+    assigns: Vec<(SysVar, ExprId)>,
+) -> Result<Vec<(SysVar, ExprId)>, SysVar> {
+    let targets: Vec<SysVar> = assigns.iter().map(|a| a.0).collect();
     let deps: Vec<Vec<usize>> = assigns
         .iter()
         .map(|&(_, e)| {

@@ -4,15 +4,16 @@
 
 use super::{multirate_settings, Builder, DResult, Layout, Stepped};
 use crate::diag::{Diagnostic, Span};
-use crate::flat::FlatModel;
-use crate::symbolic::{ExprId, VarId};
+use crate::flat::{FlatModel, FlatVar};
+use crate::symbolic::ExprId;
+use crate::system::SysVar;
 use crate::system::{Formula, Method, Origin, SEquation, SVarKind};
 use rustc_hash::FxHashMap;
 
 /// Chooses each state's formula from the method. Unknown names in `--implicit` are errors.
 pub(super) fn formulas_for(
     flat: &FlatModel,
-    states: &[VarId],
+    states: &[FlatVar],
     method: &Method,
 ) -> Result<Vec<Formula>, Box<Diagnostic>> {
     match method {
@@ -112,9 +113,9 @@ pub(super) fn formulas_for(
 fn rk_sum(
     b: &mut Builder,
     w: &[f64],
-    f0: VarId,
-    d: VarId,
-    stages: &[FxHashMap<VarId, VarId>],
+    f0: SysVar,
+    d: SysVar,
+    stages: &[FxHashMap<SysVar, SysVar>],
 ) -> ExprId {
     let mut sum: Option<ExprId> = None;
     for (k, &wk) in w.iter().enumerate() {
@@ -134,7 +135,7 @@ fn rk_sum(
 }
 
 /// A stage copy: original variable → its copy, and the model equations at the stage.
-type Stage = (FxHashMap<VarId, VarId>, Vec<SEquation>);
+type Stage = (FxHashMap<SysVar, SysVar>, Vec<SEquation>);
 
 impl Builder<'_> {
     /// Stage `k` at t + c·h: a copy (`name@k`) of every state, derivative and algebraic
@@ -145,11 +146,11 @@ impl Builder<'_> {
         flat: &FlatModel,
         k: usize,
         c: f64,
-        step_start: VarId,
-        step_size: VarId,
+        step_start: SysVar,
+        step_size: SysVar,
     ) -> Result<Stage, Box<Diagnostic>> {
-        let originals: Vec<VarId> = (0..self.vars.len())
-            .map(|i| VarId(i as u32))
+        let originals: Vec<SysVar> = (0..self.vars.len())
+            .map(|i| SysVar(i as u32))
             .filter(|v| {
                 matches!(
                     self.vars[v.index()].kind,
@@ -169,9 +170,9 @@ impl Builder<'_> {
         // environment with the input's value at t + c·h (Bernstein: a real-time formula
         // needs only inputs that exist when the stage runs).
         if c != 0.0 {
-            let staged: Vec<VarId> = self.input_stages.iter().map(|s| s.0).collect();
-            let inputs: Vec<VarId> = (0..self.vars.len())
-                .map(|i| VarId(i as u32))
+            let staged: Vec<SysVar> = self.input_stages.iter().map(|s| s.0).collect();
+            let inputs: Vec<SysVar> = (0..self.vars.len())
+                .map(|i| SysVar(i as u32))
                 .filter(|v| self.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
                 .collect();
             for u in inputs {
@@ -185,7 +186,7 @@ impl Builder<'_> {
         }
         let value_of = std::mem::take(&mut self.value_of);
         let der_of = std::mem::take(&mut self.der_of);
-        let at_stage = |v: &VarId| stage_of.get(v).copied().unwrap_or(*v);
+        let at_stage = |v: &SysVar| stage_of.get(v).copied().unwrap_or(*v);
         self.value_of = value_of.iter().map(|(&f, v)| (f, at_stage(v))).collect();
         self.der_of = der_of.iter().map(|(&f, v)| (f, at_stage(v))).collect();
         let saved_cache = std::mem::take(&mut self.cache);
@@ -242,7 +243,7 @@ pub(super) fn formula_equations(
     } else {
         Vec::new()
     };
-    let mut stages: Vec<FxHashMap<VarId, VarId>> = Vec::new();
+    let mut stages: Vec<FxHashMap<SysVar, SysVar>> = Vec::new();
     let mut stage_eqs = Vec::new();
     for (k, &c) in stage_times.iter().enumerate() {
         let (map, eqs) = b.stage_copy(flat, k + 1, c, step_start, step_size)?;

@@ -4,16 +4,17 @@
 
 use super::{Builder, DResult, Stepped};
 use crate::diag::Span;
-use crate::flat::{FlatModel, VarKind};
-use crate::symbolic::{ExprId, VarId};
+use crate::flat::{FlatModel, FlatVar, VarKind};
+use crate::symbolic::ExprId;
+use crate::system::SysVar;
 use crate::system::{Origin, SEquation, SVarKind, System};
 
 /// Where the special slots are and which flat variables are states.
 pub(super) struct Layout {
-    pub step_start: VarId,
-    pub step_size: VarId,
+    pub step_start: SysVar,
+    pub step_size: SysVar,
     /// Flat representatives of the alias sets with a state.
-    pub states: Vec<VarId>,
+    pub states: Vec<FlatVar>,
 }
 
 /// The variable table: `t`, `h`, `time`, then every parameter, input and discrete variable
@@ -26,7 +27,7 @@ pub(super) fn layout(b: &mut Builder, flat: &FlatModel) -> DResult<Layout> {
     // Variables: representatives of alias sets that are not bound to parameters.
     let mut states = Vec::new();
     for (i, v) in flat.vars.iter().enumerate() {
-        let id = VarId(i as u32);
+        let id = FlatVar(i as u32);
         let (r, _) = b.aliases.resolve(id);
         match v.kind {
             VarKind::Parameter | VarKind::Constant => {
@@ -131,7 +132,7 @@ pub(super) fn systems(
     let mut init_unknowns = Vec::new();
     let mut step_unknowns = Vec::new();
     for (i, v) in b.vars.iter().enumerate() {
-        let id = VarId(i as u32);
+        let id = SysVar(i as u32);
         match v.kind {
             SVarKind::Derivative | SVarKind::Algebraic => {
                 init_unknowns.push(id);
@@ -174,10 +175,8 @@ pub(super) fn outputs(
         if matches!(v.kind, VarKind::Parameter | VarKind::Constant) {
             continue;
         }
-        let id = VarId(i as u32);
-        let e = b.arena.var(id);
-        // Expression in flat ids → translate.
-        let t = b.translate(e)?;
+        let id = FlatVar(i as u32);
+        let t = b.translate_var(id)?;
         // A state of the step system is the representative of a set with a state; its other
         // members (and members of sets the parameters fix) are recorded through it.
         let kind = match v.kind {

@@ -25,9 +25,12 @@
 //! formulas and several rates are per-state choices here, not separate code paths.
 
 use crate::diag::{Diagnostic, Span};
-use crate::flat::FlatModel;
+use crate::flat::{FlatModel, FlatVar};
 use crate::structure::alias::{self, Aliases};
-use crate::symbolic::{Arena, ExprId, Node, VarId};
+use crate::symbolic::{ExprId, Node};
+
+type Arena = crate::symbolic::Arena<SysVar>;
+use crate::system::SysVar;
 mod events;
 mod formulas;
 mod layout;
@@ -42,23 +45,23 @@ struct Builder<'m> {
     arena: Arena,
     vars: Vec<SVar>,
     /// flat var → its step variable (value at the end of the step).
-    value_of: FxHashMap<VarId, VarId>,
+    value_of: FxHashMap<FlatVar, SysVar>,
     /// flat state → der variable.
-    der_of: FxHashMap<VarId, VarId>,
+    der_of: FxHashMap<FlatVar, SysVar>,
     /// step var → its pre variable.
-    pre_of: FxHashMap<VarId, VarId>,
-    pre_copies: Vec<(VarId, VarId)>,
-    time: VarId,
+    pre_of: FxHashMap<SysVar, SysVar>,
+    pre_copies: Vec<(SysVar, SysVar)>,
+    time: SysVar,
     /// What `time` stands for when translating a stage copy (`t + c·h`); `None`: `time`.
     time_expr: Option<ExprId>,
     /// Input slots read at stage times (see [`Discretized::input_stages`]).
-    input_stages: Vec<(VarId, VarId, f64)>,
+    input_stages: Vec<(SysVar, SysVar, f64)>,
     cache: FxHashMap<ExprId, ExprId>,
 }
 
 impl<'m> Builder<'m> {
-    fn add(&mut self, name: String, kind: SVarKind, flat: Option<VarId>, span: Span) -> VarId {
-        let id = VarId(self.vars.len() as u32);
+    fn add(&mut self, name: String, kind: SVarKind, flat: Option<FlatVar>, span: Span) -> SysVar {
+        let id = SysVar(self.vars.len() as u32);
         self.vars.push(SVar {
             name,
             kind,
@@ -70,7 +73,7 @@ impl<'m> Builder<'m> {
         id
     }
 
-    fn pre(&mut self, v: VarId) -> VarId {
+    fn pre(&mut self, v: SysVar) -> SysVar {
         if let Some(&p) = self.pre_of.get(&v) {
             return p;
         }
@@ -83,17 +86,18 @@ impl<'m> Builder<'m> {
         p
     }
 
-    /// Translates a flat-model expression into system variables.
+    /// Translates an expression of the flat model's arena into the step system's: each
+    /// variable becomes its alias set's representative (with the sign) or the parameter
+    /// expression the set is bound to, `der` and `pre` their variables, `time` the `time`
+    /// variable (or the stage time of a stage copy).
     fn translate(&mut self, e: ExprId) -> Result<ExprId, Box<Diagnostic>> {
-        // The arena starts as a copy of the flat arena, so flat ids are valid here.
-        let mut missing: Option<VarId> = None;
         let time = self.time;
         let time_expr = self.time_expr;
         let flat = self.flat;
-        // Pre variables must exist before the substitution borrows the tables.
+        // Pre variables must exist before the copy borrows the tables.
         let mut leaves = Vec::new();
-        self.arena.leaves(e, &mut leaves);
-        let mut pre_requests: Vec<VarId> = Vec::new();
+        flat.arena.leaves(e, &mut leaves);
+        let mut pre_requests: Vec<SysVar> = Vec::new();
         for l in &leaves {
             if let Node::Pre(v) = *l {
                 let (r, _) = self.aliases.resolve(v);
@@ -111,18 +115,15 @@ impl<'m> Builder<'m> {
         let pre_of = &self.pre_of;
         let r = self
             .arena
-            .substitute(e, &mut self.cache, &mut |ar, n| match n {
+            .import(&flat.arena, e, &mut self.cache, &mut |ar, n| match n {
                 Node::Var(v) => {
                     let (r, s) = aliases.resolve(v);
                     if let Some(b) = aliases.bound[r.index()] {
-                        // Known from parameters: substitute the (translated later) expression.
+                        // Known from parameters: the set's (translated) expression.
                         let k = ar.constant(s);
                         return Some(ar.mul(k, b));
                     }
-                    let Some(&sv) = value_of.get(&r) else {
-                        missing = Some(v);
-                        return None;
-                    };
+                    let &sv = value_of.get(&r)?;
                     Some(signed(ar, s, sv))
                 }
                 Node::Der(v) => {
@@ -130,10 +131,7 @@ impl<'m> Builder<'m> {
                     if aliases.bound[r.index()].is_some() {
                         return Some(ar.constant(0.0));
                     }
-                    let Some(&d) = der_of.get(&r) else {
-                        missing = Some(v);
-                        return None;
-                    };
+                    let &d = der_of.get(&r)?;
                     Some(signed(ar, s, d))
                 }
                 Node::Pre(v) => {
@@ -149,23 +147,41 @@ impl<'m> Builder<'m> {
                 Node::Time => Some(time_expr.unwrap_or_else(|| ar.var(time))),
                 _ => None,
             });
-        if let Some(v) = missing {
-            return Err(Box::new(Diagnostic::error(
+        r.map_err(|n| {
+            let name = match n {
+                Node::Var(v) | Node::Der(v) | Node::Pre(v) => flat.var(v).name.clone(),
+                _ => "?".into(),
+            };
+            Box::new(Diagnostic::error(
+                "internal",
+                format!("variable `{name}` has no counterpart in the step system"),
+            ))
+        })
+    }
+
+    /// A flat variable as an expression of the step system (its alias set's representative
+    /// with the sign, or the parameter expression the set is bound to).
+    fn translate_var(&mut self, v: FlatVar) -> Result<ExprId, Box<Diagnostic>> {
+        let (r, s) = self.aliases.resolve(v);
+        if let Some(b) = self.aliases.bound[r.index()] {
+            let k = self.arena.constant(s);
+            return Ok(self.arena.mul(k, b));
+        }
+        match self.value_of.get(&r) {
+            Some(&sv) => Ok(signed(&mut self.arena, s, sv)),
+            None => Err(Box::new(Diagnostic::error(
                 "internal",
                 format!(
                     "variable `{}` has no counterpart in the step system",
-                    flat.var(v).name
+                    self.flat.var(v).name
                 ),
-            )));
+            ))),
         }
-        Ok(r)
     }
 }
 
-/// Σ_k w_k·F_k over the stages a row or weight vector uses: F_0 = `f0` (pre(der(x))),
-/// F_k = der(x)@k. Zero weights add no term.
 /// `s·x` for an alias sign `s` (±1; the constructor folds the factor away).
-fn signed(ar: &mut Arena, s: f64, x: VarId) -> ExprId {
+fn signed(ar: &mut Arena, s: f64, x: SysVar) -> ExprId {
     let k = ar.constant(s);
     let xe = ar.var(x);
     ar.mul(k, xe)
@@ -177,7 +193,7 @@ type DResult<T> = Result<T, Box<Diagnostic>>;
 /// The discretisation equations and their by-products, from [`formulas::formula_equations`].
 struct Stepped {
     step_eqs: Vec<SEquation>,
-    formula_list: Vec<(VarId, Formula)>,
+    formula_list: Vec<(SysVar, Formula)>,
     stage_eqs: Vec<SEquation>,
     counter_eqs: Option<(SEquation, SEquation)>,
 }
@@ -198,14 +214,14 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     let flat = &work;
     let mut b = Builder {
         flat,
-        arena: work.arena.clone(),
+        arena: Arena::new(),
         aliases,
         vars: Vec::new(),
         value_of: FxHashMap::default(),
         der_of: FxHashMap::default(),
         pre_of: FxHashMap::default(),
         pre_copies: Vec::new(),
-        time: VarId(0),
+        time: SysVar(0),
         time_expr: None,
         input_stages: Vec::new(),
         cache: FxHashMap::default(),

@@ -266,7 +266,7 @@ fn loop_lines(
 fn min_tearing_lines(out: &mut String, d: &crate::system::Discretized, max_k: usize) {
     use std::fmt::Write as _;
     let inc = crate::structure::blt::incidence(&d.arena, &d.step);
-    let names = |v: crate::symbolic::VarId| d.vars[v.index()].name.clone();
+    let names = |v: crate::system::SysVar| d.vars[v.index()].name.clone();
     let texts = |_: &crate::system::SEquation| String::new();
     if let Ok(bl) = crate::structure::blt::blt(&d.arena, &d.step, &names, &texts) {
         let mut ar = d.arena.clone();

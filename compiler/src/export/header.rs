@@ -380,7 +380,7 @@ impl Description<'_> {
             h,
             "/* Event kinds: 0 state event z <= 0, 1 state event z > 0, 2 relation switching\n * both ways (no actions), 3 sample(start, interval), 4 initial(), 5 condition of discrete\n * variables (checked at instants), 6 a relation of time alone: a time event at the time zc\n * writes for it. Chains: when/elsewhen branches share a chain (-1: none);\n * of the branches of a chain that fire at one instant only the first acts. */"
         );
-        let list = |f: &dyn Fn(&crate::system::Event) -> String| -> String {
+        let list = |f: &dyn Fn(&crate::system::Event<crate::plan::Slot>) -> String| -> String {
             ev.iter().map(f).collect::<Vec<_>>().join(", ")
         };
         let _ = writeln!(

@@ -436,7 +436,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// The variables of `pre(x)`, `edge(b)`, `change(v)`: the argument must name variables.
-    fn argument_vars(&mut self, c: &Call<'a, '_>, x: &Arr) -> DResult<Vec<VarId>> {
+    fn argument_vars(&mut self, c: &Call<'a, '_>, x: &Arr) -> DResult<Vec<FlatVar>> {
         x.data
             .iter()
             .map(|&v| match self.flat.arena.node(v) {

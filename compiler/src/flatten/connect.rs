@@ -171,7 +171,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         &mut self,
         n: NodeId,
         prefix: String,
-        out: &mut Vec<(String, VarId)>,
+        out: &mut Vec<(String, FlatVar)>,
     ) -> DResult<()> {
         let order = self.nodes[n.0 as usize].order.clone();
         for sid in order {
@@ -259,7 +259,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         // Flows never connected from the inside are zero (specification 9.2).
         for v in 0..self.flat.vars.len() {
-            let var = VarId(v as u32);
+            let var = FlatVar(v as u32);
             if self.meta[v].is_flow
                 && !matches!(
                     self.flat.vars[v].kind,

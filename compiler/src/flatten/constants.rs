@@ -32,7 +32,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.flat.arena.as_const(r)
     }
 
-    pub(super) fn param_value(&mut self, v: VarId) -> Option<f64> {
+    pub(super) fn param_value(&mut self, v: FlatVar) -> Option<f64> {
         match self.const_cache.get(&v) {
             Some(Some(x)) => return *x,
             Some(None) => return None, // cycle

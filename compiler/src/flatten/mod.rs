@@ -31,10 +31,11 @@ mod when;
 
 use crate::diag::suggest;
 use crate::diag::{Diagnostic, Span};
+use crate::flat::FlatVar;
 use crate::flat::{
     Assertion, Equation, EquationOrigin, Experiment, FlatModel, ScalarType, VarKind, Variable,
 };
-use crate::symbolic::{CmpOp, ExprId, Func1, Func2, Node, VarId};
+use crate::symbolic::{CmpOp, ExprId, Func1, Func2, Node};
 use crate::syntax::ast;
 use classes::{Builtin, ClassId, ClassTree, Found};
 use modification::{merge, Env, Mod};
@@ -67,7 +68,7 @@ struct InstNode {
 enum Entry {
     Vars {
         dims: Vec<usize>,
-        vars: Rc<[VarId]>,
+        vars: Rc<[FlatVar]>,
     },
     Nodes {
         dims: Vec<usize>,
@@ -111,7 +112,7 @@ struct VarMeta {
 /// One side of a `connect`: a leaf variable and whether its connector is an outside one.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct ConnEnd {
-    var: VarId,
+    var: FlatVar,
     outside: bool,
 }
 
@@ -252,7 +253,7 @@ struct Flattener<'t, 'a> {
     end_stack: Vec<usize>,
     connections: Vec<Connection>,
     /// Constant values of parameters, folded on demand (`None` while being evaluated).
-    const_cache: FxHashMap<VarId, Option<Option<f64>>>,
+    const_cache: FxHashMap<FlatVar, Option<Option<f64>>>,
     package_consts: FxHashMap<(ClassId, Box<str>), Arr>,
     diags: Vec<Diagnostic>,
     top: Option<NodeId>,
@@ -520,7 +521,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
 struct ConnectorEnd {
     outside: bool,
-    leaves: Vec<(String, VarId)>,
+    leaves: Vec<(String, FlatVar)>,
 }
 
 enum Resolved {

@@ -273,7 +273,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// A variable in an expression: constants are inlined, everything else stays symbolic.
-    pub(super) fn var_expr(&mut self, v: VarId) -> ExprId {
+    pub(super) fn var_expr(&mut self, v: FlatVar) -> ExprId {
         let var = &self.flat.vars[v.index()];
         if var.kind == VarKind::Constant {
             if let Some(b) = var.binding {

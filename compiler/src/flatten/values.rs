@@ -5,8 +5,11 @@
 //! (element-wise arithmetic, matrix products, reductions, constructors) are expanded here, so
 //! everything after flattening is scalar.
 
+use crate::flat::FlatVar;
 use crate::flat::ScalarType;
-use crate::symbolic::{Arena, ExprId};
+use crate::symbolic::ExprId;
+
+type Arena = crate::symbolic::Arena<FlatVar>;
 
 #[derive(Clone, Debug)]
 pub enum Val {

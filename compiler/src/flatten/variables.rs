@@ -16,7 +16,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         variability: Option<ast::Variability>,
         causality: Option<ast::Causality>,
         is_flow: bool,
-    ) -> DResult<Vec<VarId>> {
+    ) -> DResult<Vec<FlatVar>> {
         let (decl, node) = {
             let s = &self.slots[sid.0 as usize];
             (s.decl, s.node)
@@ -103,7 +103,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 modif.select(dims, k)
             };
             let name = format!("{path}{}", subscript_text(dims, k));
-            let id = VarId(self.flat.vars.len() as u32);
+            let id = FlatVar(self.flat.vars.len() as u32);
             self.flat.vars.push(Variable {
                 name,
                 kind,
@@ -134,7 +134,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// `fixed`, a constant Boolean.
     fn var_attributes(
         &mut self,
-        id: VarId,
+        id: FlatVar,
         m: &Mod<'a>,
         ty: ScalarType,
         decl: &ast::ComponentDecl,
@@ -172,7 +172,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// any other variable; a parameter without one takes its start value (with a warning).
     fn var_binding(
         &mut self,
-        id: VarId,
+        id: FlatVar,
         m: &Mod<'a>,
         ty: ScalarType,
         kind: VarKind,

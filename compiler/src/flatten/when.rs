@@ -153,8 +153,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         &mut self,
         body: &'a [ast::Equation],
         env: Env,
-        reinits: &mut Vec<(VarId, ExprId)>,
-        assigns: &mut Vec<(VarId, ExprId)>,
+        reinits: &mut Vec<(FlatVar, ExprId)>,
+        assigns: &mut Vec<(FlatVar, ExprId)>,
         terminate: &mut Option<String>,
     ) -> DResult<()> {
         for b in body {

@@ -18,8 +18,12 @@
 //! degree, reversed), and the same numbering is applied to rows and columns. The new order is
 //! kept only if it reduces the LU's work to at most half of the dense work.
 
+use super::Slot;
 use super::TornBlock;
-use crate::symbolic::{Arena, Node};
+
+type Node = crate::symbolic::Node<Slot>;
+
+type Arena = crate::symbolic::Arena<Slot>;
 use std::collections::VecDeque;
 
 /// Reorders `b` for a narrow band when that pays and records the band in `b.band`; returns

@@ -7,7 +7,10 @@ use crate::diag::Diagnostic;
 use crate::structure::blt::{self, incidence};
 use crate::structure::tearing;
 use crate::symbolic::diff::{occurs, Differentiator};
-use crate::symbolic::{ExprId, Node, VarId};
+use crate::symbolic::ExprId;
+
+type Node = crate::symbolic::Node<Slot>;
+use crate::plan::Slot;
 use crate::system::{Discretized, SEquation, SVarKind, System};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -25,7 +28,7 @@ pub struct BuildOptions {
 pub struct BlockReport {
     pub index: usize,
     pub size: usize,
-    pub tearing: Vec<VarId>,
+    pub tearing: Vec<Slot>,
     pub residual_spans: Vec<crate::diag::Span>,
     pub residual_text: Vec<String>,
     pub linear: bool,
@@ -38,7 +41,8 @@ pub fn build(
     let mut plan = Plan {
         name: d.name.clone(),
         method: String::new(),
-        arena: d.arena.clone(),
+        // The same expressions (ids kept) over the plan's slots: slot k is variable k.
+        arena: d.arena.map_vars(Slot::of),
         vars: d
             .vars
             .iter()
@@ -53,13 +57,21 @@ pub fn build(
         starts: Vec::new(),
         init: Vec::new(),
         step: Vec::new(),
-        pre_copies: d.pre_copies.clone(),
-        input_stages: d.input_stages.clone(),
-        events: d.events.clone(),
-        time: d.time,
-        step_start: d.step_start,
-        step_size: d.step_size,
-        formulas: d.formulas.clone(),
+        pre_copies: d
+            .pre_copies
+            .iter()
+            .map(|&(p, v)| (Slot::of(p), Slot::of(v)))
+            .collect(),
+        input_stages: d
+            .input_stages
+            .iter()
+            .map(|&(s, m, o)| (Slot::of(s), Slot::of(m), o))
+            .collect(),
+        events: d.events.iter().map(|e| e.map(Slot::of)).collect(),
+        time: Slot::of(d.time),
+        step_start: Slot::of(d.step_start),
+        step_size: Slot::of(d.step_size),
+        formulas: d.formulas.iter().map(|&(x, f)| (Slot::of(x), f)).collect(),
         outputs: d
             .outputs
             .iter()
@@ -87,11 +99,13 @@ pub fn build(
                     SlotKind::System(SVarKind::State | SVarKind::Algebraic | SVarKind::Discrete)
                 )
         })
-        .map(|(i, _)| VarId(i as u32))
+        .map(|(i, _)| Slot(i as u32))
         .collect();
     let mut counter = 0;
-    let (init, init_report, _) = solve_system(&mut plan, d, &d.init, &mut counter)?;
-    let (step, step_report, symbolic) = solve_system(&mut plan, d, &d.step, &mut counter)?;
+    let init_system = d.init.map(Slot::of);
+    let step_system = d.step.map(Slot::of);
+    let (init, init_report, _) = solve_system(&mut plan, d, &init_system, &mut counter)?;
+    let (step, step_report, symbolic) = solve_system(&mut plan, d, &step_system, &mut counter)?;
     plan.symbolic_loops = symbolic;
     plan.init = init;
     plan.step = step;
@@ -102,16 +116,16 @@ pub fn build(
 }
 
 /// Parameters in an order where each binding only uses parameters before it.
-fn parameter_order(plan: &Plan) -> Result<Vec<VarId>, Box<Diagnostic>> {
-    let params: Vec<VarId> = plan
+fn parameter_order(plan: &Plan) -> Result<Vec<Slot>, Box<Diagnostic>> {
+    let params: Vec<Slot> = plan
         .vars
         .iter()
         .enumerate()
         .filter(|(_, v)| v.kind == SlotKind::System(SVarKind::Parameter))
-        .map(|(i, _)| VarId(i as u32))
+        .map(|(i, _)| Slot(i as u32))
         .collect();
-    let is_param: FxHashSet<VarId> = params.iter().copied().collect();
-    let mut deps: FxHashMap<VarId, Vec<VarId>> = FxHashMap::default();
+    let is_param: FxHashSet<Slot> = params.iter().copied().collect();
+    let mut deps: FxHashMap<Slot, Vec<Slot>> = FxHashMap::default();
     for &p in &params {
         let mut ds = Vec::new();
         if let Some(b) = plan.vars[p.index()].binding {
@@ -128,7 +142,7 @@ fn parameter_order(plan: &Plan) -> Result<Vec<VarId>, Box<Diagnostic>> {
         deps.insert(p, ds);
     }
     // Depth-first topological order with cycle detection (iterative).
-    let mut state: FxHashMap<VarId, u8> = FxHashMap::default(); // 1 visiting, 2 done
+    let mut state: FxHashMap<Slot, u8> = FxHashMap::default(); // 1 visiting, 2 done
     let mut order = Vec::new();
     for &p in &params {
         if state.get(&p) == Some(&2) {
@@ -176,12 +190,12 @@ fn eq_text(plan: &Plan, e: &SEquation) -> String {
 fn solve_system(
     plan: &mut Plan,
     d: &Discretized,
-    system: &System,
+    system: &System<Slot>,
     counter: &mut usize,
 ) -> Result<(Vec<Stmt>, Vec<BlockReport>, usize), Box<Diagnostic>> {
-    let names = |v: VarId| d.vars[v.index()].name.clone();
+    let names = |v: Slot| d.vars[v.index()].name.clone();
     let texts = |e: &SEquation| {
-        let name = |v: VarId| d.vars[v.index()].name.clone();
+        let name = |v: crate::system::SysVar| d.vars[v.index()].name.clone();
         let p = crate::symbolic::ExprPrinter {
             arena: &d.arena,
             name: &name,
@@ -259,8 +273,8 @@ fn solve_system(
 /// needs no iteration). Skipped when substitution would make the expression large.
 fn solve_small_linear(
     plan: &mut Plan,
-    system: &System,
-    torn: &tearing::Torn,
+    system: &System<Slot>,
+    torn: &tearing::Torn<Slot>,
 ) -> Option<Vec<Assign>> {
     const MAX_NODES: usize = 400;
     if torn.tearing.len() != 1 || torn.inner.len() > 16 {
@@ -310,7 +324,12 @@ fn solve_small_linear(
     Some(out)
 }
 
-fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usize) -> TornBlock {
+fn torn_block(
+    plan: &mut Plan,
+    system: &System<Slot>,
+    torn: &tearing::Torn<Slot>,
+    index: usize,
+) -> TornBlock {
     let k = torn.tearing.len();
     let inner: Vec<Assign> = torn
         .inner
@@ -345,15 +364,15 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
         .map(|&r| system.equations[r].span)
         .collect();
     // Iteration variables of the block: what the residuals depend on through the loop.
-    let mut iter_vars: Vec<VarId> = torn.tearing.clone();
+    let mut iter_vars: Vec<Slot> = torn.tearing.clone();
     iter_vars.extend(inner.iter().map(|a| a.var));
-    let iter_set: FxHashSet<VarId> = iter_vars.iter().copied().collect();
-    let mut diffs: FxHashMap<VarId, Differentiator> = iter_vars
+    let iter_set: FxHashSet<Slot> = iter_vars.iter().copied().collect();
+    let mut diffs: FxHashMap<Slot, Differentiator<Slot>> = iter_vars
         .iter()
         .map(|&v| (v, Differentiator::new(v)))
         .collect();
     // D[(u, j)]: du/dt_j as an expression (constant or a tangent slot).
-    let mut dmap: FxHashMap<(VarId, usize), ExprId> = FxHashMap::default();
+    let mut dmap: FxHashMap<(Slot, usize), ExprId> = FxHashMap::default();
     for (j, &t) in torn.tearing.iter().enumerate() {
         for jj in 0..k {
             let c = plan.arena.constant(if j == jj { 1.0 } else { 0.0 });
@@ -363,7 +382,7 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
     let mut tangents = Vec::new();
     let mut linear = true;
     // Which iteration variables an expression uses directly.
-    let uses = |plan: &Plan, e: ExprId| -> Vec<VarId> {
+    let uses = |plan: &Plan, e: ExprId| -> Vec<Slot> {
         let mut leaves = Vec::new();
         plan.arena.leaves(e, &mut leaves);
         leaves
@@ -377,10 +396,10 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
     // Total derivative of `e` (using iteration variables `us`) with respect to tearing
     // variable j, by the chain rule through the tangents known so far.
     let chain = |plan: &mut Plan,
-                 diffs: &mut FxHashMap<VarId, Differentiator>,
-                 dmap: &FxHashMap<(VarId, usize), ExprId>,
+                 diffs: &mut FxHashMap<Slot, Differentiator<Slot>>,
+                 dmap: &FxHashMap<(Slot, usize), ExprId>,
                  e: ExprId,
-                 us: &[VarId],
+                 us: &[Slot],
                  j: usize|
      -> ExprId {
         let mut sum = plan.arena.constant(0.0);
@@ -405,11 +424,11 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
     };
     // deps[v]: the tearing variables v depends on (structurally), so only those derivatives
     // are formed: a loop torn along a chain has a sparse Jacobian.
-    let mut deps: FxHashMap<VarId, Vec<usize>> = FxHashMap::default();
+    let mut deps: FxHashMap<Slot, Vec<usize>> = FxHashMap::default();
     for (j, &t) in torn.tearing.iter().enumerate() {
         deps.insert(t, vec![j]);
     }
-    let union = |deps: &FxHashMap<VarId, Vec<usize>>, us: &[VarId]| -> Vec<usize> {
+    let union = |deps: &FxHashMap<Slot, Vec<usize>>, us: &[Slot]| -> Vec<usize> {
         let mut d: Vec<usize> = us
             .iter()
             .flat_map(|u| deps.get(u).cloned().unwrap_or_default())
@@ -437,7 +456,7 @@ fn torn_block(plan: &mut Plan, system: &System, torn: &tearing::Torn, index: usi
             if depends_on_iteration(plan, t) {
                 linear = false;
             }
-            let slot = VarId(plan.vars.len() as u32);
+            let slot = Slot(plan.vars.len() as u32);
             plan.vars.push(PlanVar {
                 name: format!(
                     "d({})/d({})",

@@ -8,14 +8,17 @@
 
 use super::{Assign, Plan, PlanVar, SlotKind, Stmt};
 use crate::symbolic::rebuild;
-use crate::symbolic::{ExprId, Node, VarId};
+use crate::symbolic::ExprId;
+
+type Node = crate::symbolic::Node<Slot>;
+use crate::plan::Slot;
 use crate::system::SVarKind;
 use rustc_hash::FxHashMap;
 
 struct Hoister {
     parametric: FxHashMap<ExprId, bool>,
     rewritten: FxHashMap<ExprId, ExprId>,
-    slots: FxHashMap<ExprId, VarId>,
+    slots: FxHashMap<ExprId, Slot>,
 }
 
 fn is_leaf(n: Node) -> bool {
@@ -52,7 +55,7 @@ impl Hoister {
         if let Some(&v) = self.slots.get(&e) {
             return plan.arena.var(v);
         }
-        let v = VarId(plan.vars.len() as u32);
+        let v = Slot(plan.vars.len() as u32);
         let mut name = plan.expr_string(e);
         if name.len() > 40 {
             name.truncate(40);
@@ -141,7 +144,7 @@ pub fn hoist(plan: &mut Plan) {
                     .chain(b.residual_scales.iter_mut())
                 {
                     let mut a = Assign {
-                        var: VarId(0),
+                        var: Slot(0),
                         expr: *e,
                         span: Default::default(),
                     };

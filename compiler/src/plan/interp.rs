@@ -11,7 +11,10 @@
 use super::Status;
 use super::{Plan, Stmt, TornBlock, WorkBound};
 use crate::symbolic::eval::apply;
-use crate::symbolic::{ExprId, Node, VarId};
+use crate::symbolic::ExprId;
+
+type Node = crate::symbolic::Node<Slot>;
+use crate::plan::Slot;
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, Copy, Debug)]
@@ -93,7 +96,7 @@ impl<'p> TapeBuilder<'p> {
         self.cache[&root]
     }
 
-    fn store(&mut self, var: VarId, e: ExprId) {
+    fn store(&mut self, var: Slot, e: ExprId) {
         let r = self.expr(e);
         self.tape.ins.push(Ins::Store(var.0, r));
         self.tape.regs += 1; // keep "instruction k writes register k"
@@ -134,12 +137,12 @@ pub struct Interp {
     step_size: usize,
     /// Slots checked for finiteness after each step.
     checked: Vec<u32>,
-    parameters: Vec<(VarId, ExprId)>,
+    parameters: Vec<(Slot, ExprId)>,
     /// Recomputed after a parameter change.
-    updates: Vec<(VarId, ExprId)>,
-    starts: Vec<(VarId, ExprId)>,
+    updates: Vec<(Slot, ExprId)>,
+    starts: Vec<(Slot, ExprId)>,
     newton: super::Newton,
-    arena: crate::symbolic::Arena,
+    arena: crate::symbolic::Arena<Slot>,
     slots: usize,
     regs: Vec<f64>,
     out: Vec<f64>,
@@ -310,7 +313,7 @@ impl Interp {
     fn check(&self, mem: &[f64]) -> Status {
         for &s in &self.checked {
             if !mem[s as usize].is_finite() {
-                return Status::NonFinite { var: VarId(s) };
+                return Status::NonFinite { var: Slot(s) };
             }
         }
         Status::Ok
@@ -433,7 +436,7 @@ impl Interp {
             }
             // A non-finite iterate ends the iteration: the solution diverged.
             if let Some(&s) = tearing.iter().find(|&&s| !mem[s as usize].is_finite()) {
-                return Status::NonFinite { var: VarId(s) };
+                return Status::NonFinite { var: Slot(s) };
             }
             self.exec(iteration, mem);
             evals += 1;

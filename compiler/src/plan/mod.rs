@@ -11,6 +11,20 @@
 //! use before definition, square blocks).
 
 mod status;
+crate::symbolic::entity!(
+    /// A slot of the step function's memory: an index into `Plan::vars`, and what `Node::Var`
+    /// means in the plan's arena. The first slots are the step system's variables, in its
+    /// order ([`Slot::of`]); tangents and hoisted values follow.
+    Slot
+);
+
+impl Slot {
+    /// The slot of a step-system variable.
+    pub fn of(v: crate::system::SysVar) -> Slot {
+        Slot(v.0)
+    }
+}
+
 pub use status::{describe, Status, EVENT_ITERATIONS, ZENO_STEPS};
 pub mod band;
 pub mod build;
@@ -22,7 +36,11 @@ pub use build::{build, BuildOptions};
 
 use crate::diag::{Diagnostic, Span};
 use crate::flat::VarKind;
-use crate::symbolic::{Arena, ExprId, ExprPrinter, Func1, Node, VarId};
+use crate::symbolic::{ExprId, ExprPrinter, Func1};
+
+type Node = crate::symbolic::Node<Slot>;
+
+type Arena = crate::symbolic::Arena<Slot>;
 use crate::system::{Formula, SVarKind};
 use rustc_hash::FxHashSet;
 use std::fmt::Write;
@@ -49,7 +67,7 @@ pub enum SlotKind {
 
 #[derive(Clone, Debug)]
 pub struct Assign {
-    pub var: VarId,
+    pub var: Slot,
     pub expr: ExprId,
     /// The equation it was solved from.
     pub span: Span,
@@ -58,7 +76,7 @@ pub struct Assign {
 #[derive(Clone, Debug)]
 pub struct TornBlock {
     pub index: usize,
-    pub tearing: Vec<VarId>,
+    pub tearing: Vec<Slot>,
     pub inner: Vec<Assign>,
     /// Derivatives of inner variables with respect to the tearing variables.
     pub tangents: Vec<Assign>,
@@ -120,31 +138,31 @@ pub struct Plan {
     pub arena: Arena,
     pub vars: Vec<PlanVar>,
     /// Parameters with bindings, in dependency order (evaluated at start-up).
-    pub parameters: Vec<VarId>,
+    pub parameters: Vec<Slot>,
     /// States with start values.
-    pub starts: Vec<VarId>,
+    pub starts: Vec<Slot>,
     /// The model at the start time, states known.
     pub init: Vec<Stmt>,
     /// One step from t to t + h.
     pub step: Vec<Stmt>,
     /// (pre slot, source slot), copied at the start of every step.
-    pub pre_copies: Vec<(VarId, VarId)>,
-    pub time: VarId,
-    pub step_start: VarId,
-    pub step_size: VarId,
-    pub formulas: Vec<(VarId, Formula)>,
+    pub pre_copies: Vec<(Slot, Slot)>,
+    pub time: Slot,
+    pub step_start: Slot,
+    pub step_size: Slot,
+    pub formulas: Vec<(Slot, Formula)>,
     pub outputs: Vec<Output>,
     pub newton: Newton,
     /// Loops of the step solved symbolically (torn to one variable, linear).
     pub symbolic_loops: usize,
     /// Hoisted parameter expressions, in order, computed after the parameters.
-    pub hoisted: Vec<VarId>,
+    pub hoisted: Vec<Slot>,
     /// Variables the step reads before recomputing them (their previous value, `pre`).
-    pub carried: Vec<VarId>,
+    pub carried: Vec<Slot>,
     /// Input slots read at a stage time: (slot, main slot, offset in the step / h).
-    pub input_stages: Vec<(VarId, VarId, f64)>,
+    pub input_stages: Vec<(Slot, Slot, f64)>,
     /// State events (when-equations), over this plan's slots.
-    pub events: Vec<crate::system::Event>,
+    pub events: Vec<crate::system::Event<Slot>>,
 }
 
 /// Worst-case work of one step.
@@ -234,7 +252,7 @@ pub fn expr_work(ar: &Arena, roots: &[ExprId]) -> WorkBound {
 impl Plan {
     /// Parameters a user may change while the model runs: those bound to a literal value or
     /// not bound at all. A parameter bound to an expression of others is recomputed from them.
-    pub fn tunable_parameters(&self) -> Vec<VarId> {
+    pub fn tunable_parameters(&self) -> Vec<Slot> {
         self.vars
             .iter()
             .enumerate()
@@ -243,13 +261,13 @@ impl Plan {
                     && v.binding
                         .is_none_or(|b| matches!(self.arena.node(b), Node::Const(_)))
             })
-            .map(|(i, _)| VarId(i as u32))
+            .map(|(i, _)| Slot(i as u32))
             .collect()
     }
 
     /// What to recompute, in order, after tunable parameters changed: the parameters bound to
     /// expressions, then the hoisted parameter expressions of the step.
-    pub fn parameter_updates(&self) -> Vec<(VarId, ExprId)> {
+    pub fn parameter_updates(&self) -> Vec<(Slot, ExprId)> {
         self.parameters
             .iter()
             .chain(&self.hoisted)
@@ -260,7 +278,7 @@ impl Plan {
 
     /// The slots a step computes (states, derivatives, algebraics, stage values): checked for
     /// finiteness.
-    pub fn unknown_slots(&self) -> Vec<VarId> {
+    pub fn unknown_slots(&self) -> Vec<Slot> {
         self.vars
             .iter()
             .enumerate()
@@ -275,7 +293,7 @@ impl Plan {
                     )
                 )
             })
-            .map(|(i, _)| VarId(i as u32))
+            .map(|(i, _)| Slot(i as u32))
             .collect()
     }
 
@@ -320,12 +338,12 @@ impl Plan {
         s
     }
 
-    pub fn name_of(&self, v: VarId) -> &str {
+    pub fn name_of(&self, v: Slot) -> &str {
         &self.vars[v.index()].name
     }
 
     pub fn expr_string(&self, e: ExprId) -> String {
-        let name = |v: VarId| self.vars[v.index()].name.clone();
+        let name = |v: Slot| self.vars[v.index()].name.clone();
         ExprPrinter {
             arena: &self.arena,
             name: &name,
@@ -466,10 +484,10 @@ impl Plan {
 
     /// Checks the plan's invariants; an error is a compiler bug, reported as a diagnostic.
     pub fn verify(&self) -> Result<(), Box<Diagnostic>> {
-        let mut defined: FxHashSet<VarId> = FxHashSet::default();
+        let mut defined: FxHashSet<Slot> = FxHashSet::default();
         for (i, v) in self.vars.iter().enumerate() {
             if v.kind == SlotKind::Hoisted {
-                defined.insert(VarId(i as u32));
+                defined.insert(Slot(i as u32));
             }
             if matches!(
                 v.kind,
@@ -483,11 +501,11 @@ impl Plan {
                         | SVarKind::StepSize
                 )
             ) {
-                defined.insert(VarId(i as u32));
+                defined.insert(Slot(i as u32));
             }
         }
-        let unknowns: Vec<VarId> = self.unknown_slots();
-        let states: FxHashSet<VarId> = self.formulas.iter().map(|(v, _)| *v).collect();
+        let unknowns: Vec<Slot> = self.unknown_slots();
+        let states: FxHashSet<Slot> = self.formulas.iter().map(|(v, _)| *v).collect();
         // Init: states are known.
         let mut init_defined = defined.clone();
         init_defined.extend(states.iter().copied());
@@ -505,7 +523,7 @@ impl Plan {
         }
         let mut step_defined = defined;
         // Variables whose previous value the step reads before recomputing them.
-        let mut carried: FxHashSet<VarId> = self.carried.iter().copied().collect();
+        let mut carried: FxHashSet<Slot> = self.carried.iter().copied().collect();
         step_defined.extend(carried.iter().copied());
         self.verify_stmts(&self.step, &mut step_defined, &mut carried, "step")?;
         for &u in &unknowns {
@@ -522,11 +540,11 @@ impl Plan {
     fn verify_stmts(
         &self,
         stmts: &[Stmt],
-        defined: &mut FxHashSet<VarId>,
-        carried: &mut FxHashSet<VarId>,
+        defined: &mut FxHashSet<Slot>,
+        carried: &mut FxHashSet<Slot>,
         what: &str,
     ) -> Result<(), Box<Diagnostic>> {
-        let uses_ok = |e: ExprId, defined: &FxHashSet<VarId>| -> Option<VarId> {
+        let uses_ok = |e: ExprId, defined: &FxHashSet<Slot>| -> Option<Slot> {
             let mut leaves = Vec::new();
             self.arena.leaves(e, &mut leaves);
             leaves.into_iter().find_map(|l| match l {

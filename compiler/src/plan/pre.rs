@@ -7,11 +7,14 @@
 //! (backward Euler, trapezoid) keep theirs.
 
 use super::{Plan, Stmt};
-use crate::symbolic::{ExprId, Node, VarId};
+use crate::symbolic::ExprId;
+
+type Node = crate::symbolic::Node<Slot>;
+use crate::plan::Slot;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Expressions read by statement `s`, and the variables it writes.
-fn reads_writes(s: &Stmt) -> (Vec<ExprId>, Vec<VarId>) {
+fn reads_writes(s: &Stmt) -> (Vec<ExprId>, Vec<Slot>) {
     match s {
         Stmt::Assign(a) => (vec![a.expr], vec![a.var]),
         Stmt::Block(b) => {
@@ -19,7 +22,7 @@ fn reads_writes(s: &Stmt) -> (Vec<ExprId>, Vec<VarId>) {
             r.extend(&b.residuals);
             r.extend(&b.jacobian);
             r.extend(&b.residual_scales);
-            let mut w: Vec<VarId> = b.tearing.clone();
+            let mut w: Vec<Slot> = b.tearing.clone();
             w.extend(b.inner.iter().chain(&b.tangents).map(|a| a.var));
             (r, w)
         }
@@ -27,10 +30,10 @@ fn reads_writes(s: &Stmt) -> (Vec<ExprId>, Vec<VarId>) {
 }
 
 pub fn elide(plan: &mut Plan) {
-    let pre_of: FxHashMap<VarId, VarId> = plan.pre_copies.iter().map(|&(p, v)| (p, v)).collect();
+    let pre_of: FxHashMap<Slot, Slot> = plan.pre_copies.iter().map(|&(p, v)| (p, v)).collect();
     // Where each variable is written, and the last statement reading each pre variable.
-    let mut written_at: FxHashMap<VarId, (usize, bool)> = FxHashMap::default();
-    let mut last_read: FxHashMap<VarId, (usize, bool)> = FxHashMap::default();
+    let mut written_at: FxHashMap<Slot, (usize, bool)> = FxHashMap::default();
+    let mut last_read: FxHashMap<Slot, (usize, bool)> = FxHashMap::default();
     for (i, s) in plan.step.iter().enumerate() {
         let (reads, writes) = reads_writes(s);
         let in_block = matches!(s, Stmt::Block(_));
@@ -49,9 +52,9 @@ pub fn elide(plan: &mut Plan) {
             }
         }
     }
-    let mut elidable: FxHashSet<VarId> = FxHashSet::default();
+    let mut elidable: FxHashSet<Slot> = FxHashSet::default();
     // Sources of other copies (a multistep history: pre(pre(x)) copies from pre(x)).
-    let sources: FxHashSet<VarId> = plan.pre_copies.iter().map(|&(_, v)| v).collect();
+    let sources: FxHashSet<Slot> = plan.pre_copies.iter().map(|&(_, v)| v).collect();
     for (&p, &v) in &pre_of {
         // A history chain keeps its copies: the source is a pre slot, or this slot is one.
         if pre_of.contains_key(&v) || sources.contains(&p) {
@@ -97,7 +100,7 @@ pub fn elide(plan: &mut Plan) {
         }
     }
     plan.step = step;
-    let mut carried: Vec<VarId> = elidable
+    let mut carried: Vec<Slot> = elidable
         .iter()
         .filter(|p| last_read.contains_key(p))
         .map(|p| pre_of[p])

@@ -2,7 +2,7 @@
 //! interpreter, the generated code and the run loop (the numbers are the C header's).
 
 use super::Plan;
-use crate::symbolic::VarId;
+use crate::plan::Slot;
 
 /// The outcome of a step (or of the initial solve).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,7 +19,7 @@ pub enum Status {
     },
     /// A variable became infinite or NaN.
     NonFinite {
-        var: VarId,
+        var: Slot,
     },
     /// An event came back faster than the step resolves (the chattering rule of
     /// [`crate::sim::Events`]; never returned by the step function itself).

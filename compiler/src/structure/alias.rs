@@ -15,14 +15,17 @@
 //! `__rtc(implicit)` and `__rtc(fast)` marks of any member hold for the set.
 
 use crate::diag::{Diagnostic, Span};
+use crate::flat::FlatVar;
 use crate::flat::{AliasSet, FlatModel, Kept, VarKind};
-use crate::symbolic::{Arena, ExprId, Node, VarId};
+use crate::symbolic::{ExprId, Node};
+
+type Arena = crate::symbolic::Arena<FlatVar>;
 
 /// The result: for each variable its representative and sign, and which equations remain.
 #[derive(Clone, Debug)]
 pub struct Aliases {
     /// `rep[v] = (r, s)`: v = s·r.
-    pub rep: Vec<(VarId, f64)>,
+    pub rep: Vec<(FlatVar, f64)>,
     /// Sets bound to a parameter expression: representative → (expression for the rep).
     pub bound: Vec<Option<ExprId>>,
     /// Whether the set (by representative) contains a state.
@@ -38,17 +41,17 @@ pub struct Aliases {
 }
 
 impl Aliases {
-    pub fn resolve(&self, v: VarId) -> (VarId, f64) {
+    pub fn resolve(&self, v: FlatVar) -> (FlatVar, f64) {
         self.rep[v.index()]
     }
 
-    pub fn is_known(&self, v: VarId) -> bool {
+    pub fn is_known(&self, v: FlatVar) -> bool {
         let (r, _) = self.rep[v.index()];
         self.bound[r.index()].is_some()
     }
 
     /// The alias set of representative `rep`, if it has other members.
-    pub fn set_of(&self, rep: VarId) -> Option<&AliasSet> {
+    pub fn set_of(&self, rep: FlatVar) -> Option<&AliasSet> {
         self.sets.iter().find(|s| s.rep == rep)
     }
 }
@@ -58,7 +61,7 @@ fn is_unknown_kind(k: VarKind) -> bool {
 }
 
 /// `Some((v, sign))` if `e` is ±Var(v) of an unknown variable.
-fn signed_var(arena: &Arena, model: &FlatModel, e: ExprId) -> Option<(VarId, f64)> {
+fn signed_var(arena: &Arena, model: &FlatModel, e: ExprId) -> Option<(FlatVar, f64)> {
     match arena.node(e) {
         Node::Var(v) if is_unknown_kind(model.var(v).kind) => Some((v, 1.0)),
         Node::Neg(a) => signed_var(arena, model, a).map(|(v, s)| (v, -s)),
@@ -80,9 +83,9 @@ pub fn is_parametric(arena: &Arena, model: &FlatModel, e: ExprId) -> bool {
 /// signed variable equal to a parameter expression.
 enum Form {
     /// s1·x1 + s2·x2 = 0
-    Pair(VarId, f64, VarId, f64),
+    Pair(FlatVar, f64, FlatVar, f64),
     /// s·x = value
-    Bound(VarId, f64, ExprId),
+    Bound(FlatVar, f64, ExprId),
 }
 
 fn form(arena: &Arena, model: &FlatModel, lhs: ExprId, rhs: ExprId) -> Option<Form> {
@@ -259,7 +262,7 @@ fn keep_one(
     // v = rel[v]·root, chosen = rel[chosen]·root  →  v = (rel[v]/rel[chosen])·chosen
     let sign_of = |v: usize| rel[v] / rel[chosen];
     for &v in set {
-        out.rep[v] = (VarId(chosen as u32), sign_of(v));
+        out.rep[v] = (FlatVar(chosen as u32), sign_of(v));
     }
     out.has_state[chosen] = any_state;
     if let Some(b) = bound_r {
@@ -404,14 +407,14 @@ fn keep_one(
         return;
     }
     out.sets.push(AliasSet {
-        rep: VarId(chosen as u32),
+        rep: FlatVar(chosen as u32),
         kept: why,
         members: set
             .iter()
             .filter(|&&v| v != chosen)
-            .map(|&v| (VarId(v as u32), sign_of(v)))
+            .map(|&v| (FlatVar(v as u32), sign_of(v)))
             .collect(),
-        start_from: start_from.map(|v| VarId(v as u32)),
+        start_from: start_from.map(|v| FlatVar(v as u32)),
         bound: out.bound[chosen].map(|b| model.expr_string(b)),
     });
 }
@@ -420,7 +423,7 @@ pub fn eliminate(model: &mut FlatModel) -> Result<Aliases, Vec<Diagnostic>> {
     let u = union(model);
     let n = model.vars.len();
     let mut out = Aliases {
-        rep: vec![(VarId(0), 1.0); n],
+        rep: vec![(FlatVar(0), 1.0); n],
         bound: vec![None; n],
         has_state: vec![false; n],
         kept: u.kept,

@@ -1,4 +1,4 @@
-//! Block lower triangular form: matching, then Tarjan's strongly connected components.
+//! Block<V> lower triangular form: matching, then Tarjan's strongly connected components.
 //!
 //! Each equation is matched to the unknown it determines; equation i depends on equation j
 //! when i contains the unknown matched to j. The strongly connected components of that graph,
@@ -7,7 +7,8 @@
 
 use super::matching::{maximum_matching, UNMATCHED};
 use crate::diag::Diagnostic;
-use crate::symbolic::{Arena, Node, VarId};
+use crate::symbolic::{Arena, Node, Var};
+
 use crate::system::{SEquation, System};
 use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
@@ -15,21 +16,21 @@ use rustc_hash::FxHashMap;
 /// One block: equations (indices into the system) and the unknowns they determine, paired by
 /// the matching (`equations[i]` is matched to `unknowns[i]`).
 #[derive(Clone, Debug)]
-pub struct Block {
+pub struct Block<V: Var> {
     pub equations: Vec<usize>,
-    pub unknowns: Vec<VarId>,
+    pub unknowns: Vec<V>,
 }
 
 /// The unknowns of `system` each equation contains.
-pub fn incidence(arena: &Arena, system: &System) -> Vec<Vec<VarId>> {
-    let unknown: rustc_hash::FxHashSet<VarId> = system.unknowns.iter().copied().collect();
+pub fn incidence<V: Var>(arena: &Arena<V>, system: &System<V>) -> Vec<Vec<V>> {
+    let unknown: rustc_hash::FxHashSet<V> = system.unknowns.iter().copied().collect();
     let mut out = Vec::with_capacity(system.equations.len());
     let mut leaves = Vec::new();
     for eq in &system.equations {
         leaves.clear();
         arena.leaves(eq.lhs, &mut leaves);
         arena.leaves(eq.rhs, &mut leaves);
-        let mut row: Vec<VarId> = Vec::new();
+        let mut row: Vec<V> = Vec::new();
         for l in &leaves {
             if let Node::Var(v) = *l {
                 if unknown.contains(&v) && !row.contains(&v) {
@@ -43,14 +44,14 @@ pub fn incidence(arena: &Arena, system: &System) -> Vec<Vec<VarId>> {
 }
 
 /// Sorts `system` into blocks. `names` names variables for diagnostics.
-pub fn blt(
-    arena: &Arena,
-    system: &System,
-    names: &dyn Fn(VarId) -> String,
+pub fn blt<V: Var>(
+    arena: &Arena<V>,
+    system: &System<V>,
+    names: &dyn Fn(V) -> String,
     eq_text: &dyn Fn(&SEquation) -> String,
-) -> Result<Vec<Block>, Box<Diagnostic>> {
+) -> Result<Vec<Block<V>>, Box<Diagnostic>> {
     let inc = incidence(arena, system);
-    let index: FxHashMap<VarId, usize> = system
+    let index: FxHashMap<V, usize> = system
         .unknowns
         .iter()
         .enumerate()

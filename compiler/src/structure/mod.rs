@@ -11,17 +11,18 @@ pub mod matching;
 pub mod tearing;
 
 use crate::diag::Diagnostic;
+use crate::flat::FlatVar;
 use crate::flat::{FlatModel, VarKind};
-use crate::symbolic::{Node, VarId};
+use crate::symbolic::Node;
 use rustc_hash::FxHashMap;
 
 /// An unknown of the continuous-time system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unknown {
     /// `der(x)` of a state representative.
-    Der(VarId),
+    Der(FlatVar),
     /// An algebraic (or discrete) representative.
-    Var(VarId),
+    Var(FlatVar),
 }
 
 /// Counts for `rtc check`.
@@ -75,7 +76,7 @@ pub fn build_system(model: &mut FlatModel) -> Result<System, Vec<Diagnostic>> {
     let mut unknowns = Vec::new();
     let mut unknown_index = FxHashMap::default();
     for (i, v) in model.vars.iter().enumerate() {
-        let id = VarId(i as u32);
+        let id = FlatVar(i as u32);
         let (r, _) = aliases.resolve(id);
         if r != id || aliases.bound[i].is_some() {
             continue;

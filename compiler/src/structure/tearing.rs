@@ -9,7 +9,8 @@
 //! k×k linear solve per iteration instead of one of the block's full size.
 
 use crate::symbolic::diff::linear;
-use crate::symbolic::{Arena, ExprId, VarId};
+use crate::symbolic::{Arena, ExprId, Var};
+
 use crate::system::System;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -18,16 +19,16 @@ use super::blt::Block;
 /// A torn block: tearing variables, the inner assignments computed from them in order, and the
 /// residual equations (as many as tearing variables).
 #[derive(Clone, Debug)]
-pub struct Torn {
-    pub tearing: Vec<VarId>,
+pub struct Torn<V: Var> {
+    pub tearing: Vec<V>,
     /// (equation index, variable, solved expression)
-    pub inner: Vec<(usize, VarId, ExprId)>,
+    pub inner: Vec<(usize, V, ExprId)>,
     pub residuals: Vec<usize>,
 }
 
 /// Whether equation `eq` can be solved for `v` symbolically; the solution if so. Solutions
 /// that divide by the step size are refused (see [`System::step_size`]).
-pub fn solve_for(ar: &mut Arena, system: &System, eq: usize, v: VarId) -> Option<ExprId> {
+pub fn solve_for<V: Var>(ar: &mut Arena<V>, system: &System<V>, eq: usize, v: V) -> Option<ExprId> {
     let e = system.equations[eq];
     let r = ar.sub(e.lhs, e.rhs);
     let (a, b) = linear(ar, r, v)?;
@@ -44,7 +45,7 @@ pub fn solve_for(ar: &mut Arena, system: &System, eq: usize, v: VarId) -> Option
 }
 
 /// Whether `a` becomes zero when variable `h` is zero (a coefficient proportional to the step).
-pub fn vanishes_with(ar: &mut Arena, a: ExprId, h: VarId) -> bool {
+pub fn vanishes_with<V: Var>(ar: &mut Arena<V>, a: ExprId, h: V) -> bool {
     if !crate::symbolic::diff::occurs(ar, a, h) {
         return false;
     }
@@ -57,20 +58,25 @@ pub fn vanishes_with(ar: &mut Arena, a: ExprId, h: VarId) -> bool {
 }
 
 /// Tears `block` with the greedy heuristic.
-pub fn tear(ar: &mut Arena, system: &System, block: &Block, incidence: &[Vec<VarId>]) -> Torn {
+pub fn tear<V: Var>(
+    ar: &mut Arena<V>,
+    system: &System<V>,
+    block: &Block<V>,
+    incidence: &[Vec<V>],
+) -> Torn<V> {
     tear_with(ar, system, block, incidence, &[])
 }
 
 /// Tears `block`, starting from the given tearing variables (used to check a proposed set).
-pub fn tear_with(
-    ar: &mut Arena,
-    system: &System,
-    block: &Block,
-    incidence: &[Vec<VarId>],
-    forced: &[VarId],
-) -> Torn {
+pub fn tear_with<V: Var>(
+    ar: &mut Arena<V>,
+    system: &System<V>,
+    block: &Block<V>,
+    incidence: &[Vec<V>],
+    forced: &[V],
+) -> Torn<V> {
     let m = block.equations.len();
-    let local: FxHashMap<VarId, usize> = block
+    let local: FxHashMap<V, usize> = block
         .unknowns
         .iter()
         .enumerate()
@@ -217,10 +223,10 @@ struct State {
 
 /// How many variables become computable if `v` is assumed known.
 #[allow(clippy::too_many_arguments)]
-fn simulate_gain(
-    ar: &mut Arena,
-    system: &System,
-    block: &Block,
+fn simulate_gain<V: Var>(
+    ar: &mut Arena<V>,
+    system: &System<V>,
+    block: &Block<V>,
     eq_vars: &[Vec<usize>],
     var_eqs: &[Vec<usize>],
     st: &State,
@@ -268,16 +274,16 @@ fn simulate_gain(
 
 /// The smallest set of tearing variables that leaves the rest of the block explicitly
 /// solvable, by exhaustive search up to `max_k` variables (for reporting on small blocks).
-pub fn minimum_tearing(
-    ar: &mut Arena,
-    system: &System,
-    block: &Block,
-    incidence: &[Vec<VarId>],
+pub fn minimum_tearing<V: Var>(
+    ar: &mut Arena<V>,
+    system: &System<V>,
+    block: &Block<V>,
+    incidence: &[Vec<V>],
     max_k: usize,
-) -> Option<Vec<VarId>> {
+) -> Option<Vec<V>> {
     let n = block.unknowns.len();
-    let in_block: FxHashSet<VarId> = block.unknowns.iter().copied().collect();
-    let eq_vars: Vec<Vec<VarId>> = block
+    let in_block: FxHashSet<V> = block.unknowns.iter().copied().collect();
+    let eq_vars: Vec<Vec<V>> = block
         .equations
         .iter()
         .map(|&e| {
@@ -289,7 +295,7 @@ pub fn minimum_tearing(
         })
         .collect();
     // Precompute which (equation, variable) pairs are symbolically solvable.
-    let mut can: FxHashSet<(usize, VarId)> = FxHashSet::default();
+    let mut can: FxHashSet<(usize, V)> = FxHashSet::default();
     for (i, &e) in block.equations.iter().enumerate() {
         for &v in &eq_vars[i] {
             if solve_for(ar, system, e, v).is_some() {
@@ -297,8 +303,8 @@ pub fn minimum_tearing(
             }
         }
     }
-    let causal = |torn: &[VarId]| -> bool {
-        let mut known: FxHashSet<VarId> = torn.iter().copied().collect();
+    let causal = |torn: &[V]| -> bool {
+        let mut known: FxHashSet<V> = torn.iter().copied().collect();
         let mut used = vec![false; eq_vars.len()];
         let mut progress = true;
         while progress {
@@ -322,7 +328,7 @@ pub fn minimum_tearing(
     for k in 0..=max_k.min(n) {
         let mut idx: Vec<usize> = (0..k).collect();
         loop {
-            let set: Vec<VarId> = idx.iter().map(|&i| block.unknowns[i]).collect();
+            let set: Vec<V> = idx.iter().map(|&i| block.unknowns[i]).collect();
             if causal(&set) {
                 return Some(set);
             }
@@ -354,7 +360,9 @@ fn next_combination(idx: &mut [usize], n: usize) -> bool {
 mod tests {
     use super::*;
     use crate::structure::blt::{blt, incidence};
-    use crate::system::{Origin, SEquation};
+    use crate::system::{Origin, SEquation, SysVar};
+
+    type Arena = crate::symbolic::Arena<SysVar>;
 
     /// x_i + x_{i+1} = c_i around a cycle of n variables: one loop, tearing one variable
     /// makes every other equation explicit.
@@ -362,8 +370,8 @@ mod tests {
         let mut ar = Arena::new();
         let mut eqs = Vec::new();
         for i in 0..n {
-            let a = ar.var(VarId(i as u32));
-            let b = ar.var(VarId(((i + 1) % n) as u32));
+            let a = ar.var(SysVar(i as u32));
+            let b = ar.var(SysVar(((i + 1) % n) as u32));
             let lhs = ar.add(a, b);
             let rhs = ar.constant(i as f64);
             eqs.push(SEquation {
@@ -375,7 +383,7 @@ mod tests {
         }
         let sys = System {
             equations: eqs,
-            unknowns: (0..n as u32).map(VarId).collect(),
+            unknowns: (0..n as u32).map(SysVar).collect(),
             step_size: None,
         };
         (ar, sys)
@@ -384,7 +392,7 @@ mod tests {
     #[test]
     fn ring_is_one_block_torn_to_one_variable() {
         let (mut ar, sys) = ring(7);
-        let names = |v: VarId| format!("x{}", v.0);
+        let names = |v: SysVar| format!("x{}", v.0);
         let blocks = blt(&ar, &sys, &names, &|_| String::new()).expect("regular");
         assert_eq!(blocks.len(), 1);
         let inc = incidence(&ar, &sys);
@@ -400,7 +408,7 @@ mod tests {
     fn triangular_system_has_no_loops() {
         // x0 = 1, x1 = x0, x2 = x0 + x1: three scalar blocks in dependency order.
         let mut ar = Arena::new();
-        let x: Vec<_> = (0..3).map(|i| ar.var(VarId(i))).collect();
+        let x: Vec<_> = (0..3).map(|i| ar.var(SysVar(i))).collect();
         let one = ar.constant(1.0);
         let s = ar.add(x[0], x[1]);
         let eqs = [(x[2], s), (x[1], x[0]), (x[0], one)]
@@ -415,19 +423,19 @@ mod tests {
             .collect();
         let sys = System {
             equations: eqs,
-            unknowns: (0..3).map(VarId).collect(),
+            unknowns: (0..3).map(SysVar).collect(),
             step_size: None,
         };
         let blocks = blt(&ar, &sys, &|v| format!("x{}", v.0), &|_| String::new()).expect("regular");
-        let order: Vec<VarId> = blocks.iter().map(|b| b.unknowns[0]).collect();
-        assert_eq!(order, vec![VarId(0), VarId(1), VarId(2)]);
+        let order: Vec<SysVar> = blocks.iter().map(|b| b.unknowns[0]).collect();
+        assert_eq!(order, vec![SysVar(0), SysVar(1), SysVar(2)]);
     }
 
     #[test]
     fn coefficient_proportional_to_step_is_refused() {
         // x = p + h*d solved for d would divide by h.
         let mut ar = Arena::new();
-        let (x, p, h, d) = (VarId(0), VarId(1), VarId(2), VarId(3));
+        let (x, p, h, d) = (SysVar(0), SysVar(1), SysVar(2), SysVar(3));
         let (xe, pe, he, de) = (ar.var(x), ar.var(p), ar.var(h), ar.var(d));
         let hd = ar.mul(he, de);
         let rhs = ar.add(pe, hd);

@@ -10,17 +10,19 @@
 //! solving `lhs = rhs` for `v` is then `v = −b/a` (Cellier & Kofman §10.6: equations solved
 //! symbolically for their matched variable).
 
-use super::{Arena, CmpOp, ExprId, Func1, Func2, Node, VarId};
+#[cfg(test)]
+use super::VarId;
+use super::{Arena, CmpOp, ExprId, Func1, Func2, Node, Var};
 use rustc_hash::FxHashMap;
 
 /// Memoised differentiation with respect to one variable.
-pub struct Differentiator {
-    pub wrt: VarId,
+pub struct Differentiator<V: Var = super::VarId> {
+    pub wrt: V,
     cache: FxHashMap<ExprId, ExprId>,
 }
 
-impl Differentiator {
-    pub fn new(wrt: VarId) -> Differentiator {
+impl<V: Var> Differentiator<V> {
+    pub fn new(wrt: V) -> Differentiator<V> {
         Differentiator {
             wrt,
             cache: FxHashMap::default(),
@@ -28,7 +30,7 @@ impl Differentiator {
     }
 
     /// ∂e/∂wrt. Iterative over the DAG, so deep expressions cannot overflow the stack.
-    pub fn diff(&mut self, ar: &mut Arena, root: ExprId) -> ExprId {
+    pub fn diff(&mut self, ar: &mut Arena<V>, root: ExprId) -> ExprId {
         if let Some(&d) = self.cache.get(&root) {
             return d;
         }
@@ -59,7 +61,7 @@ impl Differentiator {
         self.cache[&x]
     }
 
-    fn rule(&mut self, ar: &mut Arena, id: ExprId) -> ExprId {
+    fn rule(&mut self, ar: &mut Arena<V>, id: ExprId) -> ExprId {
         let zero = ar.constant(0.0);
         match ar.node(id) {
             Node::Const(_) | Node::Time | Node::Pre(_) | Node::Der(_) => zero,
@@ -225,27 +227,27 @@ impl Differentiator {
 }
 
 /// ∂e/∂v (convenience for one-off use).
-pub fn diff(ar: &mut Arena, e: ExprId, v: VarId) -> ExprId {
+pub fn diff<V: Var>(ar: &mut Arena<V>, e: ExprId, v: V) -> ExprId {
     Differentiator::new(v).diff(ar, e)
 }
 
 /// Whether variable `v` occurs in `e`.
-pub fn occurs(ar: &Arena, e: ExprId, v: VarId) -> bool {
+pub fn occurs<V: Var>(ar: &Arena<V>, e: ExprId, v: V) -> bool {
     let mut leaves = Vec::new();
     ar.leaves(e, &mut leaves);
     leaves.contains(&Node::Var(v))
 }
 
 /// `e = a·v + b` with `a`, `b` free of `v`, if `e` is linear in `v`.
-pub fn linear(ar: &mut Arena, e: ExprId, v: VarId) -> Option<(ExprId, ExprId)> {
+pub fn linear<V: Var>(ar: &mut Arena<V>, e: ExprId, v: V) -> Option<(ExprId, ExprId)> {
     let mut memo: FxHashMap<ExprId, Option<(ExprId, ExprId)>> = FxHashMap::default();
     linear_rec(ar, e, v, &mut memo, 0)
 }
 
-fn linear_rec(
-    ar: &mut Arena,
+fn linear_rec<V: Var>(
+    ar: &mut Arena<V>,
     e: ExprId,
-    v: VarId,
+    v: V,
     memo: &mut FxHashMap<ExprId, Option<(ExprId, ExprId)>>,
     depth: u32,
 ) -> Option<(ExprId, ExprId)> {
@@ -298,7 +300,7 @@ fn linear_rec(
 
 /// Solves `lhs = rhs` for `v` when the equation is linear in `v` with a coefficient that is not
 /// identically zero: `v = −b/a`.
-pub fn solve_linear(ar: &mut Arena, lhs: ExprId, rhs: ExprId, v: VarId) -> Option<ExprId> {
+pub fn solve_linear<V: Var>(ar: &mut Arena<V>, lhs: ExprId, rhs: ExprId, v: V) -> Option<ExprId> {
     let r = ar.sub(lhs, rhs);
     let (a, b) = linear(ar, r, v)?;
     if ar.as_const(a) == Some(0.0) {

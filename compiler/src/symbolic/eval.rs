@@ -2,11 +2,11 @@
 //! interpreter compiles expressions to tapes instead; both use [`apply`] for the arithmetic so
 //! they agree to the bit.
 
-use super::{Arena, ExprId, Node, VarId};
+use super::{Arena, ExprId, Node, Var};
 use rustc_hash::FxHashMap;
 
 /// Evaluates `root` with variable values from `var` and `time` for `time`. Booleans are 0/1.
-pub fn eval(ar: &Arena, root: ExprId, var: &mut dyn FnMut(VarId) -> f64, time: f64) -> f64 {
+pub fn eval<V: Var>(ar: &Arena<V>, root: ExprId, var: &mut dyn FnMut(V) -> f64, time: f64) -> f64 {
     let mut values: FxHashMap<ExprId, f64> = FxHashMap::default();
     let mut stack = vec![(root, false)];
     while let Some((id, done)) = stack.pop() {
@@ -43,7 +43,7 @@ pub fn eval(ar: &Arena, root: ExprId, var: &mut dyn FnMut(VarId) -> f64, time: f
 
 /// The value of an operator node given its children's values.
 #[inline]
-pub fn apply(n: Node, a: [f64; 3]) -> f64 {
+pub fn apply<V: Var>(n: Node<V>, a: [f64; 3]) -> f64 {
     let b = |x: bool| if x { 1.0 } else { 0.0 };
     match n {
         Node::Neg(_) => -a[0],

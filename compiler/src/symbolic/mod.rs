@@ -17,15 +17,44 @@ use std::fmt;
 
 pub use print::{fmt_real as fmt_real_pub, ExprPrinter};
 
-/// Index of a variable in the flat model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct VarId(pub u32);
-
-impl VarId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
+/// A space of variable indices: what `Node::Var` refers to in one arena. Each IR has its own
+/// (flat variables, step-system variables, plan slots), so an expression of one cannot be
+/// read as another's by mistake (Cranelift's entity references do the same).
+pub trait Var: Copy + Eq + std::hash::Hash + Ord + fmt::Debug + Default + 'static {
+    fn new(index: usize) -> Self;
+    fn index(self) -> usize;
 }
+
+/// Declares a typed index: a `u32` newtype implementing [`Var`].
+macro_rules! entity {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+
+        impl $crate::symbolic::Var for $name {
+            fn new(index: usize) -> Self {
+                $name(index as u32)
+            }
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+pub(crate) use entity;
+
+entity!(
+    /// A variable of an arena used on its own (tests, small tools).
+    VarId
+);
 
 /// Index of an expression node in an [`Arena`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -238,14 +267,14 @@ impl CmpOp {
 
 /// One node of the expression DAG. Booleans are represented as 0.0/1.0 constants where folded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Node {
+pub enum Node<V: Var = VarId> {
     /// A real constant, stored by bit pattern so that nodes hash.
     Const(u64),
-    Var(VarId),
+    Var(V),
     /// `der(x)` of a variable.
-    Der(VarId),
+    Der(V),
     /// `pre(x)`: the value at the start of the step (or before the event).
-    Pre(VarId),
+    Pre(V),
     Time,
     Neg(ExprId),
     Add(ExprId, ExprId),
@@ -264,21 +293,56 @@ pub enum Node {
     NoEvent(ExprId),
 }
 
-/// The arena. Ids are only meaningful for the arena that made them.
-#[derive(Default, Clone)]
-pub struct Arena {
-    nodes: Vec<Node>,
-    index: FxHashMap<Node, ExprId>,
+impl<V: Var> Node<V> {
+    /// The same operator over another variable space; `None` for the variable leaves
+    /// (`Var`, `Der`, `Pre`), which need a mapping.
+    pub fn recast<W: Var>(self) -> Option<Node<W>> {
+        Some(match self {
+            Node::Const(b) => Node::Const(b),
+            Node::Var(_) | Node::Der(_) | Node::Pre(_) => return None,
+            Node::Time => Node::Time,
+            Node::Neg(a) => Node::Neg(a),
+            Node::Add(a, b) => Node::Add(a, b),
+            Node::Sub(a, b) => Node::Sub(a, b),
+            Node::Mul(a, b) => Node::Mul(a, b),
+            Node::Div(a, b) => Node::Div(a, b),
+            Node::Pow(a, b) => Node::Pow(a, b),
+            Node::Call1(f, a) => Node::Call1(f, a),
+            Node::Call2(f, a, b) => Node::Call2(f, a, b),
+            Node::Cmp(op, a, b) => Node::Cmp(op, a, b),
+            Node::And(a, b) => Node::And(a, b),
+            Node::Or(a, b) => Node::Or(a, b),
+            Node::Not(a) => Node::Not(a),
+            Node::If(c, a, b) => Node::If(c, a, b),
+            Node::NoEvent(a) => Node::NoEvent(a),
+        })
+    }
 }
 
-impl fmt::Debug for Arena {
+/// The arena. Ids are only meaningful for the arena that made them.
+#[derive(Clone)]
+pub struct Arena<V: Var = VarId> {
+    nodes: Vec<Node<V>>,
+    index: FxHashMap<Node<V>, ExprId>,
+}
+
+impl<V: Var> Default for Arena<V> {
+    fn default() -> Self {
+        Arena {
+            nodes: Vec::new(),
+            index: FxHashMap::default(),
+        }
+    }
+}
+
+impl<V: Var> fmt::Debug for Arena<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Arena({} nodes)", self.nodes.len())
     }
 }
 
-impl Arena {
-    pub fn new() -> Arena {
+impl<V: Var> Arena<V> {
+    pub fn new() -> Arena<V> {
         Arena::default()
     }
 
@@ -290,12 +354,12 @@ impl Arena {
         self.nodes.is_empty()
     }
 
-    pub fn node(&self, id: ExprId) -> Node {
+    pub fn node(&self, id: ExprId) -> Node<V> {
         self.nodes[id.index()]
     }
 
     /// Interns a node as given, without simplification.
-    pub fn intern(&mut self, node: Node) -> ExprId {
+    pub fn intern(&mut self, node: Node<V>) -> ExprId {
         if let Some(&id) = self.index.get(&node) {
             return id;
         }
@@ -306,7 +370,7 @@ impl Arena {
     }
 
     /// The id of a node if it exists (no interning).
-    pub fn index_of(&self, node: Node) -> Option<ExprId> {
+    pub fn index_of(&self, node: Node<V>) -> Option<ExprId> {
         self.index.get(&node).copied()
     }
 
@@ -323,15 +387,15 @@ impl Arena {
         }
     }
 
-    pub fn var(&mut self, v: VarId) -> ExprId {
+    pub fn var(&mut self, v: V) -> ExprId {
         self.intern(Node::Var(v))
     }
 
-    pub fn der(&mut self, v: VarId) -> ExprId {
+    pub fn der(&mut self, v: V) -> ExprId {
         self.intern(Node::Der(v))
     }
 
-    pub fn pre(&mut self, v: VarId) -> ExprId {
+    pub fn pre(&mut self, v: V) -> ExprId {
         self.intern(Node::Pre(v))
     }
 
@@ -558,7 +622,7 @@ impl Arena {
     }
 
     /// Leaves (`Var`, `Der`, `Pre`, `Time`) that occur in `root`, each once.
-    pub fn leaves(&self, root: ExprId, out: &mut Vec<Node>) {
+    pub fn leaves(&self, root: ExprId, out: &mut Vec<Node<V>>) {
         let mut seen = rustc_hash::FxHashSet::default();
         let mut stack = vec![root];
         while let Some(id) = stack.pop() {
@@ -576,11 +640,78 @@ impl Arena {
     /// Rebuilds `root` bottom-up with `f` deciding the replacement of each leaf node
     /// (`Var`, `Der`, `Pre`, `Time`; `None` keeps it).
     /// Constructors re-simplify, so substituting a constant folds what it reaches.
+    /// Copies `root` of another arena (over another variable space) into this one: operators
+    /// rebuilt (and re-simplified) over the copied children; each variable, derivative or `pre`
+    /// leaf is what `leaf` makes of it, or the copy stops with the leaf it refused (`time` is
+    /// offered to `leaf` too and stays `time` if refused). `memo` maps
+    /// source ids to copies and may be kept across calls with the same `leaf` mapping.
+    pub fn import<W: Var>(
+        &mut self,
+        src: &Arena<W>,
+        root: ExprId,
+        memo: &mut FxHashMap<ExprId, ExprId>,
+        leaf: &mut impl FnMut(&mut Arena<V>, Node<W>) -> Option<ExprId>,
+    ) -> Result<ExprId, Node<W>> {
+        let mut order = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![(root, false)];
+        while let Some((id, done)) = stack.pop() {
+            if done {
+                order.push(id);
+                continue;
+            }
+            if memo.contains_key(&id) || !seen.insert(id) {
+                continue;
+            }
+            stack.push((id, true));
+            for c in src.children(id) {
+                stack.push((c, false));
+            }
+        }
+        for id in order {
+            let node = src.node(id);
+            let new = match node {
+                Node::Const(bits) => self.intern(Node::Const(bits)),
+                // `time` is a leaf the mapping may replace (by a variable, say); else it stays.
+                Node::Time => match leaf(self, node) {
+                    Some(t) => t,
+                    None => self.time(),
+                },
+                Node::Var(_) | Node::Der(_) | Node::Pre(_) => leaf(self, node).ok_or(node)?,
+                op => {
+                    let ch: Vec<ExprId> = src.children(id).map(|c| memo[&c]).collect();
+                    let recast = op.recast().ok_or(node)?;
+                    rebuild(self, recast, &ch)
+                }
+            };
+            memo.insert(id, new);
+        }
+        Ok(memo[&root])
+    }
+
+    /// This arena over another variable space, each variable mapped by `f` (which must be
+    /// one to one): every expression keeps its id.
+    pub fn map_vars<W: Var>(&self, f: impl Fn(V) -> W) -> Arena<W> {
+        let mut out = Arena::<W>::default();
+        for &n in &self.nodes {
+            let m = match n {
+                Node::Var(v) => Node::Var(f(v)),
+                Node::Der(v) => Node::Der(f(v)),
+                Node::Pre(v) => Node::Pre(f(v)),
+                op => op.recast().unwrap_or(Node::Time),
+            };
+            let id = ExprId(out.nodes.len() as u32);
+            out.nodes.push(m);
+            out.index.insert(m, id);
+        }
+        out
+    }
+
     pub fn substitute(
         &mut self,
         root: ExprId,
         cache: &mut FxHashMap<ExprId, ExprId>,
-        f: &mut impl FnMut(&mut Arena, Node) -> Option<ExprId>,
+        f: &mut impl FnMut(&mut Arena<V>, Node<V>) -> Option<ExprId>,
     ) -> ExprId {
         // Post-order over the nodes not yet in the cache (sparse: the arena can be large).
         let mut order = Vec::new();
@@ -692,7 +823,7 @@ impl Iterator for ChildIter {
 }
 
 /// A node of the same operator with new children (constructors re-simplify).
-pub fn rebuild(ar: &mut Arena, n: Node, ch: &[ExprId]) -> ExprId {
+pub fn rebuild<V: Var>(ar: &mut Arena<V>, n: Node<V>, ch: &[ExprId]) -> ExprId {
     match n {
         Node::Neg(_) => ar.neg(ch[0]),
         Node::Add(..) => ar.add(ch[0], ch[1]),

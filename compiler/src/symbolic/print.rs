@@ -1,12 +1,12 @@
 //! Printing expressions as Modelica text, with the fewest parentheses that keep the meaning.
 
-use super::{Arena, ExprId, Node, VarId};
+use super::{Arena, ExprId, Node, Var, VarId};
 use std::fmt::Write;
 
 /// Prints expressions of one arena, naming variables through `name`.
-pub struct ExprPrinter<'a> {
-    pub arena: &'a Arena,
-    pub name: &'a dyn Fn(VarId) -> String,
+pub struct ExprPrinter<'a, V: Var = VarId> {
+    pub arena: &'a Arena<V>,
+    pub name: &'a dyn Fn(V) -> String,
 }
 
 // Binding strength, higher binds tighter (Modelica's operator precedence).
@@ -40,7 +40,7 @@ pub fn fmt_real(v: f64) -> String {
     s.replace("e-0", "e-").replace("e0", "e")
 }
 
-impl<'a> ExprPrinter<'a> {
+impl<'a, V: Var> ExprPrinter<'a, V> {
     pub fn to_string(&self, id: ExprId) -> String {
         let mut s = String::new();
         self.write(&mut s, id, P_IF);

@@ -15,8 +15,15 @@ mod verify;
 pub use verify::verify;
 
 use crate::diag::Span;
+use crate::flat::FlatVar;
 use crate::flat::VarKind;
-use crate::symbolic::{Arena, ExprId, VarId};
+use crate::symbolic::{Arena, ExprId, Var};
+
+crate::symbolic::entity!(
+    /// A variable of the step system: an index into `Discretized::vars` (a slot of the step
+    /// function's memory), and what `Node::Var` means in its arena.
+    SysVar
+);
 use rustc_hash::FxHashMap;
 
 /// The integration formula of one state.
@@ -211,9 +218,9 @@ pub struct SVar {
     pub name: String,
     pub kind: SVarKind,
     /// The flat variable it stands for.
-    pub flat: Option<VarId>,
+    pub flat: Option<FlatVar>,
     /// For `Pre` variables: whose previous value.
-    pub pre_of: Option<VarId>,
+    pub pre_of: Option<SysVar>,
     /// Parameters: value expression (over parameters); states and algebraics: start value.
     pub binding: Option<ExprId>,
     pub span: Span,
@@ -224,7 +231,7 @@ pub enum Origin {
     /// Equation `k` of the flat model.
     Model(usize),
     /// The discretisation equation of a state (step variable).
-    Formula(VarId),
+    Formula(SysVar),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -236,39 +243,60 @@ pub struct SEquation {
 }
 
 /// A square system: equations and the unknowns they determine.
-#[derive(Clone, Debug, Default)]
-pub struct System {
+#[derive(Clone, Debug)]
+pub struct System<V: Var = SysVar> {
     pub equations: Vec<SEquation>,
-    pub unknowns: Vec<VarId>,
+    pub unknowns: Vec<V>,
     /// The step size: an equation is never solved for a variable whose coefficient vanishes
     /// with it (`der(x) = (x − pre(x))/h` would amplify errors by 1/h; the formula is solved
     /// for the state instead).
-    pub step_size: Option<VarId>,
+    pub step_size: Option<V>,
+}
+
+impl<V: Var> Default for System<V> {
+    fn default() -> Self {
+        System {
+            equations: Vec::new(),
+            unknowns: Vec::new(),
+            step_size: None,
+        }
+    }
+}
+
+impl System {
+    /// The system over another variable space (the plan's slots): same equations.
+    pub fn map<W: Var>(&self, f: impl Fn(SysVar) -> W) -> System<W> {
+        System {
+            equations: self.equations.clone(),
+            unknowns: self.unknowns.iter().map(|&v| f(v)).collect(),
+            step_size: self.step_size.map(f),
+        }
+    }
 }
 
 /// The result of inline integration.
 #[derive(Clone, Debug)]
 pub struct Discretized {
     pub name: String,
-    pub arena: Arena,
+    pub arena: Arena<SysVar>,
     pub vars: Vec<SVar>,
     /// The model at t0 with the states known.
     pub init: System,
     /// One step.
     pub step: System,
     /// Per state (its `State` variable): the formula.
-    pub formulas: Vec<(VarId, Formula)>,
+    pub formulas: Vec<(SysVar, Formula)>,
     /// `pre` variables and the variables they copy at the start of each step.
-    pub pre_copies: Vec<(VarId, VarId)>,
-    pub time: VarId,
-    pub step_start: VarId,
-    pub step_size: VarId,
+    pub pre_copies: Vec<(SysVar, SysVar)>,
+    pub time: SysVar,
+    pub step_start: SysVar,
+    pub step_size: SysVar,
     /// Every flat variable that is not a parameter, by name, as an expression over system
     /// variables (aliases included), for recording results.
     pub outputs: Vec<(String, ExprId, VarKind, bool)>,
     /// Input slots read at a stage time: (slot, the input's main slot, offset in the step as
     /// a fraction of h). The environment writes the input's value at t + offset·h.
-    pub input_stages: Vec<(VarId, VarId, f64)>,
+    pub input_stages: Vec<(SysVar, SysVar, f64)>,
     /// State events from when-equations.
     pub events: Vec<Event>,
     /// The alias sets of the flat model (flat variable ids), for reports.
@@ -280,7 +308,7 @@ pub struct Discretized {
 /// condition of discrete variables becoming true at another event's instant. Its actions
 /// assign discrete variables (in dependency order) and re-initialise states.
 #[derive(Clone, Debug)]
-pub struct Event {
+pub struct Event<V: Var = SysVar> {
     pub z: ExprId,
     pub below: bool,
     /// A relation in an if-expression: an event whenever it changes, in either direction
@@ -293,9 +321,9 @@ pub struct Event {
     /// instants, after other events' actions (the event iteration); it acts when it becomes
     /// true.
     pub discrete: Option<ExprId>,
-    pub reinits: Vec<(VarId, ExprId)>,
+    pub reinits: Vec<(V, ExprId)>,
     /// Sorted: each assignment sees the new values of the ones before it.
-    pub assigns: Vec<(VarId, ExprId)>,
+    pub assigns: Vec<(V, ExprId)>,
     /// `terminate("message")`: the run ends after the event.
     pub terminate: Option<String>,
     /// (when-equation, branch): of the branches of one when/elsewhen chain that fire at one
@@ -303,7 +331,7 @@ pub struct Event {
     pub chain: (usize, usize),
     /// (pre slot, variable): slots that the expressions read as `pre(v)`, filled with the
     /// values just before the event instant.
-    pub pres: Vec<(VarId, VarId)>,
+    pub pres: Vec<(V, V)>,
     /// dz/dt over states' derivatives and time, for methods of order 3 and more: the event
     /// time is then located by one inverse cubic Hermite interpolation instead of regula
     /// falsi.
@@ -316,16 +344,40 @@ pub struct Event {
     pub span: Span,
 }
 
+impl Event {
+    /// The event over another variable space (the plan's slots).
+    pub fn map<W: Var>(&self, f: impl Fn(SysVar) -> W) -> Event<W> {
+        let pairs = |v: &[(SysVar, ExprId)]| v.iter().map(|&(x, e)| (f(x), e)).collect();
+        Event {
+            z: self.z,
+            below: self.below,
+            both: self.both,
+            sample: self.sample,
+            initial: self.initial,
+            discrete: self.discrete,
+            reinits: pairs(&self.reinits),
+            assigns: pairs(&self.assigns),
+            terminate: self.terminate.clone(),
+            chain: self.chain,
+            pres: self.pres.iter().map(|&(p, v)| (f(p), f(v))).collect(),
+            dz: self.dz,
+            at: self.at,
+            text: self.text.clone(),
+            span: self.span,
+        }
+    }
+}
+
 impl Discretized {
     /// Appends a variable (a new slot of the step function's memory) and returns it.
     pub(crate) fn add_var(
         &mut self,
         name: String,
         kind: SVarKind,
-        like: VarId,
-        pre_of: Option<VarId>,
-    ) -> VarId {
-        let id = VarId(self.vars.len() as u32);
+        like: SysVar,
+        pre_of: Option<SysVar>,
+    ) -> SysVar {
+        let id = SysVar(self.vars.len() as u32);
         let l = &self.vars[like.index()];
         let (flat, binding, span) = match kind {
             SVarKind::Input => (l.flat, l.binding, l.span),
@@ -342,20 +394,20 @@ impl Discretized {
         id
     }
 
-    pub fn var(&self, v: VarId) -> &SVar {
+    pub fn var(&self, v: SysVar) -> &SVar {
         &self.vars[v.index()]
     }
 
-    pub fn name_of(&self, v: VarId) -> &str {
+    pub fn name_of(&self, v: SysVar) -> &str {
         &self.vars[v.index()].name
     }
 }
 
 /// A pre copy whose source is itself a pre slot (the history of a multistep formula) must run
 /// before the copy that overwrites that source: deepest history first.
-pub fn order_pre_copies(pre_copies: &mut [(VarId, VarId)]) {
-    let pre_of: FxHashMap<VarId, VarId> = pre_copies.iter().map(|&(p, v)| (p, v)).collect();
-    let depth = |mut p: VarId| {
+pub fn order_pre_copies(pre_copies: &mut [(SysVar, SysVar)]) {
+    let pre_of: FxHashMap<SysVar, SysVar> = pre_copies.iter().map(|&(p, v)| (p, v)).collect();
+    let depth = |mut p: SysVar| {
         let mut d = 0;
         while let Some(&v) = pre_of.get(&p) {
             if !pre_of.contains_key(&v) {

@@ -2,8 +2,9 @@
 //! variable and per equation, so tests can compare it and users can read what inline
 //! integration made of their model.
 
+use super::SysVar;
 use super::{Discretized, Origin, SEquation, SVarKind, System};
-use crate::symbolic::{ExprId, ExprPrinter, VarId};
+use crate::symbolic::{ExprId, ExprPrinter};
 use std::fmt::Write;
 
 fn kind_text(k: SVarKind) -> &'static str {
@@ -25,7 +26,7 @@ fn kind_text(k: SVarKind) -> &'static str {
 impl Discretized {
     /// An expression of this system with its variables' names.
     pub fn expr_string(&self, e: ExprId) -> String {
-        let name = |v: VarId| {
+        let name = |v: SysVar| {
             self.vars
                 .get(v.index())
                 .map_or_else(|| format!("?{}", v.0), |x| x.name.clone())

@@ -11,46 +11,15 @@
 //! tearing): a state whose derivative does not depend on the others gets its Δ by one
 //! division, coupled ones form one linear torn block, solved by one LU.
 
+use super::transfer;
 use crate::diag::Diagnostic;
+use crate::plan::Slot;
 use crate::plan::{Plan, Stmt};
-use crate::symbolic::{diff, Arena, ExprId, Node, VarId};
+use crate::symbolic::{diff, ExprId, Node};
+
+use crate::system::SysVar;
 use crate::system::{Discretized, Formula, Origin, SEquation, SVarKind};
 use rustc_hash::FxHashMap;
-
-/// Copies `e` from `src` into `dst`, replacing variables by `map` where it has them.
-pub(super) fn transfer(
-    src: &Arena,
-    dst: &mut Arena,
-    e: ExprId,
-    map: &FxHashMap<VarId, ExprId>,
-    memo: &mut FxHashMap<ExprId, ExprId>,
-) -> ExprId {
-    let mut stack = vec![(e, false)];
-    while let Some((id, done)) = stack.pop() {
-        if memo.contains_key(&id) {
-            continue;
-        }
-        if !done {
-            stack.push((id, true));
-            for c in src.children(id) {
-                if !memo.contains_key(&c) {
-                    stack.push((c, false));
-                }
-            }
-            continue;
-        }
-        let n = src.node(id);
-        let out = match n {
-            Node::Var(v) if map.contains_key(&v) => map[&v],
-            _ => {
-                let ch: Vec<ExprId> = src.children(id).map(|c| memo[&c]).collect();
-                crate::symbolic::rebuild(dst, n, &ch)
-            }
-        };
-        memo.insert(id, out);
-    }
-    memo[&e]
-}
 
 /// Turns a forward Euler system `d` (with its plan `p`) into linearly implicit Euler, for
 /// every state or only those in `only` (mixed mode: the Jacobian block of those states,
@@ -58,7 +27,7 @@ pub(super) fn transfer(
 pub fn transform(
     mut d: Discretized,
     p: &Plan,
-    only: Option<&[VarId]>,
+    only: Option<&[SysVar]>,
 ) -> Result<Discretized, Box<Diagnostic>> {
     if p.init.iter().any(|s| matches!(s, Stmt::Block(_))) {
         return Err(Box::new(
@@ -71,7 +40,7 @@ pub fn transform(
     }
     // The derivatives as explicit functions of states, parameters, inputs and time.
     let mut ar = p.arena.clone();
-    let mut known: FxHashMap<VarId, ExprId> = FxHashMap::default();
+    let mut known: FxHashMap<Slot, ExprId> = FxHashMap::default();
     let mut cache = FxHashMap::default();
     for &hv in &p.hoisted {
         if let Some(b) = p.vars[hv.index()].binding {
@@ -90,31 +59,31 @@ pub fn transform(
         });
         known.insert(a.var, e);
     }
-    let states: Vec<VarId> = d
+    let states: Vec<SysVar> = d
         .formulas
         .iter()
         .map(|(x, _)| *x)
         .filter(|x| only.is_none_or(|o| o.contains(x)))
         .collect();
-    let der_of = |d: &Discretized, x: VarId| -> Option<VarId> {
+    let der_of = |d: &Discretized, x: SysVar| -> Option<SysVar> {
         let want = format!("der({})", d.vars[x.index()].name);
         d.vars
             .iter()
             .position(|v| v.name == want)
-            .map(|i| VarId(i as u32))
+            .map(|i| SysVar(i as u32))
     };
-    let pre_of: FxHashMap<VarId, VarId> = d.pre_copies.iter().map(|&(p, v)| (v, p)).collect();
+    let pre_of: FxHashMap<SysVar, SysVar> = d.pre_copies.iter().map(|&(p, v)| (v, p)).collect();
     // At the start of the step: states → pre(x), time → t.
-    let mut at_start: FxHashMap<VarId, ExprId> = FxHashMap::default();
+    let mut at_start: FxHashMap<Slot, ExprId> = FxHashMap::default();
     for &x in &states {
         let Some(&px) = pre_of.get(&x) else {
             return Err(bug("a state without a pre slot"));
         };
-        at_start.insert(x, d.arena.var(px));
+        at_start.insert(Slot::of(x), d.arena.var(px));
     }
-    at_start.insert(d.time, d.arena.var(d.step_start));
+    at_start.insert(Slot::of(d.time), d.arena.var(d.step_start));
     // Unknowns Δ, one per state.
-    let mut delta: Vec<VarId> = Vec::new();
+    let mut delta: Vec<SysVar> = Vec::new();
     for &x in &states {
         let name = format!("delta({})", d.vars[x.index()].name);
         delta.push(d.add_var(name, SVarKind::Stage, x, None));
@@ -125,7 +94,7 @@ pub fn transform(
     for (i, &x) in states.iter().enumerate() {
         let dx = der_of(&d, x).ok_or_else(|| bug("a state without a derivative"))?;
         let f = *known
-            .get(&dx)
+            .get(&Slot::of(dx))
             .ok_or_else(|| bug("a derivative the initial system does not compute"))?;
         // Δ_i = h·f_i(x_k) + h·Σ_j J_ij(x_k)·Δ_j; f_i(x_k) is pre(der(x_i)).
         let pd = *pre_of
@@ -134,19 +103,20 @@ pub fn transform(
         let pde = d.arena.var(pd);
         let mut rhs = d.arena.mul(h, pde);
         for (j, &xj) in states.iter().enumerate() {
-            if !diff::occurs(&ar, f, xj) {
+            if !diff::occurs(&ar, f, Slot::of(xj)) {
                 continue;
             }
-            let jij = diff::diff(&mut ar, f, xj);
+            let jij = diff::diff(&mut ar, f, Slot::of(xj));
             if ar.as_const(jij) == Some(0.0) {
                 continue;
             }
-            let jd = transfer(&ar, &mut d.arena, jij, &at_start, &mut memo);
-            if let Some(v) = leaf_beyond(&d.arena, jd, d.vars.len()) {
-                return Err(bug(&format!(
-                    "Jacobian entry uses slot {v} outside the system"
-                )));
-            }
+            let n = d.vars.len();
+            let jd = transfer(&ar, &mut d.arena, n, jij, &at_start, &mut memo).map_err(|s| {
+                bug(&format!(
+                    "Jacobian entry uses slot {} outside the system",
+                    s.0
+                ))
+            })?;
             let dj = d.arena.var(delta[j]);
             let t = d.arena.mul(jd, dj);
             let ht = d.arena.mul(h, t);
@@ -181,15 +151,6 @@ pub fn transform(
         }
     }
     Ok(d)
-}
-
-fn leaf_beyond(ar: &Arena, e: ExprId, n: usize) -> Option<usize> {
-    let mut leaves = Vec::new();
-    ar.leaves(e, &mut leaves);
-    leaves.into_iter().find_map(|l| match l {
-        Node::Var(v) if v.index() >= n => Some(v.index()),
-        _ => None,
-    })
 }
 
 fn bug(msg: &str) -> Box<Diagnostic> {

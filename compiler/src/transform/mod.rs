@@ -10,3 +10,39 @@
 
 pub mod libe;
 pub mod multirate;
+
+use crate::plan::Slot;
+use crate::symbolic::{Arena, ExprId, Node};
+use crate::system::SysVar;
+use rustc_hash::FxHashMap;
+
+/// The step-system variable a slot of a plan built from a system of `n` variables stands for
+/// (the plan's first slots are the system's variables; the others, tangents and hoisted
+/// values, stand for none).
+pub(crate) fn sys_of(slot: Slot, n: usize) -> Option<SysVar> {
+    (slot.index() < n).then_some(SysVar(slot.0))
+}
+
+/// Copies `e` from a plan's arena into the step system's (of `n` variables): a slot in `map`
+/// becomes that expression, any other slot its system variable; `Err` names a slot that has
+/// none (the expression reads a value only the plan has).
+pub(crate) fn transfer(
+    src: &Arena<Slot>,
+    dst: &mut Arena<SysVar>,
+    n: usize,
+    e: ExprId,
+    map: &FxHashMap<Slot, ExprId>,
+    memo: &mut FxHashMap<ExprId, ExprId>,
+) -> Result<ExprId, Slot> {
+    dst.import(src, e, memo, &mut |ar, node| match node {
+        Node::Var(s) => match map.get(&s) {
+            Some(&x) => Some(x),
+            None => sys_of(s, n).map(|v| ar.var(v)),
+        },
+        _ => None,
+    })
+    .map_err(|node| match node {
+        Node::Var(s) | Node::Der(s) | Node::Pre(s) => s,
+        _ => Slot(u32::MAX),
+    })
+}

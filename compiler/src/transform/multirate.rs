@@ -11,15 +11,17 @@
 //! work per slow step is N − 1 times the fast cone plus one model evaluation, against N model
 //! evaluations for a single rate at h.
 
-use super::libe::transfer;
+use super::{sys_of, transfer};
 use crate::diag::Diagnostic;
+use crate::plan::Slot;
 use crate::plan::{Plan, Stmt};
-use crate::symbolic::{ExprId, Node, VarId};
+use crate::symbolic::{ExprId, Node};
+use crate::system::SysVar;
 use crate::system::{Discretized, Origin, SEquation, SVarKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A `pre` slot of `v` (copied at the start of every step).
-fn add_pre(d: &mut Discretized, v: VarId) -> VarId {
+fn add_pre(d: &mut Discretized, v: SysVar) -> SysVar {
     let name = format!("pre({})", d.vars[v.index()].name);
     let id = d.add_var(name, SVarKind::Pre, v, Some(v));
     d.pre_copies.push((id, v));
@@ -37,7 +39,7 @@ fn unsupported(msg: &str) -> Box<Diagnostic> {
 pub fn transform(
     mut d: Discretized,
     p: &Plan,
-    fast: &[VarId],
+    fast: &[SysVar],
     n: usize,
     quadratic: bool,
 ) -> Result<Discretized, Box<Diagnostic>> {
@@ -49,11 +51,11 @@ pub fn transform(
             "not yet supported on a model whose derivatives need an algebraic loop solved",
         ));
     }
-    let name = |d: &Discretized, v: VarId| d.vars[v.index()].name.clone();
-    let pre_of: FxHashMap<VarId, VarId> = d.pre_copies.iter().map(|&(p, v)| (v, p)).collect();
-    let states: Vec<VarId> = d.formulas.iter().map(|(x, _)| *x).collect();
+    let name = |d: &Discretized, v: SysVar| d.vars[v.index()].name.clone();
+    let pre_of: FxHashMap<SysVar, SysVar> = d.pre_copies.iter().map(|&(p, v)| (v, p)).collect();
+    let states: Vec<SysVar> = d.formulas.iter().map(|(x, _)| *x).collect();
     let (assign, cone_order) = fast_cone(&d, p, fast)?;
-    let hoisted: FxHashMap<VarId, ExprId> = p
+    let hoisted: FxHashMap<Slot, ExprId> = p
         .hoisted
         .iter()
         .filter_map(|&h| p.vars[h.index()].binding.map(|b| (h, b)))
@@ -71,10 +73,10 @@ pub fn transform(
     let small_h = d.arena.mul(inv_n, big_h);
     let t = d.arena.var(d.step_start);
     let mut eqs: Vec<SEquation> = Vec::new();
-    let mut unknowns: Vec<VarId> = Vec::new();
+    let mut unknowns: Vec<SysVar> = Vec::new();
     // Fast state and its derivative at the previous sub-step (k = 0: the start of the step).
-    let mut prev_x: FxHashMap<VarId, ExprId> = FxHashMap::default();
-    let mut prev_d: FxHashMap<VarId, ExprId> = FxHashMap::default();
+    let mut prev_x: FxHashMap<SysVar, ExprId> = FxHashMap::default();
+    let mut prev_d: FxHashMap<SysVar, ExprId> = FxHashMap::default();
     for &x in fast {
         let dx = find(&d, &format!("der({})", name(&d, x))).expect("checked");
         let px = pre_of.get(&x).ok_or_else(|| unsupported("no pre slot"))?;
@@ -88,8 +90,9 @@ pub fn transform(
         let c = d.arena.constant(k as f64);
         let dt = d.arena.mul(c, small_h);
         let tk = d.arena.add(t, dt);
-        let mut map: FxHashMap<VarId, ExprId> = FxHashMap::default();
-        map.insert(d.time, tk);
+        // Plan slots → their values at sub-step k (expressions of the system).
+        let mut map: FxHashMap<Slot, ExprId> = FxHashMap::default();
+        map.insert(Slot::of(d.time), tk);
         // Fast states at sub-step k: forward Euler from sub-step k − 1.
         for &x in fast {
             let id = d.add_var(format!("{}@{k}", name(&d, x)), SVarKind::Stage, x, None);
@@ -103,35 +106,47 @@ pub fn transform(
                 origin: Origin::Formula(id),
             });
             unknowns.push(id);
-            map.insert(x, lhs);
+            map.insert(Slot::of(x), lhs);
         }
         // Slow states extrapolated linearly from the start of the step.
         for &s in states.iter().filter(|s| !fast.contains(s)) {
             let e = extrapolate(&mut d, s, dt, &pre_of, &history, first_step);
-            map.insert(s, e);
+            map.insert(Slot::of(s), e);
         }
         // Inputs at the sub-step's time (a slot per input and sub-step, written by the
         // environment with the value at t + k·h).
-        let staged: Vec<VarId> = d.input_stages.iter().map(|s| s.0).collect();
-        let inputs: Vec<VarId> = (0..d.vars.len())
-            .map(|i| VarId(i as u32))
+        let staged: Vec<SysVar> = d.input_stages.iter().map(|s| s.0).collect();
+        let inputs: Vec<SysVar> = (0..d.vars.len())
+            .map(|i| SysVar(i as u32))
             .filter(|v| d.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
             .collect();
         for u in inputs {
             let id = d.add_var(format!("{}@{k}", name(&d, u)), SVarKind::Input, u, None);
             d.input_stages.push((id, u, k as f64 / n as f64));
-            map.insert(u, d.arena.var(id));
+            map.insert(Slot::of(u), d.arena.var(id));
         }
+        let nsys = d.vars.len();
         for (&h, &b) in &hoisted {
             let mut memo = FxHashMap::default();
-            let e = transfer(&p.arena, &mut d.arena, b, &FxHashMap::default(), &mut memo);
+            let e = transfer(
+                &p.arena,
+                &mut d.arena,
+                nsys,
+                b,
+                &FxHashMap::default(),
+                &mut memo,
+            )
+            .map_err(|_| unsupported("a hoisted value that reads a plan-only slot"))?;
             map.insert(h, e);
         }
         // The cone's assignments at sub-step k.
         let mut memo = FxHashMap::default();
-        for &v in &cone_order {
+        for &slot in &cone_order {
+            let v = sys_of(slot, nsys)
+                .ok_or_else(|| unsupported("an assignment to a plan-only slot"))?;
             let id = d.add_var(format!("{}@{k}", name(&d, v)), SVarKind::Stage, v, None);
-            let rhs = transfer(&p.arena, &mut d.arena, assign[&v], &map, &mut memo);
+            let rhs = transfer(&p.arena, &mut d.arena, nsys, assign[&slot], &map, &mut memo)
+                .map_err(|_| unsupported("an assignment that reads a plan-only slot"))?;
             let lhs = d.arena.var(id);
             eqs.push(SEquation {
                 lhs,
@@ -140,12 +155,12 @@ pub fn transform(
                 origin: Origin::Formula(id),
             });
             unknowns.push(id);
-            map.insert(v, lhs);
+            map.insert(slot, lhs);
         }
         for &x in fast {
             let dx = find(&d, &format!("der({})", name(&d, x))).expect("checked");
-            prev_x.insert(x, map[&x]);
-            prev_d.insert(x, map[&dx]);
+            prev_x.insert(x, map[&Slot::of(x)]);
+            prev_d.insert(x, map[&Slot::of(dx)]);
         }
     }
     // The last fast sub-step ends the step: x = x@(n−1) + h·der(x)@(n−1).
@@ -171,11 +186,11 @@ pub fn transform(
 fn fast_cone(
     d: &Discretized,
     p: &Plan,
-    fast: &[VarId],
-) -> Result<(FxHashMap<VarId, ExprId>, Vec<VarId>), Box<Diagnostic>> {
+    fast: &[SysVar],
+) -> Result<(FxHashMap<Slot, ExprId>, Vec<Slot>), Box<Diagnostic>> {
     // Assignments of the explicit model, by variable; hoisted slots by their bindings.
-    let mut assign: FxHashMap<VarId, ExprId> = FxHashMap::default();
-    let mut order: Vec<VarId> = Vec::new();
+    let mut assign: FxHashMap<Slot, ExprId> = FxHashMap::default();
+    let mut order: Vec<Slot> = Vec::new();
     for s in &p.init {
         if let Stmt::Assign(a) = s {
             assign.insert(a.var, a.expr);
@@ -183,12 +198,12 @@ fn fast_cone(
         }
     }
     // The cone of the fast derivatives: the assignments they read, transitively.
-    let mut cone: FxHashSet<VarId> = FxHashSet::default();
-    let mut stack: Vec<VarId> = Vec::new();
+    let mut cone: FxHashSet<Slot> = FxHashSet::default();
+    let mut stack: Vec<Slot> = Vec::new();
     for &x in fast {
         let dx = find(d, &format!("der({})", d.name_of(x)))
             .ok_or_else(|| unsupported("a fast state without a derivative"))?;
-        stack.push(dx);
+        stack.push(Slot::of(dx));
     }
     while let Some(v) = stack.pop() {
         if !cone.insert(v) {
@@ -206,7 +221,7 @@ fn fast_cone(
             }
         }
     }
-    let cone_order: Vec<VarId> = order.into_iter().filter(|v| cone.contains(v)).collect();
+    let cone_order: Vec<Slot> = order.into_iter().filter(|v| cone.contains(v)).collect();
     Ok((assign, cone_order))
 }
 
@@ -214,11 +229,11 @@ fn fast_cone(
 /// history, and the step counter whose first step extrapolates linearly.
 fn quadratic_history(
     d: &mut Discretized,
-    states: &[VarId],
-    fast: &[VarId],
-    pre_of: &FxHashMap<VarId, VarId>,
-) -> (FxHashMap<VarId, VarId>, Option<ExprId>) {
-    let mut history: FxHashMap<VarId, VarId> = FxHashMap::default();
+    states: &[SysVar],
+    fast: &[SysVar],
+    pre_of: &FxHashMap<SysVar, SysVar>,
+) -> (FxHashMap<SysVar, SysVar>, Option<ExprId>) {
+    let mut history: FxHashMap<SysVar, SysVar> = FxHashMap::default();
     for &s in states.iter().filter(|s| !fast.contains(s)) {
         let Some(ds) = find(d, &format!("der({})", d.name_of(s))) else {
             continue;
@@ -258,10 +273,10 @@ fn quadratic_history(
 /// `pre(der)` (implicit) is held.
 fn extrapolate(
     d: &mut Discretized,
-    s: VarId,
+    s: SysVar,
     dt: ExprId,
-    pre_of: &FxHashMap<VarId, VarId>,
-    history: &FxHashMap<VarId, VarId>,
+    pre_of: &FxHashMap<SysVar, SysVar>,
+    history: &FxHashMap<SysVar, SysVar>,
     first_step: Option<ExprId>,
 ) -> ExprId {
     let big_h = d.arena.var(d.step_size);
@@ -294,9 +309,9 @@ fn extrapolate(
 }
 
 /// The slot named `s`.
-fn find(d: &Discretized, s: &str) -> Option<VarId> {
+fn find(d: &Discretized, s: &str) -> Option<SysVar> {
     d.vars
         .iter()
         .position(|v| v.name == s)
-        .map(|i| VarId(i as u32))
+        .map(|i| SysVar(i as u32))
 }
