@@ -33,7 +33,7 @@ pub type Inputs = rtc_runtime::io::CsvInputs;
 /// step's explicit formulas see it as the value at their start), then the slots a
 /// multi-stage formula reads at its stage times, under the input's name with their offset.
 pub fn input_slots(plan: &Plan) -> Vec<rtc_runtime::Slot> {
-    let staged: Vec<Slot> = plan.input_stages.iter().map(|s| s.0).collect();
+    let staged: Vec<Slot> = plan.input_stages.iter().map(|s| s.slot).collect();
     let mut out: Vec<rtc_runtime::Slot> = plan
         .vars
         .iter()
@@ -47,15 +47,11 @@ pub fn input_slots(plan: &Plan) -> Vec<rtc_runtime::Slot> {
             offset: 1.0,
         })
         .collect();
-    out.extend(
-        plan.input_stages
-            .iter()
-            .map(|&(slot, main, offset)| rtc_runtime::Slot {
-                name: plan.name_of(main).to_string(),
-                slot: slot.index(),
-                offset,
-            }),
-    );
+    out.extend(plan.input_stages.iter().map(|s| rtc_runtime::Slot {
+        name: plan.name_of(s.input).to_string(),
+        slot: s.slot.index(),
+        offset: s.offset,
+    }));
     out
 }
 

@@ -7,7 +7,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::flat::{FlatModel, FlatVar};
 use crate::symbolic::ExprId;
 use crate::system::SysVar;
-use crate::system::{Formula, Method, Origin, SEquation, SVarKind};
+use crate::system::{Formula, Method, Origin, SEquation, SVarKind, StagedInput};
 use rustc_hash::FxHashMap;
 
 /// Chooses each state's formula from the method. Unknown names in `--implicit` are errors.
@@ -170,7 +170,7 @@ impl Builder<'_> {
         // environment with the input's value at t + c·h (Bernstein: a real-time formula
         // needs only inputs that exist when the stage runs).
         if c != 0.0 {
-            let staged: Vec<SysVar> = self.input_stages.iter().map(|s| s.0).collect();
+            let staged: Vec<SysVar> = self.input_stages.iter().map(|s| s.slot).collect();
             let inputs: Vec<SysVar> = (0..self.vars.len())
                 .map(|i| SysVar(i as u32))
                 .filter(|v| self.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
@@ -180,7 +180,11 @@ impl Builder<'_> {
                 let span = self.vars[u.index()].span;
                 let flat_u = self.vars[u.index()].flat;
                 let su = self.add(name, SVarKind::Input, flat_u, span);
-                self.input_stages.push((su, u, c));
+                self.input_stages.push(StagedInput {
+                    slot: su,
+                    input: u,
+                    offset: c,
+                });
                 stage_of.insert(u, su);
             }
         }

@@ -7,7 +7,7 @@ use crate::diag::Span;
 use crate::flat::{FlatModel, FlatVar, VarKind};
 use crate::symbolic::ExprId;
 use crate::system::SysVar;
-use crate::system::{Origin, SEquation, SVarKind, System};
+use crate::system::{Origin, Recorded, SEquation, SVarKind, System};
 
 /// Where the special slots are and which flat variables are states.
 pub(super) struct Layout {
@@ -166,10 +166,7 @@ pub(super) fn systems(
 
 /// Every flat variable that is not a parameter, by name, as an expression over the step
 /// system's variables, for recording results.
-pub(super) fn outputs(
-    b: &mut Builder,
-    flat: &FlatModel,
-) -> DResult<Vec<(String, ExprId, VarKind, bool)>> {
+pub(super) fn outputs(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Recorded>> {
     let mut outputs = Vec::new();
     for (i, v) in flat.vars.iter().enumerate() {
         if matches!(v.kind, VarKind::Parameter | VarKind::Constant) {
@@ -192,7 +189,12 @@ pub(super) fn outputs(
             }
             k => k,
         };
-        outputs.push((v.name.clone(), t, kind, v.is_output));
+        outputs.push(Recorded {
+            name: v.name.clone(),
+            expr: t,
+            kind,
+            is_output: v.is_output,
+        });
     }
     Ok(outputs)
 }

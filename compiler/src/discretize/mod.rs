@@ -35,7 +35,9 @@ mod events;
 mod formulas;
 mod layout;
 
-use crate::system::{order_pre_copies, Discretized, Formula, Method, SEquation, SVar, SVarKind};
+use crate::system::{
+    order_pre_copies, Discretized, Formula, Method, SEquation, SVar, SVarKind, StagedInput,
+};
 use layout::Layout;
 use rustc_hash::FxHashMap;
 
@@ -55,7 +57,7 @@ struct Builder<'m> {
     /// What `time` stands for when translating a stage copy (`t + c·h`); `None`: `time`.
     time_expr: Option<ExprId>,
     /// Input slots read at stage times (see [`Discretized::input_stages`]).
-    input_stages: Vec<(SysVar, SysVar, f64)>,
+    input_stages: Vec<StagedInput>,
     cache: FxHashMap<ExprId, ExprId>,
 }
 

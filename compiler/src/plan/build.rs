@@ -62,11 +62,7 @@ pub fn build(
             .iter()
             .map(|&(p, v)| (Slot::of(p), Slot::of(v)))
             .collect(),
-        input_stages: d
-            .input_stages
-            .iter()
-            .map(|&(s, m, o)| (Slot::of(s), Slot::of(m), o))
-            .collect(),
+        input_stages: d.input_stages.iter().map(|s| s.map(Slot::of)).collect(),
         events: d.events.iter().map(|e| e.map(Slot::of)).collect(),
         time: Slot::of(d.time),
         step_start: Slot::of(d.step_start),
@@ -75,11 +71,11 @@ pub fn build(
         outputs: d
             .outputs
             .iter()
-            .map(|(name, expr, kind, is_output)| Output {
-                name: name.clone(),
-                expr: *expr,
-                kind: *kind,
-                is_output: *is_output,
+            .map(|o| Output {
+                name: o.name.clone(),
+                expr: o.expr,
+                kind: o.kind,
+                is_output: o.is_output,
             })
             .collect(),
         newton: opts.newton,
@@ -284,15 +280,16 @@ fn solve_small_linear(
     let eq = system.equations[*torn.residuals.first()?];
     let mut r = plan.arena.sub(eq.lhs, eq.rhs);
     // Substitute inner assignments, last first, so every inner variable disappears.
-    for &(_, v, e) in torn.inner.iter().rev() {
+    for s in torn.inner.iter().rev() {
+        let (v, e) = (s.var, s.expr);
         let mut cache = FxHashMap::default();
         r = plan.arena.substitute(r, &mut cache, &mut |_, n| match n {
             Node::Var(w) if w == v => Some(e),
             _ => None,
         });
     }
-    for &(_, v, _) in &torn.inner {
-        if occurs(&plan.arena, r, v) {
+    for s in &torn.inner {
+        if occurs(&plan.arena, r, s.var) {
             return None;
         }
     }
@@ -316,10 +313,10 @@ fn solve_small_linear(
         expr: sol,
         span: eq.span,
     }];
-    out.extend(torn.inner.iter().map(|&(e, v, expr)| Assign {
-        var: v,
-        expr,
-        span: system.equations[e].span,
+    out.extend(torn.inner.iter().map(|s| Assign {
+        var: s.var,
+        expr: s.expr,
+        span: system.equations[s.eq].span,
     }));
     Some(out)
 }
@@ -334,10 +331,10 @@ fn torn_block(
     let inner: Vec<Assign> = torn
         .inner
         .iter()
-        .map(|&(e, v, expr)| Assign {
-            var: v,
-            expr,
-            span: system.equations[e].span,
+        .map(|s| Assign {
+            var: s.var,
+            expr: s.expr,
+            span: system.equations[s.eq].span,
         })
         .collect();
     let residuals: Vec<ExprId> = torn

@@ -160,7 +160,7 @@ pub struct Plan {
     /// Variables the step reads before recomputing them (their previous value, `pre`).
     pub carried: Vec<Slot>,
     /// Input slots read at a stage time: (slot, main slot, offset in the step / h).
-    pub input_stages: Vec<(Slot, Slot, f64)>,
+    pub input_stages: Vec<crate::system::StagedInput<Slot>>,
     /// State events (when-equations), over this plan's slots.
     pub events: Vec<crate::system::Event<Slot>>,
 }

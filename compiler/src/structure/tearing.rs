@@ -16,13 +16,22 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::blt::Block;
 
+/// An equation of a torn loop solved for one of its unknowns.
+#[derive(Clone, Copy, Debug)]
+pub struct Solved<V: Var> {
+    /// Its index in the system.
+    pub eq: usize,
+    pub var: V,
+    pub expr: ExprId,
+}
+
 /// A torn block: tearing variables, the inner assignments computed from them in order, and the
 /// residual equations (as many as tearing variables).
 #[derive(Clone, Debug)]
 pub struct Torn<V: Var> {
     pub tearing: Vec<V>,
-    /// (equation index, variable, solved expression)
-    pub inner: Vec<(usize, V, ExprId)>,
+    /// The inner equations, solved in order.
+    pub inner: Vec<Solved<V>>,
     pub residuals: Vec<usize>,
 }
 
@@ -147,7 +156,11 @@ pub fn tear_with<V: Var>(
                     });
                     if let Some(sol) = sol {
                         st.used[e] = true;
-                        inner.push((block.equations[e], block.unknowns[v], sol));
+                        inner.push(Solved {
+                            eq: block.equations[e],
+                            var: block.unknowns[v],
+                            expr: sol,
+                        });
                         mark_known(&mut st, v, &mut queue);
                     }
                 }

@@ -242,6 +242,38 @@ pub struct SEquation {
     pub origin: Origin,
 }
 
+/// A flat variable as the results record it: an expression over the system's variables (an
+/// alias is its representative with a sign).
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub name: String,
+    pub expr: ExprId,
+    /// `State` only for the states the system integrates (not their aliases).
+    pub kind: VarKind,
+    pub is_output: bool,
+}
+
+/// An input read at a stage time: its own slot, which the environment writes with the input's
+/// value at t + offset·h.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StagedInput<V: Var = SysVar> {
+    pub slot: V,
+    /// The input's main slot.
+    pub input: V,
+    /// When within the step, as a fraction of h.
+    pub offset: f64,
+}
+
+impl<V: Var> StagedInput<V> {
+    pub fn map<W: Var>(self, f: impl Fn(V) -> W) -> StagedInput<W> {
+        StagedInput {
+            slot: f(self.slot),
+            input: f(self.input),
+            offset: self.offset,
+        }
+    }
+}
+
 /// A square system: equations and the unknowns they determine.
 #[derive(Clone, Debug)]
 pub struct System<V: Var = SysVar> {
@@ -293,10 +325,10 @@ pub struct Discretized {
     pub step_size: SysVar,
     /// Every flat variable that is not a parameter, by name, as an expression over system
     /// variables (aliases included), for recording results.
-    pub outputs: Vec<(String, ExprId, VarKind, bool)>,
+    pub outputs: Vec<Recorded>,
     /// Input slots read at a stage time: (slot, the input's main slot, offset in the step as
     /// a fraction of h). The environment writes the input's value at t + offset·h.
-    pub input_stages: Vec<(SysVar, SysVar, f64)>,
+    pub input_stages: Vec<StagedInput<SysVar>>,
     /// State events from when-equations.
     pub events: Vec<Event>,
     /// The alias sets of the flat model (flat variable ids), for reports.

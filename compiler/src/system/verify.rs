@@ -98,8 +98,8 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
             )));
         }
     }
-    for (name, e, _, _) in &d.outputs {
-        check_expr(*e, &format!("output `{name}`"))?;
+    for o in &d.outputs {
+        check_expr(o.expr, &format!("output `{}`", o.name))?;
     }
     for (k, e) in d.events.iter().enumerate() {
         let what = format!("event {k}");

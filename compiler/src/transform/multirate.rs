@@ -17,7 +17,7 @@ use crate::plan::Slot;
 use crate::plan::{Plan, Stmt};
 use crate::symbolic::{ExprId, Node};
 use crate::system::SysVar;
-use crate::system::{Discretized, Origin, SEquation, SVarKind};
+use crate::system::{Discretized, Origin, SEquation, SVarKind, StagedInput};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A `pre` slot of `v` (copied at the start of every step).
@@ -115,14 +115,18 @@ pub fn transform(
         }
         // Inputs at the sub-step's time (a slot per input and sub-step, written by the
         // environment with the value at t + k·h).
-        let staged: Vec<SysVar> = d.input_stages.iter().map(|s| s.0).collect();
+        let staged: Vec<SysVar> = d.input_stages.iter().map(|s| s.slot).collect();
         let inputs: Vec<SysVar> = (0..d.vars.len())
             .map(|i| SysVar(i as u32))
             .filter(|v| d.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
             .collect();
         for u in inputs {
             let id = d.add_var(format!("{}@{k}", name(&d, u)), SVarKind::Input, u, None);
-            d.input_stages.push((id, u, k as f64 / n as f64));
+            d.input_stages.push(StagedInput {
+                slot: id,
+                input: u,
+                offset: k as f64 / n as f64,
+            });
             map.insert(Slot::of(u), d.arena.var(id));
         }
         let nsys = d.vars.len();
