@@ -115,6 +115,120 @@ pub fn load(file_name: &str, text: &str, opts: &Options) -> Result<Loaded, Threa
     with_stack_for(text, move || load_source(&name, &t, &o))
 }
 
+/// A method as the command line names it, with the options that go with it.
+pub struct MethodChoice<'a> {
+    /// fe, be, trapezoid, radau, libe, mixed, multirate, rtrk2, rk3, rk4, rtrk4, ab2, ab3.
+    pub method: &'a str,
+    /// Mixed and multi-rate: the implicit states.
+    pub implicit: &'a [String],
+    /// Mixed: `be` or `libe`.
+    pub implicit_as: &'a str,
+    /// Multi-rate: the fast states and sub-steps (else from annotations).
+    pub fast: &'a [String],
+    pub ratio: Option<usize>,
+    /// Multi-rate: `linear` or `quadratic`.
+    pub extrapolation: &'a str,
+    pub newton_iterations: u32,
+}
+
+impl Default for MethodChoice<'_> {
+    fn default() -> Self {
+        MethodChoice {
+            method: "be",
+            implicit: &[],
+            implicit_as: "be",
+            fast: &[],
+            ratio: None,
+            extrapolation: "linear",
+            newton_iterations: 10,
+        }
+    }
+}
+
+/// The method a choice names (checked against the options that go with it).
+pub fn parse_method(m: &MethodChoice) -> DResult<Method> {
+    let method = match m.method {
+        "fe" => Method::ForwardEuler,
+        "be" => Method::BackwardEuler,
+        "trapezoid" | "trap" => Method::Trapezoid,
+        "radau" => Method::Radau,
+        "rtrk2" => Method::Rk(Rk::Rtrk2),
+        "rk3" => Method::Rk(Rk::Rk3),
+        "rk4" => Method::Rk(Rk::Rk4),
+        "rtrk4" => Method::Rk(Rk::Rtrk4),
+        "ab2" => Method::Ab(2),
+        "ab3" => Method::Ab(3),
+        "libe" => Method::Libe,
+        // Fast states and ratio may also come from annotations (resolved with the model).
+        "multirate" => Method::MultiRate {
+            fast: m.fast.to_vec(),
+            ratio: m.ratio.unwrap_or(0),
+            implicit: m.implicit.to_vec(),
+            quadratic: match m.extrapolation {
+                "linear" => false,
+                "quadratic" => true,
+                other => {
+                    return Err(Box::new(
+                        Diagnostic::error("command-line", format!("--extrapolation `{other}`"))
+                            .help("the predictors are linear and quadratic"),
+                    ))
+                }
+            },
+        },
+        "mixed" => match m.implicit_as {
+            "be" => Method::Mixed {
+                implicit: m.implicit.to_vec(),
+            },
+            "libe" => Method::MixedLibe {
+                implicit: m.implicit.to_vec(),
+            },
+            other => {
+                return Err(Box::new(
+                    Diagnostic::error("command-line", format!("--implicit-as `{other}`"))
+                        .help("the implicit formulas of mixed mode are be and libe"),
+                ))
+            }
+        },
+        other => {
+            return Err(Box::new(
+                Diagnostic::error("command-line", format!("unknown method `{other}`")).help(
+                    "the methods are fe, be, trapezoid, radau, mixed, rtrk2, rk3, rk4, rtrk4",
+                ),
+            ))
+        }
+    };
+    if m.implicit_as != "be" && !matches!(method, Method::MixedLibe { .. }) {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--implicit-as only applies to --method mixed",
+        )));
+    }
+    if !m.implicit.is_empty()
+        && !matches!(
+            method,
+            Method::Mixed { .. } | Method::MixedLibe { .. } | Method::MultiRate { .. }
+        )
+    {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--implicit only applies to --method mixed and multirate",
+        )));
+    }
+    if (!m.fast.is_empty() || m.ratio.is_some()) && !matches!(method, Method::MultiRate { .. }) {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--fast and --ratio only apply to --method multirate",
+        )));
+    }
+    if m.newton_iterations == 0 {
+        return Err(Box::new(Diagnostic::error(
+            "command-line",
+            "--newton-iterations must be at least 1",
+        )));
+    }
+    Ok(method)
+}
+
 /// The step size: the one asked for, else the experiment annotation's interval.
 pub fn step_size(requested: Option<f64>, flat: &FlatModel) -> DResult<f64> {
     let h = requested.or(flat.experiment.interval).ok_or_else(|| {

@@ -68,12 +68,11 @@ fn diagnostic_golden_files() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn plan_golden_files() {
-    // Each `tests/golden/plan/X.mo` starts with
-    // `// args: --method M [--implicit a,b] --step h [--emit what]`; the `rtc analyze --emit
-    // plan` (or `--emit what`) report must equal `X.plan`.
-    let dir = common::repo_root().join("tests/golden/plan");
+/// Runs the analyze goldens of `dir`: each `X.mo` starts with `// args: --method M
+/// [--implicit a,b] [--fast x] [--ratio n] --step h [--emit what]`; the `rtc analyze --emit
+/// plan` (or `--emit what`) report must equal `X.<ext>`.
+fn analyze_goldens(dir: &str, ext: &str) {
+    let dir = common::repo_root().join(dir);
     let mut failures = Vec::new();
     let cases = common::files(&dir, "mo");
     assert!(!cases.is_empty());
@@ -93,20 +92,28 @@ fn plan_golden_files() {
                 .and_then(|i| args.get(i + 1))
                 .cloned()
         };
-        let method = match get("--method").as_deref() {
-            Some("fe") => rtc::pipeline::Method::ForwardEuler,
-            Some("be") => rtc::pipeline::Method::BackwardEuler,
-            Some("trapezoid") => rtc::pipeline::Method::Trapezoid,
-            Some("mixed") => rtc::pipeline::Method::Mixed {
-                implicit: get("--implicit")
-                    .map(|s| s.split(',').map(|s| s.to_string()).collect())
-                    .unwrap_or_default(),
-            },
-            other => panic!("{}: method {other:?}", mo.display()),
+        let list = |k: &str| -> Vec<String> {
+            get(k)
+                .map(|s| s.split(',').map(|s| s.to_string()).collect())
+                .unwrap_or_default()
         };
+        let (implicit, fast) = (list("--implicit"), list("--fast"));
+        let method_name = get("--method").expect("--method");
+        let choice = rtc::pipeline::MethodChoice {
+            method: &method_name,
+            implicit: &implicit,
+            fast: &fast,
+            ratio: get("--ratio").map(|r| r.parse().expect("ratio")),
+            ..Default::default()
+        };
+        let method = rtc::pipeline::parse_method(&choice)
+            .unwrap_or_else(|d| panic!("{}: {}", mo.display(), d.message));
         let h: Option<f64> = get("--step").map(|s| s.parse().expect("step"));
         let name = format!(
-            "tests/golden/plan/{}",
+            "{}/{}",
+            dir.strip_prefix(common::repo_root())
+                .unwrap_or(&dir)
+                .display(),
             mo.file_name().unwrap_or_default().to_string_lossy()
         );
         let c = check_source(&name, &text, &Options::default());
@@ -119,7 +126,7 @@ fn plan_golden_files() {
             &c.sources,
             &method,
             h,
-            rtc::plan::Newton::default(),
+            rtc::pipeline::Newton::default(),
             None,
             Some(get("--emit").as_deref().unwrap_or("plan")),
         );
@@ -127,9 +134,21 @@ fn plan_golden_files() {
             Ok(t) => t,
             Err(d) => format!("error: {}\n", d.message),
         };
-        if let Some(diff) = common::golden(&mo.with_extension("plan"), &out) {
+        if let Some(diff) = common::golden(&mo.with_extension(ext), &out) {
             failures.push(diff);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn plan_golden_files() {
+    analyze_goldens("tests/golden/plan", "plan");
+}
+
+/// The step system inline integration makes of one small model, printed for every method
+/// (`rtc analyze --emit system`): the formulas, stage copies, `pre` slots and transforms.
+#[test]
+fn system_golden_per_method() {
+    analyze_goldens("tests/golden/system", "system");
 }

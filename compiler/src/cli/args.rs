@@ -3,7 +3,7 @@
 
 use crate::diag::Diagnostic;
 use crate::flat::FlatModel;
-use crate::pipeline::{self, Method, Rk};
+use crate::pipeline::{self, Method, MethodChoice};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -199,86 +199,15 @@ pub(crate) fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Box<
 
 /// The method the arguments name (checked against the options that go with it).
 pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
-    let method = match m.method.as_str() {
-        "fe" => Method::ForwardEuler,
-        "be" => Method::BackwardEuler,
-        "trapezoid" | "trap" => Method::Trapezoid,
-        "radau" => Method::Radau,
-        "rtrk2" => Method::Rk(Rk::Rtrk2),
-        "rk3" => Method::Rk(Rk::Rk3),
-        "rk4" => Method::Rk(Rk::Rk4),
-        "rtrk4" => Method::Rk(Rk::Rtrk4),
-        "ab2" => Method::Ab(2),
-        "ab3" => Method::Ab(3),
-        "libe" => Method::Libe,
-        // Fast states and ratio may also come from annotations (resolved with the model).
-        "multirate" => Method::MultiRate {
-            fast: m.fast.clone(),
-            ratio: m.ratio.unwrap_or(0),
-            implicit: m.implicit.clone(),
-            quadratic: match m.extrapolation.as_str() {
-                "linear" => false,
-                "quadratic" => true,
-                other => {
-                    return Err(Box::new(
-                        Diagnostic::error("command-line", format!("--extrapolation `{other}`"))
-                            .help("the predictors are linear and quadratic"),
-                    ))
-                }
-            },
-        },
-        "mixed" => match m.implicit_as.as_str() {
-            "be" => Method::Mixed {
-                implicit: m.implicit.clone(),
-            },
-            "libe" => Method::MixedLibe {
-                implicit: m.implicit.clone(),
-            },
-            other => {
-                return Err(Box::new(
-                    Diagnostic::error("command-line", format!("--implicit-as `{other}`"))
-                        .help("the implicit formulas of mixed mode are be and libe"),
-                ))
-            }
-        },
-        other => {
-            return Err(Box::new(
-                Diagnostic::error("command-line", format!("unknown method `{other}`")).help(
-                    "the methods are fe, be, trapezoid, radau, mixed, rtrk2, rk3, rk4, rtrk4",
-                ),
-            ))
-        }
-    };
-    if m.implicit_as != "be" && !matches!(method, Method::MixedLibe { .. }) {
-        return Err(Box::new(Diagnostic::error(
-            "command-line",
-            "--implicit-as only applies to --method mixed",
-        )));
-    }
-    if !m.implicit.is_empty()
-        && !matches!(
-            method,
-            Method::Mixed { .. } | Method::MixedLibe { .. } | Method::MultiRate { .. }
-        )
-    {
-        return Err(Box::new(Diagnostic::error(
-            "command-line",
-            "--implicit only applies to --method mixed and multirate",
-        )));
-    }
-    if (!m.fast.is_empty() || m.ratio.is_some()) && !matches!(method, Method::MultiRate { .. }) {
-        return Err(Box::new(Diagnostic::error(
-            "command-line",
-            "--fast and --ratio only apply to --method multirate",
-        )));
-    }
-    if m.newton_iterations == 0 {
-        return Err(Box::new(Diagnostic::error(
-            "command-line",
-            "--newton-iterations must be at least 1",
-        )));
-    }
-    Ok(method)
+    pipeline::parse_method(&MethodChoice {
+        method: &m.method,
+        implicit: &m.implicit,
+        implicit_as: &m.implicit_as,
+        fast: &m.fast,
+        ratio: m.ratio,
+        extrapolation: &m.extrapolation,
+        newton_iterations: m.newton_iterations,
+    })
 }
 
 /// The step size: `--step`, else the experiment annotation's interval.
