@@ -90,6 +90,12 @@ pub struct Variable {
     pub fast: bool,
 }
 
+crate::symbolic::entity!(
+    /// An equation of the flat model: an index into `FlatModel::equations` (not a position in
+    /// a step system, which has its own numbering).
+    FlatEq
+);
+
 #[derive(Clone, Debug)]
 pub struct Equation {
     pub lhs: ExprId,
@@ -179,6 +185,10 @@ pub struct FlatModel {
 impl FlatModel {
     pub fn var(&self, v: FlatVar) -> &Variable {
         &self.vars[v.index()]
+    }
+
+    pub fn equation(&self, e: FlatEq) -> &Equation {
+        &self.equations[e.index()]
     }
 
     pub fn count(&self, kind: VarKind) -> usize {

@@ -202,7 +202,7 @@ impl Builder<'_> {
         let mut eqs = Vec::new();
         let mut result = Ok(());
         for &m in &self.aliases.kept.clone() {
-            let eq = &flat.equations[m];
+            let eq = flat.equation(m);
             let (lhs, rhs) = match (self.translate(eq.lhs), self.translate(eq.rhs)) {
                 (Ok(l), Ok(r)) => (l, r),
                 (Err(e), _) | (_, Err(e)) => {

@@ -103,7 +103,7 @@ pub(super) fn layout(b: &mut Builder, flat: &FlatModel) -> DResult<Layout> {
 pub(super) fn model_equations(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<SEquation>> {
     let mut model_eqs = Vec::new();
     for &k in &b.aliases.kept.clone() {
-        let eq = &flat.equations[k];
+        let eq = flat.equation(k);
         let lhs = b.translate(eq.lhs)?;
         let rhs = b.translate(eq.rhs)?;
         model_eqs.push(SEquation {

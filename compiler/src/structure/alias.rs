@@ -15,8 +15,8 @@
 //! `__rtc(implicit)` and `__rtc(fast)` marks of any member hold for the set.
 
 use crate::diag::{Diagnostic, Span};
-use crate::flat::FlatVar;
 use crate::flat::{AliasSet, FlatModel, Kept, VarKind};
+use crate::flat::{FlatEq, FlatVar};
 use crate::symbolic::{ExprId, Node};
 
 type Arena = crate::symbolic::Arena<FlatVar>;
@@ -31,7 +31,7 @@ pub struct Aliases {
     /// Whether the set (by representative) contains a state.
     pub has_state: Vec<bool>,
     /// Indices of the equations that remain after elimination.
-    pub kept: Vec<usize>,
+    pub kept: Vec<FlatEq>,
     /// Number of equations eliminated.
     pub eliminated: usize,
     /// Sets with more than one member, in the order of their representatives.
@@ -139,7 +139,7 @@ struct Union {
     /// The parameter expression a set (by root) is bound to.
     bound: Vec<Option<ExprId>>,
     /// Equations that remain, and how many were eliminated.
-    kept: Vec<usize>,
+    kept: Vec<FlatEq>,
     eliminated: usize,
 }
 
@@ -172,6 +172,7 @@ fn union(model: &mut FlatModel) -> Union {
     let mut eliminated = 0;
     let equations = model.equations.clone();
     for (i, eq) in equations.iter().enumerate() {
+        let i = FlatEq(i as u32);
         let f = form(&model.arena, model, eq.lhs, eq.rhs);
         match f {
             Some(Form::Pair(a, sa, b, sb)) if a != b => {

@@ -11,7 +11,7 @@ pub mod matching;
 pub mod tearing;
 
 use crate::diag::Diagnostic;
-use crate::flat::FlatVar;
+use crate::flat::{FlatEq, FlatVar};
 use crate::flat::{FlatModel, VarKind};
 use crate::symbolic::Node;
 use rustc_hash::FxHashMap;
@@ -66,7 +66,7 @@ pub struct System {
     pub unknowns: Vec<Unknown>,
     pub unknown_index: FxHashMap<Unknown, usize>,
     /// Equation indices into `model.equations`.
-    pub equations: Vec<usize>,
+    pub equations: Vec<FlatEq>,
     /// `incidence[i]`: unknowns (indices) in equation `equations[i]`.
     pub incidence: Vec<Vec<usize>>,
 }
@@ -92,7 +92,7 @@ pub fn build_system(model: &mut FlatModel) -> Result<System, Vec<Diagnostic>> {
     let mut incidence = Vec::with_capacity(aliases.kept.len());
     let mut leaves = Vec::new();
     for &k in &aliases.kept {
-        let eq = &model.equations[k];
+        let eq = model.equation(k);
         leaves.clear();
         model.arena.leaves(eq.lhs, &mut leaves);
         model.arena.leaves(eq.rhs, &mut leaves);
@@ -170,7 +170,7 @@ pub fn check(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
         .filter(|&c| matching.col_to_row[c] == matching::UNMATCHED)
         .map(|c| unknown_name(&m, sys.unknowns[c]))
         .collect();
-    let unmatched_eqs: Vec<usize> = (0..neq)
+    let unmatched_eqs: Vec<FlatEq> = (0..neq)
         .filter(|&r| matching.row_to_col[r] == matching::UNMATCHED)
         .map(|r| sys.equations[r])
         .collect();
@@ -215,13 +215,13 @@ pub fn check(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
         let texts: Vec<String> = unmatched_eqs
             .iter()
             .map(|&k| {
-                let e = &m.equations[k];
+                let e = m.equation(k);
                 format!("{} = {}", m.expr_string(e.lhs), m.expr_string(e.rhs))
             })
             .collect();
         help.push(format!("equations left over: {}", list(&texts)));
         for (n, &k) in unmatched_eqs.iter().take(6).enumerate() {
-            let span = m.equations[k].span;
+            let span = m.equation(k).span;
             d = if n == 0 {
                 d.at(span, "this equation has no unknown left to determine")
             } else {

@@ -391,7 +391,7 @@ mod tests {
                 lhs,
                 rhs,
                 span: Default::default(),
-                origin: Origin::Model(i),
+                origin: Origin::Model(crate::flat::FlatEq(i as u32)),
             });
         }
         let sys = System {
@@ -431,7 +431,7 @@ mod tests {
                 lhs,
                 rhs,
                 span: Default::default(),
-                origin: Origin::Model(i),
+                origin: Origin::Model(crate::flat::FlatEq(i as u32)),
             })
             .collect();
         let sys = System {
@@ -457,7 +457,7 @@ mod tests {
                 lhs: xe,
                 rhs,
                 span: Default::default(),
-                origin: Origin::Model(0),
+                origin: Origin::Model(crate::flat::FlatEq(0)),
             }],
             unknowns: vec![x, d],
             step_size: Some(h),

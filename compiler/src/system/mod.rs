@@ -15,8 +15,8 @@ mod verify;
 pub use verify::verify;
 
 use crate::diag::Span;
-use crate::flat::FlatVar;
 use crate::flat::VarKind;
+use crate::flat::{FlatEq, FlatVar};
 use crate::symbolic::{Arena, ExprId, Var};
 
 crate::symbolic::entity!(
@@ -228,8 +228,8 @@ pub struct SVar {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
-    /// Equation `k` of the flat model.
-    Model(usize),
+    /// An equation of the flat model.
+    Model(FlatEq),
     /// The discretisation equation of a state (step variable).
     Formula(SysVar),
 }

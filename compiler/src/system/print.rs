@@ -40,7 +40,7 @@ impl Discretized {
 
     fn equation_text(&self, e: &SEquation) -> String {
         let origin = match e.origin {
-            Origin::Model(k) => format!("model equation {k}"),
+            Origin::Model(k) => format!("model equation {}", k.0),
             Origin::Formula(v) => format!("formula of {}", self.name_of(v)),
         };
         format!(
