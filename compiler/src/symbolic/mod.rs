@@ -640,6 +640,28 @@ impl<V: Var> Arena<V> {
     /// Rebuilds `root` bottom-up with `f` deciding the replacement of each leaf node
     /// (`Var`, `Der`, `Pre`, `Time`; `None` keeps it).
     /// Constructors re-simplify, so substituting a constant folds what it reaches.
+    /// The nodes below `root` not yet in `done`, children before parents, each once (sparse:
+    /// the arena can be large).
+    fn postorder_missing(&self, root: ExprId, done: &FxHashMap<ExprId, ExprId>) -> Vec<ExprId> {
+        let mut order = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![(root, false)];
+        while let Some((id, finished)) = stack.pop() {
+            if finished {
+                order.push(id);
+                continue;
+            }
+            if done.contains_key(&id) || !seen.insert(id) {
+                continue;
+            }
+            stack.push((id, true));
+            for c in self.children(id) {
+                stack.push((c, false));
+            }
+        }
+        order
+    }
+
     /// Copies `root` of another arena (over another variable space) into this one: operators
     /// rebuilt (and re-simplified) over the copied children; each variable, derivative or `pre`
     /// leaf is what `leaf` makes of it, or the copy stops with the leaf it refused (`time` is
@@ -652,23 +674,7 @@ impl<V: Var> Arena<V> {
         memo: &mut FxHashMap<ExprId, ExprId>,
         leaf: &mut impl FnMut(&mut Arena<V>, Node<W>) -> Option<ExprId>,
     ) -> Result<ExprId, Node<W>> {
-        let mut order = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack = vec![(root, false)];
-        while let Some((id, done)) = stack.pop() {
-            if done {
-                order.push(id);
-                continue;
-            }
-            if memo.contains_key(&id) || !seen.insert(id) {
-                continue;
-            }
-            stack.push((id, true));
-            for c in src.children(id) {
-                stack.push((c, false));
-            }
-        }
-        for id in order {
+        for id in src.postorder_missing(root, memo) {
             let node = src.node(id);
             let new = match node {
                 Node::Const(bits) => self.intern(Node::Const(bits)),
@@ -713,24 +719,7 @@ impl<V: Var> Arena<V> {
         cache: &mut FxHashMap<ExprId, ExprId>,
         f: &mut impl FnMut(&mut Arena<V>, Node<V>) -> Option<ExprId>,
     ) -> ExprId {
-        // Post-order over the nodes not yet in the cache (sparse: the arena can be large).
-        let mut order = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack = vec![(root, false)];
-        while let Some((id, done)) = stack.pop() {
-            if done {
-                order.push(id);
-                continue;
-            }
-            if cache.contains_key(&id) || !seen.insert(id) {
-                continue;
-            }
-            stack.push((id, true));
-            for c in self.children(id) {
-                stack.push((c, false));
-            }
-        }
-        for id in order {
+        for id in self.postorder_missing(root, cache) {
             if cache.contains_key(&id) {
                 continue;
             }
