@@ -108,6 +108,10 @@ pub struct ClassTree<'a> {
     looking_up: Vec<(ClassId, Box<str>)>,
     /// Errors met while loading libraries on demand.
     pub load_errors: Vec<Diagnostic>,
+    /// Members of library packages not parsed yet: (package, name) → the file or directory.
+    /// A member is parsed when a lookup first needs it, so a model reads only the files of
+    /// the classes it uses, and a broken file it does not use costs nothing.
+    unloaded: FxHashMap<(ClassId, Box<str>), PathBuf>,
 }
 
 impl<'a> ClassTree<'a> {
@@ -124,6 +128,7 @@ impl<'a> ClassTree<'a> {
             resolving_bases: Vec::new(),
             looking_up: Vec::new(),
             load_errors: Vec::new(),
+            unloaded: FxHashMap::default(),
         };
         for (name, b) in [
             ("Real", Builtin::Real),
@@ -315,17 +320,14 @@ impl<'a> ClassTree<'a> {
                 }
                 let is_mo = e.extension().is_some_and(|x| x == "mo");
                 if is_mo || e.join("package.mo").is_file() {
+                    let Some(stem) = e.file_stem().map(|s| s.to_string_lossy().to_string()) else {
+                        continue;
+                    };
                     // Already defined inside package.mo: the file is ignored, as tools do.
-                    if let Some(stem) = e.file_stem() {
-                        if self
-                            .info(pkg_id)
-                            .children
-                            .contains_key(&*stem.to_string_lossy())
-                        {
-                            continue;
-                        }
+                    if self.info(pkg_id).children.contains_key(stem.as_str()) {
+                        continue;
                     }
-                    self.load_disk(&e, Some(pkg_id));
+                    self.unloaded.insert((pkg_id, stem.into()), e);
                 }
             }
         } else {
@@ -367,9 +369,31 @@ impl<'a> ClassTree<'a> {
         }
     }
 
-    /// Direct member class of `c` (no inheritance).
-    pub fn child(&self, c: ClassId, name: &str) -> Option<ClassId> {
+    /// Direct member class of `c` (no inheritance), parsing its file if not done yet.
+    pub fn child(&mut self, c: ClassId, name: &str) -> Option<ClassId> {
+        if let Some(&k) = self.info(c).children.get(name) {
+            return Some(k);
+        }
+        let path = self.unloaded.remove(&(c, name.into()))?;
+        self.load_disk(&path, Some(c));
         self.info(c).children.get(name).copied()
+    }
+
+    /// The names of the member classes of `c`, loaded or not.
+    pub fn child_names(&self, c: ClassId) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .info(c)
+            .children
+            .keys()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend(
+            self.unloaded
+                .keys()
+                .filter(|(p, _)| *p == c)
+                .map(|(_, n)| n.to_string()),
+        );
+        v
     }
 
     /// Component declared directly in class `c`.
@@ -588,7 +612,7 @@ impl<'a> ClassTree<'a> {
         let mut out = Vec::new();
         let mut cur = Some(c);
         while let Some(k) = cur {
-            out.extend(self.info(k).children.keys().map(|s| s.to_string()));
+            out.extend(self.child_names(k));
             if let Some(comp) = self.info(k).composition() {
                 for e in &comp.elements {
                     if let ast::Element::Component(cl, _) = e {

@@ -404,13 +404,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         )
         .at(span, format!("`{part}` not found"));
         let candidates = match cur {
-            Some(Found::Class(c)) => self
-                .tree
-                .info(c)
-                .children
-                .keys()
-                .map(|s| s.to_string())
-                .collect(),
+            Some(Found::Class(c)) => self.tree.child_names(c),
             _ => self.tree.visible_names(scope),
         };
         if let Some(s) = suggest(&part, &candidates) {
