@@ -157,7 +157,9 @@ pub struct CompileArgs {
 
 #[derive(Args, Clone)]
 pub struct ModelArgs {
-    /// The model file (.mo).
+    /// The model file (.mo), or the qualified name of a library class
+    /// (`Modelica.Blocks.Examples.PID_Controller`, found through --lib and MODELICAPATH).
+    #[arg(value_name = "FILE|CLASS")]
     pub file: PathBuf,
     /// The class to use, e.g. `Pkg.Model` (default: the file's single model).
     #[arg(long)]

@@ -89,6 +89,22 @@ pub(crate) fn fail(d: Box<Diagnostic>, sources: &SourceMap, short: bool) -> u8 {
     1
 }
 
+/// The text of a model file (UTF-8).
+fn read_model_file(path: &std::path::Path) -> Result<String, Box<Diagnostic>> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        Box::new(Diagnostic::error(
+            "file",
+            format!("cannot read {}: {e}", path.display()),
+        ))
+    })?;
+    String::from_utf8(bytes).map_err(|_| {
+        Box::new(Diagnostic::error(
+            "file",
+            format!("{} is not UTF-8 text", path.display()),
+        ))
+    })
+}
+
 /// Reads, parses and flattens the model file, printing diagnostics. `None` means exit code 1.
 pub(crate) fn load_model(args: &ModelArgs) -> Option<(FlatModel, SourceMap)> {
     let empty = SourceMap::new();
@@ -100,24 +116,39 @@ pub(crate) fn load_model(args: &ModelArgs) -> Option<(FlatModel, SourceMap)> {
             return None;
         }
     };
-    let text = match std::fs::read(&args.file) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => {
-                let d =
-                    Diagnostic::error("file", format!("{} is not UTF-8 text", args.file.display()));
+    // A qualified class name instead of a file: the class comes from the libraries.
+    let as_class = args.file.to_str().filter(|s| {
+        !args.file.exists()
+            && !s.ends_with(".mo")
+            && s.split('.').all(|p| {
+                p.chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_')
+                    && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+            })
+    });
+    let (text, model) = match as_class {
+        Some(class) => {
+            if args.model.is_some() {
+                let d = Diagnostic::error(
+                    "command-line",
+                    format!("`{class}` names the class already; --model is for files"),
+                );
                 print_diagnostics(&[d], &empty, short);
                 return None;
             }
-        },
-        Err(e) => {
-            let d = Diagnostic::error("file", format!("cannot read {}: {e}", args.file.display()));
-            print_diagnostics(&[d], &empty, short);
-            return None;
+            (String::new(), Some(class.to_string()))
         }
+        None => match read_model_file(&args.file) {
+            Ok(t) => (t, args.model.clone()),
+            Err(d) => {
+                print_diagnostics(&[*d], &empty, short);
+                return None;
+            }
+        },
     };
     let opts = pipeline::Options {
-        model: args.model.clone(),
+        model,
         libs: args.libs.clone(),
         modelicapath: std::env::var("MODELICAPATH").ok(),
         params,

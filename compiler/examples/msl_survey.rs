@@ -1,0 +1,235 @@
+//! How many examples of a Modelica library rtc checks and runs, and the first refusal of
+//! each that it does not:
+//!
+//!     cargo build --release -p rtc
+//!     cargo run --release -p rtc --example msl_survey -- --lib PATH/Modelica \
+//!         --lib PATH/ModelicaServices \
+//!         Modelica.Blocks.Examples Modelica.Electrical.Analog.Examples …
+//!
+//! Every non-partial model with an `experiment` annotation below the given packages
+//! (recursively) is checked with
+//! `rtc check CLASS --lib PATH`; one that checks and has an experiment annotation is run to its
+//! StopTime with the default method (`rtc run CLASS --lib PATH --out /dev/null`), each with a
+//! time limit (`--timeout`, default 60 s). The `rtc` binary is the one beside this program
+//! (`target/release/rtc`) unless `--rtc PATH` names another. The report lists every example
+//! with its outcome, then the first diagnostics grouped by message.
+
+use rtc::flatten::classes::{ClassId, ClassTree, Found};
+use rtc::syntax::ast;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Args {
+    libs: Vec<PathBuf>,
+    packages: Vec<String>,
+    rtc: PathBuf,
+    timeout: f64,
+    run: bool,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        libs: Vec::new(),
+        packages: Vec::new(),
+        rtc: std::env::current_exe()
+            .ok()
+            .and_then(|p| Some(p.parent()?.parent()?.join("rtc")))
+            .unwrap_or_else(|| PathBuf::from("rtc")),
+        timeout: 60.0,
+        run: true,
+    };
+    let v: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < v.len() {
+        match v[i].as_str() {
+            "--lib" => {
+                a.libs.push(PathBuf::from(&v[i + 1]));
+                i += 1;
+            }
+            "--rtc" => {
+                a.rtc = PathBuf::from(&v[i + 1]);
+                i += 1;
+            }
+            "--timeout" => {
+                a.timeout = v[i + 1].parse().expect("--timeout SECONDS");
+                i += 1;
+            }
+            "--check-only" => a.run = false,
+            p => a.packages.push(p.to_string()),
+        }
+        i += 1;
+    }
+    assert!(!a.libs.is_empty(), "--lib PATH/Modelica");
+    a
+}
+
+/// Non-partial models below `pkg`, recursively, by qualified name.
+fn examples(tree: &mut ClassTree, pkg: ClassId, out: &mut Vec<String>) {
+    let mut names = tree.child_names(pkg);
+    names.sort();
+    for n in names {
+        let Some(c) = tree.child(pkg, &n) else {
+            continue;
+        };
+        let info = tree.info(c);
+        let Some(def) = info.def else { continue };
+        match def.restriction {
+            ast::Restriction::Package => examples(tree, c, out),
+            ast::Restriction::Model | ast::Restriction::Class | ast::Restriction::Block
+                if !def.partial && has_experiment(def) =>
+            {
+                out.push(info.full_name.clone())
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Examples carry `annotation(experiment(…))`; the other models below an Examples package are
+/// parts of them.
+fn has_experiment(def: &ast::ClassDef) -> bool {
+    def.description.annotation.as_ref().is_some_and(|ann| {
+        ann.args.iter().any(|a| match a {
+            ast::Argument::Modify(m) => m.name.to_dotted() == "experiment",
+            _ => false,
+        })
+    })
+}
+
+/// Runs `rtc` with a time limit: (exit code, stderr), or `None` on timeout.
+fn rtc(a: &Args, args: &[String]) -> Option<(i32, String)> {
+    let mut child = Command::new(&a.rtc)
+        .args(args)
+        .env_remove("MODELICAPATH")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start rtc");
+    let t0 = Instant::now();
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                let _ = std::io::Read::read_to_string(&mut e, &mut err);
+            }
+            return Some((status.code().unwrap_or(-1), err));
+        }
+        if t0.elapsed() > Duration::from_secs_f64(a.timeout) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The first error line of `rtc`'s short diagnostics, without its location.
+fn first_error(err: &str) -> String {
+    let line = err
+        .lines()
+        .find(|l| l.contains("error["))
+        .or_else(|| err.lines().find(|l| l.starts_with("rtc:")))
+        .unwrap_or("(no message)");
+    match line.find("error[") {
+        Some(i) => line[i..].to_string(),
+        None => line.to_string(),
+    }
+}
+
+fn main() {
+    let a = args();
+    let arena = typed_arena::Arena::new();
+    let mut tree = ClassTree::new(&arena);
+    tree.add_library_paths(&a.libs, None);
+    let libs: Vec<String> = a
+        .libs
+        .iter()
+        .flat_map(|l| ["--lib".to_string(), l.display().to_string()])
+        .collect();
+    let mut all = Vec::new();
+    for p in &a.packages {
+        let parts: Vec<&str> = p.split('.').collect();
+        let mut cur = tree.top_level(parts[0]);
+        for part in &parts[1..] {
+            cur = match cur.and_then(|c| tree.member(c, part, 0)) {
+                Some(Found::Class(k)) => Some(k),
+                _ => None,
+            };
+        }
+        match cur {
+            Some(c) => examples(&mut tree, c, &mut all),
+            None => eprintln!("msl_survey: no package {p}"),
+        }
+    }
+    let mut checked = 0;
+    let mut ran = 0;
+    let mut refusals: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for name in &all {
+        let with_libs = |cmd: &[&str]| -> Vec<String> {
+            let mut v: Vec<String> = cmd.iter().map(|s| s.to_string()).collect();
+            v.extend(libs.iter().cloned());
+            v
+        };
+        let check = rtc(&a, &with_libs(&["check", name, "--short-diagnostics"]));
+        let outcome = match check {
+            None => {
+                refusals
+                    .entry("check: time limit".into())
+                    .or_default()
+                    .push(name.clone());
+                "check: time limit".to_string()
+            }
+            Some((0, _)) => {
+                checked += 1;
+                if !a.run {
+                    "checks".to_string()
+                } else {
+                    match rtc(
+                        &a,
+                        &with_libs(&["run", name, "--out", "/dev/null", "--short-diagnostics"]),
+                    ) {
+                        None => {
+                            refusals
+                                .entry("run: time limit".into())
+                                .or_default()
+                                .push(name.clone());
+                            "checks; run: time limit".into()
+                        }
+                        Some((0, _)) => {
+                            ran += 1;
+                            "checks and runs".into()
+                        }
+                        Some((_, err)) => {
+                            let e = format!("run: {}", first_error(&err));
+                            refusals.entry(e.clone()).or_default().push(name.clone());
+                            format!("checks; {e}")
+                        }
+                    }
+                }
+            }
+            Some((_, err)) => {
+                let e = first_error(&err);
+                refusals.entry(e.clone()).or_default().push(name.clone());
+                e
+            }
+        };
+        println!("{name}: {outcome}");
+    }
+    println!(
+        "\n{} examples: {checked} check, {ran} run to their StopTime{}",
+        all.len(),
+        if a.run {
+            ""
+        } else {
+            " (not run: --check-only)"
+        }
+    );
+    let mut groups: Vec<(&String, &Vec<String>)> = refusals.iter().collect();
+    groups.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
+    println!("\nfirst refusals, grouped:");
+    for (msg, names) in groups {
+        println!("  {:3}  {msg}", names.len());
+    }
+}
