@@ -568,7 +568,10 @@ fn param_overrides_keep_types() {
 fn class_name_instead_of_a_file() {
     let (code, out, err) = rtc(&["check", "Rtc.Electrical.Resistor", "--short-diagnostics"]);
     // A component on its own is singular (its pins are free), but it was found and flattened.
-    assert!(code == 1 && err.contains("error[singular]"), "{code} {out} {err}");
+    assert!(
+        code == 1 && err.contains("error[singular]"),
+        "{code} {out} {err}"
+    );
     let (code, _, err) = rtc(&["check", "Rtc.NoSuchClass", "--short-diagnostics"]);
     assert_eq!(code, 1);
     assert!(err.contains("no class named `Rtc.NoSuchClass`"), "{err}");
