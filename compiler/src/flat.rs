@@ -51,6 +51,8 @@ pub enum ScalarType {
     Real,
     Integer,
     Boolean,
+    /// An enumeration type (`FlatModel::enums`); its values are 1, 2, … in literal order.
+    Enum(EnumId),
 }
 
 impl ScalarType {
@@ -59,6 +61,53 @@ impl ScalarType {
             ScalarType::Real => "Real",
             ScalarType::Integer => "Integer",
             ScalarType::Boolean => "Boolean",
+            ScalarType::Enum(_) => "enumeration",
+        }
+    }
+}
+
+/// Index of an enumeration type in `FlatModel::enums`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EnumId(pub u32);
+
+/// An enumeration type (specification 4.8.5): its qualified name and its literals; the value
+/// of the k-th literal is k (from 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumType {
+    pub name: String,
+    pub literals: Vec<String>,
+}
+
+/// The `stateSelect` attribute (specification 4.8.8.1), kept for state selection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateSelect {
+    Never,
+    Avoid,
+    Default,
+    Prefer,
+    Always,
+}
+
+impl StateSelect {
+    /// From the value of the built-in enumeration `StateSelect` (1 = never … 5 = always).
+    pub fn from_value(v: f64) -> Option<StateSelect> {
+        Some(match v as i64 {
+            1 => StateSelect::Never,
+            2 => StateSelect::Avoid,
+            3 => StateSelect::Default,
+            4 => StateSelect::Prefer,
+            5 => StateSelect::Always,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            StateSelect::Never => "never",
+            StateSelect::Avoid => "avoid",
+            StateSelect::Default => "default",
+            StateSelect::Prefer => "prefer",
+            StateSelect::Always => "always",
         }
     }
 }
@@ -77,6 +126,8 @@ pub struct Variable {
     /// Where the start value is written (the modifier, or the declaration's).
     pub start_span: Option<Span>,
     pub fixed: Option<bool>,
+    /// `stateSelect`, when given.
+    pub state_select: Option<StateSelect>,
     pub min: Option<ExprId>,
     pub max: Option<ExprId>,
     pub nominal: Option<ExprId>,
@@ -180,11 +231,30 @@ pub struct FlatModel {
     pub whens: Vec<When>,
     pub arena: Arena<FlatVar>,
     pub experiment: Experiment,
+    /// The enumeration types of enumeration variables.
+    pub enums: Vec<EnumType>,
 }
 
 impl FlatModel {
     pub fn var(&self, v: FlatVar) -> &Variable {
         &self.vars[v.index()]
+    }
+
+    /// The name of a type as the model writes it (enumerations by their qualified name).
+    pub fn type_name(&self, t: ScalarType) -> String {
+        match t {
+            ScalarType::Enum(e) => self.enums[e.0 as usize].name.clone(),
+            t => t.name().to_string(),
+        }
+    }
+
+    /// `E.lit` for the value `x` of enumeration `e` (the number if out of range).
+    pub fn enum_literal(&self, e: EnumId, x: f64) -> String {
+        let ty = &self.enums[e.0 as usize];
+        match ty.literals.get((x as usize).wrapping_sub(1)) {
+            Some(l) if x.fract() == 0.0 => format!("{}.{l}", ty.name),
+            _ => crate::symbolic::fmt_real_pub(x),
+        }
     }
 
     pub fn equation(&self, e: FlatEq) -> &Equation {
@@ -224,7 +294,7 @@ impl FlatModel {
             if v.is_output {
                 s.push_str("output ");
             }
-            s.push_str(v.ty.name());
+            s.push_str(&self.type_name(v.ty));
             s.push(' ');
             s.push_str(&v.name);
             let mut attrs = Vec::new();
@@ -239,6 +309,9 @@ impl FlatModel {
             if let Some(f) = v.fixed {
                 attrs.push(format!("fixed = {f}"));
             }
+            if let Some(ss) = v.state_select {
+                attrs.push(format!("stateSelect = StateSelect.{}", ss.name()));
+            }
             if let Some(e) = v.nominal {
                 attrs.push(format!("nominal = {}", self.expr_string(e)));
             }
@@ -248,6 +321,7 @@ impl FlatModel {
             if let Some(b) = v.binding {
                 let text = match (v.ty, self.arena.as_const(b)) {
                     (ScalarType::Boolean, Some(x)) => (x != 0.0).to_string(),
+                    (ScalarType::Enum(e), Some(x)) => self.enum_literal(e, x),
                     _ => self.expr_string(b),
                 };
                 let _ = write!(s, " = {text}");

@@ -282,6 +282,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Op::Pure => self.eval(c.arg(0), c.env),
             Op::Integer => {
                 let x = self.eval_arr(c.arg(0), c.env)?;
+                if matches!(x.ty, ScalarType::Enum(_)) && c.name == "Integer" {
+                    // The literal's number (specification 4.9.5.2).
+                    return Ok(Val::Arr(x.with_ty(ScalarType::Integer)));
+                }
                 types::numeric_arg(&x, c.arg(0).span, c.name)?;
                 Ok(Val::Arr(
                     x.map(&mut self.flat.arena, |ar, v| ar.call1(Func1::Floor, v))
@@ -629,6 +633,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 match (value, a.ty) {
                     (Some(v), ScalarType::Boolean) => Ok(Val::Str((v != 0.0).to_string())),
                     (Some(v), ScalarType::Integer) => Ok(Val::Str(format!("{}", v as i64))),
+                    (Some(v), ScalarType::Enum(en)) => match self.enum_literal_name(en, v) {
+                        Some(l) => Ok(Val::Str(l)),
+                        None => Ok(Val::Str(format!("{}", v as i64))),
+                    },
                     (Some(v), _) => Ok(Val::Str(format_g(v, 6))),
                     (None, _) => Err(self.unsupported(
                         c.arg(0).span,

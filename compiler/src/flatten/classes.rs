@@ -39,6 +39,11 @@ pub const STDLIB: &[(&str, &str)] = &[
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClassId(pub u32);
 
+/// The predefined enumeration types, declared as the specification writes them.
+const BUILTIN_ENUMERATIONS: &str =
+    "type StateSelect = enumeration(never, avoid, default, prefer, always);\n\
+     type AssertionLevel = enumeration(error, warning);\n";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
     Real,
@@ -146,6 +151,28 @@ impl<'a> ClassTree<'a> {
                 children: FxHashMap::default(),
             });
             t.builtins.insert(name, id);
+        }
+        // The predefined enumerations (specification 4.9.5, 8.3.7), visible everywhere like
+        // the predefined types.
+        let file = t.sources.add("<builtin>", BUILTIN_ENUMERATIONS);
+        if let Ok(sd) = syntax::parse(BUILTIN_ENUMERATIONS, file) {
+            let sd: &'a ast::StoredDefinition = t.arena.alloc(sd);
+            for c in &sd.classes {
+                let id = ClassId(t.classes.len() as u32);
+                t.classes.push(ClassInfo {
+                    name: c.name.name.clone(),
+                    full_name: c.name.name.to_string(),
+                    def: Some(c),
+                    builtin: None,
+                    parent: None,
+                    children: FxHashMap::default(),
+                });
+                let name: &'static str = match &*c.name.name {
+                    "StateSelect" => "StateSelect",
+                    _ => "AssertionLevel",
+                };
+                t.builtins.insert(name, id);
+            }
         }
         t
     }

@@ -84,6 +84,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     pub(super) fn eval_dim(&mut self, e: &'a ast::Expr, env: Env) -> DResult<usize> {
+        // `Real x[E]`: one element per literal of enumeration E.
+        if let Some(en) = self.enum_type_expr(e, env)? {
+            return Ok(self.flat.enums[en.0 as usize].literals.len());
+        }
         let (v, ty) = self.eval_const_typed(e, env, "an array size")?;
         if ty != ScalarType::Integer {
             return Err(Box::new(

@@ -59,7 +59,26 @@ impl<'t, 'a> Flattener<'t, 'a> {
             None => (1.0, ScalarType::Integer),
         };
         let (b, tb) = self.eval_const_typed(stop, env, "a range bound")?;
-        let ty = promote3(ta, ts, tb);
+        let ty = match (ta, tb) {
+            // `E.a : E.c`: the literals from a to c.
+            (ScalarType::Enum(x), ScalarType::Enum(y)) if x == y && step.is_none() => ta,
+            (ScalarType::Enum(_), _) | (_, ScalarType::Enum(_)) => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!(
+                            "a range from {} to {}{}",
+                            self.flat.type_name(ta),
+                            self.flat.type_name(tb),
+                            if step.is_some() { " with a step" } else { "" }
+                        ),
+                    )
+                    .at(e.span, "here")
+                    .help("a range of enumeration literals has both bounds of one enumeration and no step"),
+                ))
+            }
+            _ => promote3(ta, ts, tb),
+        };
         if s == 0.0 {
             return Err(Box::new(
                 Diagnostic::error("range", "range step is zero").at(e.span, "here"),
@@ -442,7 +461,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some(range) = &first.range else {
             return Err(self.unsupported(first.name.span, "for-loops without an explicit range"));
         };
-        let r = self.eval_arr(range, env)?;
+        let r = match self.enum_type_expr(range, env)? {
+            Some(en) => self.enum_values(en),
+            None => self.eval_arr(range, env)?,
+        };
         if r.dims.len() != 1 {
             return Err(Box::new(
                 Diagnostic::error("size", "a loop range must be a vector").at(range.span, "here"),

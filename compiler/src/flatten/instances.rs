@@ -80,9 +80,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         _ => return Err(self.unknown_class(base, lexical)),
                     };
                 }
-                ast::ClassBody::Enumeration { .. } => {
-                    return Err(self.unsupported(def.name.span, "enumeration types"))
-                }
+                ast::ClassBody::Enumeration { .. } => return Ok(class),
                 ast::ClassBody::Der { .. } => {
                     return Err(self.unsupported(def.name.span, "der(...) class definitions"))
                 }
@@ -171,10 +169,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     let mut dims = Vec::new();
                     let mut caus = None;
                     let base = self.resolve_short(base, &mut m, &mut dims, &mut caus, ext.span)?;
-                    if let Some(b) = self.tree.info(base).builtin {
+                    if self.tree.info(base).builtin.is_some() || self.enumeration(base)?.is_some() {
                         // `extends Real` in a type: the class is a scalar type.
-                        let _ = b;
-                        return Err(self.unsupported(ext.span, "extending a built-in type"));
+                        return Err(self
+                            .unsupported(ext.span, "extending a predefined or enumeration type"));
                     }
                     self.populate(node, base, &mut m, outer)?;
                 }
@@ -490,8 +488,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let path = self.slot_path(sid);
         let count = elements(&dims, decl.name.span, &format!("`{path}`"))?;
-        let info = self.tree.info(class);
-        let limit = if info.builtin.is_some() {
+        let is_scalar =
+            self.tree.info(class).builtin.is_some() || self.enumeration(class)?.is_some();
+        let limit = if is_scalar {
             (self.flat.vars.len(), MAX_VARIABLES, "scalar variables")
         } else {
             (self.nodes.len(), MAX_INSTANCES, "component instances")
@@ -509,15 +508,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .help("a real-time step function cannot compute a model of this size in a frame; check the sizes"),
             ));
         }
-        let info = self.tree.info(class);
-        if info.builtin == Some(Builtin::String) {
+        let builtin = self.tree.info(class).builtin;
+        if builtin == Some(Builtin::String) {
             return self.string_entry(sid, &dims, &modif, variability);
         }
-        if let Some(b) = info.builtin {
+        let scalar = match builtin {
+            Some(Builtin::Real) => Some(ScalarType::Real),
+            Some(Builtin::Integer) => Some(ScalarType::Integer),
+            Some(Builtin::Boolean) => Some(ScalarType::Boolean),
+            _ => self.enumeration(class)?.map(ScalarType::Enum),
+        };
+        if let Some(ty) = scalar {
             let vars = self.make_vars(
                 sid,
                 &path,
-                b,
+                ty,
                 &dims,
                 &modif,
                 variability,
@@ -536,6 +541,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 vars: vars.into(),
             });
         }
+        let info = self.tree.info(class);
         let restriction = info.restriction();
         let is_connector = matches!(
             restriction,

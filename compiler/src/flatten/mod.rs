@@ -22,6 +22,7 @@ mod values;
 mod builtins;
 mod connect;
 mod constants;
+mod enums;
 mod equations;
 mod expressions;
 mod instances;
@@ -33,7 +34,8 @@ use crate::diag::suggest;
 use crate::diag::{Diagnostic, Span};
 use crate::flat::FlatVar;
 use crate::flat::{
-    Assertion, Equation, EquationOrigin, Experiment, FlatModel, ScalarType, VarKind, Variable,
+    Assertion, EnumId, Equation, EquationOrigin, Experiment, FlatModel, ScalarType, VarKind,
+    Variable,
 };
 use crate::symbolic::{CmpOp, ExprId, Func1, Func2, Node};
 use crate::syntax::ast;
@@ -267,6 +269,8 @@ struct Flattener<'t, 'a> {
     extends_chain: Vec<ClassId>,
     /// For-loop iterations so far (bounded by [`MAX_ITERATIONS`]).
     iterations: usize,
+    /// Enumeration classes met so far and their index in `flat.enums`.
+    enum_ids: FxHashMap<ClassId, EnumId>,
 }
 
 const MAX_ERRORS: usize = 20;
@@ -312,6 +316,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             in_when: false,
             extends_chain: Vec::new(),
             iterations: 0,
+            enum_ids: FxHashMap::default(),
         }
     }
 
@@ -343,7 +348,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut caus = None;
         let span = self.tree.info(class).span();
         let class = self.resolve_short(class, &mut top_mod, &mut dims, &mut caus, span)?;
-        if !dims.is_empty() || self.tree.info(class).builtin.is_some() {
+        if !dims.is_empty()
+            || self.tree.info(class).builtin.is_some()
+            || self.enumeration(class)?.is_some()
+        {
             return Err(Box::new(
                 Diagnostic::error("no-model", "the selected class is not a model").at(span, "here"),
             ));

@@ -99,6 +99,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             .at(r.span, "used as a value"),
                         ));
                     }
+                    if let Some(en) = self.enumeration_through_short(c)? {
+                        let part = &r.parts[k];
+                        if k + 1 < r.parts.len() || !part.subscripts.is_empty() {
+                            return Err(Box::new(
+                                Diagnostic::error(
+                                    "type",
+                                    format!("`{}` is an enumeration literal", part.ident.name),
+                                )
+                                .at(r.span, "neither subscripts nor elements"),
+                            ));
+                        }
+                        let v = self.enum_literal_value(en, &part.ident)?;
+                        return Ok(Resolved::Value(Val::Arr(v)));
+                    }
                     found = match self.tree.member(c, &r.parts[k].ident.name, 0) {
                         Some(f) => f,
                         None => return Err(self.unknown_component(r, k, env)),
@@ -298,7 +312,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let r = self.eval_arr(e, env);
                 self.end_stack.pop();
                 let a = r?;
-                types::integer(&a, e.span, "an array subscript")?;
+                if !matches!(a.ty, ScalarType::Enum(_)) {
+                    types::integer(&a, e.span, "an array subscript")?;
+                }
                 let mut out = Vec::with_capacity(a.data.len());
                 for &x in &a.data {
                     let Some(v) = self.fold(x) else {

@@ -3,6 +3,7 @@
 //! 7.2).
 
 use super::*;
+use crate::flat::StateSelect;
 
 impl<'t, 'a> Flattener<'t, 'a> {
     #[allow(clippy::too_many_arguments)]
@@ -10,7 +11,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         &mut self,
         sid: SlotId,
         path: &str,
-        builtin: Builtin,
+        ty: ScalarType,
         dims: &[usize],
         modif: &Mod<'a>,
         variability: Option<ast::Variability>,
@@ -20,13 +21,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let (decl, node) = {
             let s = &self.slots[sid.0 as usize];
             (s.decl, s.node)
-        };
-        let ty = match builtin {
-            Builtin::Real => ScalarType::Real,
-            Builtin::Integer => ScalarType::Integer,
-            Builtin::Boolean => ScalarType::Boolean,
-            // `string_entry` takes them before.
-            Builtin::String => return Err(self.unsupported(decl.span, "String variables")),
         };
         for (name, sub) in &modif.subs {
             if !matches!(
@@ -43,7 +37,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ) {
                 let mut d = Diagnostic::error(
                     "unknown-modifier",
-                    format!("`{}` has no attribute `{name}`", ty.name()),
+                    format!("`{}` has no attribute `{name}`", self.flat.type_name(ty)),
                 )
                 .help("the attributes are start, fixed, min, max, nominal, unit, displayUnit, quantity, stateSelect");
                 if let Some(sp) = sub.span {
@@ -113,6 +107,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 start: None,
                 start_span: None,
                 fixed: None,
+                state_select: None,
                 min: None,
                 max: None,
                 nominal: None,
@@ -157,6 +152,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             },
             None => None,
         };
+        let state_select = self.state_select(m, &vname)?;
         let start_span = m.sub("start").binding.map(|b| b.expr.span);
         let v = &mut self.flat.vars[id.index()];
         v.start = start;
@@ -165,7 +161,43 @@ impl<'t, 'a> Flattener<'t, 'a> {
         v.max = max;
         v.nominal = nominal;
         v.fixed = fixed;
+        v.state_select = state_select;
         Ok(())
+    }
+
+    /// The `stateSelect` attribute: a constant of the predefined enumeration `StateSelect`.
+    fn state_select(&mut self, m: &Mod<'a>, var: &str) -> DResult<Option<StateSelect>> {
+        let Some(b) = m.sub("stateSelect").binding else {
+            return Ok(None);
+        };
+        let ss = self.tree.builtin("StateSelect");
+        let ty = match ss {
+            Some(c) => self.enumeration(c)?.map(ScalarType::Enum),
+            None => None,
+        };
+        let v = self.eval_mod_value(&b)?;
+        let value = v.as_scalar().and_then(|x| self.fold(x));
+        match (ty, value) {
+            (Some(t), Some(x)) if v.ty == t => Ok(StateSelect::from_value(x)),
+            (_, None) => Err(Box::new(
+                Diagnostic::error(
+                    "not-constant",
+                    format!("the `stateSelect` of `{var}` must be known before simulation"),
+                )
+                .at(b.expr.span, "not a constant"),
+            )),
+            _ => Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!(
+                        "the `stateSelect` of `{var}` is a StateSelect literal, but this is {}",
+                        self.flat.type_name(v.ty)
+                    ),
+                )
+                .at(b.expr.span, self.flat.type_name(v.ty))
+                .help("e.g. stateSelect = StateSelect.prefer"),
+            )),
+        }
     }
 
     /// The binding of one scalar variable: a parameter's or constant's value, an equation for
