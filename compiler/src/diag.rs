@@ -206,6 +206,12 @@ impl Diagnostic {
         self
     }
 
+    /// Whether a label (primary or secondary) points at `span`.
+    pub fn has_span(&self, span: Span) -> bool {
+        self.primary.as_ref().is_some_and(|(s, _)| *s == span)
+            || self.secondary.iter().any(|(s, _)| *s == span)
+    }
+
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -8,6 +8,7 @@ mod embedded;
 mod examples;
 mod fuzz;
 mod golden;
+mod language;
 mod layering;
 mod methods;
 mod parser;

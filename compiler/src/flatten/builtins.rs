@@ -258,7 +258,42 @@ impl<'t, 'a> Flattener<'t, 'a> {
         {
             return Err(self.unsupported(e.span, &format!("the `{name}` {what}")));
         }
+        if let ast::CallTarget::Ref(r) = target {
+            if let Some(class) = self.called_function(r, env) {
+                let outs = self.function_call(class, args, env, e.span)?;
+                return outs.into_iter().next().ok_or_else(|| {
+                    Box::new(
+                        Diagnostic::error(
+                            "type",
+                            format!("`{name}` has no output, so its call has no value"),
+                        )
+                        .at(e.span, "used as a value"),
+                    )
+                });
+            }
+        }
         Err(self.not_builtin(&call, target))
+    }
+
+    /// The function class a call names, if it names one.
+    pub(super) fn called_function(&mut self, r: &ast::ComponentRef, env: Env) -> Option<ClassId> {
+        let n = ref_as_name(r)?;
+        let found = if n.global {
+            self.tree.lookup_top_name(&n)
+        } else {
+            self.tree.lookup_name(env.class, &n)
+        };
+        match found {
+            Some(Found::Class(k))
+                if matches!(
+                    self.tree.info(k).restriction(),
+                    Some(ast::Restriction::Function | ast::Restriction::OperatorFunction)
+                ) =>
+            {
+                Some(k)
+            }
+            _ => None,
+        }
     }
 
     fn builtin_call(&mut self, c: &Call<'a, '_>, op: Op) -> DResult<Val> {
@@ -662,9 +697,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
             _ => None,
         };
         match what {
-            Some(Some(ast::Restriction::Function)) => {
-                self.unsupported(e.span, &format!("calls of user function `{name}`"))
-            }
             Some(Some(ast::Restriction::Record)) => self.unsupported(e.span, "record constructors"),
             Some(_) => Box::new(
                 Diagnostic::error("not-a-function", format!("`{name}` is not a function"))
@@ -695,6 +727,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         if r.parts.len() != 1 || !r.parts[0].subscripts.is_empty() {
             return None;
+        }
+        if self.frame_has(&r.parts[0].ident.name, env) {
+            // A function's variable: its declared size, assigned or not.
+            let top = self.frames.last()?;
+            return top.locals[&*r.parts[0].ident.name].dims.clone();
         }
         let node = env.node?;
         let sid = *self.nodes[node.0 as usize]

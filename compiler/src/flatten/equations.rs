@@ -143,6 +143,75 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(())
     }
 
+    /// `(a, b) = f(x)`: one equation per output that has a target.
+    fn tuple_equation(
+        &mut self,
+        eq: &'a ast::Equation,
+        l: &'a ast::Expr,
+        r: &'a ast::Expr,
+        env: Env,
+        out: &mut Vec<Equation>,
+    ) -> DResult<()> {
+        let ast::ExprKind::Tuple(targets) = &l.kind else {
+            return Ok(());
+        };
+        let ast::ExprKind::Call(ast::CallTarget::Ref(f), args) = &r.kind else {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "equation",
+                    "a parenthesised list on the left needs a function call on the right",
+                )
+                .at(r.span, "not a function call"),
+            ));
+        };
+        let outs = self.call_by_ref(f, args, env, r.span)?;
+        if targets.len() > outs.len() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "arguments",
+                    format!(
+                        "{} targets for a function with {} outputs",
+                        targets.len(),
+                        outs.len()
+                    ),
+                )
+                .at(l.span, "here"),
+            ));
+        }
+        for (t, v) in targets.iter().zip(outs) {
+            let Some(t) = t else { continue };
+            let a = self.eval_arr(t, env)?;
+            let Val::Arr(b) = v else {
+                return Err(Box::new(
+                    Diagnostic::error("type", "a String output in an equation").at(t.span, "here"),
+                ));
+            };
+            types::equation(&a, t.span, &b, r.span)?;
+            if a.dims != b.dims {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!(
+                            "the sides of this equation have different sizes: {} and {}",
+                            dims_text(&a.dims),
+                            dims_text(&b.dims)
+                        ),
+                    )
+                    .at(t.span, dims_text(&a.dims)),
+                ));
+            }
+            for (&x, &y) in a.data.iter().zip(&b.data) {
+                out.push(Equation {
+                    lhs: x,
+                    rhs: y,
+                    span: eq.span,
+                    origin: EquationOrigin::Source,
+                });
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn generate_equations(&mut self) -> DResult<()> {
         let mut k = 0;
         while k < self.nodes.len() {
@@ -156,8 +225,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     node: Some(node),
                     class,
                 };
-                if let Some(a) = comp.algorithms.first() {
-                    self.push_error(*self.unsupported(a.span, "algorithm sections"));
+                for alg in &comp.algorithms {
+                    let mut out = Vec::new();
+                    if let Err(d) = self.model_algorithm(alg, env, &mut out) {
+                        self.push_error(*d);
+                    }
+                    self.flat.equations.extend(out);
                 }
                 for eq in &comp.equations {
                     let mut out = Vec::new();
@@ -190,6 +263,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         initial: bool,
     ) -> DResult<()> {
         match &eq.kind {
+            ast::EquationKind::Equality(l, r) if matches!(l.kind, ast::ExprKind::Tuple(_)) => {
+                self.tuple_equation(eq, l, r, env, out)
+            }
             ast::EquationKind::Equality(l, r) => {
                 let a = self.eval_arr(l, env)?;
                 let b = self.eval_arr(r, env)?;

@@ -115,6 +115,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
         otherwise: &'a ast::Expr,
         env: Env,
     ) -> DResult<Val> {
+        // A condition known at compile time to be true selects its branch: the branches after
+        // it are not evaluated (a recursive function's base case relies on it).
+        let mut last = branches.len();
+        for (k, (cond, _)) in branches.iter().enumerate() {
+            let c = self.eval_condition(cond, env, "the condition of an if-expression")?;
+            if self.fold_if_structural(c).is_some_and(|v| v != 0.0) {
+                last = k;
+                break;
+            }
+        }
+        let (branches, otherwise) = if last < branches.len() {
+            (&branches[..last], &branches[last].1)
+        } else {
+            (branches, otherwise)
+        };
         let mut result = self.eval_arr(otherwise, env)?;
         for (cond, value) in branches.iter().rev() {
             let c = self.eval_condition(cond, env, "the condition of an if-expression")?;

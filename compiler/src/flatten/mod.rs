@@ -19,12 +19,14 @@ mod modification;
 mod types;
 mod values;
 
+mod algorithms;
 mod builtins;
 mod connect;
 mod constants;
 mod enums;
 mod equations;
 mod expressions;
+mod functions;
 mod instances;
 mod references;
 mod variables;
@@ -271,6 +273,8 @@ struct Flattener<'t, 'a> {
     iterations: usize,
     /// Enumeration classes met so far and their index in `flat.enums`.
     enum_ids: FxHashMap<ClassId, EnumId>,
+    /// Function calls (and model algorithm sections) being executed, innermost last.
+    frames: Vec<functions::Frame<'a>>,
 }
 
 const MAX_ERRORS: usize = 20;
@@ -317,6 +321,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             extends_chain: Vec::new(),
             iterations: 0,
             enum_ids: FxHashMap::default(),
+            frames: Vec::new(),
         }
     }
 

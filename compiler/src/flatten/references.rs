@@ -20,6 +20,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .map(Val::Arr);
             }
         }
+        if !r.global && self.frame_has(&first.ident.name, env) {
+            return self.frame_ref(r, env);
+        }
         match self.resolve(r, env)? {
             Resolved::Value(v) => Ok(v),
             Resolved::Nodes { .. } => Err(Box::new(

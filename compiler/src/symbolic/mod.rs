@@ -341,6 +341,9 @@ impl<V: Var> fmt::Debug for Arena<V> {
     }
 }
 
+/// How deep [`Arena::lift_if`] looks into selections of constants.
+const CONST_TREE_DEPTH: u32 = 6;
+
 impl<V: Var> Arena<V> {
     pub fn new() -> Arena<V> {
         Arena::default()
@@ -423,6 +426,9 @@ impl<V: Var> Arena<V> {
                 if let Node::Neg(nb) = self.node(b) {
                     return self.sub(a, nb);
                 }
+                if let Some(x) = self.lift_if(a, b, Self::add) {
+                    return x;
+                }
                 self.intern(Node::Add(a, b))
             }
         }
@@ -437,6 +443,9 @@ impl<V: Var> Arena<V> {
             _ => {
                 if let Node::Neg(nb) = self.node(b) {
                     return self.add(a, nb);
+                }
+                if let Some(x) = self.lift_if(a, b, Self::sub) {
+                    return x;
                 }
                 self.intern(Node::Sub(a, b))
             }
@@ -462,7 +471,10 @@ impl<V: Var> Arena<V> {
                     let m = self.mul(a, y);
                     self.neg(m)
                 }
-                _ => self.intern(Node::Mul(a, b)),
+                _ => match self.lift_if(a, b, Self::mul) {
+                    Some(x) => x,
+                    None => self.intern(Node::Mul(a, b)),
+                },
             },
         }
     }
@@ -513,7 +525,55 @@ impl<V: Var> Arena<V> {
     pub fn cmp(&mut self, op: CmpOp, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => self.boolean(op.eval(x, y)),
-            _ => self.intern(Node::Cmp(op, a, b)),
+            _ => {
+                if self.is_const_tree(a, CONST_TREE_DEPTH)
+                    && self.is_const_tree(b, CONST_TREE_DEPTH)
+                {
+                    if let Node::If(c, t, e) = self.node(a) {
+                        let (x, y) = (self.cmp(op, t, b), self.cmp(op, e, b));
+                        return self.if_(c, x, y);
+                    }
+                    if let Node::If(c, t, e) = self.node(b) {
+                        let (x, y) = (self.cmp(op, a, t), self.cmp(op, a, e));
+                        return self.if_(c, x, y);
+                    }
+                }
+                self.intern(Node::Cmp(op, a, b))
+            }
+        }
+    }
+
+    /// An operation on two values that are constants selected by conditions (`if c then 2
+    /// else 1`, as a function's loop counter becomes) is done per branch, so the result stays
+    /// a selection of constants: `(if c then 2 else 1) + 1` is `if c then 3 else 2`.
+    fn lift_if(
+        &mut self,
+        a: ExprId,
+        b: ExprId,
+        op: fn(&mut Self, ExprId, ExprId) -> ExprId,
+    ) -> Option<ExprId> {
+        if !self.is_const_tree(a, CONST_TREE_DEPTH) || !self.is_const_tree(b, CONST_TREE_DEPTH) {
+            return None;
+        }
+        if let Node::If(c, t, e) = self.node(a) {
+            let (x, y) = (op(self, t, b), op(self, e, b));
+            return Some(self.if_(c, x, y));
+        }
+        if let Node::If(c, t, e) = self.node(b) {
+            let (x, y) = (op(self, a, t), op(self, a, e));
+            return Some(self.if_(c, x, y));
+        }
+        None
+    }
+
+    /// A constant, or an if-expression whose branches are such trees (to `depth` levels).
+    fn is_const_tree(&self, id: ExprId, depth: u32) -> bool {
+        match self.node(id) {
+            Node::Const(_) => true,
+            Node::If(_, t, e) if depth > 0 => {
+                self.is_const_tree(t, depth - 1) && self.is_const_tree(e, depth - 1)
+            }
+            _ => false,
         }
     }
 

@@ -117,8 +117,22 @@ pub struct Composition {
     pub equations: Vec<Equation>,
     pub initial_equations: Vec<Equation>,
     pub algorithms: Vec<Algorithm>,
-    pub external: Option<Span>,
+    pub external: Option<External>,
     pub annotation: Option<ClassMod>,
+}
+
+/// `external "C" y = f(x) annotation(...);` of a function (specification 12.9).
+#[derive(Clone, Debug)]
+pub struct External {
+    /// The language specification (`"C"`, `"builtin"`); `"C"` when omitted.
+    pub language: Option<String>,
+    /// The output the external call's result is assigned to.
+    pub output: Option<ComponentRef>,
+    /// The external function's name; the Modelica function's own name when omitted.
+    pub function: Option<Ident>,
+    pub args: Vec<Expr>,
+    pub annotation: Option<ClassMod>,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

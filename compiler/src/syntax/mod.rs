@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod build;
+mod expressions;
 
 use crate::diag::{Diagnostic, FileId, Span};
 use pest::Parser;

@@ -1,0 +1,764 @@
+//! Statements (specification ch. 11): executed on symbolic values in a [`Frame`], for function
+//! bodies (`functions.rs`) and algorithm sections of models.
+//!
+//! Control flow that depends on variables becomes data: every statement runs under a guard
+//! (the Boolean expression under which it executes: the conditions of the enclosing `if`s,
+//! not yet `return`ed, the loop not left by `break`), and an assignment under a guard that is
+//! not known to be true assigns `if guard then new else old`. `for` loops are unrolled over
+//! their ranges, which must be known at compile time. A `while` loop iterates at compile time
+//! while its condition is known; a condition that depends on variables needs the function's
+//! `annotation(__rtc(maxIterations = N))`, is unrolled N times, and an assertion reports a run
+//! that would need more.
+//!
+//! An algorithm section of a model is executed the same way with the variables it assigns as
+//! locals (starting from `pre(v)` for discrete and the start value for continuous ones,
+//! specification 11.1.2); each assigned variable then gets the equation `v = final value`.
+//! The final values refer only to what the section reads, so the section needs no iteration
+//! of its own: sorting the equations orders it exactly as one block would be ordered.
+
+use super::functions::{Frame, Local, LocalTy, LocalValue, MAX_WHILE};
+use super::*;
+
+/// One subscript of a local being read or assigned.
+enum Choice {
+    /// Indices (0-based) and whether the dimension stays.
+    Static(Vec<usize>, bool),
+    /// A scalar index known only at run time.
+    Dynamic(ExprId),
+}
+
+/// One element selected by subscripts: where it goes in the result, where it is in the
+/// array, and the run-time indices it needs (index expression, 1-based value).
+struct Pos {
+    out: usize,
+    src: usize,
+    conds: Vec<(ExprId, usize)>,
+}
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    /// The guard of the next statement: `guard`, not returned, not broken out of.
+    fn effective(&mut self, guard: ExprId) -> ExprId {
+        let f = self.frames.last().expect("frame");
+        let (r, b) = (f.returned, f.broken);
+        let ar = &mut self.flat.arena;
+        let nr = ar.not(r);
+        let nb = ar.not(b);
+        let g = ar.and(guard, nr);
+        ar.and(g, nb)
+    }
+
+    pub(super) fn exec_block(
+        &mut self,
+        stmts: &'a [ast::Statement],
+        guard: ExprId,
+        env: Env,
+    ) -> DResult<()> {
+        for st in stmts {
+            let g = self.effective(guard);
+            if self.flat.arena.as_const(g) == Some(0.0) {
+                return Ok(());
+            }
+            self.statement(st, g, env)?;
+        }
+        Ok(())
+    }
+
+    fn statement(&mut self, st: &'a ast::Statement, g: ExprId, env: Env) -> DResult<()> {
+        use ast::StatementKind as S;
+        match &st.kind {
+            S::Assign(target, e) => {
+                let v = self.eval(e, env)?;
+                self.assign(target, v, g, env, e.span)
+            }
+            S::MultiAssign(targets, f, args) => {
+                let outs = self.call_by_ref(f, args, env, st.span)?;
+                if targets.len() > outs.len() {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "arguments",
+                            format!(
+                                "{} targets for a function with {} outputs",
+                                targets.len(),
+                                outs.len()
+                            ),
+                        )
+                        .at(st.span, "here"),
+                    ));
+                }
+                for (t, v) in targets.iter().zip(outs) {
+                    let Some(t) = t else { continue };
+                    let ast::ExprKind::Ref(r) = &t.kind else {
+                        return Err(Box::new(
+                            Diagnostic::error("assignment", "only a variable can be assigned")
+                                .at(t.span, "not a variable"),
+                        ));
+                    };
+                    self.assign(r, v, g, env, st.span)?;
+                }
+                Ok(())
+            }
+            S::Call(f, args) => {
+                let name = f.to_source_string();
+                match name.as_str() {
+                    "assert" => self.assert_statement(args, g, env, st.span),
+                    "terminate" | "reinit" => {
+                        Err(self.unsupported(st.span, &format!("`{name}` in algorithms")))
+                    }
+                    _ => self.call_by_ref(f, args, env, st.span).map(|_| ()),
+                }
+            }
+            S::Break => {
+                let f = self.frames.last().expect("frame").broken;
+                let b = self.flat.arena.or(f, g);
+                self.frames.last_mut().expect("frame").broken = b;
+                Ok(())
+            }
+            S::Return => {
+                let f = self.frames.last().expect("frame").returned;
+                let r = self.flat.arena.or(f, g);
+                self.frames.last_mut().expect("frame").returned = r;
+                Ok(())
+            }
+            S::If {
+                branches,
+                otherwise,
+            } => {
+                let mut prior = self.flat.arena.boolean(false);
+                for (c, body) in branches {
+                    let c = self.eval_condition(c, env, "the condition of an if-statement")?;
+                    let ar = &mut self.flat.arena;
+                    let np = ar.not(prior);
+                    let here = ar.and(np, c);
+                    let bg = ar.and(g, here);
+                    prior = ar.or(prior, c);
+                    if ar.as_const(bg) != Some(0.0) {
+                        self.exec_block(body, bg, env)?;
+                    }
+                    if self.flat.arena.as_const(prior).is_some_and(|p| p != 0.0) {
+                        return Ok(());
+                    }
+                }
+                let ar = &mut self.flat.arena;
+                let np = ar.not(prior);
+                let bg = ar.and(g, np);
+                self.exec_block(otherwise, bg, env)
+            }
+            S::For { indices, body } => {
+                let saved = self.frames.last().expect("frame").broken;
+                let no = self.flat.arena.boolean(false);
+                self.frames.last_mut().expect("frame").broken = no;
+                let r = self.iterate(indices, env, &mut |s| s.exec_block(body, g, env));
+                self.frames.last_mut().expect("frame").broken = saved;
+                r.map(|_| ())
+            }
+            S::While(cond, body) => self.while_statement(st, cond, body, g, env),
+            S::When { .. } => Err(self.unsupported(st.span, "when-statements")),
+        }
+    }
+
+    fn while_statement(
+        &mut self,
+        st: &'a ast::Statement,
+        cond: &'a ast::Expr,
+        body: &'a [ast::Statement],
+        g: ExprId,
+        env: Env,
+    ) -> DResult<()> {
+        let saved = self.frames.last().expect("frame").broken;
+        let no = self.flat.arena.boolean(false);
+        self.frames.last_mut().expect("frame").broken = no;
+        let bound = self.frames.last().expect("frame").max_iterations;
+        // `active`: every condition so far was true (the loop is still running).
+        let mut active = g;
+        let mut k = 0usize;
+        let result = loop {
+            let c = match self.eval_condition(cond, env, "the condition of a while-loop") {
+                Ok(c) => c,
+                Err(d) => break Err(d),
+            };
+            let base = self.effective(active);
+            let run = self.flat.arena.and(base, c);
+            let known = self.flat.arena.as_const(run);
+            if known == Some(0.0) {
+                break Ok(());
+            }
+            let limit = match (known, bound) {
+                (None, Some(n)) => n,
+                (None, None) => {
+                    let what = self.frames.last().expect("frame").what.clone();
+                    break Err(Box::new(
+                        Diagnostic::error(
+                            "unbounded",
+                            format!("a while-loop in {what} whose condition depends on variables"),
+                        )
+                        .at(cond.span, "changes during simulation")
+                        .help("a step must have bounded work: give the function annotation(__rtc(maxIterations = N)); rtc unrolls N iterations and reports a run that needs more"),
+                    ));
+                }
+                (Some(_), _) => MAX_WHILE,
+            };
+            if k >= limit {
+                if known.is_some() {
+                    break Err(Box::new(
+                        Diagnostic::error(
+                            "unbounded",
+                            format!("a while-loop ran {limit} iterations at compile time without ending"),
+                        )
+                        .at(st.span, "here"),
+                    ));
+                }
+                // The bound is hit when the loop would still run: report it at run time.
+                let what = self.frames.last().expect("frame").what.clone();
+                let ok = self.flat.arena.not(run);
+                self.flat.assertions.push(Assertion {
+                    condition: ok,
+                    message: format!("a while-loop in {what} needs more than its bound of {limit} iterations (annotation __rtc(maxIterations))"),
+                    span: st.span,
+                });
+                break Ok(());
+            }
+            k += 1;
+            active = self.flat.arena.and(active, c);
+            if let Err(d) = self.exec_block(body, active, env) {
+                break Err(d);
+            }
+            let b = self.frames.last().expect("frame").broken;
+            let nb = self.flat.arena.not(b);
+            active = self.flat.arena.and(active, nb);
+        };
+        self.frames.last_mut().expect("frame").broken = saved;
+        result
+    }
+
+    /// `assert(condition, message [, level])` in an algorithm: checked when the guard holds.
+    fn assert_statement(
+        &mut self,
+        args: &'a ast::CallArgs,
+        g: ExprId,
+        env: Env,
+        span: Span,
+    ) -> DResult<()> {
+        let Some(c) = args.positional.first() else {
+            return Err(Box::new(
+                Diagnostic::error("arguments", "`assert` needs a condition and a message")
+                    .at(args.span, "here"),
+            ));
+        };
+        let c = self.eval_condition(c, env, "the condition of an assert")?;
+        let message = match args.positional.get(1).or_else(|| {
+            args.named
+                .iter()
+                .find(|(n, _)| &*n.name == "message")
+                .map(|(_, e)| e)
+        }) {
+            Some(m) => match self.eval(m, env)? {
+                Val::Str(s) => s,
+                Val::Arr(_) => String::new(),
+            },
+            None => String::new(),
+        };
+        // AssertionLevel.warning does not stop the simulation: nothing to check in the step.
+        let level = args.positional.get(2).or_else(|| {
+            args.named
+                .iter()
+                .find(|(n, _)| &*n.name == "level")
+                .map(|(_, e)| e)
+        });
+        if let Some(l) = level {
+            let v = self.eval_const(l, env, "the level of an assert")?;
+            if v == 2.0 {
+                return Ok(());
+            }
+        }
+        let ng = self.flat.arena.not(g);
+        let cond = self.flat.arena.or(ng, c);
+        if self.fold(cond) == Some(0.0) {
+            return Err(Box::new(
+                Diagnostic::error("assert", format!("assertion fails: {message}"))
+                    .at(span, "is false"),
+            ));
+        }
+        self.flat.assertions.push(Assertion {
+            condition: cond,
+            message,
+            span,
+        });
+        Ok(())
+    }
+
+    /// A function call written as a statement or on the right of `(a, b) := f(x)`.
+    pub(super) fn call_by_ref(
+        &mut self,
+        f: &'a ast::ComponentRef,
+        args: &'a ast::CallArgs,
+        env: Env,
+        span: Span,
+    ) -> DResult<Vec<Val>> {
+        let Some(class) = self.called_function(f, env) else {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "not-a-function",
+                    format!("`{}` is not a function in scope", f.to_source_string()),
+                )
+                .at(f.span, "called here"),
+            ));
+        };
+        self.function_call(class, args, env, span)
+    }
+
+    /// `target := value` under guard `g`.
+    fn assign(
+        &mut self,
+        target: &'a ast::ComponentRef,
+        value: Val,
+        g: ExprId,
+        env: Env,
+        span: Span,
+    ) -> DResult<()> {
+        let name = &*target.parts[0].ident.name;
+        if target.global || !self.frame_has(name, env) {
+            let what = self.frames.last().expect("frame").what.clone();
+            return Err(Box::new(
+                Diagnostic::error(
+                    "assignment",
+                    format!(
+                        "`{}` cannot be assigned in {what}",
+                        target.to_source_string()
+                    ),
+                )
+                .at(target.span, "not a variable of it"),
+            ));
+        }
+        if target.parts.len() > 1 {
+            return Err(self.unsupported(target.span, "assignments to record fields"));
+        }
+        let top = self.frames.len() - 1;
+        let local = &self.frames[top].locals[name];
+        if local.input {
+            return Err(Box::new(
+                Diagnostic::error("assignment", format!("input `{name}` cannot be assigned"))
+                    .at(target.span, "an input of the function"),
+            ));
+        }
+        let subs = &target.parts[0].subscripts;
+        if subs.is_empty() {
+            let old = match &self.frames[top].locals[name].value {
+                LocalValue::Set(v) => Some(v.clone()),
+                _ => None,
+            };
+            let v = self.check_local_value(name, value, span, "is assigned {a}")?;
+            let v = match (old, v) {
+                (Some(Val::Arr(o)), Val::Arr(n)) if o.dims == n.dims => {
+                    let data = o
+                        .data
+                        .iter()
+                        .zip(&n.data)
+                        .map(|(&o, &n)| self.guarded(g, n, o))
+                        .collect();
+                    Val::Arr(Arr { data, ..n })
+                }
+                (_, v) => v,
+            };
+            self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(v);
+            return Ok(());
+        }
+        // An element or a slice.
+        let cur = match self.local_value(name, target.span)? {
+            Val::Arr(a) => a,
+            Val::Str(_) => return Err(self.unsupported(target.span, "subscripts of Strings")),
+        };
+        let Val::Arr(value) = value else {
+            return Err(Box::new(
+                Diagnostic::error("type", "a String assigned to an element of a number array")
+                    .at(span, "String"),
+            ));
+        };
+        let LocalTy::Num(ty) = self.frames[top].locals[name].ty else {
+            return Err(self.unsupported(target.span, "subscripts of Strings"));
+        };
+        types::assign(ty, name, &value, span, "is assigned {a}")?;
+        let choices = self.choices(&cur.dims, subs, env, target.span)?;
+        let (out_dims, positions) = positions(&cur.dims, &choices);
+        if value.dims != out_dims {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "size",
+                    format!(
+                        "`{}` has size {} but is assigned a value of size {}",
+                        target.to_source_string(),
+                        dims_text(&out_dims),
+                        dims_text(&value.dims)
+                    ),
+                )
+                .at(span, dims_text(&value.dims)),
+            ));
+        }
+        let mut data = cur.data.clone();
+        for p in &positions {
+            let mut c = g;
+            for &(i, k) in &p.conds {
+                let kk = self.flat.arena.constant(k as f64);
+                let eq = self.flat.arena.cmp(CmpOp::Eq, i, kk);
+                c = self.flat.arena.and(c, eq);
+            }
+            data[p.src] = self.guarded(c, value.data[p.out], data[p.src]);
+        }
+        self.frames[top].locals.get_mut(name).unwrap().value =
+            LocalValue::Set(Val::Arr(Arr { data, ..cur }));
+        Ok(())
+    }
+
+    /// `if g then new else old`; an element never assigned takes `new`.
+    fn guarded(&mut self, g: ExprId, new: ExprId, old: ExprId) -> ExprId {
+        if old == self.unset() {
+            return new;
+        }
+        self.flat.arena.if_(g, new, old)
+    }
+
+    /// Reads a local, with subscripts that may be known only at run time.
+    pub(super) fn frame_ref(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<Val> {
+        let first = &r.parts[0];
+        if r.parts.len() > 1 {
+            return Err(self.unsupported(r.span, "fields of records in functions"));
+        }
+        let v = self.local_value(&first.ident.name, r.span)?;
+        let a = match v {
+            Val::Str(s) if first.subscripts.is_empty() => return Ok(Val::Str(s)),
+            Val::Str(_) => return Err(self.unsupported(r.span, "subscripts of Strings")),
+            Val::Arr(a) => a,
+        };
+        if first.subscripts.is_empty() {
+            return self.check_set(a, r).map(Val::Arr);
+        }
+        let choices = self.choices(&a.dims, &first.subscripts, env, r.span)?;
+        let (dims, positions) = positions(&a.dims, &choices);
+        let total: usize = dims.iter().product();
+        let nan = self.flat.arena.constant(f64::NAN);
+        let mut data = vec![nan; total];
+        for p in &positions {
+            let x = a.data[p.src];
+            if p.conds.is_empty() {
+                data[p.out] = x;
+                continue;
+            }
+            let mut c = self.flat.arena.boolean(true);
+            for &(i, k) in &p.conds {
+                let kk = self.flat.arena.constant(k as f64);
+                let eq = self.flat.arena.cmp(CmpOp::Eq, i, kk);
+                c = self.flat.arena.and(c, eq);
+            }
+            data[p.out] = self.flat.arena.if_(c, x, data[p.out]);
+        }
+        self.check_set(
+            Arr {
+                dims,
+                data,
+                ty: a.ty,
+            },
+            r,
+        )
+        .map(Val::Arr)
+    }
+
+    /// A value read before it was assigned is an error.
+    fn check_set(&mut self, a: Arr, r: &ast::ComponentRef) -> DResult<Arr> {
+        let u = self.unset();
+        if a.data.contains(&u) {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "unassigned",
+                    format!("`{}` is used before it is assigned", r.to_source_string()),
+                )
+                .at(r.span, "no value yet"),
+            ));
+        }
+        Ok(a)
+    }
+
+    /// Subscripts of a local: constant ones as indices, scalar run-time ones as expressions.
+    fn choices(
+        &mut self,
+        dims: &[usize],
+        subs: &'a [ast::Subscript],
+        env: Env,
+        span: Span,
+    ) -> DResult<Vec<Choice>> {
+        if subs.len() > dims.len() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "index",
+                    format!(
+                        "{} subscripts for an array with {} dimensions",
+                        subs.len(),
+                        dims.len()
+                    ),
+                )
+                .at(span, "too many subscripts"),
+            ));
+        }
+        let mut out = Vec::with_capacity(dims.len());
+        for (k, &n) in dims.iter().enumerate() {
+            let Some(s) = subs.get(k) else {
+                out.push(Choice::Static((0..n).collect(), true));
+                continue;
+            };
+            if let ast::Subscript::Expr(e) = s {
+                self.end_stack.push(n);
+                let a = self.eval_arr(e, env);
+                self.end_stack.pop();
+                let a = a?;
+                if let Some(x) = a.as_scalar() {
+                    if self.fold(x).is_none() {
+                        if !matches!(a.ty, ScalarType::Enum(_)) {
+                            types::integer(&a, e.span, "an array subscript")?;
+                        }
+                        out.push(Choice::Dynamic(x));
+                        continue;
+                    }
+                }
+            }
+            match self.subscript_indices(s, n, env)? {
+                None => out.push(Choice::Static((0..n).collect(), true)),
+                Some(mut idx) => {
+                    let keep = idx.last() == Some(&usize::MAX);
+                    if keep {
+                        idx.pop();
+                    }
+                    out.push(Choice::Static(idx, keep));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Executes an algorithm section of a model: the equations `v = final value` of every
+    /// variable it assigns.
+    pub(super) fn model_algorithm(
+        &mut self,
+        alg: &'a ast::Algorithm,
+        env: Env,
+        out: &mut Vec<Equation>,
+    ) -> DResult<()> {
+        if alg.initial {
+            return Err(self.unsupported(alg.span, "initial algorithm sections"));
+        }
+        let mut names: Vec<(&'a str, Span)> = Vec::new();
+        assigned_names(&alg.statements, &mut names);
+        let mut locals = FxHashMap::default();
+        let mut vars = Vec::new();
+        for &(name, span) in &names {
+            if locals.contains_key(name) {
+                continue;
+            }
+            let r = ast::ComponentRef {
+                global: false,
+                parts: vec![ast::RefPart {
+                    ident: ast::Ident {
+                        name: name.into(),
+                        span,
+                    },
+                    subscripts: Vec::new(),
+                }],
+                span,
+            };
+            let a = match self.resolve_owned(&r, env)? {
+                Val::Arr(a) => a,
+                Val::Str(_) => {
+                    return Err(self.unsupported(span, "assigning Strings in algorithms"))
+                }
+            };
+            let mut init = Vec::with_capacity(a.data.len());
+            let mut these = Vec::with_capacity(a.data.len());
+            for &x in &a.data {
+                let Node::Var(v) = self.flat.arena.node(x) else {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "assignment",
+                            format!("`{name}` is not a variable that an algorithm can assign"),
+                        )
+                        .at(span, "assigned here"),
+                    ));
+                };
+                let var = &self.flat.vars[v.index()];
+                if matches!(var.kind, VarKind::Parameter | VarKind::Constant) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "assignment",
+                            format!("`{}` is a parameter and cannot be assigned", var.name),
+                        )
+                        .at(span, "assigned here"),
+                    ));
+                }
+                let discrete = var.kind == VarKind::Discrete || var.ty != ScalarType::Real;
+                let start = var.start;
+                init.push(if discrete {
+                    self.flat.arena.pre(v)
+                } else {
+                    start.unwrap_or_else(|| self.flat.arena.constant(0.0))
+                });
+                these.push(x);
+            }
+            vars.push((name, these, span));
+            locals.insert(
+                name.into(),
+                Local {
+                    ty: LocalTy::Num(a.ty),
+                    dims: Some(a.dims.clone()),
+                    value: LocalValue::Set(Val::Arr(Arr {
+                        dims: a.dims,
+                        data: init,
+                        ty: a.ty,
+                    })),
+                    input: false,
+                },
+            );
+        }
+        let no = self.flat.arena.boolean(false);
+        let yes = self.flat.arena.boolean(true);
+        self.frames.push(Frame {
+            classes: vec![env.class],
+            node: env.node,
+            locals,
+            returned: no,
+            broken: no,
+            what: "an algorithm section".into(),
+            max_iterations: None,
+            is_model: true,
+        });
+        let saved_loops = std::mem::take(&mut self.loop_vars);
+        let r = self.exec_block(&alg.statements, yes, env);
+        self.loop_vars = saved_loops;
+        let frame = self.frames.pop().expect("frame");
+        r?;
+        for (name, these, _) in vars {
+            let LocalValue::Set(Val::Arr(a)) = &frame.locals[name].value else {
+                continue;
+            };
+            for (&x, &v) in these.iter().zip(&a.data) {
+                out.push(Equation {
+                    lhs: x,
+                    rhs: v,
+                    span: alg.span,
+                    origin: EquationOrigin::Source,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// A name resolved in the instance (not through the algorithm's own frame).
+    fn resolve_owned(&mut self, r: &ast::ComponentRef, env: Env) -> DResult<Val> {
+        // The reference is built here, so it cannot borrow the source; resolve by name.
+        let name = &*r.parts[0].ident.name;
+        let Some(node) = env.node else {
+            return Err(self.unknown_component(r, 0, env));
+        };
+        let Some(&sid) = self.nodes[node.0 as usize].slots.get(name) else {
+            return Err(self.unknown_component(r, 0, env));
+        };
+        match self.instantiate(sid)? {
+            Entry::Vars { dims, vars } => {
+                let data = vars.iter().map(|&v| self.flat.arena.var(v)).collect();
+                let ty = vars
+                    .first()
+                    .map_or(ScalarType::Real, |v| self.flat.vars[v.index()].ty);
+                Ok(Val::Arr(Arr { dims, data, ty }))
+            }
+            _ => Err(self.unsupported(r.span, "assigning components that are not variables")),
+        }
+    }
+}
+
+/// The first names of every assignment target in `stmts`, nested blocks included.
+fn assigned_names<'a>(stmts: &'a [ast::Statement], out: &mut Vec<(&'a str, Span)>) {
+    use ast::StatementKind as S;
+    for st in stmts {
+        match &st.kind {
+            S::Assign(r, _) => out.push((&r.parts[0].ident.name, r.span)),
+            S::MultiAssign(ts, _, _) => {
+                for t in ts.iter().flatten() {
+                    if let ast::ExprKind::Ref(r) = &t.kind {
+                        out.push((&r.parts[0].ident.name, r.span));
+                    }
+                }
+            }
+            S::If {
+                branches,
+                otherwise,
+            } => {
+                for (_, b) in branches {
+                    assigned_names(b, out);
+                }
+                assigned_names(otherwise, out);
+            }
+            S::For { body, .. } | S::While(_, body) => assigned_names(body, out),
+            S::When { branches } => {
+                for (_, b) in branches {
+                    assigned_names(b, out);
+                }
+            }
+            S::Call(..) | S::Break | S::Return => {}
+        }
+    }
+}
+
+/// Every element the choices select: its place in the result (row-major over the kept
+/// dimensions), its place in the array, and the run-time index conditions.
+fn positions(dims: &[usize], choices: &[Choice]) -> (Vec<usize>, Vec<Pos>) {
+    let cands: Vec<Vec<usize>> = choices
+        .iter()
+        .zip(dims)
+        .map(|(c, &n)| match c {
+            Choice::Static(idx, _) => idx.clone(),
+            Choice::Dynamic(_) => (0..n).collect(),
+        })
+        .collect();
+    let out_dims: Vec<usize> = choices
+        .iter()
+        .filter_map(|c| match c {
+            Choice::Static(idx, true) => Some(idx.len()),
+            _ => None,
+        })
+        .collect();
+    let mut strides = vec![1usize; dims.len()];
+    for k in (0..dims.len().saturating_sub(1)).rev() {
+        strides[k] = strides[k + 1] * dims[k + 1];
+    }
+    let mut out = Vec::new();
+    if cands.iter().any(|c| c.is_empty()) {
+        return (out_dims, out);
+    }
+    let mut counter = vec![0usize; dims.len()];
+    loop {
+        let mut src = 0;
+        let mut pos = 0;
+        let mut conds = Vec::new();
+        for k in 0..dims.len() {
+            let i = cands[k][counter[k]];
+            src += i * strides[k];
+            match &choices[k] {
+                Choice::Static(idx, true) => pos = pos * idx.len() + counter[k],
+                Choice::Static(_, false) => {}
+                Choice::Dynamic(e) => conds.push((*e, i + 1)),
+            }
+        }
+        out.push(Pos {
+            out: pos,
+            src,
+            conds,
+        });
+        let mut k = dims.len();
+        loop {
+            if k == 0 {
+                return (out_dims, out);
+            }
+            k -= 1;
+            counter[k] += 1;
+            if counter[k] < cands[k].len() {
+                break;
+            }
+            counter[k] = 0;
+        }
+    }
+}

@@ -1,0 +1,1040 @@
+//! Functions (specification ch. 12), inlined by symbolic execution.
+//!
+//! A call of a Modelica function is executed at compile time on symbolic values: the
+//! arguments are the caller's expressions, every input, output and protected variable of the
+//! function is a local holding an array of expressions, and the algorithm's statements
+//! (`algorithms.rs`) update the locals. The outputs' final expressions replace the call. So a
+//! function adds no code of its own to the step: its work is the work of the expressions it
+//! leaves, which the plan counts like any other, and tearing and symbolic differentiation see
+//! through it (Cellier & Kofman ch. 10 need the loops' Jacobians in closed form).
+//!
+//! What bounds the work: `for` loops run over ranges known at compile time and are unrolled;
+//! a `while` loop whose condition is known at compile time runs at compile time; one whose
+//! condition depends on variables needs `annotation(__rtc(maxIterations = N))` on the
+//! function and is unrolled N times behind a guard, with an assertion that fails when the
+//! bound is hit. Data-dependent branches (`if`, `break`, `return`) become guarded
+//! assignments `x := if guard then new else old`. Recursion is evaluated only when every
+//! argument is known at compile time; in step code it is refused.
+//!
+//! Relations in function bodies do not generate events (specification 8.5): an output
+//! expression that contains a relation is wrapped in `noEvent`.
+//!
+//! Functions declared `external "builtin"` (`Modelica.Math.sin` and its siblings) map to the
+//! intrinsics the code generators already compile.
+
+use super::*;
+
+/// Bits of the NaN that marks an element of a local not assigned yet.
+const UNSET_BITS: u64 = 0x7ff8_dead_beef_0001;
+
+/// Nested calls deeper than this are refused (it bounds compile-time recursion).
+const MAX_CALL_DEPTH: usize = 64;
+
+/// Iterations of a `while` loop evaluated at compile time before rtc gives up.
+pub(super) const MAX_WHILE: usize = 100_000;
+
+/// The element type of a local: a number type or String.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum LocalTy {
+    Num(ScalarType),
+    Str,
+}
+
+#[derive(Clone)]
+pub(super) enum LocalValue<'a> {
+    /// A binding or default not evaluated yet (evaluated on first use).
+    Pending(&'a ast::Expr, Env),
+    InProgress,
+    Set(Val),
+    /// An array whose size (`:`) is given by its first assignment.
+    Unsized,
+}
+
+#[derive(Clone)]
+pub(super) struct Local<'a> {
+    pub ty: LocalTy,
+    /// Declared dimensions (`None` for a `:` still open).
+    pub dims: Option<Vec<usize>>,
+    pub value: LocalValue<'a>,
+    pub input: bool,
+}
+
+/// The variables of one executing function call (or model algorithm section).
+pub(super) struct Frame<'a> {
+    /// The function class and the classes it inherits from: where its names are written.
+    pub classes: Vec<ClassId>,
+    pub node: Option<NodeId>,
+    pub locals: FxHashMap<Box<str>, Local<'a>>,
+    /// Boolean expressions: the function has returned; the innermost loop was left.
+    pub returned: ExprId,
+    pub broken: ExprId,
+    /// What is executing, for messages: "function `f`" or "the algorithm of `M`".
+    pub what: String,
+    pub max_iterations: Option<usize>,
+    /// A model algorithm section (locals are model variables; `when` allowed).
+    pub is_model: bool,
+}
+
+/// One variable declared in a function.
+struct Param<'a> {
+    name: &'a str,
+    clause: &'a ast::ComponentClause,
+    decl: &'a ast::ComponentDecl,
+    lexical: ClassId,
+    protected: bool,
+    binding: Option<(&'a ast::Expr, Env)>,
+}
+
+/// A function with its inherited parts collected.
+struct FnDef<'a> {
+    name: String,
+    classes: Vec<ClassId>,
+    params: Vec<Param<'a>>,
+    algorithms: Vec<(&'a ast::Algorithm, ClassId)>,
+    external: Option<(&'a ast::External, ClassId)>,
+    max_iterations: Option<usize>,
+}
+
+/// The arguments of a call, evaluated in the caller's scope.
+pub(super) struct Args<'a> {
+    pub positional: Vec<(Val, Span)>,
+    pub named: Vec<(&'a ast::Ident, Val, Span)>,
+}
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    /// Whether `name` in `env` is a local of the executing function or algorithm.
+    pub(super) fn frame_has(&self, name: &str, env: Env) -> bool {
+        self.frames.last().is_some_and(|f| {
+            f.node == env.node && f.classes.contains(&env.class) && f.locals.contains_key(name)
+        })
+    }
+
+    pub(super) fn unset(&mut self) -> ExprId {
+        self.flat.arena.intern(Node::Const(UNSET_BITS))
+    }
+
+    /// The value of a local, its binding evaluated first if it is still pending.
+    pub(super) fn local_value(&mut self, name: &str, span: Span) -> DResult<Val> {
+        let top = self.frames.len() - 1;
+        let local = &self.frames[top].locals[name];
+        match local.value.clone() {
+            LocalValue::Set(v) => Ok(v),
+            LocalValue::Unsized => Err(Box::new(
+                Diagnostic::error(
+                    "unassigned",
+                    format!("`{name}` is used before it is assigned"),
+                )
+                .at(span, "no value yet"),
+            )),
+            LocalValue::InProgress => Err(Box::new(
+                Diagnostic::error(
+                    "cycle",
+                    format!("the binding of `{name}` depends on itself"),
+                )
+                .at(span, "here"),
+            )),
+            LocalValue::Pending(e, env) => {
+                self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::InProgress;
+                let v = self.eval(e, env);
+                let v = match v {
+                    Ok(v) => v,
+                    Err(d) => {
+                        self.frames[top].locals.get_mut(name).unwrap().value =
+                            LocalValue::Pending(e, env);
+                        return Err(d);
+                    }
+                };
+                let v = self.check_local_value(name, v, e.span, "is bound to {a}")?;
+                self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(v.clone());
+                Ok(v)
+            }
+        }
+    }
+
+    /// Checks a value for a local's type and size (fixing an open size) and converts an
+    /// Integer value of a Real local.
+    pub(super) fn check_local_value(
+        &mut self,
+        name: &str,
+        v: Val,
+        span: Span,
+        how: &str,
+    ) -> DResult<Val> {
+        let top = self.frames.len() - 1;
+        let (ty, dims) = {
+            let l = &self.frames[top].locals[name];
+            (l.ty, l.dims.clone())
+        };
+        let v = match (ty, v) {
+            (LocalTy::Str, Val::Str(s)) => return Ok(Val::Str(s)),
+            (LocalTy::Str, Val::Arr(a)) => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!("String `{name}` {}", how.replace("{a}", &types::a(a.ty))),
+                    )
+                    .at(span, a.ty.name()),
+                ))
+            }
+            (LocalTy::Num(t), Val::Str(_)) => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!(
+                            "{} `{name}` {}",
+                            self.flat.type_name(t),
+                            how.replace("{a}", "a String")
+                        ),
+                    )
+                    .at(span, "String"),
+                ))
+            }
+            (LocalTy::Num(t), Val::Arr(a)) => {
+                if matches!(t, ScalarType::Enum(_)) || matches!(a.ty, ScalarType::Enum(_)) {
+                    if t != a.ty {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!(
+                                    "{} `{name}` {}",
+                                    self.flat.type_name(t),
+                                    how.replace(
+                                        "{a}",
+                                        &format!("a value of type {}", self.flat.type_name(a.ty))
+                                    )
+                                ),
+                            )
+                            .at(span, self.flat.type_name(a.ty)),
+                        ));
+                    }
+                } else {
+                    types::assign(t, name, &a, span, how)?;
+                }
+                a.with_ty(t)
+            }
+        };
+        match dims {
+            Some(d) if d != v.dims => Err(Box::new(
+                Diagnostic::error(
+                    "size",
+                    format!(
+                        "`{name}` has size {} but is given a value of size {}",
+                        dims_text(&d),
+                        dims_text(&v.dims)
+                    ),
+                )
+                .at(span, dims_text(&v.dims)),
+            )),
+            Some(_) => Ok(Val::Arr(v)),
+            None => {
+                self.frames[top].locals.get_mut(name).unwrap().dims = Some(v.dims.clone());
+                Ok(Val::Arr(v))
+            }
+        }
+    }
+
+    /// A call of `class`, a function, or `None` when `class` is not one.
+    pub(super) fn function_call(
+        &mut self,
+        class: ClassId,
+        args: &'a ast::CallArgs,
+        env: Env,
+        span: Span,
+    ) -> DResult<Vec<Val>> {
+        let mut a = Args {
+            positional: Vec::new(),
+            named: Vec::new(),
+        };
+        for e in &args.positional {
+            a.positional.push((self.eval(e, env)?, e.span));
+        }
+        for (n, e) in &args.named {
+            a.named.push((n, self.eval(e, env)?, e.span));
+        }
+        self.call_function(class, a, span)
+    }
+
+    /// Executes function `class` on evaluated arguments; gives the outputs in order.
+    pub(super) fn call_function(
+        &mut self,
+        class: ClassId,
+        args: Args<'a>,
+        span: Span,
+    ) -> DResult<Vec<Val>> {
+        let def = self.function_def(class, span)?;
+        if self.frames.len() >= MAX_CALL_DEPTH {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "recursion",
+                    format!("function calls nested more than {MAX_CALL_DEPTH} deep"),
+                )
+                .at(span, format!("calling `{}`", def.name)),
+            ));
+        }
+        let recursive = self
+            .frames
+            .iter()
+            .any(|f| !f.is_model && f.classes[0] == class);
+        if recursive {
+            let all_known = args
+                .positional
+                .iter()
+                .map(|(v, _)| v)
+                .chain(args.named.iter().map(|(_, v, _)| v))
+                .all(|v| match v {
+                    Val::Str(_) => true,
+                    Val::Arr(a) => a
+                        .data
+                        .iter()
+                        .all(|&x| self.flat.arena.as_const(x).is_some()),
+                });
+            if !all_known {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "recursion",
+                        format!("recursive call of `{}` on values that change during simulation", def.name),
+                    )
+                    .at(span, "recursive call")
+                    .help("a step function has bounded work; rtc evaluates a recursive function only at compile time (all arguments constant)"),
+                ));
+            }
+        }
+        // The callee sees its own names only: no loop indices or `end` of the caller.
+        let saved_loops = std::mem::take(&mut self.loop_vars);
+        let saved_end = std::mem::take(&mut self.end_stack);
+        let saved_when = std::mem::replace(&mut self.in_when, false);
+        let r = self.execute_function(&def, args, span);
+        self.loop_vars = saved_loops;
+        self.end_stack = saved_end;
+        self.in_when = saved_when;
+        // The outermost call site is where the user can act.
+        let outermost = self.frames.iter().all(|f| f.is_model);
+        r.map_err(|d| {
+            if outermost && !d.has_span(span) {
+                Box::new(d.also(span, format!("in this call of `{}`", def.name)))
+            } else {
+                d
+            }
+        })
+    }
+
+    fn execute_function(
+        &mut self,
+        def: &FnDef<'a>,
+        args: Args<'a>,
+        span: Span,
+    ) -> DResult<Vec<Val>> {
+        let falsy = self.flat.arena.boolean(false);
+        let mut frame = Frame {
+            classes: def.classes.clone(),
+            node: None,
+            locals: FxHashMap::default(),
+            returned: falsy,
+            broken: falsy,
+            what: format!("function `{}`", def.name),
+            max_iterations: def.max_iterations,
+            is_model: false,
+        };
+        // Declarations first (types), values after: a size may refer to an input.
+        for p in &def.params {
+            let ty = self.local_type(p)?;
+            if frame.locals.contains_key(p.name) {
+                return Err(Box::new(
+                    Diagnostic::error("duplicate", format!("`{}` is declared twice", p.name))
+                        .at(p.decl.name.span, "again here"),
+                ));
+            }
+            frame.locals.insert(
+                p.name.into(),
+                Local {
+                    ty,
+                    dims: None,
+                    value: LocalValue::Unsized,
+                    input: p.clause.prefix.causality == Some(ast::Causality::Input),
+                },
+            );
+        }
+        self.frames.push(frame);
+        let r = self.run_function(def, args, span);
+        self.frames.pop();
+        r
+    }
+
+    fn run_function(&mut self, def: &FnDef<'a>, args: Args<'a>, span: Span) -> DResult<Vec<Val>> {
+        let inputs: Vec<&Param<'a>> = def
+            .params
+            .iter()
+            .filter(|p| !p.protected && p.clause.prefix.causality == Some(ast::Causality::Input))
+            .collect();
+        let outputs: Vec<&Param<'a>> = def
+            .params
+            .iter()
+            .filter(|p| !p.protected && p.clause.prefix.causality == Some(ast::Causality::Output))
+            .collect();
+        let given = self.bind_arguments(def, &inputs, args, span)?;
+        self.size_locals(def, &given)?;
+        let top = self.frames.len() - 1;
+        // Bindings of outputs and protected variables, in declaration order.
+        for p in &def.params {
+            if matches!(
+                self.frames[top].locals[p.name].value,
+                LocalValue::Pending(..)
+            ) {
+                self.local_value(p.name, p.decl.name.span)?;
+            }
+        }
+        if let Some((x, lexical)) = def.external {
+            self.external_body(def, x, lexical, &inputs, &outputs)?;
+        } else {
+            let truthy = self.flat.arena.boolean(true);
+            for (alg, lexical) in &def.algorithms {
+                if alg.initial {
+                    return Err(Box::new(
+                        Diagnostic::error("algorithm", "an initial algorithm in a function")
+                            .at(alg.span, "here"),
+                    ));
+                }
+                let aenv = Env {
+                    node: None,
+                    class: *lexical,
+                };
+                self.exec_block(&alg.statements, truthy, aenv)?;
+            }
+        }
+        self.function_outputs(def, &outputs, span)
+    }
+
+    /// Binds the arguments (positional in input order, then named) and the other variables'
+    /// bindings.
+    fn bind_arguments(
+        &mut self,
+        def: &FnDef<'a>,
+        inputs: &[&Param<'a>],
+        args: Args<'a>,
+        span: Span,
+    ) -> DResult<FxHashMap<&'a str, (Val, Span)>> {
+        let mut given: FxHashMap<&str, (Val, Span)> = FxHashMap::default();
+        if args.positional.len() > inputs.len() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "arguments",
+                    format!(
+                        "`{}` takes {} input{}, but is given {} arguments",
+                        def.name,
+                        inputs.len(),
+                        if inputs.len() == 1 { "" } else { "s" },
+                        args.positional.len()
+                    ),
+                )
+                .at(args.positional[inputs.len()].1, "extra argument"),
+            ));
+        }
+        for (p, (v, s)) in inputs.iter().zip(args.positional) {
+            given.insert(p.name, (v, s));
+        }
+        for (n, v, s) in args.named {
+            let Some(p) = inputs.iter().find(|p| p.name == &*n.name) else {
+                let names: Vec<String> = inputs.iter().map(|p| p.name.to_string()).collect();
+                let mut d = Diagnostic::error(
+                    "arguments",
+                    format!("`{}` has no input named `{}`", def.name, n.name),
+                )
+                .at(n.span, "no such input");
+                if let Some(s) = suggest(&n.name, &names) {
+                    d = d.help(format!("did you mean `{s}`?"));
+                }
+                return Err(Box::new(d));
+            };
+            if given.insert(p.name, (v, s)).is_some() {
+                return Err(Box::new(
+                    Diagnostic::error("arguments", format!("input `{}` is given twice", n.name))
+                        .at(n.span, "again here"),
+                ));
+            }
+        }
+        let top = self.frames.len() - 1;
+        for p in &def.params {
+            let local = self.frames[top].locals.get_mut(p.name).unwrap();
+            local.value = match (given.get(p.name), p.binding) {
+                (Some((v, _)), _) if local.input => LocalValue::Set(v.clone()),
+                (_, Some((e, benv))) => LocalValue::Pending(e, benv),
+                _ if local.input => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "arguments",
+                            format!("input `{}` of `{}` has no value", p.name, def.name),
+                        )
+                        .at(span, "missing argument")
+                        .also(p.decl.name.span, "declared without a default"),
+                    ))
+                }
+                _ => LocalValue::Unsized,
+            };
+        }
+        Ok(given)
+    }
+
+    /// Sizes, in declaration order (an input's `:` is the argument's size); an output or
+    /// protected array starts with every element unassigned.
+    fn size_locals(
+        &mut self,
+        def: &FnDef<'a>,
+        given: &FxHashMap<&'a str, (Val, Span)>,
+    ) -> DResult<()> {
+        let top = self.frames.len() - 1;
+        for p in &def.params {
+            let penv = Env {
+                node: None,
+                class: p.lexical,
+            };
+            let mut dims = Vec::new();
+            let mut open = false;
+            for s in p.decl.subscripts.iter().chain(&p.clause.subscripts) {
+                match s {
+                    ast::Subscript::Colon(_) => {
+                        open = true;
+                        dims.push(usize::MAX);
+                    }
+                    ast::Subscript::Expr(e) => dims.push(self.eval_dim(e, penv)?),
+                }
+            }
+            let type_dims = self.local_type_dims(p)?;
+            dims.extend(type_dims);
+            let local = &self.frames[top].locals[p.name];
+            let input = local.input;
+            if let Some((v, s)) = given.get(p.name).filter(|_| input) {
+                // The argument must fit the declared size and type.
+                let v = v.clone();
+                let got: Vec<usize> = match &v {
+                    Val::Arr(a) => a.dims.clone(),
+                    Val::Str(_) => Vec::new(),
+                };
+                let fits = got.len() == dims.len()
+                    && got
+                        .iter()
+                        .zip(&dims)
+                        .all(|(g, d)| *d == usize::MAX || g == d);
+                if !fits {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "size",
+                            format!(
+                                "input `{}` of `{}` has size {}, the argument {}",
+                                p.name,
+                                def.name,
+                                dims_text_open(&dims),
+                                dims_text(&got)
+                            ),
+                        )
+                        .at(*s, dims_text(&got))
+                        .also(p.decl.name.span, "declared here"),
+                    ));
+                }
+                self.frames[top].locals.get_mut(p.name).unwrap().dims = None;
+                let v = self.check_local_value(p.name, v, *s, "is given {a}")?;
+                self.frames[top].locals.get_mut(p.name).unwrap().value = LocalValue::Set(v);
+                continue;
+            }
+            let l = self.frames[top].locals.get_mut(p.name).unwrap();
+            if open {
+                l.dims = None;
+            } else {
+                l.dims = Some(dims.clone());
+                if matches!(l.value, LocalValue::Unsized) {
+                    if let LocalTy::Num(ty) = l.ty {
+                        let n: usize = dims.iter().product();
+                        let u = self.unset();
+                        let l = self.frames[top].locals.get_mut(p.name).unwrap();
+                        l.value = LocalValue::Set(Val::Arr(Arr {
+                            dims,
+                            data: vec![u; n],
+                            ty,
+                        }));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The outputs' values, every element assigned.
+    fn function_outputs(
+        &mut self,
+        def: &FnDef<'a>,
+        outputs: &[&Param<'a>],
+        span: Span,
+    ) -> DResult<Vec<Val>> {
+        // The outputs, all assigned.
+        let mut out = Vec::with_capacity(outputs.len());
+        let u = self.unset();
+        for p in outputs {
+            let v = match self.local_value(p.name, span) {
+                Ok(v) => v,
+                Err(_) => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "unassigned",
+                            format!("output `{}` of `{}` is never assigned", p.name, def.name),
+                        )
+                        .at(p.decl.name.span, "declared here")
+                        .also(span, "called here"),
+                    ))
+                }
+            };
+            let v = match v {
+                Val::Arr(a) => {
+                    if let Some(k) = a.data.iter().position(|&x| x == u) {
+                        let which = if a.dims.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (element {})", k + 1)
+                        };
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "unassigned",
+                                format!(
+                                    "output `{}` of `{}` is not assigned{which}",
+                                    p.name, def.name
+                                ),
+                            )
+                            .at(p.decl.name.span, "declared here")
+                            .also(span, "called here"),
+                        ));
+                    }
+                    let a = a.map(&mut self.flat.arena, |ar, x| {
+                        if has_relation(ar, x) {
+                            ar.no_event(x)
+                        } else {
+                            x
+                        }
+                    });
+                    Val::Arr(a)
+                }
+                s => s,
+            };
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    /// The element type of a function variable.
+    fn local_type(&mut self, p: &Param<'a>) -> DResult<LocalTy> {
+        let class = self.param_class(p)?;
+        match self.tree.info(class).builtin {
+            Some(Builtin::Real) => Ok(LocalTy::Num(ScalarType::Real)),
+            Some(Builtin::Integer) => Ok(LocalTy::Num(ScalarType::Integer)),
+            Some(Builtin::Boolean) => Ok(LocalTy::Num(ScalarType::Boolean)),
+            Some(Builtin::String) => Ok(LocalTy::Str),
+            None => match self.enumeration(class)? {
+                Some(e) => Ok(LocalTy::Num(ScalarType::Enum(e))),
+                None => {
+                    let what = match self.tree.info(class).restriction() {
+                        Some(ast::Restriction::Record) => "records as function variables",
+                        _ => "function variables that are not Real, Integer, Boolean, String or an enumeration",
+                    };
+                    Err(self.unsupported(p.clause.type_name.span, what))
+                }
+            },
+        }
+    }
+
+    /// A function variable's type class with its short-class chain resolved.
+    fn param_class(&mut self, p: &Param<'a>) -> DResult<ClassId> {
+        let class = match self.tree.lookup_name(p.lexical, &p.clause.type_name) {
+            Some(Found::Class(c)) => c,
+            _ => return Err(self.unknown_class(&p.clause.type_name, p.lexical)),
+        };
+        let mut m = Mod::default();
+        let mut dims = Vec::new();
+        let mut caus = None;
+        self.resolve_short(class, &mut m, &mut dims, &mut caus, p.clause.span)
+    }
+
+    /// Dimensions a function variable's type adds (`type Vec3 = Real[3]`).
+    fn local_type_dims(&mut self, p: &Param<'a>) -> DResult<Vec<usize>> {
+        let class = match self.tree.lookup_name(p.lexical, &p.clause.type_name) {
+            Some(Found::Class(c)) => c,
+            _ => return Err(self.unknown_class(&p.clause.type_name, p.lexical)),
+        };
+        let mut m = Mod::default();
+        let mut dims = Vec::new();
+        let mut caus = None;
+        self.resolve_short(class, &mut m, &mut dims, &mut caus, p.clause.span)?;
+        Ok(dims)
+    }
+
+    /// Collects a function's variables, algorithms and external clause through `extends` and
+    /// short class definitions.
+    fn function_def(&mut self, class: ClassId, span: Span) -> DResult<FnDef<'a>> {
+        let info = self.tree.info(class);
+        let mut def = FnDef {
+            name: info.full_name.clone(),
+            classes: Vec::new(),
+            params: Vec::new(),
+            algorithms: Vec::new(),
+            external: None,
+            max_iterations: None,
+        };
+        if let Some(d) = info.def {
+            if d.partial {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "partial",
+                        format!("`{}` is a partial function and cannot be called", def.name),
+                    )
+                    .at(span, "called here")
+                    .also(d.name.span, "declared partial"),
+                ));
+            }
+        }
+        let mut overrides = Vec::new();
+        self.collect_function(class, &mut def, &mut overrides, 0)?;
+        // Modifications of a short definition or an `extends` give defaults.
+        for (name, e, env) in overrides {
+            if let Some(p) = def.params.iter_mut().find(|p| p.name == name) {
+                p.binding = Some((e, env));
+            }
+        }
+        Ok(def)
+    }
+
+    fn collect_function(
+        &mut self,
+        class: ClassId,
+        def: &mut FnDef<'a>,
+        overrides: &mut Vec<(&'a str, &'a ast::Expr, Env)>,
+        depth: usize,
+    ) -> DResult<()> {
+        let info = self.tree.info(class);
+        let span = info.span();
+        if depth > 32 || def.classes.contains(&class) {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "cycle",
+                    format!("function `{}` inherits from itself", info.full_name),
+                )
+                .at(span, "here"),
+            ));
+        }
+        let Some(cdef) = info.def else {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "not-a-function",
+                    format!("`{}` is not a function", info.full_name),
+                )
+                .at(span, "here"),
+            ));
+        };
+        if !matches!(
+            cdef.restriction,
+            ast::Restriction::Function | ast::Restriction::OperatorFunction
+        ) {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "not-a-function",
+                    format!("`{}` is not a function", info.full_name),
+                )
+                .at(cdef.name.span, "declared here"),
+            ));
+        }
+        let parent = info.parent;
+        def.classes.push(class);
+        if let Some(ann) = &cdef.description.annotation {
+            if let Some(n) = rtc_max_iterations(ann) {
+                def.max_iterations = Some(n);
+            }
+        }
+        match &cdef.body {
+            ast::ClassBody::Short {
+                base, modification, ..
+            } => {
+                let found = match parent {
+                    Some(p) => self.tree.lookup_name(p, base),
+                    None => self.tree.lookup_top_name(base),
+                };
+                let Some(Found::Class(b)) = found else {
+                    return Err(self.unknown_class(base, parent.unwrap_or(class)));
+                };
+                if let Some(cm) = modification {
+                    let env = Env {
+                        node: None,
+                        class: parent.unwrap_or(class),
+                    };
+                    self.function_overrides(cm, env, overrides)?;
+                }
+                self.collect_function(b, def, overrides, depth + 1)
+            }
+            ast::ClassBody::Long { .. } => {
+                let Some(comp) = info.composition() else {
+                    return Ok(());
+                };
+                if let Some(ann) = &comp.annotation {
+                    if let Some(n) = rtc_max_iterations(ann) {
+                        def.max_iterations = Some(n);
+                    }
+                }
+                let env = Env { node: None, class };
+                let mut public = Vec::new();
+                for element in &comp.elements {
+                    match element {
+                        ast::Element::Extends(ext) => {
+                            let Some(Found::Class(b)) = self.tree.lookup_name(class, &ext.base)
+                            else {
+                                return Err(self.unknown_class(&ext.base, class));
+                            };
+                            // An icon class (`extends Modelica.Icons.Function`) adds nothing.
+                            if matches!(
+                                self.tree.info(b).restriction(),
+                                Some(
+                                    ast::Restriction::Function | ast::Restriction::OperatorFunction
+                                )
+                            ) {
+                                let mut sub = Vec::new();
+                                if let Some(cm) = &ext.modification {
+                                    self.function_overrides(cm, env, &mut sub)?;
+                                }
+                                self.collect_function(b, def, overrides, depth + 1)?;
+                                overrides.extend(sub);
+                            }
+                        }
+                        ast::Element::Component(clause, prefix) => {
+                            for decl in &clause.components {
+                                let binding =
+                                    decl.modification.as_ref().and_then(|m| match &m.binding {
+                                        Some(ast::Binding::Expr(e)) => Some((e, env)),
+                                        _ => None,
+                                    });
+                                public.push(Param {
+                                    name: &decl.name.name,
+                                    clause,
+                                    decl,
+                                    lexical: class,
+                                    protected: prefix.protected,
+                                    binding,
+                                });
+                            }
+                        }
+                        ast::Element::Class(..) | ast::Element::Import(_) => {}
+                    }
+                }
+                def.params.extend(public);
+                for a in &comp.algorithms {
+                    def.algorithms.push((a, class));
+                }
+                if !comp.equations.is_empty() {
+                    return Err(Box::new(
+                        Diagnostic::error("function", "a function has no equations")
+                            .at(comp.equations[0].span, "equation in a function")
+                            .help("write the body as an algorithm section"),
+                    ));
+                }
+                if let Some(x) = &comp.external {
+                    def.external = Some((x, class));
+                    def.algorithms.clear();
+                }
+                Ok(())
+            }
+            _ => Err(Box::new(
+                Diagnostic::error(
+                    "not-a-function",
+                    format!("`{}` is not a function", info.full_name),
+                )
+                .at(cdef.name.span, "declared here"),
+            )),
+        }
+    }
+
+    /// `f2 = f(k = 2)` or `extends f(k = 2)`: new defaults of inputs.
+    fn function_overrides(
+        &mut self,
+        cm: &'a ast::ClassMod,
+        env: Env,
+        out: &mut Vec<(&'a str, &'a ast::Expr, Env)>,
+    ) -> DResult<()> {
+        for a in &cm.args {
+            match a {
+                ast::Argument::Modify(m) => {
+                    if m.name.parts.len() != 1 {
+                        return Err(self.unsupported(
+                            m.span,
+                            "modifications of a function's variables' attributes",
+                        ));
+                    }
+                    match m.modification.as_ref().and_then(|x| x.binding.as_ref()) {
+                        Some(ast::Binding::Expr(e)) => out.push((&m.name.parts[0].name, e, env)),
+                        _ => {
+                            return Err(self.unsupported(
+                                m.span,
+                                "modifications of a function's variables' attributes",
+                            ))
+                        }
+                    }
+                }
+                ast::Argument::Redeclare { span, what } => {
+                    return Err(self.unsupported(*span, what))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `external "builtin" y = sin(u)`: the intrinsic of that name.
+    fn external_body(
+        &mut self,
+        def: &FnDef<'a>,
+        x: &'a ast::External,
+        lexical: ClassId,
+        inputs: &[&Param<'a>],
+        outputs: &[&Param<'a>],
+    ) -> DResult<()> {
+        let language = x.language.as_deref().unwrap_or("C");
+        if language != "builtin" {
+            return Err(self.unsupported(
+                x.span,
+                &format!("external \"{language}\" functions (calls of compiled code)"),
+            ));
+        }
+        let short = def.name.rsplit('.').next().unwrap_or(&def.name).to_string();
+        let fname = x.function.as_ref().map_or(short, |i| i.name.to_string());
+        let env = Env {
+            node: None,
+            class: lexical,
+        };
+        let mut args = Vec::new();
+        if x.function.is_some() {
+            for a in &x.args {
+                args.push(self.eval_arr(a, env)?);
+            }
+        } else {
+            for p in inputs {
+                match self.local_value(p.name, x.span)? {
+                    Val::Arr(a) => args.push(a),
+                    Val::Str(_) => {
+                        return Err(
+                            self.unsupported(x.span, "String arguments of external functions")
+                        )
+                    }
+                }
+            }
+        }
+        let scalar = |a: &Arr| {
+            a.as_scalar().ok_or_else(|| {
+                Box::new(
+                    Diagnostic::error("size", format!("built-in `{fname}` takes scalars"))
+                        .at(x.span, "here"),
+                ) as Box<Diagnostic>
+            })
+        };
+        let value = match (
+            Func1::from_name(&fname),
+            Func2::from_name(&fname),
+            args.as_slice(),
+        ) {
+            (Some(f), _, [a]) => {
+                let e = scalar(a)?;
+                self.flat.arena.call1(f, e)
+            }
+            (_, Some(f), [a, b]) => {
+                let (ea, eb) = (scalar(a)?, scalar(b)?);
+                self.flat.arena.call2(f, ea, eb)
+            }
+            _ => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "unknown-name",
+                        format!(
+                            "no built-in function `{fname}` with {} arguments",
+                            args.len()
+                        ),
+                    )
+                    .at(x.span, "external \"builtin\""),
+                ))
+            }
+        };
+        let target = match &x.output {
+            Some(r) => r.parts[0].ident.name.to_string(),
+            None => match outputs.first() {
+                Some(p) => p.name.to_string(),
+                None => return Ok(()),
+            },
+        };
+        if !self
+            .frames
+            .last()
+            .unwrap()
+            .locals
+            .contains_key(target.as_str())
+        {
+            return Err(Box::new(
+                Diagnostic::error("unknown-name", format!("unknown output `{target}`"))
+                    .at(x.span, "here"),
+            ));
+        }
+        let v =
+            self.check_local_value(&target, Val::Arr(Arr::real(value)), x.span, "is given {a}")?;
+        self.frames
+            .last_mut()
+            .unwrap()
+            .locals
+            .get_mut(target.as_str())
+            .unwrap()
+            .value = LocalValue::Set(v);
+        Ok(())
+    }
+}
+
+/// `annotation(__rtc(maxIterations = N))`.
+fn rtc_max_iterations(ann: &ast::ClassMod) -> Option<usize> {
+    for a in &ann.args {
+        let ast::Argument::Modify(m) = a else {
+            continue;
+        };
+        if m.name.to_dotted() != "__rtc" {
+            continue;
+        }
+        let cm = m.modification.as_ref()?.class_mod.as_ref()?;
+        for b in &cm.args {
+            let ast::Argument::Modify(x) = b else {
+                continue;
+            };
+            if x.name.to_dotted() == "maxIterations" {
+                if let Some(ast::Binding::Expr(e)) = x.modification.as_ref()?.binding.as_ref() {
+                    if let ast::ExprKind::Integer(n) = e.kind {
+                        return usize::try_from(n).ok();
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether an expression contains a relation (which would generate an event).
+fn has_relation(ar: &crate::symbolic::Arena<FlatVar>, root: ExprId) -> bool {
+    let mut seen = vec![false; ar.len()];
+    let mut found = false;
+    ar.visit_postorder(root, &mut seen, &mut |x| {
+        if matches!(ar.node(x), Node::Cmp(..)) {
+            found = true;
+        }
+    });
+    found
+}
+
+/// Dimensions with `:` for open ones.
+fn dims_text_open(d: &[usize]) -> String {
+    if d.is_empty() {
+        return "scalar".into();
+    }
+    let parts: Vec<String> = d
+        .iter()
+        .map(|&x| {
+            if x == usize::MAX {
+                ":".into()
+            } else {
+                x.to_string()
+            }
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}

@@ -1,5 +1,0 @@
-model UnsupportedAlgorithm
-  Real x;
-algorithm
-  x := 1;
-end UnsupportedAlgorithm;
