@@ -253,7 +253,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }) {
             Some(m) => match self.eval(m, env)? {
                 Val::Str(s) => s,
-                Val::Arr(_) => String::new(),
+                _ => String::new(),
             },
             None => String::new(),
         };
@@ -329,10 +329,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .at(target.span, "not a variable of it"),
             ));
         }
-        if target.parts.len() > 1 {
-            return Err(self.unsupported(target.span, "assignments to record fields"));
-        }
         let top = self.frames.len() - 1;
+        if target.parts.len() > 1 {
+            if !target.parts[0].subscripts.is_empty() {
+                return Err(self.unsupported(target.span, "arrays of records"));
+            }
+            if self.frames[top].locals[name].input {
+                return Err(Box::new(
+                    Diagnostic::error("assignment", format!("input `{name}` cannot be assigned"))
+                        .at(target.span, "an input of the function"),
+                ));
+            }
+            let cur = self.local_value(name, target.span)?;
+            let new = self.set_field(&cur, &target.parts[1..], value, g, span)?;
+            self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(new);
+            return Ok(());
+        }
         let local = &self.frames[top].locals[name];
         if local.input {
             return Err(Box::new(
@@ -365,7 +377,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         // An element or a slice.
         let cur = match self.local_value(name, target.span)? {
             Val::Arr(a) => a,
-            Val::Str(_) => return Err(self.unsupported(target.span, "subscripts of Strings")),
+            _ => return Err(self.unsupported(target.span, "subscripts of Strings or records")),
         };
         let Val::Arr(value) = value else {
             return Err(Box::new(
@@ -419,19 +431,26 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// Reads a local, with subscripts that may be known only at run time.
     pub(super) fn frame_ref(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<Val> {
         let first = &r.parts[0];
-        if r.parts.len() > 1 {
-            return Err(self.unsupported(r.span, "fields of records in functions"));
+        let mut v = self.local_value(&first.ident.name, r.span)?;
+        let mut subs = &first.subscripts;
+        for part in &r.parts[1..] {
+            if !subs.is_empty() {
+                return Err(self.unsupported(r.span, "arrays of records"));
+            }
+            v = field_of(&v, part)?;
+            subs = &part.subscripts;
         }
-        let v = self.local_value(&first.ident.name, r.span)?;
         let a = match v {
-            Val::Str(s) if first.subscripts.is_empty() => return Ok(Val::Str(s)),
+            Val::Str(s) if subs.is_empty() => return Ok(Val::Str(s)),
+            Val::Record(x) if subs.is_empty() => return Ok(Val::Record(x)),
             Val::Str(_) => return Err(self.unsupported(r.span, "subscripts of Strings")),
+            Val::Record(_) => return Err(self.unsupported(r.span, "arrays of records")),
             Val::Arr(a) => a,
         };
-        if first.subscripts.is_empty() {
+        if subs.is_empty() {
             return self.check_set(a, r).map(Val::Arr);
         }
-        let choices = self.choices(&a.dims, &first.subscripts, env, r.span)?;
+        let choices = self.choices(&a.dims, subs, env, r.span)?;
         let (dims, positions) = positions(&a.dims, &choices);
         let total: usize = dims.iter().product();
         let nan = self.flat.arena.constant(f64::NAN);
@@ -564,8 +583,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             };
             let a = match self.resolve_owned(&r, env)? {
                 Val::Arr(a) => a,
-                Val::Str(_) => {
-                    return Err(self.unsupported(span, "assigning Strings in algorithms"))
+                _ => {
+                    return Err(self.unsupported(span, "assigning Strings or records in algorithms"))
                 }
             };
             let mut init = Vec::with_capacity(a.data.len());
@@ -667,6 +686,31 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             _ => Err(self.unsupported(r.span, "assigning components that are not variables")),
         }
+    }
+}
+
+/// The field `part` of a record value.
+pub(super) fn field_of(v: &Val, part: &ast::RefPart) -> DResult<Val> {
+    match v {
+        Val::Record(rv) => rv.field(&part.ident.name).cloned().ok_or_else(|| {
+            let names: Vec<String> = rv.fields.iter().map(|(n, _)| n.to_string()).collect();
+            let mut d = Diagnostic::error(
+                "unknown-name",
+                format!("record `{}` has no field `{}`", rv.name, part.ident.name),
+            )
+            .at(part.ident.span, "no such field");
+            if let Some(s) = suggest(&part.ident.name, &names) {
+                d = d.help(format!("did you mean `{s}`?"));
+            }
+            Box::new(d)
+        }),
+        _ => Err(Box::new(
+            Diagnostic::error(
+                "unknown-name",
+                format!("`{}` is not a field of a record", part.ident.name),
+            )
+            .at(part.ident.span, "the value before it is not a record"),
+        )),
     }
 }
 

@@ -259,6 +259,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Err(self.unsupported(e.span, &format!("the `{name}` {what}")));
         }
         if let ast::CallTarget::Ref(r) = target {
+            if let Some(class) = self.called_record(r, env) {
+                return self.record_constructor(class, args, env, e.span);
+            }
             if let Some(class) = self.called_function(r, env) {
                 let outs = self.function_call(class, args, env, e.span)?;
                 return outs.into_iter().next().ok_or_else(|| {
@@ -273,6 +276,36 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         Err(self.not_builtin(&call, target))
+    }
+
+    /// The record class a call names (its constructor), if it names one.
+    pub(super) fn called_record(&mut self, r: &ast::ComponentRef, env: Env) -> Option<ClassId> {
+        let n = ref_as_name(r)?;
+        let found = if n.global {
+            self.tree.lookup_top_name(&n)
+        } else {
+            self.tree.lookup_name(env.class, &n)
+        };
+        match found {
+            Some(Found::Class(k)) => {
+                let mut c = k;
+                // Through short definitions (`record R2 = R;`).
+                for _ in 0..32 {
+                    match self.tree.info(c).restriction() {
+                        Some(ast::Restriction::Record) => {
+                            if let Some((b, _)) = self.tree.base_of_short(c) {
+                                c = b;
+                                continue;
+                            }
+                            return Some(k);
+                        }
+                        _ => return None,
+                    }
+                }
+                None
+            }
+            _ => None,
+        }
     }
 
     /// The function class a call names, if it names one.
@@ -663,6 +696,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn string_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
         match self.eval(c.arg(0), c.env)? {
             Val::Str(s) => Ok(Val::Str(s)),
+            Val::Record(_) => Err(Box::new(
+                Diagnostic::error("type", "String() of a record").at(c.arg(0).span, "a record"),
+            )),
             Val::Arr(a) => {
                 let value = a.as_scalar().and_then(|x| self.fold(x));
                 match (value, a.ty) {
@@ -697,7 +733,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
             _ => None,
         };
         match what {
-            Some(Some(ast::Restriction::Record)) => self.unsupported(e.span, "record constructors"),
             Some(_) => Box::new(
                 Diagnostic::error("not-a-function", format!("`{name}` is not a function"))
                     .at(e.span, "called here"),

@@ -158,9 +158,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     }
                 }
             }
-            Resolved::Value(Val::Str(_)) => {
+            Resolved::Value(Val::Str(_) | Val::Record(_)) => {
                 return Err(Box::new(
-                    Diagnostic::error("connect", "connect() of a string").at(r.span, "here"),
+                    Diagnostic::error("connect", "connect() of a String or record value")
+                        .at(r.span, "here"),
                 ))
             }
         }

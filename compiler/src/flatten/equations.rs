@@ -27,7 +27,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let message = match args.positional.get(1) {
                     Some(m) => match self.eval(m, env)? {
                         Val::Str(s) => s,
-                        Val::Arr(_) => String::new(),
+                        _ => String::new(),
                     },
                     None => String::new(),
                 };
@@ -267,8 +267,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.tuple_equation(eq, l, r, env, out)
             }
             ast::EquationKind::Equality(l, r) => {
-                let a = self.eval_arr(l, env)?;
-                let b = self.eval_arr(r, env)?;
+                let (a, b) = match (self.eval(l, env)?, self.eval(r, env)?) {
+                    (x @ Val::Record(_), y) | (x, y @ Val::Record(_)) => {
+                        return self.record_equation(&x, &y, eq.span, out);
+                    }
+                    (Val::Arr(a), Val::Arr(b)) => (a, b),
+                    (Val::Str(_), _) => {
+                        return Err(Box::new(
+                            Diagnostic::error("type", "an equation between Strings")
+                                .at(l.span, "String")
+                                .help("Strings are for parameters and messages"),
+                        ))
+                    }
+                    (_, Val::Str(_)) => {
+                        return Err(Box::new(
+                            Diagnostic::error("type", "a string where a number is expected")
+                                .at(r.span, "here"),
+                        ))
+                    }
+                };
                 types::equation(&a, l.span, &b, r.span)?;
                 // A side that is one Integer or Boolean variable is defined by the other.
                 for (side, this, other, other_span) in [(l, &a, &b, r.span), (r, &b, &a, l.span)] {

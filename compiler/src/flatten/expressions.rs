@@ -187,6 +187,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Val::Str(_) => Err(Box::new(
                 Diagnostic::error("type", "a string where a number is expected").at(e.span, "here"),
             )),
+            Val::Record(r) => Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!("a record (`{}`) where a number is expected", r.name),
+                )
+                .at(e.span, "here")
+                .help("use one of its fields, e.g. `r.x`"),
+            )),
         }
     }
 
@@ -242,6 +250,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let (x, y) = match (self.eval(a, env)?, self.eval(b, env)?) {
                     (Val::Arr(x), Val::Arr(y)) => (x, y),
                     (Val::Str(x), Val::Str(y)) => return self.string_binary(*op, &x, &y, e.span),
+                    (Val::Record(r), _) | (_, Val::Record(r)) => {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!("`{}` applied to a record (`{}`)", op.symbol(), r.name),
+                            )
+                            .at(e.span, "here")
+                            .help("operators on records (operator records) are not supported; combine their fields"),
+                        ));
+                    }
                     (Val::Str(_), _) | (_, Val::Str(_)) => {
                         let at = if matches!(self.eval(a, env)?, Val::Str(_)) {
                             a.span

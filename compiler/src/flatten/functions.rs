@@ -38,6 +38,7 @@ pub(super) const MAX_WHILE: usize = 100_000;
 pub(super) enum LocalTy {
     Num(ScalarType),
     Str,
+    Record(ClassId),
 }
 
 #[derive(Clone)]
@@ -76,23 +77,27 @@ pub(super) struct Frame<'a> {
 }
 
 /// One variable declared in a function.
-struct Param<'a> {
-    name: &'a str,
-    clause: &'a ast::ComponentClause,
-    decl: &'a ast::ComponentDecl,
-    lexical: ClassId,
-    protected: bool,
-    binding: Option<(&'a ast::Expr, Env)>,
+pub(super) struct Param<'a> {
+    pub name: &'a str,
+    /// An input of the call (a function's `input`, a record constructor's modifiable field).
+    pub is_input: bool,
+    pub is_output: bool,
+    pub clause: &'a ast::ComponentClause,
+    pub decl: &'a ast::ComponentDecl,
+    pub lexical: ClassId,
+    pub binding: Option<(&'a ast::Expr, Env)>,
 }
 
-/// A function with its inherited parts collected.
-struct FnDef<'a> {
-    name: String,
-    classes: Vec<ClassId>,
-    params: Vec<Param<'a>>,
-    algorithms: Vec<(&'a ast::Algorithm, ClassId)>,
-    external: Option<(&'a ast::External, ClassId)>,
-    max_iterations: Option<usize>,
+/// A function (or a record constructor) with its inherited parts collected.
+pub(super) struct FnDef<'a> {
+    pub name: String,
+    pub classes: Vec<ClassId>,
+    pub params: Vec<Param<'a>>,
+    pub algorithms: Vec<(&'a ast::Algorithm, ClassId)>,
+    pub external: Option<(&'a ast::External, ClassId)>,
+    pub max_iterations: Option<usize>,
+    /// A record constructor: the result is the record of all its fields.
+    pub record: bool,
 }
 
 /// The arguments of a call, evaluated in the caller's scope.
@@ -167,6 +172,35 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         let v = match (ty, v) {
             (LocalTy::Str, Val::Str(s)) => return Ok(Val::Str(s)),
+            (LocalTy::Record(c), Val::Record(r)) => {
+                if r.class != c && self.tree.info(c).full_name != r.name {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "type",
+                            format!(
+                                "record `{name}` of type `{}` is given a `{}`",
+                                self.tree.info(c).full_name,
+                                r.name
+                            ),
+                        )
+                        .at(span, r.name.clone()),
+                    ));
+                }
+                return Ok(Val::Record(r));
+            }
+            (LocalTy::Record(_), _) | (_, Val::Record(_)) => {
+                let want = match ty {
+                    LocalTy::Record(c) => format!("record `{}`", self.tree.info(c).full_name),
+                    _ => "a number or String".to_string(),
+                };
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!("`{name}` is {want}, and is given something else"),
+                    )
+                    .at(span, "here"),
+                ));
+            }
             (LocalTy::Str, Val::Arr(a)) => {
                 return Err(Box::new(
                     Diagnostic::error(
@@ -283,6 +317,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .chain(args.named.iter().map(|(_, v, _)| v))
                 .all(|v| match v {
                     Val::Str(_) => true,
+                    Val::Record(_) => false,
                     Val::Arr(a) => a
                         .data
                         .iter()
@@ -318,7 +353,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         })
     }
 
-    fn execute_function(
+    pub(super) fn execute_function(
         &mut self,
         def: &FnDef<'a>,
         args: Args<'a>,
@@ -331,7 +366,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             locals: FxHashMap::default(),
             returned: falsy,
             broken: falsy,
-            what: format!("function `{}`", def.name),
+            what: if def.record {
+                format!("the record constructor `{}`", def.name)
+            } else {
+                format!("function `{}`", def.name)
+            },
             max_iterations: def.max_iterations,
             is_model: false,
         };
@@ -350,7 +389,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ty,
                     dims: None,
                     value: LocalValue::Unsized,
-                    input: p.clause.prefix.causality == Some(ast::Causality::Input),
+                    input: p.is_input,
                 },
             );
         }
@@ -361,16 +400,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     fn run_function(&mut self, def: &FnDef<'a>, args: Args<'a>, span: Span) -> DResult<Vec<Val>> {
-        let inputs: Vec<&Param<'a>> = def
-            .params
-            .iter()
-            .filter(|p| !p.protected && p.clause.prefix.causality == Some(ast::Causality::Input))
-            .collect();
-        let outputs: Vec<&Param<'a>> = def
-            .params
-            .iter()
-            .filter(|p| !p.protected && p.clause.prefix.causality == Some(ast::Causality::Output))
-            .collect();
+        let inputs: Vec<&Param<'a>> = def.params.iter().filter(|p| p.is_input).collect();
+        let outputs: Vec<&Param<'a>> = def.params.iter().filter(|p| p.is_output).collect();
         let given = self.bind_arguments(def, &inputs, args, span)?;
         self.size_locals(def, &given)?;
         let top = self.frames.len() - 1;
@@ -400,6 +431,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 };
                 self.exec_block(&alg.statements, truthy, aenv)?;
             }
+        }
+        if def.record {
+            return self.record_result(def, span).map(|r| vec![r]);
         }
         self.function_outputs(def, &outputs, span)
     }
@@ -462,7 +496,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     return Err(Box::new(
                         Diagnostic::error(
                             "arguments",
-                            format!("input `{}` of `{}` has no value", p.name, def.name),
+                            format!(
+                                "{} `{}` of `{}` has no value",
+                                if def.record { "field" } else { "input" },
+                                p.name,
+                                def.name
+                            ),
                         )
                         .at(span, "missing argument")
                         .also(p.decl.name.span, "declared without a default"),
@@ -507,7 +546,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let v = v.clone();
                 let got: Vec<usize> = match &v {
                     Val::Arr(a) => a.dims.clone(),
-                    Val::Str(_) => Vec::new(),
+                    _ => Vec::new(),
                 };
                 let fits = got.len() == dims.len()
                     && got
@@ -541,15 +580,24 @@ impl<'t, 'a> Flattener<'t, 'a> {
             } else {
                 l.dims = Some(dims.clone());
                 if matches!(l.value, LocalValue::Unsized) {
-                    if let LocalTy::Num(ty) = l.ty {
-                        let n: usize = dims.iter().product();
-                        let u = self.unset();
-                        let l = self.frames[top].locals.get_mut(p.name).unwrap();
-                        l.value = LocalValue::Set(Val::Arr(Arr {
-                            dims,
-                            data: vec![u; n],
-                            ty,
-                        }));
+                    match l.ty {
+                        LocalTy::Num(ty) => {
+                            let n: usize = dims.iter().product();
+                            let u = self.unset();
+                            let l = self.frames[top].locals.get_mut(p.name).unwrap();
+                            l.value = LocalValue::Set(Val::Arr(Arr {
+                                dims,
+                                data: vec![u; n],
+                                ty,
+                            }));
+                        }
+                        LocalTy::Record(c) if dims.is_empty() => {
+                            // Fields are assigned one by one: start with all unassigned.
+                            let t = self.record_template(c, p.decl.name.span, 0)?;
+                            let l = self.frames[top].locals.get_mut(p.name).unwrap();
+                            l.value = LocalValue::Set(t);
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -610,6 +658,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     });
                     Val::Arr(a)
                 }
+                Val::Record(r) => {
+                    if let Some(field) = unset_field(&r, u) {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "unassigned",
+                                format!(
+                                    "field `{field}` of output `{}` of `{}` is not assigned",
+                                    p.name, def.name
+                                ),
+                            )
+                            .at(p.decl.name.span, "declared here")
+                            .also(span, "called here"),
+                        ));
+                    }
+                    Val::Record(r)
+                }
                 s => s,
             };
             out.push(v);
@@ -618,7 +682,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// The element type of a function variable.
-    fn local_type(&mut self, p: &Param<'a>) -> DResult<LocalTy> {
+    pub(super) fn local_type(&mut self, p: &Param<'a>) -> DResult<LocalTy> {
         let class = self.param_class(p)?;
         match self.tree.info(class).builtin {
             Some(Builtin::Real) => Ok(LocalTy::Num(ScalarType::Real)),
@@ -627,13 +691,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Some(Builtin::String) => Ok(LocalTy::Str),
             None => match self.enumeration(class)? {
                 Some(e) => Ok(LocalTy::Num(ScalarType::Enum(e))),
-                None => {
-                    let what = match self.tree.info(class).restriction() {
-                        Some(ast::Restriction::Record) => "records as function variables",
-                        _ => "function variables that are not Real, Integer, Boolean, String or an enumeration",
-                    };
-                    Err(self.unsupported(p.clause.type_name.span, what))
-                }
+                None => match self.tree.info(class).restriction() {
+                    Some(ast::Restriction::Record) => Ok(LocalTy::Record(class)),
+                    _ => Err(self.unsupported(
+                        p.clause.type_name.span,
+                        "function variables that are not Real, Integer, Boolean, String, an enumeration or a record",
+                    )),
+                },
             },
         }
     }
@@ -674,6 +738,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             algorithms: Vec::new(),
             external: None,
             max_iterations: None,
+            record: false,
         };
         if let Some(d) = info.def {
             if d.partial {
@@ -804,12 +869,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                         Some(ast::Binding::Expr(e)) => Some((e, env)),
                                         _ => None,
                                     });
+                                let caus = clause.prefix.causality;
                                 public.push(Param {
                                     name: &decl.name.name,
+                                    is_input: !prefix.protected
+                                        && caus == Some(ast::Causality::Input),
+                                    is_output: !prefix.protected
+                                        && caus == Some(ast::Causality::Output),
                                     clause,
                                     decl,
                                     lexical: class,
-                                    protected: prefix.protected,
                                     binding,
                                 });
                             }
@@ -909,10 +978,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             for p in inputs {
                 match self.local_value(p.name, x.span)? {
                     Val::Arr(a) => args.push(a),
-                    Val::Str(_) => {
-                        return Err(
-                            self.unsupported(x.span, "String arguments of external functions")
-                        )
+                    _ => {
+                        return Err(self.unsupported(
+                            x.span,
+                            "String or record arguments of external functions",
+                        ))
                     }
                 }
             }
@@ -981,6 +1051,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .value = LocalValue::Set(v);
         Ok(())
     }
+}
+
+/// The first field (dotted path) of a record that holds an unassigned element.
+fn unset_field(r: &RecordVal, u: ExprId) -> Option<String> {
+    for (name, v) in &r.fields {
+        match v {
+            Val::Arr(a) if a.data.contains(&u) => return Some(name.to_string()),
+            Val::Record(inner) => {
+                if let Some(f) = unset_field(inner, u) {
+                    return Some(format!("{name}.{f}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `annotation(__rtc(maxIterations = N))`.

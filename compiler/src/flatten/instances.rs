@@ -286,6 +286,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 },
                 select: Vec::new(),
                 value: Some(*value),
+                evaluated: None,
             });
         }
         Ok(())
@@ -585,11 +586,32 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.check_containment(node, class, decl, clause)?;
         self.slots[sid.0 as usize].is_connector = is_connector;
         self.check_redeclares(&modif)?;
-        if let Some(b) = &modif.binding {
-            return Err(self.unsupported(
+        match &modif.binding {
+            Some(b) if restriction == Some(ast::Restriction::Record) && dims.is_empty() => {
+                // `R r = value`: each field is bound to the value's field, which replaces
+                // the field's declared value (an outer modification).
+                let b = b.clone();
+                let v = self.eval_mod_value_val(&b)?;
+                let fields = record_mod(&v, &b).ok_or_else(|| {
+                    Box::new(
+                        Diagnostic::error(
+                            "type",
+                            format!(
+                                "record `{}` is bound to a value that is not a record",
+                                decl.name.name
+                            ),
+                        )
+                        .at(b.expr.span, "not a record"),
+                    )
+                })?;
+                modif.binding = None;
+                modif = merge(&fields, &modif);
+            }
+            Some(b) => return Err(self.unsupported(
                 b.expr.span,
-                "bindings of structured components (records): set their fields instead",
-            ));
+                "bindings of structured components other than records, and of arrays of records",
+            )),
+            None => {}
         }
         let outer = Some((variability, causality, is_flow));
         let mut nodes = Vec::with_capacity(count);
@@ -710,6 +732,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let value = match modif.binding.clone().or_else(|| modif.sub("start").binding) {
             Some(b) => match self.eval_mod_value_val(&b)? {
                 Val::Str(s) => s,
+                Val::Record(r) => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "type",
+                            format!(
+                                "the value of String `{}` is a record (`{}`)",
+                                decl.name.name, r.name
+                            ),
+                        )
+                        .at(b.expr.span, "a record"),
+                    ))
+                }
                 Val::Arr(a) => return Err(Box::new(
                     Diagnostic::error(
                         "type",
@@ -738,4 +772,30 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         Ok(Entry::Str(value.into()))
     }
+}
+
+/// The modification that binds every field of a record component to a record value's field.
+fn record_mod<'a>(v: &Val, b: &modification::ModValue<'a>) -> Option<Mod<'a>> {
+    let Val::Record(rv) = v else {
+        return None;
+    };
+    let mut m = Mod::default();
+    for (name, fv) in &rv.fields {
+        let sub = match fv {
+            Val::Record(_) => record_mod(fv, b)?,
+            _ => Mod {
+                binding: Some(modification::ModValue {
+                    expr: b.expr,
+                    env: b.env,
+                    select: Vec::new(),
+                    value: None,
+                    evaluated: Some(fv.clone()),
+                }),
+                span: Some(b.expr.span),
+                ..Mod::default()
+            },
+        };
+        m.subs.push((name.clone(), sub));
+    }
+    Some(m)
 }

@@ -28,6 +28,7 @@ mod equations;
 mod expressions;
 mod functions;
 mod instances;
+mod records;
 mod references;
 mod variables;
 mod when;
@@ -45,7 +46,7 @@ use classes::{Builtin, ClassId, ClassTree, Found};
 use modification::{merge, Env, Mod};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
-pub use values::{dims_text, Arr, Val};
+pub use values::{dims_text, Arr, RecordVal, Val};
 
 type DResult<T> = Result<T, Box<Diagnostic>>;
 

@@ -28,6 +28,8 @@ pub struct ModValue<'a> {
     pub select: Vec<(Vec<usize>, usize)>,
     /// A value given on the command line, which replaces `expr`.
     pub value: Option<f64>,
+    /// A value already evaluated (a field of a whole record's binding), which replaces `expr`.
+    pub evaluated: Option<super::Val>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -59,6 +61,7 @@ impl<'a> Mod<'a> {
                 env,
                 select: Vec::new(),
                 value: None,
+                evaluated: None,
             });
         }
         out.span = Some(m.span);

@@ -25,6 +25,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         match self.resolve(r, env)? {
             Resolved::Value(v) => Ok(v),
+            Resolved::Nodes { dims, nodes }
+                if dims.is_empty() && nodes.len() == 1 && self.is_record_node(nodes[0]) =>
+            {
+                self.node_record(nodes[0], r.span)
+            }
             Resolved::Nodes { .. } => Err(Box::new(
                 Diagnostic::error(
                     "type",
@@ -475,6 +480,12 @@ pub(super) fn combine(dims: Vec<usize>, results: Vec<Resolved>, span: Span) -> D
             Resolved::Value(Val::Str(_)) => {
                 return Err(Box::new(
                     Diagnostic::error("type", "array of strings").at(span, "here"),
+                ))
+            }
+            Resolved::Value(Val::Record(_)) => {
+                return Err(Box::new(
+                    Diagnostic::error("unsupported", "not yet supported: arrays of records")
+                        .at(span, "here"),
                 ))
             }
         }

@@ -15,6 +15,24 @@ type Arena = crate::symbolic::Arena<FlatVar>;
 pub enum Val {
     Arr(Arr),
     Str(String),
+    /// A record value: its class and its fields in declaration order.
+    Record(std::rc::Rc<RecordVal>),
+}
+
+#[derive(Clone, Debug)]
+pub struct RecordVal {
+    pub class: super::classes::ClassId,
+    pub name: String,
+    pub fields: Vec<(Box<str>, Val)>,
+}
+
+impl RecordVal {
+    pub fn field(&self, name: &str) -> Option<&Val> {
+        self.fields
+            .iter()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, v)| v)
+    }
 }
 
 /// An array of scalar expressions of one type (a scalar has no dimensions). Invariant: the

@@ -71,6 +71,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let unit = match modif.sub("unit").binding {
             Some(b) => match self.eval_mod_value_val(&b)? {
                 Val::Str(s) => Some(s),
+                Val::Record(_) => {
+                    return Err(Box::new(
+                        Diagnostic::error("type", "the `unit` attribute is a String, not a record")
+                            .at(b.expr.span, "a record"),
+                    ))
+                }
                 Val::Arr(a) => {
                     return Err(Box::new(
                         Diagnostic::error(
@@ -343,10 +349,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
             };
             return Ok(Val::Arr(Arr::scalar(self.flat.arena.constant(x), ty)));
         }
-        let saved = std::mem::take(&mut self.loop_vars);
-        let r = self.eval(b.expr, b.env);
-        self.loop_vars = saved;
-        let mut v = r?;
+        let mut v = match &b.evaluated {
+            Some(v) => v.clone(),
+            None => {
+                let saved = std::mem::take(&mut self.loop_vars);
+                let r = self.eval(b.expr, b.env);
+                self.loop_vars = saved;
+                r?
+            }
+        };
         for (sel_dims, index) in &b.select {
             let (ndims, index) = (sel_dims.len(), *index);
             let Val::Arr(a) = &v else {
@@ -397,6 +408,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Val::Arr(a) => Ok(a),
             Val::Str(_) => Err(Box::new(
                 Diagnostic::error("type", "a string where a number is expected")
+                    .at(b.expr.span, "here"),
+            )),
+            Val::Record(_) => Err(Box::new(
+                Diagnostic::error("type", "a record where a number is expected")
                     .at(b.expr.span, "here"),
             )),
         }

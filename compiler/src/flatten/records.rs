@@ -1,0 +1,404 @@
+//! Records (specification 12.6): record values built by the implicit record
+//! constructor `R(a = 1, b = 2)`, record components of a model read as values, bindings of
+//! whole records (`R r = R(1, 2)`, `parameter R p = q`), equations between records (one per
+//! field), and records as the inputs, outputs and locals of functions.
+//!
+//! A record value ([`RecordVal`]) holds its fields' values (numbers, Strings, nested
+//! records); everything becomes scalar equations and bindings in the end, like arrays.
+
+use super::functions::{Args, FnDef, Param};
+use super::*;
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    /// `R(…)`: the implicit record constructor (inputs: the fields that can be modified).
+    pub(super) fn record_constructor(
+        &mut self,
+        class: ClassId,
+        args: &'a ast::CallArgs,
+        env: Env,
+        span: Span,
+    ) -> DResult<Val> {
+        let mut a = Args {
+            positional: Vec::new(),
+            named: Vec::new(),
+        };
+        for e in &args.positional {
+            a.positional.push((self.eval(e, env)?, e.span));
+        }
+        for (n, e) in &args.named {
+            a.named.push((n, self.eval(e, env)?, e.span));
+        }
+        let def = self.record_def(class, span)?;
+        let saved_loops = std::mem::take(&mut self.loop_vars);
+        let saved_end = std::mem::take(&mut self.end_stack);
+        let r = self.execute_function(&def, a, span);
+        self.loop_vars = saved_loops;
+        self.end_stack = saved_end;
+        let mut outs = r?;
+        outs.pop().ok_or_else(|| {
+            Box::new(
+                Diagnostic::error("internal", "record constructor without a result")
+                    .at(span, "here"),
+            )
+        })
+    }
+
+    /// The fields of a record class, inherited ones first.
+    pub(super) fn record_def(&mut self, class: ClassId, span: Span) -> DResult<FnDef<'a>> {
+        let info = self.tree.info(class);
+        let mut def = FnDef {
+            name: info.full_name.clone(),
+            classes: Vec::new(),
+            params: Vec::new(),
+            algorithms: Vec::new(),
+            external: None,
+            max_iterations: None,
+            record: true,
+        };
+        self.collect_record(class, &mut def, span, 0)?;
+        Ok(def)
+    }
+
+    fn collect_record(
+        &mut self,
+        class: ClassId,
+        def: &mut FnDef<'a>,
+        span: Span,
+        depth: usize,
+    ) -> DResult<()> {
+        if depth > 32 || def.classes.contains(&class) {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "cycle",
+                    format!("record `{}` inherits from itself", def.name),
+                )
+                .at(span, "here"),
+            ));
+        }
+        let mut m = Mod::default();
+        let mut dims = Vec::new();
+        let mut caus = None;
+        let class = self.resolve_short(class, &mut m, &mut dims, &mut caus, span)?;
+        if !m.is_empty() || !dims.is_empty() {
+            return Err(self.unsupported(
+                span,
+                "record constructors of modified or array record types",
+            ));
+        }
+        def.classes.push(class);
+        let Some(comp) = self.tree.info(class).composition() else {
+            return Ok(());
+        };
+        let env = Env { node: None, class };
+        for element in &comp.elements {
+            match element {
+                ast::Element::Extends(ext) => {
+                    let Some(Found::Class(b)) = self.tree.lookup_name(class, &ext.base) else {
+                        return Err(self.unknown_class(&ext.base, class));
+                    };
+                    if ext.modification.is_some() {
+                        return Err(self.unsupported(ext.span, "modified `extends` in records"));
+                    }
+                    self.collect_record(b, def, span, depth + 1)?;
+                }
+                ast::Element::Component(clause, prefix) => {
+                    for decl in &clause.components {
+                        let binding = decl.modification.as_ref().and_then(|m| match &m.binding {
+                            Some(ast::Binding::Expr(e)) => Some((e, env)),
+                            _ => None,
+                        });
+                        // Constants and final fields with a value are not inputs (12.6).
+                        let fixed = binding.is_some()
+                            && (prefix.final_
+                                || clause.prefix.variability == Some(ast::Variability::Constant));
+                        def.params.push(Param {
+                            name: &decl.name.name,
+                            is_input: !prefix.protected && !fixed,
+                            is_output: false,
+                            clause,
+                            decl,
+                            lexical: class,
+                            binding,
+                        });
+                    }
+                }
+                ast::Element::Class(..) | ast::Element::Import(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// After a record constructor ran: the record of its fields.
+    pub(super) fn record_result(&mut self, def: &FnDef<'a>, span: Span) -> DResult<Val> {
+        let u = self.unset();
+        let mut fields = Vec::with_capacity(def.params.len());
+        for p in &def.params {
+            let v = self.local_value(p.name, span);
+            let v = match v {
+                Ok(Val::Arr(a)) if !a.data.contains(&u) => Val::Arr(a),
+                Ok(Val::Arr(_)) | Err(_) => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "no-value",
+                            format!("field `{}` of record `{}` has no value", p.name, def.name),
+                        )
+                        .at(span, "give it in the constructor call")
+                        .also(p.decl.name.span, "declared without a default"),
+                    ))
+                }
+                Ok(v) => v,
+            };
+            fields.push((Box::from(p.name), v));
+        }
+        Ok(Val::Record(Rc::new(RecordVal {
+            class: def.classes[0],
+            name: def.name.clone(),
+            fields,
+        })))
+    }
+
+    /// A record value whose every field is unassigned (a function's record output or local
+    /// before its fields are assigned).
+    pub(super) fn record_template(
+        &mut self,
+        class: ClassId,
+        span: Span,
+        depth: usize,
+    ) -> DResult<Val> {
+        if depth > 16 {
+            return Err(Box::new(
+                Diagnostic::error("cycle", "a record contains itself").at(span, "here"),
+            ));
+        }
+        let def = self.record_def(class, span)?;
+        let mut fields = Vec::with_capacity(def.params.len());
+        for p in &def.params {
+            let env = Env {
+                node: None,
+                class: p.lexical,
+            };
+            let mut dims = Vec::new();
+            for s in p.decl.subscripts.iter().chain(&p.clause.subscripts) {
+                match s {
+                    ast::Subscript::Expr(e) => dims.push(self.eval_dim(e, env)?),
+                    ast::Subscript::Colon(sp) => {
+                        return Err(
+                            self.unsupported(*sp, "record fields of open size `:` in functions")
+                        )
+                    }
+                }
+            }
+            let v = match self.local_type(p)? {
+                functions::LocalTy::Num(ty) => {
+                    let u = self.unset();
+                    let n: usize = dims.iter().product();
+                    Val::Arr(Arr {
+                        dims,
+                        data: vec![u; n],
+                        ty,
+                    })
+                }
+                functions::LocalTy::Str => Val::Str(String::new()),
+                functions::LocalTy::Record(c) if dims.is_empty() => {
+                    self.record_template(c, span, depth + 1)?
+                }
+                functions::LocalTy::Record(_) => {
+                    return Err(self.unsupported(p.decl.span, "arrays of records"))
+                }
+            };
+            fields.push((Box::from(p.name), v));
+        }
+        Ok(Val::Record(Rc::new(RecordVal {
+            class: def.classes[0],
+            name: def.name.clone(),
+            fields,
+        })))
+    }
+
+    /// The record `cur` with the field at `path` assigned `value` under guard `g`.
+    pub(super) fn set_field(
+        &mut self,
+        cur: &Val,
+        path: &'a [ast::RefPart],
+        value: Val,
+        g: ExprId,
+        span: Span,
+    ) -> DResult<Val> {
+        let part = &path[0];
+        if !part.subscripts.is_empty() {
+            return Err(
+                self.unsupported(part.ident.span, "subscripted assignments to record fields")
+            );
+        }
+        let old = algorithms::field_of(cur, part)?;
+        let Val::Record(rv) = cur else {
+            return Ok(old);
+        };
+        let new = if path.len() > 1 {
+            self.set_field(&old, &path[1..], value, g, span)?
+        } else {
+            match (&old, value) {
+                (Val::Arr(o), Val::Arr(n)) => {
+                    if o.dims != n.dims || !types::assignable(o.ty, n.ty) {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!(
+                                    "field `{}` is {} of size {} and is assigned {} of size {}",
+                                    part.ident.name,
+                                    o.ty.name(),
+                                    dims_text(&o.dims),
+                                    n.ty.name(),
+                                    dims_text(&n.dims)
+                                ),
+                            )
+                            .at(span, "here"),
+                        ));
+                    }
+                    let u = self.unset();
+                    let data = o
+                        .data
+                        .iter()
+                        .zip(&n.data)
+                        .map(|(&o, &n)| {
+                            if o == u {
+                                n
+                            } else {
+                                self.flat.arena.if_(g, n, o)
+                            }
+                        })
+                        .collect();
+                    Val::Arr(Arr {
+                        dims: o.dims.clone(),
+                        data,
+                        ty: o.ty,
+                    })
+                }
+                (Val::Str(_), v @ Val::Str(_)) => v,
+                (Val::Record(a), Val::Record(b)) if a.class == b.class => {
+                    if self.flat.arena.as_const(g) != Some(1.0) {
+                        return Err(
+                            self.unsupported(span, "conditional assignments of whole records")
+                        );
+                    }
+                    Val::Record(b)
+                }
+                _ => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "type",
+                            format!(
+                                "field `{}` is assigned a value of another kind",
+                                part.ident.name
+                            ),
+                        )
+                        .at(span, "here"),
+                    ))
+                }
+            }
+        };
+        let mut fields = rv.fields.clone();
+        for (n, v) in &mut fields {
+            if **n == *part.ident.name {
+                *v = new.clone();
+            }
+        }
+        Ok(Val::Record(Rc::new(RecordVal {
+            class: rv.class,
+            name: rv.name.clone(),
+            fields,
+        })))
+    }
+
+    /// A record component of the model read as a value.
+    pub(super) fn node_record(&mut self, node: NodeId, span: Span) -> DResult<Val> {
+        let class = self.nodes[node.0 as usize].classes[0];
+        let order = self.nodes[node.0 as usize].order.clone();
+        let mut fields = Vec::with_capacity(order.len());
+        for sid in order {
+            let name = self.slots[sid.0 as usize].name.clone();
+            let v = match self.instantiate(sid)? {
+                Entry::Vars { dims, vars } => {
+                    let ty = vars
+                        .first()
+                        .map_or(ScalarType::Real, |v| self.flat.vars[v.index()].ty);
+                    let data = vars.iter().map(|&v| self.var_expr(v)).collect();
+                    Val::Arr(Arr { dims, data, ty })
+                }
+                Entry::Str(s) => Val::Str(s.to_string()),
+                Entry::Nodes { dims, nodes } if dims.is_empty() && nodes.len() == 1 => {
+                    self.node_record(nodes[0], span)?
+                }
+                Entry::Nodes { .. } => return Err(self.unsupported(span, "arrays of records")),
+                Entry::Disabled => continue,
+            };
+            fields.push((name, v));
+        }
+        Ok(Val::Record(Rc::new(RecordVal {
+            class,
+            name: self.tree.info(class).full_name.clone(),
+            fields,
+        })))
+    }
+
+    /// Whether a component instance is a record.
+    pub(super) fn is_record_node(&self, node: NodeId) -> bool {
+        let class = self.nodes[node.0 as usize].classes[0];
+        self.tree.info(class).restriction() == Some(ast::Restriction::Record)
+    }
+
+    /// The scalar equations of `a = b` between two record values, field by field.
+    pub(super) fn record_equation(
+        &mut self,
+        a: &Val,
+        b: &Val,
+        span: Span,
+        out: &mut Vec<Equation>,
+    ) -> DResult<()> {
+        match (a, b) {
+            (Val::Record(x), Val::Record(y)) => {
+                for (name, fx) in &x.fields {
+                    let Some(fy) = y.field(name) else {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!(
+                                    "records `{}` and `{}` differ: no field `{name}` in the second",
+                                    x.name, y.name
+                                ),
+                            )
+                            .at(span, "equation between records"),
+                        ));
+                    };
+                    self.record_equation(fx, fy, span, out)?;
+                }
+                Ok(())
+            }
+            (Val::Arr(x), Val::Arr(y)) => {
+                if x.dims != y.dims || types::unify(x.ty, y.ty).is_none() {
+                    return Err(Box::new(
+                        Diagnostic::error("type", "fields of the records differ in type or size")
+                            .at(span, "equation between records"),
+                    ));
+                }
+                for (&l, &r) in x.data.iter().zip(&y.data) {
+                    out.push(Equation {
+                        lhs: l,
+                        rhs: r,
+                        span,
+                        origin: EquationOrigin::Source,
+                    });
+                }
+                Ok(())
+            }
+            (Val::Str(_), Val::Str(_)) => Ok(()),
+            _ => Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    "an equation between a record and a value that is not one",
+                )
+                .at(span, "here"),
+            )),
+        }
+    }
+}
