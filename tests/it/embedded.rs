@@ -142,6 +142,13 @@ const CASES: &[Case] = &[
         stop: "20000",
         inputs: None,
     },
+    // Functions inlined: a table lookup with a bounded while-loop, a clamp, a polynomial.
+    Case {
+        file: "CruiseControl.mo",
+        flags: &["--method", "trapezoid", "--step", "0.01"],
+        stop: "40",
+        inputs: None,
+    },
 ];
 
 struct Platform {
