@@ -229,6 +229,26 @@ pub fn parse_method(m: &MethodChoice) -> DResult<Method> {
     Ok(method)
 }
 
+/// Steps per run when only the experiment's stop time is known (the output-interval count
+/// Modelica tools default to).
+pub const DEFAULT_INTERVALS: f64 = 500.0;
+
+/// The step size: the one asked for, else the experiment annotation's interval, else (with a
+/// stop time but no interval, as many library examples have) the run divided into
+/// [`DEFAULT_INTERVALS`] steps; the second value says that this default was taken.
+pub fn step_size_or_default(requested: Option<f64>, flat: &FlatModel) -> DResult<(f64, bool)> {
+    if requested.is_some() || flat.experiment.interval.is_some() {
+        return step_size(requested, flat).map(|h| (h, false));
+    }
+    match flat.experiment.stop_time {
+        Some(stop) if stop > flat.experiment.start_time.unwrap_or(0.0) => {
+            let span = stop - flat.experiment.start_time.unwrap_or(0.0);
+            step_size(Some(span / DEFAULT_INTERVALS), flat).map(|h| (h, true))
+        }
+        _ => step_size(None, flat).map(|h| (h, false)),
+    }
+}
+
 /// The step size: the one asked for, else the experiment annotation's interval.
 pub fn step_size(requested: Option<f64>, flat: &FlatModel) -> DResult<f64> {
     let h = requested.or(flat.experiment.interval).ok_or_else(|| {

@@ -212,7 +212,15 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
     })
 }
 
-/// The step size: `--step`, else the experiment annotation's interval.
+/// The step size: `--step`, else the experiment annotation's interval, else the stop time
+/// divided into 500 steps (said on stderr, since the step decides the accuracy).
 pub(crate) fn step_of(m: &MethodArgs, flat: &FlatModel) -> Result<f64, Box<Diagnostic>> {
-    pipeline::step_size(m.step, flat)
+    let (h, default) = pipeline::step_size_or_default(m.step, flat)?;
+    if default {
+        eprintln!(
+            "rtc: note: no --step and no experiment Interval: step {h} s (the stop time in {} steps)",
+            pipeline::DEFAULT_INTERVALS
+        );
+    }
+    Ok(h)
 }

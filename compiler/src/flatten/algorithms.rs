@@ -126,6 +126,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let mut prior = self.flat.arena.boolean(false);
                 for (c, body) in branches {
                     let c = self.eval_condition(c, env, "the condition of an if-statement")?;
+                    // A condition on parameters known at compile time selects at compile time
+                    // (a branch it rules out may not even have consistent sizes).
+                    let c = match self.fold_if_structural(c) {
+                        Some(v) => self.flat.arena.boolean(v != 0.0),
+                        None => c,
+                    };
                     let ar = &mut self.flat.arena;
                     let np = ar.not(prior);
                     let here = ar.and(np, c);
@@ -173,7 +179,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut k = 0usize;
         let result = loop {
             let c = match self.eval_condition(cond, env, "the condition of a while-loop") {
-                Ok(c) => c,
+                Ok(c) => match self.fold_if_structural(c) {
+                    Some(v) => self.flat.arena.boolean(v != 0.0),
+                    None => c,
+                },
                 Err(d) => break Err(d),
             };
             let base = self.effective(active);
@@ -450,7 +459,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if subs.is_empty() {
             return self.check_set(a, r).map(Val::Arr);
         }
-        let choices = self.choices(&a.dims, subs, env, r.span)?;
+        let a = self.select_elements(a, subs, env, r.span)?;
+        self.check_set(a, r).map(Val::Arr)
+    }
+
+    /// Subscripts applied to an array value; an index known only at run time selects among
+    /// the elements (`if i == 1 then x[1] elseif …`, NaN outside the bounds).
+    pub(super) fn select_elements(
+        &mut self,
+        a: Arr,
+        subs: &'a [ast::Subscript],
+        env: Env,
+        span: Span,
+    ) -> DResult<Arr> {
+        let choices = self.choices(&a.dims, subs, env, span)?;
         let (dims, positions) = positions(&a.dims, &choices);
         let total: usize = dims.iter().product();
         let nan = self.flat.arena.constant(f64::NAN);
@@ -469,15 +491,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             data[p.out] = self.flat.arena.if_(c, x, data[p.out]);
         }
-        self.check_set(
-            Arr {
-                dims,
-                data,
-                ty: a.ty,
-            },
-            r,
-        )
-        .map(Val::Arr)
+        Ok(Arr {
+            dims,
+            data,
+            ty: a.ty,
+        })
     }
 
     /// A value read before it was assigned is an error.

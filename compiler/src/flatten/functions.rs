@@ -309,20 +309,30 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .frames
             .iter()
             .any(|f| !f.is_model && f.classes[0] == class);
+        let mut args = args;
         if recursive {
-            let all_known = args
+            // Recursion runs at compile time: every argument must fold (constants and
+            // parameters known at compile time), and is replaced by its value.
+            let mut all_known = true;
+            let vals = args
                 .positional
-                .iter()
+                .iter_mut()
                 .map(|(v, _)| v)
-                .chain(args.named.iter().map(|(_, v, _)| v))
-                .all(|v| match v {
-                    Val::Str(_) => true,
-                    Val::Record(_) => false,
-                    Val::Arr(a) => a
-                        .data
-                        .iter()
-                        .all(|&x| self.flat.arena.as_const(x).is_some()),
-                });
+                .chain(args.named.iter_mut().map(|(_, v, _)| v));
+            for v in vals {
+                match v {
+                    Val::Str(_) => {}
+                    Val::Record(_) => all_known = false,
+                    Val::Arr(a) => {
+                        for x in a.data.iter_mut() {
+                            match self.fold(*x) {
+                                Some(c) => *x = self.flat.arena.constant(c),
+                                None => all_known = false,
+                            }
+                        }
+                    }
+                }
+            }
             if !all_known {
                 return Err(Box::new(
                     Diagnostic::error(
@@ -330,7 +340,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         format!("recursive call of `{}` on values that change during simulation", def.name),
                     )
                     .at(span, "recursive call")
-                    .help("a step function has bounded work; rtc evaluates a recursive function only at compile time (all arguments constant)"),
+                    .help("a step function has bounded work; rtc evaluates a recursive function only at compile time (all arguments known)"),
                 ));
             }
         }

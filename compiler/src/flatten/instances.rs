@@ -607,10 +607,24 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 modif.binding = None;
                 modif = merge(&fields, &modif);
             }
-            Some(b) => return Err(self.unsupported(
-                b.expr.span,
-                "bindings of structured components other than records, and of arrays of records",
-            )),
+            Some(b) => {
+                // `extends ExternalObject` names a predefined class (specification 12.9.7).
+                let external_object = self.tree.info(class).composition().is_some_and(|c| {
+                    c.elements.iter().any(|e| {
+                        matches!(e, ast::Element::Extends(x) if x.base.to_dotted() == "ExternalObject")
+                    })
+                });
+                let what = if external_object {
+                    format!(
+                        "external objects (`{}` is an ExternalObject: C code with its own state, such as the MSL's C tables)",
+                        self.tree.info(class).full_name
+                    )
+                } else {
+                    "bindings of structured components other than records, and of arrays of records"
+                        .to_string()
+                };
+                return Err(self.unsupported(b.expr.span, &what));
+            }
             None => {}
         }
         let outer = Some((variability, causality, is_flow));

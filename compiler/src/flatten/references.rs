@@ -255,10 +255,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let ty = vars
                     .first()
                     .map_or(ScalarType::Real, |&v| self.flat.vars[v.index()].ty);
-                let (dims, vars) =
-                    self.apply_subscripts_list(&dims, &vars, &part.subscripts, env, r.span)?;
-                let data = vars.iter().map(|&v| self.var_expr(v)).collect();
-                Ok(Resolved::Value(Val::Arr(Arr { dims, data, ty })))
+                match self.apply_subscripts_list(&dims, &vars, &part.subscripts, env, r.span) {
+                    Ok((dims, vars)) => {
+                        let data = vars.iter().map(|&v| self.var_expr(v)).collect();
+                        Ok(Resolved::Value(Val::Arr(Arr { dims, data, ty })))
+                    }
+                    // An index known only at run time (`x[k]` with a discrete k): a selection.
+                    Err(d) if d.code == "not-constant" => {
+                        let data = vars.iter().map(|&v| self.var_expr(v)).collect();
+                        let a = Arr { dims, data, ty };
+                        let a = self.select_elements(a, &part.subscripts, env, r.span)?;
+                        Ok(Resolved::Value(Val::Arr(a)))
+                    }
+                    Err(d) => Err(d),
+                }
             }
             Entry::Nodes { dims, nodes } => {
                 let (dims, nodes) =

@@ -20,9 +20,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Err(self.unsupported(eq.span, "when-equations in an initial equation section"));
         }
         let chain = self.flat.whens.len();
-        for (branch, (cond, body)) in branches.iter().enumerate() {
-            let span = if branch == 0 { eq.span } else { cond.span };
-            self.when_branch(cond, body, env, (chain, branch), span)?;
+        let mut branch = 0;
+        for (k, (cond, body)) in branches.iter().enumerate() {
+            let span = if k == 0 { eq.span } else { cond.span };
+            // `when {a, b}` fires when any element becomes true, once: its elements are
+            // consecutive branches of the chain with the same body (the first that fires
+            // runs it).
+            let conds: Vec<&'a ast::Expr> = match &cond.kind {
+                ast::ExprKind::Array(items) if !items.is_empty() => items.iter().collect(),
+                _ => vec![cond],
+            };
+            for c in conds {
+                self.when_branch(c, body, env, (chain, branch), span)?;
+                branch += 1;
+            }
         }
         Ok(())
     }
