@@ -158,7 +158,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 r.map(|_| ())
             }
             S::While(cond, body) => self.while_statement(st, cond, body, g, env),
-            S::When { .. } => Err(self.unsupported(st.span, "when-statements")),
+            S::When { branches } => self.when_statement(st, branches, g, env),
         }
     }
 
@@ -237,6 +237,120 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         self.frames.last_mut().expect("frame").broken = saved;
         result
+    }
+
+    /// `when c then … elsewhen … end when` in a model's algorithm (specification 11.2.7): each
+    /// branch is an event clause whose assignments are the values its statements compute from
+    /// the variables as they are before it; after the statement the assigned variables hold
+    /// their (event-held) values.
+    fn when_statement(
+        &mut self,
+        st: &'a ast::Statement,
+        branches: &'a [(ast::Expr, Vec<ast::Statement>)],
+        g: ExprId,
+        env: Env,
+    ) -> DResult<()> {
+        let top = self.frames.len() - 1;
+        if !self.frames[top].is_model {
+            return Err(Box::new(
+                Diagnostic::error("when", "a when-statement in a function")
+                    .at(st.span, "not allowed in functions (specification 12.2)"),
+            ));
+        }
+        if self.flat.arena.as_const(g) != Some(1.0) {
+            return Err(Box::new(
+                Diagnostic::error("when", "a when-statement inside if, for or while").at(
+                    st.span,
+                    "only at the top of an algorithm (specification 11.2.7)",
+                ),
+            ));
+        }
+        let chain = self.flat.whens.len();
+        let yes = self.flat.arena.boolean(true);
+        let mut assigned: Vec<Box<str>> = Vec::new();
+        for (branch, (cond, body)) in branches.iter().enumerate() {
+            let (c, sample, at_initial) = self.when_condition(cond, env)?;
+            let before = self.frames[top].locals.clone();
+            self.in_when = true;
+            let r = self.exec_block(body, yes, env);
+            self.in_when = false;
+            r?;
+            let after = std::mem::replace(&mut self.frames[top].locals, before);
+            let mut assigns = Vec::new();
+            let mut names: Vec<&Box<str>> = after.keys().collect();
+            names.sort();
+            for name in names {
+                let (LocalValue::Set(Val::Arr(new)), LocalValue::Set(Val::Arr(old))) =
+                    (&after[name].value, &self.frames[top].locals[name].value)
+                else {
+                    continue;
+                };
+                let (new, old) = (new.clone(), old.clone());
+                if new.data == old.data {
+                    continue;
+                }
+                let vars = self.algorithm_vars(name, env, st.span)?;
+                for ((&v, &n), &o) in vars.iter().zip(&new.data).zip(&old.data) {
+                    if n != o {
+                        self.flat.vars[v.index()].kind = VarKind::Sampled;
+                        assigns.push((v, n));
+                    }
+                }
+                if !assigned.contains(name) {
+                    assigned.push(name.clone());
+                }
+            }
+            self.flat.whens.push(crate::flat::When {
+                condition: c,
+                sample,
+                initial: at_initial,
+                reinits: Vec::new(),
+                assigns,
+                terminate: None,
+                chain: (chain, branch),
+                span: if branch == 0 { st.span } else { cond.span },
+            });
+        }
+        // From here on the variables hold what their events set.
+        for name in assigned {
+            let vars = self.algorithm_vars(&name, env, st.span)?;
+            let l = self.frames[top].locals.get_mut(&name).expect("local");
+            if let LocalValue::Set(Val::Arr(a)) = &mut l.value {
+                a.data = vars.iter().map(|&v| self.flat.arena.var(v)).collect();
+            }
+            if !self.frames[top].when_assigned.contains(&name) {
+                self.frames[top].when_assigned.push(name);
+            }
+        }
+        Ok(())
+    }
+
+    /// The flat variables of a name an algorithm assigns.
+    fn algorithm_vars(&mut self, name: &str, env: Env, span: Span) -> DResult<Vec<FlatVar>> {
+        let r = ast::ComponentRef {
+            global: false,
+            parts: vec![ast::RefPart {
+                ident: ast::Ident {
+                    name: name.into(),
+                    span,
+                },
+                subscripts: Vec::new(),
+            }],
+            span,
+        };
+        let Val::Arr(a) = self.resolve_owned(&r, env)? else {
+            return Err(self.unsupported(span, "assigning Strings or records in algorithms"));
+        };
+        a.data
+            .iter()
+            .map(|&x| match self.flat.arena.node(x) {
+                Node::Var(v) => Ok(v),
+                _ => Err(Box::new(
+                    Diagnostic::error("assignment", format!("`{name}` is not a variable"))
+                        .at(span, "here"),
+                ) as Box<Diagnostic>),
+            })
+            .collect()
     }
 
     /// `assert(condition, message [, level])` in an algorithm: checked when the guard holds.
@@ -662,16 +776,32 @@ impl<'t, 'a> Flattener<'t, 'a> {
             what: "an algorithm section".into(),
             max_iterations: None,
             is_model: true,
+            when_assigned: Vec::new(),
         });
         let saved_loops = std::mem::take(&mut self.loop_vars);
         let r = self.exec_block(&alg.statements, yes, env);
         self.loop_vars = saved_loops;
         let frame = self.frames.pop().expect("frame");
         r?;
-        for (name, these, _) in vars {
+        for (name, these, span) in vars {
             let LocalValue::Set(Val::Arr(a)) = &frame.locals[name].value else {
                 continue;
             };
+            if frame.when_assigned.iter().any(|w| **w == *name) {
+                // Defined by the when-statement's events; assigned outside it too is an error.
+                if a.data != these {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "assignment",
+                            format!(
+                                "`{name}` is assigned both inside and outside a when-statement"
+                            ),
+                        )
+                        .at(span, "here"),
+                    ));
+                }
+                continue;
+            }
             for (&x, &v) in these.iter().zip(&a.data) {
                 out.push(Equation {
                     lhs: x,

@@ -522,7 +522,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     fn pre_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
-        let x = self.eval_arr(c.arg(0), c.env)?;
+        let x = self.eval_model_vars(c.arg(0), c.env)?;
         let vars = self.argument_vars(c, &x)?;
         let data = vars.iter().map(|&id| self.flat.arena.pre(id)).collect();
         Ok(Val::Arr(Arr {
@@ -538,7 +538,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if c.name == "edge" {
             types::boolean(&x, c.arg(0).span, "the argument of `edge`")?;
         }
-        let vars = self.argument_vars(c, &x)?;
+        let vx = self.eval_model_vars(c.arg(0), c.env)?;
+        let vars = self.argument_vars(c, &vx)?;
         let ar = &mut self.flat.arena;
         let data = vars
             .iter()
@@ -716,6 +717,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
         }
+    }
+
+    /// The argument of `pre`, `edge`, `change`: in a model's algorithm section the variable
+    /// itself, not the value the algorithm has computed for it so far.
+    fn eval_model_vars(&mut self, e: &'a ast::Expr, env: Env) -> DResult<Arr> {
+        if !self.frames.last().is_some_and(|f| f.is_model) {
+            return self.eval_arr(e, env);
+        }
+        let frames = std::mem::take(&mut self.frames);
+        let r = self.eval_arr(e, env);
+        self.frames = frames;
+        r
     }
 
     /// A call that is not a built-in: a user function or record constructor (not supported

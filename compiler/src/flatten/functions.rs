@@ -74,6 +74,8 @@ pub(super) struct Frame<'a> {
     pub max_iterations: Option<usize>,
     /// A model algorithm section (locals are model variables; `when` allowed).
     pub is_model: bool,
+    /// Model algorithm: the locals assigned in when-statements (defined by their events).
+    pub when_assigned: Vec<Box<str>>,
 }
 
 /// One variable declared in a function.
@@ -383,6 +385,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             },
             max_iterations: def.max_iterations,
             is_model: false,
+            when_assigned: Vec::new(),
         };
         // Declarations first (types), values after: a size may refer to an input.
         for p in &def.params {

@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// A when-condition: its expression, `sample(start, interval)`, whether it is `initial()`.
+pub(super) type WhenCondition = (ExprId, Option<(f64, f64)>, bool);
+
 impl<'t, 'a> Flattener<'t, 'a> {
     /// `when c then … elsewhen c2 then … end when;` (Cellier & Kofman §10.8): a condition is
     /// `sample(start, interval)`, `initial()`, a relation, or a Boolean expression of
@@ -38,14 +41,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(())
     }
 
-    pub(super) fn when_branch(
+    /// A when-condition: the relation or Boolean expression, or `sample(start, interval)`, or
+    /// `initial()`.
+    pub(super) fn when_condition(
         &mut self,
         cond: &'a ast::Expr,
-        body: &'a [ast::Equation],
         env: Env,
-        chain: (usize, usize),
-        span: Span,
-    ) -> DResult<()> {
+    ) -> DResult<WhenCondition> {
         let mut sample = None;
         let mut at_initial = false;
         let mut c = self.flat.arena.constant(0.0);
@@ -116,6 +118,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
         }
+        Ok((c, sample, at_initial))
+    }
+
+    pub(super) fn when_branch(
+        &mut self,
+        cond: &'a ast::Expr,
+        body: &'a [ast::Equation],
+        env: Env,
+        chain: (usize, usize),
+        span: Span,
+    ) -> DResult<()> {
+        let (c, sample, at_initial) = self.when_condition(cond, env)?;
         let mut reinits = Vec::new();
         let mut assigns = Vec::new();
         let mut terminate = None;
