@@ -229,6 +229,19 @@ pub fn parse_method(m: &MethodChoice) -> DResult<Method> {
     Ok(method)
 }
 
+/// Loads the shared libraries that define a model's external C functions (`--link`).
+pub fn load_libraries(paths: &[std::path::PathBuf]) -> DResult<()> {
+    for p in paths {
+        crate::symbolic::external::load_library(p).map_err(|e| {
+            Box::new(Diagnostic::error(
+                "command-line",
+                format!("--link {}: {e}", p.display()),
+            ))
+        })?;
+    }
+    Ok(())
+}
+
 /// Steps per run when only the experiment's stop time is known (the output-interval count
 /// Modelica tools default to).
 pub const DEFAULT_INTERVALS: f64 = 500.0;

@@ -241,6 +241,21 @@ impl Stepper for crate::codegen::Jit {
 
 /// The stepper for `engine`.
 pub fn stepper(plan: &Plan, engine: Engine) -> Result<Box<dyn Stepper>, Box<Diagnostic>> {
+    // Every engine calls the model's external C functions: they must be loaded.
+    let missing = crate::symbolic::external::missing(&crate::codegen::externals(plan));
+    if !missing.is_empty() {
+        return Err(Box::new(
+            Diagnostic::error(
+                "external",
+                format!(
+                    "external C function{} not found in rtc or a loaded library: {}",
+                    if missing.len() == 1 { "" } else { "s" },
+                    missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .help("give the shared library that defines it with --link PATH (e.g. --link ./libmyfuncs.so)"),
+        ));
+    }
     Ok(match engine {
         Engine::Interp => Box::new(Interp::new(plan)),
         Engine::Jit => Box::new(crate::codegen::jit(plan, false).map_err(|e| {

@@ -1,10 +1,10 @@
 model FunctionExternalC
   function cfun
-    input Real u;
+    input Integer n;
     output Real y;
-    external "C" y = my_c_function(u);
+    external "C" y = my_c_function(n);
   end cfun;
   Real a;
 equation
-  a = cfun(time);
+  a = cfun(3) * time;
 end FunctionExternalC;

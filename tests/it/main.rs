@@ -6,6 +6,7 @@ mod codegen;
 mod common;
 mod embedded;
 mod examples;
+mod external;
 mod fuzz;
 mod golden;
 mod language;

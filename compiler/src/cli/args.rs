@@ -167,6 +167,10 @@ pub struct ModelArgs {
     /// Extra library: a `Name.mo` file or a `Name/` package directory (repeatable).
     #[arg(long = "lib", value_name = "PATH")]
     pub libs: Vec<PathBuf>,
+    /// A shared library (`.so`) that defines the model's external C functions, loaded before
+    /// the model runs (repeatable).
+    #[arg(long = "link", value_name = "PATH")]
+    pub links: Vec<PathBuf>,
     /// Override a top-level parameter, e.g. `--param n=50` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,

@@ -116,6 +116,10 @@ pub(crate) fn load_model(args: &ModelArgs) -> Option<(FlatModel, SourceMap)> {
             return None;
         }
     };
+    if let Err(d) = pipeline::load_libraries(&args.links) {
+        print_diagnostics(&[*d], &empty, short);
+        return None;
+    }
     // A qualified class name instead of a file: the class comes from the libraries.
     let as_class = args.file.to_str().filter(|s| {
         !args.file.exists()

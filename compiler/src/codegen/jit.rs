@@ -112,6 +112,27 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
     for (n, p) in syms {
         jb.symbol(n, p);
     }
+    // The model's external C functions: found in the process (libraries loaded with
+    // `--link`); a missing one is an error here, before any code runs.
+    let ext = super::externals(plan);
+    let missing = crate::symbolic::external::missing(&ext);
+    if !missing.is_empty() {
+        return Err(format!(
+            "external C function{} {} not found: give the library that defines {} with --link PATH",
+            if missing.len() == 1 { "" } else { "s" },
+            missing
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if missing.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    for e in ext {
+        if let Some(p) = e.address() {
+            jb.symbol(e.name(), p);
+        }
+    }
     let slots = plan.vars.len();
     let scratch = plan.scratch_slots();
     let mut g = generate(plan, JITModule::new(jb), "rtc_model", emit_clif, false)?;

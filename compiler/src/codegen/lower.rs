@@ -204,6 +204,7 @@ impl Lower<'_> {
                 },
                 Node::Call2(f, ..) => match f {
                     Func2::Atan2 => self.call(b, "atan2", &[a[0], a[1]]),
+                    Func2::Ext(e) => self.call(b, e.name(), &[a[0], a[1]]),
                     Func2::Min | Func2::Max => {
                         // As `Func2::eval`: y if y is strictly smaller (larger) or x is NaN.
                         let cc = if f == Func2::Min {

@@ -76,6 +76,39 @@ fn libm_name(f: Func1) -> Option<&'static str> {
     }
 }
 
+/// Whether `name` is a C math library function (the rest the code calls are the model's
+/// external functions).
+pub fn is_libm(name: &str) -> bool {
+    name == "atan2" || name == "pow" || Func1::ALL.iter().any(|f| f.name() == name)
+}
+
+/// The number of arguments of external function `name` in `plan`.
+fn arity_of(plan: &Plan, name: &str) -> usize {
+    for k in 0..plan.arena.len() {
+        match plan.arena.node(ExprId(k as u32)) {
+            Node::Call1(Func1::Ext(e), _) if e.name() == name => return 1,
+            Node::Call2(Func2::Ext(e), ..) if e.name() == name => return 2,
+            _ => {}
+        }
+    }
+    1
+}
+
+/// The external functions `plan` calls.
+pub fn externals(plan: &Plan) -> Vec<crate::symbolic::external::ExtFn> {
+    let mut out = Vec::new();
+    for k in 0..plan.arena.len() {
+        let f = match plan.arena.node(ExprId(k as u32)) {
+            Node::Call1(Func1::Ext(e), _) | Node::Call2(Func2::Ext(e), ..) => e,
+            _ => continue,
+        };
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// An exponent the lowering unrolls: an integer constant of magnitude ≤ 64 (as
 /// [`crate::symbolic::eval::pow`] decides).
 fn int_exponent(plan: &Plan, e: ExprId) -> Option<i32> {
@@ -590,6 +623,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 Node::Pow(_, y) if int_exponent(plan, y).is_some() => None,
                 Node::Pow(..) => Some((POW, 2)),
                 Node::Call2(Func2::Atan2, ..) => Some(("atan2", 2)),
+                Node::Call2(Func2::Ext(e), ..) => Some((e.name(), 2)),
                 Node::Call1(f, _) => libm_name(f).map(|n| (n, 1)),
                 _ => None,
             };

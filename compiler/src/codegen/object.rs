@@ -96,8 +96,11 @@ impl Target {
 /// An object file and what a header needs to know about it.
 pub struct ObjectCode {
     pub bytes: Vec<u8>,
-    /// C math library functions the object calls (its only undefined symbols).
+    /// C math library functions the object calls (undefined symbols).
     pub libm: Vec<&'static str>,
+    /// External C functions of the model (`external "C"`): undefined symbols the program that
+    /// links the object must define, each `double f(double[, double])`, with their arities.
+    pub externals: Vec<(&'static str, usize)>,
     /// Deepest stack use of the generated code, in bytes, for init, step and outputs (not
     /// counting the C math library's own frames).
     pub stack_init: u32,
@@ -147,12 +150,18 @@ pub fn object(
             .map(|&f| g.stack_bytes(f).0)
             .max()
             .unwrap_or(0);
-    let libm = g.libm.clone();
+    let (externals, libm): (Vec<&'static str>, Vec<&'static str>) =
+        g.libm.iter().partition(|n| !super::is_libm(n));
+    let externals = externals
+        .into_iter()
+        .map(|n| (n, super::arity_of(plan, n)))
+        .collect();
     let clif = g.clif.clone();
     let bytes = g.module.finish().emit().map_err(err)?;
     Ok(ObjectCode {
         bytes,
         libm,
+        externals,
         stack_init,
         stack_step,
         stack_outputs,

@@ -53,6 +53,16 @@ impl Description<'_> {
             h,
             "int32_t {p}_init(double *mem, double t0);\nint32_t {p}_step(double *mem, double t, double h);\nint32_t {p}_outputs(const double *mem, double *out);\n/* After writing new values into tunable parameter slots (below): recompute what depends on them. */\nint32_t {p}_parameters(double *mem);\n"
         );
+        if !self.code.externals.is_empty() {
+            h.push_str(
+                "/* External C functions of the model (`external \"C\"`): undefined symbols of the\n * object, to be defined by the program that links it. */\n",
+            );
+            for (name, n) in &self.code.externals {
+                let args = vec!["double"; *n].join(", ");
+                let _ = writeln!(h, "double {name}({args});");
+            }
+            h.push('\n');
+        }
         for (name, code) in [
             ("OK", 0),
             ("NOT_CONVERGED", 1),

@@ -122,6 +122,19 @@ impl Description<'_> {
         );
         field(
             &mut j,
+            "external_functions",
+            format!(
+                "[{}]",
+                self.code
+                    .externals
+                    .iter()
+                    .map(|(s, n)| format!("{{\"name\": {}, \"arguments\": {n}}}", json_string(s)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+        field(
+            &mut j,
             "work_bound",
             format!(
                 "{{\"flops\": {}, \"libm_calls\": {}, \"newton_max_iterations\": {}}}",

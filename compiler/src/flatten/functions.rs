@@ -970,10 +970,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         outputs: &[&Param<'a>],
     ) -> DResult<()> {
         let language = x.language.as_deref().unwrap_or("C");
-        if language != "builtin" {
+        if language != "builtin" && language != "C" {
             return Err(self.unsupported(
                 x.span,
-                &format!("external \"{language}\" functions (calls of compiled code)"),
+                &format!("external \"{language}\" functions (only \"C\" and \"builtin\")"),
             ));
         }
         let short = def.name.rsplit('.').next().unwrap_or(&def.name).to_string();
@@ -1008,11 +1008,38 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ) as Box<Diagnostic>
             })
         };
-        let value = match (
-            Func1::from_name(&fname),
-            Func2::from_name(&fname),
-            args.as_slice(),
-        ) {
+        let (f1, f2) = if language == "C" {
+            // `double f(double[, double])`: Real scalars in and out, through the C ABI.
+            let real = |a: &Arr| a.is_scalar() && a.ty == ScalarType::Real;
+            let out_real = outputs.len() <= 1
+                && outputs.iter().all(|p| {
+                    p.decl.subscripts.is_empty()
+                        && p.clause.subscripts.is_empty()
+                        && matches!(
+                            self.frames.last().map(|f| f.locals[p.name].ty),
+                            Some(LocalTy::Num(ScalarType::Real))
+                        )
+                });
+            if !(1..=2).contains(&args.len()) || !args.iter().all(real) || !out_real {
+                return Err(self.unsupported(
+                    x.span,
+                    "external \"C\" functions other than `double f(double)` and `double f(double, double)` (Real scalar arguments and one Real result)",
+                ));
+            }
+            let Some(e) = crate::symbolic::external::register(&fname, args.len()) else {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "external",
+                        format!("external function `{fname}` is declared elsewhere with another number of arguments"),
+                    )
+                    .at(x.span, "here"),
+                ));
+            };
+            (Some(Func1::Ext(e)), Some(Func2::Ext(e)))
+        } else {
+            (Func1::from_name(&fname), Func2::from_name(&fname))
+        };
+        let value = match (f1, f2, args.as_slice()) {
             (Some(f), _, [a]) => {
                 let e = scalar(a)?;
                 self.flat.arena.call1(f, e)

@@ -174,6 +174,10 @@ impl<V: Var> Differentiator<V> {
                     }
                     Func1::Abs => ar.call1(Func1::Sign, a),
                     Func1::Sign | Func1::Floor | Func1::Ceil => return zero,
+                    // An external function has no symbolic derivative: a central difference
+                    // with a step relative to the argument (Newton needs an approximate
+                    // Jacobian only; the residual it drives to zero is exact).
+                    Func1::Ext(_) => central_difference(ar, a, &mut |ar, x| ar.call1(f, x)),
                 };
                 ar.mul(g, da)
             }
@@ -200,6 +204,14 @@ impl<V: Var> Differentiator<V> {
                         ar.if_(c, da, db)
                     }
                     Func2::Div => zero,
+                    Func2::Ext(_) => {
+                        // Central differences in each argument (see Func1::Ext).
+                        let fa = central_difference(ar, a, &mut |ar, x| ar.call2(f, x, b));
+                        let fb = central_difference(ar, b, &mut |ar, y| ar.call2(f, a, y));
+                        let ta = ar.mul(fa, da);
+                        let tb = ar.mul(fb, db);
+                        ar.add(ta, tb)
+                    }
                     Func2::Mod | Func2::Rem => {
                         // x − k(x, y)·y with k piecewise constant
                         let q = ar.div(a, b);
@@ -224,6 +236,34 @@ impl<V: Var> Differentiator<V> {
             }
         }
     }
+}
+
+/// (g(a + s) − g(a − s)) / 2s with the step of [`fd_step`].
+fn central_difference<V: Var>(
+    ar: &mut Arena<V>,
+    a: ExprId,
+    g: &mut dyn FnMut(&mut Arena<V>, ExprId) -> ExprId,
+) -> ExprId {
+    let s = fd_step(ar, a);
+    let ap = ar.add(a, s);
+    let am = ar.sub(a, s);
+    let gp = g(ar, ap);
+    let gm = g(ar, am);
+    let num = ar.sub(gp, gm);
+    let two = ar.constant(2.0);
+    let den = ar.mul(two, s);
+    ar.div(num, den)
+}
+
+/// The difference step for an external function's derivative at `a`: 1e-7·max(|a|, 1)
+/// (about the square root of the rounding unit for a central difference's balance of
+/// truncation and rounding errors at double precision, relative to the argument).
+fn fd_step<V: Var>(ar: &mut Arena<V>, a: ExprId) -> ExprId {
+    let abs = ar.call1(Func1::Abs, a);
+    let one = ar.constant(1.0);
+    let m = ar.call2(Func2::Max, abs, one);
+    let eps = ar.constant(1e-7);
+    ar.mul(eps, m)
 }
 
 /// ∂e/∂v (convenience for one-off use).

@@ -10,6 +10,7 @@
 
 pub mod diff;
 pub mod eval;
+pub mod external;
 mod print;
 
 use rustc_hash::FxHashMap;
@@ -86,6 +87,8 @@ pub enum Func1 {
     Sign,
     Floor,
     Ceil,
+    /// An external C function `double f(double)`.
+    Ext(external::ExtFn),
 }
 
 impl Func1 {
@@ -128,6 +131,7 @@ impl Func1 {
             Func1::Sign => "sign",
             Func1::Floor => "floor",
             Func1::Ceil => "ceil",
+            Func1::Ext(f) => f.name(),
         }
     }
 
@@ -162,6 +166,7 @@ impl Func1 {
             }
             Func1::Floor => x.floor(),
             Func1::Ceil => x.ceil(),
+            Func1::Ext(f) => f.call1(x),
         }
     }
 }
@@ -178,6 +183,8 @@ pub enum Func2 {
     Mod,
     /// Modelica `rem`: x - div(x, y)*y.
     Rem,
+    /// An external C function `double f(double, double)`.
+    Ext(external::ExtFn),
 }
 
 impl Func2 {
@@ -189,6 +196,7 @@ impl Func2 {
             Func2::Div => "div",
             Func2::Mod => "mod",
             Func2::Rem => "rem",
+            Func2::Ext(f) => f.name(),
         }
     }
 
@@ -227,6 +235,7 @@ impl Func2 {
             Func2::Div => (x / y).trunc(),
             Func2::Mod => x - (x / y).floor() * y,
             Func2::Rem => x - (x / y).trunc() * y,
+            Func2::Ext(f) => f.call2(x, y),
         }
     }
 }
@@ -510,14 +519,14 @@ impl<V: Var> Arena<V> {
 
     pub fn call1(&mut self, f: Func1, a: ExprId) -> ExprId {
         match self.as_const(a) {
-            Some(x) => self.constant(f.eval(x)),
-            None => self.intern(Node::Call1(f, a)),
+            Some(x) if !matches!(f, Func1::Ext(_)) => self.constant(f.eval(x)),
+            _ => self.intern(Node::Call1(f, a)),
         }
     }
 
     pub fn call2(&mut self, f: Func2, a: ExprId, b: ExprId) -> ExprId {
         match (self.as_const(a), self.as_const(b)) {
-            (Some(x), Some(y)) => self.constant(f.eval(x, y)),
+            (Some(x), Some(y)) if !matches!(f, Func2::Ext(_)) => self.constant(f.eval(x, y)),
             _ => self.intern(Node::Call2(f, a, b)),
         }
     }
