@@ -101,9 +101,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let name = f.to_source_string();
                 match name.as_str() {
                     "assert" => self.assert_statement(args, g, env, st.span),
-                    "terminate" | "reinit" => {
-                        Err(self.unsupported(st.span, &format!("`{name}` in algorithms")))
-                    }
+                    "terminate" | "reinit" => self.when_action(&name, args, g, env, st.span),
                     _ => self.call_by_ref(f, args, env, st.span).map(|_| ()),
                 }
             }
@@ -271,9 +269,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for (branch, (cond, body)) in branches.iter().enumerate() {
             let (c, sample, at_initial) = self.when_condition(cond, env)?;
             let before = self.frames[top].locals.clone();
+            self.frames[top].reinits = Some(Vec::new());
+            self.frames[top].terminate = None;
             self.in_when = true;
             let r = self.exec_block(body, yes, env);
             self.in_when = false;
+            let reinits = self.frames[top].reinits.take().unwrap_or_default();
+            let terminate = self.frames[top].terminate.take();
             r?;
             let after = std::mem::replace(&mut self.frames[top].locals, before);
             let mut assigns = Vec::new();
@@ -304,9 +306,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 condition: c,
                 sample,
                 initial: at_initial,
-                reinits: Vec::new(),
+                reinits,
                 assigns,
-                terminate: None,
+                terminate,
                 chain: (chain, branch),
                 span: if branch == 0 { st.span } else { cond.span },
             });
@@ -321,6 +323,72 @@ impl<'t, 'a> Flattener<'t, 'a> {
             if !self.frames[top].when_assigned.contains(&name) {
                 self.frames[top].when_assigned.push(name);
             }
+        }
+        Ok(())
+    }
+
+    /// `reinit(x, v)` and `terminate("why")` in a when-statement of a model's algorithm.
+    fn when_action(
+        &mut self,
+        name: &str,
+        args: &'a ast::CallArgs,
+        g: ExprId,
+        env: Env,
+        span: Span,
+    ) -> DResult<()> {
+        let top = self.frames.len() - 1;
+        if self.frames[top].reinits.is_none() {
+            return Err(Box::new(
+                Diagnostic::error("when", format!("`{name}` outside a when-statement"))
+                    .at(span, "only inside when (specification 8.3.6, 8.3.8)"),
+            ));
+        }
+        if self.flat.arena.as_const(g) != Some(1.0) {
+            return Err(self.unsupported(
+                span,
+                &format!("`{name}` under a condition inside a when-statement"),
+            ));
+        }
+        if name == "terminate" {
+            let message = match args.positional.first().map(|m| self.eval(m, env)) {
+                Some(Ok(Val::Str(s))) => s,
+                _ => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "arguments",
+                            "terminate takes a String: terminate(\"why\")",
+                        )
+                        .at(span, "here"),
+                    ))
+                }
+            };
+            self.frames[top].terminate = Some(message);
+            return Ok(());
+        }
+        let [x, v] = args.positional.as_slice() else {
+            return Err(Box::new(
+                Diagnostic::error("arguments", "reinit takes two arguments: reinit(x, expr)")
+                    .at(span, "here"),
+            ));
+        };
+        // The state itself, not what the algorithm computed for it.
+        let frames = std::mem::take(&mut self.frames);
+        let xs = self.eval_scalar(x, env);
+        self.frames = frames;
+        let xs = xs?;
+        let Node::Var(xv) = self.flat.arena.node(xs) else {
+            return Err(Box::new(
+                Diagnostic::error("arguments", "reinit needs a variable as its first argument")
+                    .at(x.span, "not a variable"),
+            ));
+        };
+        let value = self.eval_arr(v, env)?;
+        types::numeric_arg(&value, v.span, "reinit")?;
+        let e = value
+            .as_scalar()
+            .ok_or_else(|| self.size_mismatch(v.span, "reinit", &[], &value.dims))?;
+        if let Some(r) = self.frames[top].reinits.as_mut() {
+            r.push((xv, e));
         }
         Ok(())
     }
@@ -777,6 +845,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             max_iterations: None,
             is_model: true,
             when_assigned: Vec::new(),
+            reinits: None,
+            terminate: None,
         });
         let saved_loops = std::mem::take(&mut self.loop_vars);
         let r = self.exec_block(&alg.statements, yes, env);

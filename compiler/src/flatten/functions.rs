@@ -76,6 +76,9 @@ pub(super) struct Frame<'a> {
     pub is_model: bool,
     /// Model algorithm: the locals assigned in when-statements (defined by their events).
     pub when_assigned: Vec<Box<str>>,
+    /// Inside a when-statement's branch: its `reinit(x, v)` and `terminate("why")`.
+    pub reinits: Option<Vec<(FlatVar, ExprId)>>,
+    pub terminate: Option<String>,
 }
 
 /// One variable declared in a function.
@@ -386,6 +389,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             max_iterations: def.max_iterations,
             is_model: false,
             when_assigned: Vec::new(),
+            reinits: None,
+            terminate: None,
         };
         // Declarations first (types), values after: a size may refer to an input.
         for p in &def.params {
