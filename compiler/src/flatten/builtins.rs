@@ -262,6 +262,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             if let Some(class) = self.called_record(r, env) {
                 return self.record_constructor(class, args, env, e.span);
             }
+            if let Some(class) = self.called_external_object(r, env) {
+                return self.external_object(class, args, env, e.span);
+            }
             if let Some(class) = self.called_function(r, env) {
                 let outs = self.function_call(class, args, env, e.span)?;
                 return outs.into_iter().next().ok_or_else(|| {
@@ -304,6 +307,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
                 None
             }
+            _ => None,
+        }
+    }
+
+    /// The external-object class a call names (its constructor), if it names one.
+    fn called_external_object(&mut self, r: &ast::ComponentRef, env: Env) -> Option<ClassId> {
+        let n = ref_as_name(r)?;
+        match self.tree.lookup_name(env.class, &n) {
+            Some(Found::Class(k)) if tables::is_external_object(self.tree, k) => Some(k),
             _ => None,
         }
     }

@@ -199,7 +199,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         )?;
                     }
                 }
-                Entry::Disabled | Entry::Str(_) => {}
+                Entry::Disabled | Entry::Str(_) | Entry::Object(_) => {}
             }
         }
         Ok(())

@@ -115,8 +115,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
         otherwise: &'a ast::Expr,
         env: Env,
     ) -> DResult<Val> {
-        // A condition known at compile time to be true selects its branch: the branches after
-        // it are not evaluated (a recursive function's base case relies on it).
+        // Conditions known at compile time select a branch without evaluating the others (a
+        // recursive function's base case relies on it); the branch may then be any value,
+        // a String or a record included.
+        let mut first_open = branches.len();
+        for (k, (cond, value)) in branches.iter().enumerate() {
+            let c = self.eval_condition(cond, env, "the condition of an if-expression")?;
+            match self.fold_if_structural(c) {
+                Some(v) if v != 0.0 => return self.eval(value, env),
+                Some(_) => {}
+                None => {
+                    first_open = k;
+                    break;
+                }
+            }
+        }
+        if first_open == branches.len() {
+            return self.eval(otherwise, env);
+        }
+        let branches = &branches[first_open..];
         let mut last = branches.len();
         for (k, (cond, _)) in branches.iter().enumerate() {
             let c = self.eval_condition(cond, env, "the condition of an if-expression")?;

@@ -711,6 +711,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Some(e) => Ok(LocalTy::Num(ScalarType::Enum(e))),
                 None => match self.tree.info(class).restriction() {
                     Some(ast::Restriction::Record) => Ok(LocalTy::Record(class)),
+                    _ if tables::is_external_object(self.tree, class) => Ok(LocalTy::Record(class)),
                     _ => Err(self.unsupported(
                         p.clause.type_name.span,
                         "function variables that are not Real, Integer, Boolean, String, an enumeration or a record",
@@ -747,7 +748,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// Collects a function's variables, algorithms and external clause through `extends` and
     /// short class definitions.
-    fn function_def(&mut self, class: ClassId, span: Span) -> DResult<FnDef<'a>> {
+    pub(super) fn function_def(&mut self, class: ClassId, span: Span) -> DResult<FnDef<'a>> {
         let info = self.tree.info(class);
         let mut def = FnDef {
             name: info.full_name.clone(),
@@ -987,6 +988,51 @@ impl<'t, 'a> Flattener<'t, 'a> {
             node: None,
             class: lexical,
         };
+        if fname.starts_with("ModelicaStrings_") {
+            // The MSL's C string functions, on Strings known at compile time.
+            let mut args = Vec::with_capacity(x.args.len());
+            for a in &x.args {
+                args.push(self.eval(a, env)?);
+            }
+            let value = self.string_function(&fname, &args, x.span)?;
+            let Some(target) = x.output.as_ref().map(|r| r.parts[0].ident.name.to_string()) else {
+                return Ok(());
+            };
+            let v = self.check_local_value(&target, value, x.span, "is given {a}")?;
+            if let Some(l) = self
+                .frames
+                .last_mut()
+                .and_then(|f| f.locals.get_mut(target.as_str()))
+            {
+                l.value = LocalValue::Set(v);
+            }
+            return Ok(());
+        }
+        if tables::is_table_function(&fname) {
+            // The MSL's C tables, computed as expressions (tables.rs).
+            let mut args = Vec::with_capacity(x.args.len());
+            for a in &x.args {
+                args.push(self.eval(a, env)?);
+            }
+            let value = self.table_function(&fname, &args, x.span)?;
+            let Some(target) = x.output.as_ref().map(|r| r.parts[0].ident.name.to_string()) else {
+                return Ok(());
+            };
+            let v = self.check_local_value(
+                &target,
+                Val::Arr(Arr::real(value)),
+                x.span,
+                "is given {a}",
+            )?;
+            if let Some(l) = self
+                .frames
+                .last_mut()
+                .and_then(|f| f.locals.get_mut(target.as_str()))
+            {
+                l.value = LocalValue::Set(v);
+            }
+            return Ok(());
+        }
         let mut args = Vec::new();
         if x.function.is_some() {
             for a in &x.args {

@@ -607,24 +607,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 modif.binding = None;
                 modif = merge(&fields, &modif);
             }
-            Some(b) => {
-                // `extends ExternalObject` names a predefined class (specification 12.9.7).
-                let external_object = self.tree.info(class).composition().is_some_and(|c| {
-                    c.elements.iter().any(|e| {
-                        matches!(e, ast::Element::Extends(x) if x.base.to_dotted() == "ExternalObject")
-                    })
-                });
-                let what = if external_object {
-                    format!(
-                        "external objects (`{}` is an ExternalObject: C code with its own state, such as the MSL's C tables)",
-                        self.tree.info(class).full_name
-                    )
-                } else {
-                    "bindings of structured components other than records, and of arrays of records"
-                        .to_string()
-                };
-                return Err(self.unsupported(b.expr.span, &what));
+            Some(b) if tables::is_external_object(self.tree, class) => {
+                // An external object (the MSL's tables): its value is the constructor's record.
+                let b = b.clone();
+                if !dims.is_empty() {
+                    return Err(self.unsupported(b.expr.span, "arrays of external objects"));
+                }
+                let v = self.eval_mod_value_val(&b)?;
+                return Ok(Entry::Object(v));
             }
+            Some(b) => return Err(self.unsupported(
+                b.expr.span,
+                "bindings of structured components other than records, and of arrays of records",
+            )),
             None => {}
         }
         let outer = Some((variability, causality, is_flow));

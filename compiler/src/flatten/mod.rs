@@ -30,6 +30,7 @@ mod functions;
 mod instances;
 mod records;
 mod references;
+mod tables;
 mod variables;
 mod when;
 
@@ -83,6 +84,8 @@ enum Entry {
     Str(Rc<str>),
     /// A conditional component whose condition is false.
     Disabled,
+    /// An external object (a table of the MSL): the record of its constructor's arguments.
+    Object(Val),
 }
 
 enum SlotState {

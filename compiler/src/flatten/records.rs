@@ -326,6 +326,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     Val::Arr(Arr { dims, data, ty })
                 }
                 Entry::Str(s) => Val::Str(s.to_string()),
+                Entry::Object(v) => v,
                 Entry::Nodes { dims, nodes } if dims.is_empty() && nodes.len() == 1 => {
                     self.node_record(nodes[0], span)?
                 }

@@ -229,6 +229,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 )
                 .at(part.ident.span, "its condition is false"),
             )),
+            Entry::Object(v) => {
+                if k + 1 < r.parts.len() || !part.subscripts.is_empty() {
+                    return Err(self.unsupported(r.span, "elements of external objects"));
+                }
+                Ok(Resolved::Value(v))
+            }
             Entry::Str(value) => {
                 if k + 1 < r.parts.len() || !part.subscripts.is_empty() {
                     return Err(Box::new(
