@@ -475,7 +475,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Ok(Entry::Disabled);
             }
         }
-        let class = self.component_class(clause, lexical)?;
+        // A redeclared component takes its new type, named where the redeclaration is written.
+        let (type_clause, type_scope) = match modif.redeclare {
+            Some(r) => (r.clause, r.env.class),
+            None => (clause, lexical),
+        };
+        let class = self.component_class(type_clause, type_scope)?;
         let mut dims = self.component_dims(sid, env, &modif)?;
         let mut causality = clause.prefix.causality;
         let class =
@@ -532,7 +537,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             )?;
             let mut is_conn = false;
             // `connector RealInput = input Real`: a connector whose only element is itself.
-            let tdef = self.tree.lookup_name(lexical, &clause.type_name);
+            let tdef = self.tree.lookup_name(type_scope, &type_clause.type_name);
             if let Some(Found::Class(c)) = tdef {
                 is_conn = self.short_chain_has_connector(c);
             }

@@ -42,11 +42,24 @@ pub struct Mod<'a> {
     pub span: Option<Span>,
     /// `redeclare`/`replaceable` arguments, which flattening does not support yet.
     pub redeclares: Vec<(Span, &'static str)>,
+    /// `redeclare Type name(…)`: the component's new type, looked up where it is written.
+    pub redeclare: Option<Redeclared<'a>>,
+}
+
+/// A component's type given by a redeclaration (specification 7.3).
+#[derive(Clone, Copy, Debug)]
+pub struct Redeclared<'a> {
+    pub clause: &'a ast::ComponentClause,
+    /// The scope the redeclaration is written in (its type name resolves there).
+    pub env: Env,
 }
 
 impl<'a> Mod<'a> {
     pub fn is_empty(&self) -> bool {
-        self.binding.is_none() && self.subs.is_empty() && self.redeclares.is_empty()
+        self.binding.is_none()
+            && self.subs.is_empty()
+            && self.redeclares.is_empty()
+            && self.redeclare.is_none()
     }
 
     /// Builds a modification from its source form, evaluated in `env`.
@@ -76,6 +89,24 @@ impl<'a> Mod<'a> {
         for arg in &cm.args {
             if let ast::Argument::Redeclare { span, what } = arg {
                 out.redeclares.push((*span, what));
+            }
+            if let ast::Argument::RedeclareComponent(rc) = arg {
+                // `redeclare T c(mods)`: c gets type T and the modification (mods).
+                let Some(decl) = rc.clause.components.first() else {
+                    continue;
+                };
+                let mut leaf = match &decl.modification {
+                    Some(m) => Mod::from_modification(m, env),
+                    None => Mod::default(),
+                };
+                leaf.each = rc.each;
+                leaf.final_ = rc.final_;
+                leaf.span = Some(rc.span);
+                leaf.redeclare = Some(Redeclared {
+                    clause: &rc.clause,
+                    env,
+                });
+                out.subs.push((decl.name.name.clone(), leaf));
             }
             if let ast::Argument::Modify(em) = arg {
                 let mut leaf = match &em.modification {
@@ -159,6 +190,7 @@ pub fn merge<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Mod<'a> {
     redeclares.extend(inner.redeclares.iter().cloned());
     Mod {
         redeclares,
+        redeclare: outer.redeclare.or(inner.redeclare),
         binding: outer.binding.clone().or_else(|| inner.binding.clone()),
         subs,
         each: outer.each,

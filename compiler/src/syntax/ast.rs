@@ -254,11 +254,23 @@ pub struct ClassMod {
 #[derive(Clone, Debug)]
 pub enum Argument {
     Modify(Box<ElementModification>),
+    /// `redeclare [each] [final] Type name(mods)` (or `replaceable Type name(mods)` in a
+    /// modification): a component given a new type (specification 7.3).
+    RedeclareComponent(Box<RedeclareComponent>),
     /// `redeclare ...`, `replaceable ...` inside a modification, `break x` in an extends.
     Redeclare {
         span: Span,
         what: &'static str,
     },
+}
+
+#[derive(Clone, Debug)]
+pub struct RedeclareComponent {
+    pub each: bool,
+    pub final_: bool,
+    /// The new declaration: its type and the one component with its modification.
+    pub clause: ComponentClause,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

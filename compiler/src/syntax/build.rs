@@ -650,10 +650,40 @@ impl Ctx {
             .next()
             .ok_or_else(|| internal(span, "empty argument"))?;
         match inner.as_rule() {
-            Rule::element_redeclaration => Ok(Argument::Redeclare {
-                span,
-                what: "redeclare",
-            }),
+            Rule::element_redeclaration => {
+                let mut each = false;
+                let mut final_ = false;
+                for q in inner.into_inner() {
+                    match q.as_rule() {
+                        Rule::each => each = true,
+                        Rule::final_ => final_ = true,
+                        Rule::component_clause1 => {
+                            return self.redeclare_component(q, each, final_, span)
+                        }
+                        Rule::element_replaceable => {
+                            let comp = q
+                                .clone()
+                                .into_inner()
+                                .find(|r| r.as_rule() == Rule::component_clause1);
+                            if let Some(c) = comp {
+                                return self.redeclare_component(c, each, final_, span);
+                            }
+                            return Ok(Argument::Redeclare {
+                                span,
+                                what: "redeclare of classes",
+                            });
+                        }
+                        Rule::short_class_definition => {
+                            return Ok(Argument::Redeclare {
+                                span,
+                                what: "redeclare of classes",
+                            })
+                        }
+                        _ => {}
+                    }
+                }
+                Err(internal(span, "malformed redeclaration"))
+            }
             Rule::element_modification_or_replaceable => {
                 let mut each = false;
                 let mut final_ = false;
@@ -662,10 +692,17 @@ impl Ctx {
                         Rule::each => each = true,
                         Rule::final_ => final_ = true,
                         Rule::element_replaceable => {
+                            let comp = q
+                                .clone()
+                                .into_inner()
+                                .find(|r| r.as_rule() == Rule::component_clause1);
+                            if let Some(c) = comp {
+                                return self.redeclare_component(c, each, final_, span);
+                            }
                             return Ok(Argument::Redeclare {
                                 span,
-                                what: "replaceable in a modification",
-                            })
+                                what: "replaceable classes in a modification",
+                            });
                         }
                         Rule::element_modification => {
                             let mut name = None;
@@ -700,6 +737,56 @@ impl Ctx {
             }
             _ => Err(internal(span, "unknown argument")),
         }
+    }
+
+    /// `Type name(mods)` of a redeclaration (`component_clause1`).
+    fn redeclare_component(&self, p: P, each: bool, final_: bool, span: Span) -> R<Argument> {
+        let cspan = self.span(&p);
+        let mut prefix = TypePrefix::default();
+        let mut type_name = None;
+        let mut components = Vec::new();
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::type_prefix => prefix = self.type_prefix(q),
+                Rule::type_specifier => type_name = Some(self.type_specifier(q)),
+                Rule::component_declaration1 => {
+                    let dspan = self.span(&q);
+                    let mut decl = None;
+                    let mut description = Description::default();
+                    for r in q.into_inner() {
+                        match r.as_rule() {
+                            Rule::declaration => decl = Some(self.declaration(r)?),
+                            Rule::description => description = self.description(r)?,
+                            _ => {}
+                        }
+                    }
+                    let (name, subscripts, modification) =
+                        decl.ok_or_else(|| internal(dspan, "redeclaration without a name"))?;
+                    components.push(ComponentDecl {
+                        name,
+                        subscripts,
+                        modification,
+                        condition: None,
+                        description,
+                        span: dspan,
+                    });
+                }
+                _ => {}
+            }
+        }
+        let type_name = type_name.ok_or_else(|| internal(cspan, "redeclaration without type"))?;
+        Ok(Argument::RedeclareComponent(Box::new(RedeclareComponent {
+            each,
+            final_,
+            clause: ComponentClause {
+                prefix,
+                type_name,
+                subscripts: Vec::new(),
+                components,
+                span: cspan,
+            },
+            span,
+        })))
     }
 
     fn external_clause(&self, p: P) -> R<External> {
