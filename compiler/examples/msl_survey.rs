@@ -130,7 +130,10 @@ fn first_error(err: &str) -> String {
     let line = err
         .lines()
         .find(|l| l.contains("error["))
-        .or_else(|| err.lines().find(|l| l.starts_with("rtc:")))
+        .or_else(|| {
+            err.lines()
+                .find(|l| l.starts_with("rtc:") && !l.starts_with("rtc: note:"))
+        })
         .unwrap_or("(no message)");
     match line.find("error[") {
         Some(i) => line[i..].to_string(),

@@ -641,13 +641,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.check_modifiers(child, &m, class)?;
             nodes.push(child);
         }
-        for &child in &nodes {
+        // The instances exist now: a modifier that refers into the component itself
+        // (`vIn(startTime = -vIn.width/2)`) may reach its elements while they are completed,
+        // each element still guarded against depending on itself.
+        let nodes: Rc<[NodeId]> = nodes.into();
+        self.slots[sid.0 as usize].state = SlotState::Done(Entry::Nodes {
+            dims: dims.clone(),
+            nodes: nodes.clone(),
+        });
+        for &child in nodes.iter() {
             self.complete_node(child)?;
         }
-        Ok(Entry::Nodes {
-            dims,
-            nodes: nodes.into(),
-        })
+        Ok(Entry::Nodes { dims, nodes })
     }
 
     pub(super) fn short_chain_has_connector(&mut self, mut c: ClassId) -> bool {
