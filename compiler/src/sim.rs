@@ -737,7 +737,7 @@ impl<'p> Events<'p> {
             })
             .collect();
         if first.is_empty() {
-            return Status::Ok;
+            return self.check_assertions(mem);
         }
         let st = self.instant(it, &first, mem, t0, Outcome::Handled);
         if st != Status::Ok {
@@ -749,7 +749,7 @@ impl<'p> Events<'p> {
         }
         match self.terminated {
             Some((event, _)) => Status::Terminated { event },
-            None => Status::Ok,
+            None => self.check_assertions(mem),
         }
     }
 
@@ -801,8 +801,19 @@ impl<'p> Events<'p> {
         self.max_calls = self.max_calls.max(self.calls);
         match (st, self.terminated) {
             (Status::Ok, Some((event, _))) => Status::Terminated { event },
+            (Status::Ok, None) => self.check_assertions(mem),
             _ => st,
         }
+    }
+
+    /// The model's assertions on the values after a step (or the initial solve).
+    pub fn check_assertions(&self, mem: &[f64]) -> Status {
+        for (index, (e, _)) in self.plan.assertions.iter().enumerate() {
+            if eval_at(self.plan, mem, *e) == 0.0 {
+                return Status::Assertion { index };
+            }
+        }
+        Status::Ok
     }
 
     /// The most step-function evaluations one step may need: 1 without events, 5 with state

@@ -576,3 +576,18 @@ fn class_name_instead_of_a_file() {
     assert_eq!(code, 1);
     assert!(err.contains("no class named `Rtc.NoSuchClass`"), "{err}");
 }
+
+/// A model's assertions are checked after every step: a false one stops the run (exit 2) with
+/// its message, here the bound of a while-loop whose condition changes (maxIterations = 3).
+#[test]
+fn failed_assertion_stops_the_run() {
+    let (code, out, err) = rtc(&["run", "tests/models/AssertWhileBound.mo", "--vars", "x,k"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("assertion failed") && err.contains("bound of 3 iterations"),
+        "{err}"
+    );
+    assert!(err.contains("t = 0.75"), "{err}");
+    // Up to x = 8 three halvings suffice.
+    assert!(out.contains("0.7000000000000001,8,3"), "{out}");
+}

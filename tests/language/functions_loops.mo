@@ -6,8 +6,8 @@
 // expect: tri 10
 // expect: firstOver 4
 // expect: early 2
-// expect: steps 3
-// expect: x 2
+// expect: steps 2
+// expect: x 3
 model FunctionsLoops
   function factorial
     input Integer n;
@@ -64,7 +64,7 @@ model FunctionsLoops
     end while;
     annotation(__rtc(maxIterations = 8));
   end doublings;
-  Real x(start = 0, fixed = true);
+  Real x(start = 1, fixed = true);
   Integer fact = factorial(5);
   Integer tri = triangle(4);
   Integer firstOver;

@@ -1,8 +1,8 @@
-model InitialEquation "initial equations are rejected by rtc run with a located diagnostic"
+model InitialEquation "initial equations rtc does not solve yet (a steady state) are rejected with a located diagnostic"
   Real x;
 initial equation
-  x = 2;
+  der(x) = 0;
 equation
-  der(x) = -x;
+  der(x) = 1 - x;
   annotation(experiment(StopTime = 1, Interval = 0.1));
 end InitialEquation;

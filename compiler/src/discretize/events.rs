@@ -39,6 +39,17 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
                 (false, _) => discrete = Some(cond),
                 (true, Node::Cmp(op, l, r)) if !matches!(op, CmpOp::Eq | CmpOp::Ne) => {
                     z = b.arena.sub(l, r);
+                    // Between events pre(v) is v: the event function reads the variable, not
+                    // the slot that holds its value before the last event (which would keep
+                    // `floor(time/T) > pre(n)` true after its first event, so it never fired
+                    // again).
+                    let inverse: FxHashMap<SysVar, SysVar> =
+                        b.pre_of.iter().map(|(&v, &p)| (p, v)).collect();
+                    let mut cache = FxHashMap::default();
+                    z = b.arena.substitute(z, &mut cache, &mut |ar, n| match n {
+                        Node::Var(p) => inverse.get(&p).map(|&v| ar.var(v)),
+                        _ => None,
+                    });
                     below = matches!(op, CmpOp::Lt | CmpOp::Le);
                 }
                 (true, _) => {

@@ -245,6 +245,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     );
     events::event_slopes(&mut b, method, &mut events);
     let outputs = layout::outputs(&mut b, flat)?;
+    let assertions = assertions(&mut b, flat)?;
     Ok(Discretized {
         name: flat.name.clone(),
         arena: b.arena,
@@ -260,7 +261,28 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         step_size: layout.step_size,
         outputs,
         alias_sets: std::mem::take(&mut b.aliases.sets),
+        assertions,
     })
+}
+
+/// The model's assertions over system variables. An assertion is checked after a step, when
+/// `pre(v)` and `v` of a discrete variable agree, so it reads the variable itself.
+fn assertions(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<(ExprId, String)>> {
+    let mut out = Vec::new();
+    for a in &flat.assertions {
+        let c = b.translate(a.condition)?;
+        let inverse: FxHashMap<SysVar, SysVar> = b.pre_of.iter().map(|(&v, &p)| (p, v)).collect();
+        let mut cache = FxHashMap::default();
+        let c = b.arena.substitute(c, &mut cache, &mut |ar, n| match n {
+            Node::Var(p) => inverse.get(&p).map(|&v| ar.var(v)),
+            _ => None,
+        });
+        if b.arena.as_const(c).is_some_and(|v| v != 0.0) {
+            continue;
+        }
+        out.push((c, a.message.clone()));
+    }
+    Ok(out)
 }
 
 /// The fast states and the ratio of a multi-rate method: from the command line, else from

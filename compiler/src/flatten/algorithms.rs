@@ -759,9 +759,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
         env: Env,
         out: &mut Vec<Equation>,
     ) -> DResult<()> {
-        if alg.initial {
-            return Err(self.unsupported(alg.span, "initial algorithm sections"));
-        }
         let mut names: Vec<(&'a str, Span)> = Vec::new();
         assigned_names(&alg.statements, &mut names);
         let mut locals = FxHashMap::default();
@@ -811,7 +808,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
                 let discrete = var.kind == VarKind::Discrete || var.ty != ScalarType::Real;
                 let start = var.start;
-                init.push(if discrete {
+                // An initial algorithm starts from the start values (there is no `pre` yet).
+                init.push(if discrete && !alg.initial {
                     self.flat.arena.pre(v)
                 } else {
                     start.unwrap_or_else(|| self.flat.arena.constant(0.0))

@@ -143,6 +143,62 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(())
     }
 
+    /// Initial equations and initial algorithms that give a state or a discrete variable a
+    /// value computed from parameters and the start time (`count := integer((time −
+    /// startTime)/period)`, `x = x0`) set its start value (`fixed` for a state); the others
+    /// stay, for the initial system that rtc does not solve yet (discretize refuses them).
+    pub(super) fn initial_values_from_initial_equations(&mut self) {
+        let eqs = std::mem::take(&mut self.flat.initial_equations);
+        let mut rest = Vec::new();
+        for eq in eqs {
+            let sides = [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)];
+            let target = sides
+                .iter()
+                .find_map(|&(v, e)| match self.flat.arena.node(v) {
+                    Node::Var(x) if self.depends_on_parameters_only(e) => Some((x, e)),
+                    _ => None,
+                });
+            let Some((x, e)) = target else {
+                rest.push(eq);
+                continue;
+            };
+            let var = &mut self.flat.vars[x.index()];
+            match var.kind {
+                VarKind::State => {
+                    var.start = Some(e);
+                    var.fixed = Some(true);
+                    var.start_span = Some(eq.span);
+                }
+                VarKind::Discrete | VarKind::Sampled => {
+                    var.start = Some(e);
+                    var.start_span = Some(eq.span);
+                }
+                _ => rest.push(eq),
+            }
+        }
+        self.flat.initial_equations = rest;
+    }
+
+    /// Whether `e` refers only to constants, parameters and `time`.
+    fn depends_on_parameters_only(&self, e: ExprId) -> bool {
+        let ar = &self.flat.arena;
+        let mut seen = vec![false; ar.len()];
+        let mut ok = true;
+        ar.visit_postorder(e, &mut seen, &mut |x| match ar.node(x) {
+            Node::Var(v)
+                if !matches!(
+                    self.flat.vars[v.index()].kind,
+                    VarKind::Parameter | VarKind::Constant
+                ) =>
+            {
+                ok = false
+            }
+            Node::Der(_) | Node::Pre(_) => ok = false,
+            _ => {}
+        });
+        ok
+    }
+
     /// `(a, b) = f(x)`: one equation per output that has a target.
     fn tuple_equation(
         &mut self,
@@ -230,7 +286,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     if let Err(d) = self.model_algorithm(alg, env, &mut out) {
                         self.push_error(*d);
                     }
-                    self.flat.equations.extend(out);
+                    if alg.initial {
+                        self.flat.initial_equations.extend(out);
+                    } else {
+                        self.flat.equations.extend(out);
+                    }
                 }
                 for eq in &comp.equations {
                     let mut out = Vec::new();

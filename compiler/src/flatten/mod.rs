@@ -373,6 +373,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.generate_equations()?;
         self.connection_equations();
         self.classify()?;
+        self.initial_values_from_initial_equations();
         if let Some(def) = def {
             self.flat.experiment = self.experiment(def, class);
         }

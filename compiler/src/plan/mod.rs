@@ -163,6 +163,8 @@ pub struct Plan {
     pub input_stages: Vec<crate::system::StagedInput<Slot>>,
     /// State events (when-equations), over this plan's slots.
     pub events: Vec<crate::system::Event<Slot>>,
+    /// The model's assertions (condition, message), checked after every step by the run loop.
+    pub assertions: Vec<(ExprId, String)>,
 }
 
 /// Worst-case work of one step.

@@ -35,6 +35,11 @@ pub enum Status {
     Terminated {
         event: usize,
     },
+    /// An `assert` of the model was false after a step (checked by the run loop, not by the
+    /// step function itself).
+    Assertion {
+        index: usize,
+    },
 }
 
 impl Status {
@@ -47,6 +52,7 @@ impl Status {
             Status::Chattering { .. } => 4,
             Status::EventIteration { .. } => 5,
             Status::Terminated { .. } => 6,
+            Status::Assertion { .. } => 7,
         }
     }
 }
@@ -79,6 +85,12 @@ pub fn describe(plan: &Plan, status: Status) -> String {
             "terminated by event {event} (`{}`): {}",
             plan.events[event].text,
             plan.events[event].terminate.as_deref().unwrap_or("")
+        ),
+        Status::Assertion { index } => format!(
+            "assertion failed: {}",
+            plan.assertions
+                .get(index)
+                .map_or("", |(_, m)| m.as_str())
         ),
         Status::Chattering { event } => format!(
             "event {event} (`{}`) chatters: it came back less than {ZENO_STEPS} steps after its previous occurrence, faster than the step resolves (chattering rule; --zeno hold holds its states instead of stopping)",

@@ -333,6 +333,9 @@ pub struct Discretized {
     pub events: Vec<Event>,
     /// The alias sets of the flat model (flat variable ids), for reports.
     pub alias_sets: Vec<crate::flat::AliasSet>,
+    /// `assert(condition, message)` of the model (and of its functions), over system
+    /// variables: checked after every step; a false one stops the run.
+    pub assertions: Vec<(ExprId, String)>,
 }
 
 /// An event (Cellier & Kofman §10.8): a state event, the relation `z ≤ 0` (`below`) or
