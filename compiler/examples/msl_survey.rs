@@ -131,8 +131,11 @@ fn first_error(err: &str) -> String {
         .lines()
         .find(|l| l.contains("error["))
         .or_else(|| {
-            err.lines()
-                .find(|l| l.starts_with("rtc:") && !l.starts_with("rtc: note:"))
+            err.lines().find(|l| {
+                l.starts_with("rtc:")
+                    && !l.starts_with("rtc: note:")
+                    && !l.starts_with("rtc: events:")
+            })
         })
         .unwrap_or("(no message)");
     match line.find("error[") {
