@@ -887,7 +887,13 @@ impl<'p> Events<'p> {
         // for methods of order 3 and more. The earliest is handled; later ones are deferred.
         let n = self.plan.events.len();
         let cubic = |k: usize| self.plan.events[k].dz.is_some();
-        let located = |k: usize| locate(z0[k], z1[k], z0[n + k], z1[n + k], h, cubic(k));
+        let located = |k: usize| {
+            if self.plan.events[k].jump {
+                1.0
+            } else {
+                locate(z0[k], z1[k], z0[n + k], z1[n + k], h, cubic(k))
+            }
+        };
         let Some((k, theta)) = (0..n)
             .filter(|&k| self.crossed(k, z0[k], z1[k]))
             .map(|k| (k, located(k)))

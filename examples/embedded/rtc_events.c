@@ -201,7 +201,9 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
     for (j = 0; j < n; j++) {
         double th;
         if (!crossed(ev, j, ev->z0[j], ev->z1[j])) continue;
-        th = locate(ev->z0[j], ev->z1[j], ev->z0[n + j], ev->z1[n + j], h, m->cubic[j]);
+        th = m->cubic[j] == 2
+                 ? 1.0
+                 : locate(ev->z0[j], ev->z1[j], ev->z0[n + j], ev->z1[n + j], h, m->cubic[j]);
         if (k < 0 || th < theta) {
             k = j;
             theta = th;

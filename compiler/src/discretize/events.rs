@@ -152,6 +152,7 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
             pres,
             dz: None,
             at: false,
+            jump: jumps(&b.arena, z),
             text: w.condition_text(flat),
             span: w.span,
         });
@@ -244,6 +245,7 @@ pub(super) fn relation_events(
                     pres: Vec::new(),
                     dz: None,
                     at: true,
+                    jump: false,
                     text,
                     span: Span::default(),
                 });
@@ -283,6 +285,7 @@ pub(super) fn relation_events(
             pres: Vec::new(),
             dz: None,
             at: false,
+            jump: jumps(&b.arena, z),
             text,
             span: Span::default(),
         });
@@ -391,4 +394,27 @@ fn sort_assignments(
         out.push(assigns[i]);
     }
     Ok(out)
+}
+
+/// Whether an event function can jump: it holds a floor, ceil, sign, integer division,
+/// modulo, remainder, relation or selection (whose value changes discontinuously).
+fn jumps(ar: &crate::symbolic::Arena<SysVar>, z: ExprId) -> bool {
+    use crate::symbolic::{Func1, Func2};
+    let mut seen = vec![false; ar.len()];
+    let mut found = false;
+    ar.visit_postorder(z, &mut seen, &mut |x| {
+        if matches!(
+            ar.node(x),
+            Node::Call1(Func1::Floor | Func1::Ceil | Func1::Sign, _)
+                | Node::Call2(Func2::Div | Func2::Mod | Func2::Rem, ..)
+                | Node::Cmp(..)
+                | Node::If(..)
+                | Node::And(..)
+                | Node::Or(..)
+                | Node::Not(_)
+        ) {
+            found = true;
+        }
+    });
+    found
 }

@@ -443,9 +443,18 @@ impl Description<'_> {
         );
         let _ = writeln!(
             h,
-            "/* 1: located by the inverse cubic Hermite interpolation (zc also writes dz/dt at\n * z[EVENT_COUNT + k]); 0: regula falsi. */\nstatic const unsigned char {p}_event_cubic[{}] = {{{}}};",
+            "/* 1: located by the inverse cubic Hermite interpolation (zc also writes dz/dt at\n * z[EVENT_COUNT + k]); 0: regula falsi; 2: a function that jumps, the event is at the\n * end of its step. */\nstatic const unsigned char {p}_event_cubic[{}] = {{{}}};",
             ev.len(),
-            list(&|e| if e.dz.is_some() { "1" } else { "0" }.into())
+            list(&|e| {
+                if e.jump {
+                    "2"
+                } else if e.dz.is_some() {
+                    "1"
+                } else {
+                    "0"
+                }
+                .into()
+            })
         );
         let _ = writeln!(
             h,

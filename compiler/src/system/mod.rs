@@ -374,6 +374,10 @@ pub struct Event<V: Var = SysVar> {
     /// A time event at the time `z` evaluates to (from parameters; a relation of time
     /// alone, frozen in the slot its assignment sets).
     pub at: bool,
+    /// `z` jumps (a floor, an integer division, a relation, a selection inside it): no
+    /// interpolation can locate where it crosses zero, so the event happens at the end of the
+    /// step in which it crossed (never before its condition holds).
+    pub jump: bool,
     /// The condition as written, for logs.
     pub text: String,
     pub span: Span,
@@ -397,6 +401,7 @@ impl Event {
             pres: self.pres.iter().map(|&(p, v)| (f(p), f(v))).collect(),
             dz: self.dz,
             at: self.at,
+            jump: self.jump,
             text: self.text.clone(),
             span: self.span,
         }
