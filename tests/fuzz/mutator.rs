@@ -734,6 +734,7 @@ pub fn corpus(root: &std::path::Path) -> Vec<Seed> {
         "tests/golden/flatten",
         "tests/golden/plan",
         "tests/diagnostics",
+        "tests/language",
     ] {
         let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(root.join(dir))
             .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())

@@ -17,6 +17,9 @@
 //! of its own: sorting the equations orders it exactly as one block would be ordered.
 
 use super::functions::{Frame, Local, LocalTy, LocalValue, MAX_WHILE};
+
+/// The largest `__rtc(maxIterations = N)` of a while-loop unrolled into the step.
+const MAX_UNROLLED: usize = 10_000;
 use super::*;
 
 /// One subscript of a local being read or assigned.
@@ -190,6 +193,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 break Ok(());
             }
             let limit = match (known, bound) {
+                (None, Some(n)) if n > MAX_UNROLLED => {
+                    break Err(Box::new(
+                        Diagnostic::error(
+                            "too-large",
+                            format!("maxIterations = {n} is above rtc's limit of {MAX_UNROLLED} for a loop unrolled into the step"),
+                        )
+                        .at(cond.span, "this loop")
+                        .help("every iteration of a while-loop over values that change is code in the step; bound it tighter"),
+                    ));
+                }
                 (None, Some(n)) => n,
                 (None, None) => {
                     let what = self.frames.last().expect("frame").what.clone();
@@ -225,6 +238,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 break Ok(());
             }
             k += 1;
+            self.iterations += 1;
+            if self.iterations > MAX_ITERATIONS {
+                break Err(Box::new(
+                    Diagnostic::error(
+                        "too-large",
+                        format!("the model's loops run more than {MAX_ITERATIONS} iterations, rtc's limit"),
+                    )
+                    .at(st.span, "this loop reached it"),
+                ));
+            }
             active = self.flat.arena.and(active, c);
             if let Err(d) = self.exec_block(body, active, env) {
                 break Err(d);

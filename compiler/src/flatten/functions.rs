@@ -30,6 +30,10 @@ const UNSET_BITS: u64 = 0x7ff8_dead_beef_0001;
 /// Nested calls deeper than this are refused (it bounds compile-time recursion).
 const MAX_CALL_DEPTH: usize = 64;
 
+/// Function calls a model may execute at compile time (a recursion such as `fib(40)` would
+/// otherwise run for minutes).
+const MAX_CALLS: usize = 200_000;
+
 /// Iterations of a `while` loop evaluated at compile time before rtc gives up.
 pub(super) const MAX_WHILE: usize = 100_000;
 
@@ -171,10 +175,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
         how: &str,
     ) -> DResult<Val> {
         let top = self.frames.len() - 1;
-        let (ty, dims) = {
-            let l = &self.frames[top].locals[name];
-            (l.ty, l.dims.clone())
+        let Some(l) = self.frames[top].locals.get(name) else {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "unknown-name",
+                    format!("`{name}` is not a variable of this function"),
+                )
+                .at(span, "assigned here"),
+            ));
         };
+        let (ty, dims) = (l.ty, l.dims.clone());
         let v = match (ty, v) {
             (LocalTy::Str, Val::Str(s)) => return Ok(Val::Str(s)),
             (LocalTy::Record(c), Val::Record(r)) => {
@@ -301,6 +311,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
         span: Span,
     ) -> DResult<Vec<Val>> {
         let def = self.function_def(class, span)?;
+        self.calls += 1;
+        if self.calls > MAX_CALLS {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "too-large",
+                    format!("the model executes more than {MAX_CALLS} function calls at compile time, rtc's limit"),
+                )
+                .at(span, format!("calling `{}`", def.name)),
+            ));
+        }
         if self.frames.len() >= MAX_CALL_DEPTH {
             return Err(Box::new(
                 Diagnostic::error(

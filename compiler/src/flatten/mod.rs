@@ -279,6 +279,8 @@ struct Flattener<'t, 'a> {
     enum_ids: FxHashMap<ClassId, EnumId>,
     /// Function calls (and model algorithm sections) being executed, innermost last.
     frames: Vec<functions::Frame<'a>>,
+    /// Function calls executed so far (bounded by `functions::MAX_CALLS`).
+    calls: usize,
 }
 
 const MAX_ERRORS: usize = 20;
@@ -326,6 +328,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             iterations: 0,
             enum_ids: FxHashMap::default(),
             frames: Vec::new(),
+            calls: 0,
         }
     }
 
