@@ -10,6 +10,7 @@
 // expect: q.x 2
 // expect: q.y 1
 // expect: n 5
+// expect: y2 4
 model Records
   record Params
     Real gain = 1;
@@ -19,6 +20,9 @@ model Records
     Real x;
     Real y;
   end Point;
+  record Params2 "a record extending another with a new default"
+    extends Params(gain = 4);
+  end Params2;
   record Body
     Point pos;
     Real mass = 1;
@@ -46,6 +50,8 @@ model Records
     n := d.x ^ 2 + d.y ^ 2;
   end norm2;
   parameter Params p = Params(2, offset = 0.5);
+  parameter Params2 p2 = Params2();
+  Real y2 = p2.gain * time;
   Real x(start = 0, fixed = true);
   Body s = Body(Point(x, 2 * x), mass = 3);
   Point q;

@@ -811,7 +811,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     ) -> DResult<()> {
         let info = self.tree.info(class);
         let span = info.span();
-        if depth > 32 || def.classes.contains(&class) {
+        if depth > 32 || self.extends_chain.contains(&class) {
             return Err(Box::new(
                 Diagnostic::error(
                     "cycle",
@@ -819,6 +819,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 )
                 .at(span, "here"),
             ));
+        }
+        // Inherited twice along different paths (a diamond): its elements are there already.
+        if def.classes.contains(&class) {
+            return Ok(());
         }
         let Some(cdef) = info.def else {
             return Err(Box::new(
@@ -866,7 +870,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     };
                     self.function_overrides(cm, env, overrides)?;
                 }
-                self.collect_function(b, def, overrides, depth + 1)
+                self.extends_chain.push(class);
+                let r = self.collect_function(b, def, overrides, depth + 1);
+                self.extends_chain.pop();
+                r
             }
             ast::ClassBody::Long { .. } => {
                 let Some(comp) = info.composition() else {
@@ -897,7 +904,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                 if let Some(cm) = &ext.modification {
                                     self.function_overrides(cm, env, &mut sub)?;
                                 }
-                                self.collect_function(b, def, overrides, depth + 1)?;
+                                self.extends_chain.push(class);
+                                let r = self.collect_function(b, def, overrides, depth + 1);
+                                self.extends_chain.pop();
+                                r?;
                                 overrides.extend(sub);
                             }
                         }
@@ -953,7 +963,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// `f2 = f(k = 2)` or `extends f(k = 2)`: new defaults of inputs.
-    fn function_overrides(
+    pub(super) fn function_overrides(
         &mut self,
         cm: &'a ast::ClassMod,
         env: Env,
@@ -1059,7 +1069,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut args = Vec::new();
         if x.function.is_some() {
             for a in &x.args {
-                args.push(self.eval_arr(a, env)?);
+                match self.eval(a, env)? {
+                    Val::Arr(v) => args.push(v),
+                    _ => {
+                        return Err(self.unsupported(
+                            a.span,
+                            &format!(
+                                "external functions with String or record arguments (`{fname}`)"
+                            ),
+                        ))
+                    }
+                }
             }
         } else {
             for p in inputs {

@@ -55,7 +55,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
             max_iterations: None,
             record: true,
         };
-        self.collect_record(class, &mut def, span, 0)?;
+        let mut overrides = Vec::new();
+        self.collect_record(class, &mut def, &mut overrides, span, 0)?;
+        // `extends Base(x = 1)`: new defaults of inherited fields.
+        for (name, e, env) in overrides {
+            if let Some(p) = def.params.iter_mut().find(|p| p.name == name) {
+                p.binding = Some((e, env));
+            }
+        }
         Ok(def)
     }
 
@@ -63,10 +70,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         &mut self,
         class: ClassId,
         def: &mut FnDef<'a>,
+        overrides: &mut Vec<(&'a str, &'a ast::Expr, Env)>,
         span: Span,
         depth: usize,
     ) -> DResult<()> {
-        if depth > 32 || def.classes.contains(&class) {
+        if depth > 32 || self.extends_chain.contains(&class) {
             return Err(Box::new(
                 Diagnostic::error(
                     "cycle",
@@ -74,6 +82,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 )
                 .at(span, "here"),
             ));
+        }
+        // Inherited twice along different paths (a diamond): its fields are there already.
+        if def.classes.contains(&class) {
+            return Ok(());
         }
         let mut m = Mod::default();
         let mut dims = Vec::new();
@@ -96,10 +108,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     let Some(Found::Class(b)) = self.tree.lookup_name(class, &ext.base) else {
                         return Err(self.unknown_class(&ext.base, class));
                     };
-                    if ext.modification.is_some() {
-                        return Err(self.unsupported(ext.span, "modified `extends` in records"));
+                    let mut sub = Vec::new();
+                    if let Some(cm) = &ext.modification {
+                        self.function_overrides(cm, env, &mut sub)?;
                     }
-                    self.collect_record(b, def, span, depth + 1)?;
+                    self.extends_chain.push(class);
+                    let r = self.collect_record(b, def, overrides, span, depth + 1);
+                    self.extends_chain.pop();
+                    r?;
+                    overrides.extend(sub);
                 }
                 ast::Element::Component(clause, prefix) => {
                     for decl in &clause.components {
