@@ -205,6 +205,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
         outer: Option<(Option<ast::Variability>, Option<ast::Causality>, bool)>,
     ) -> DResult<()> {
         if let Some(&existing) = self.nodes[node.0 as usize].slots.get(&decl.name.name) {
+            // The same declaration inherited twice (a model and its base both declare
+            // `parameter Integer m = 3`) is one element (specification 7.1.3).
+            let (c0, d0, l0) = {
+                let s = &self.slots[existing.0 as usize];
+                (s.clause, s.decl, s.lexical)
+            };
+            if l0 != lexical && self.same_declaration(c0, d0, clause, decl) {
+                return Ok(());
+            }
             let prev = self.slots[existing.0 as usize].decl.name.span;
             return Err(Box::new(
                 Diagnostic::error(
@@ -234,6 +243,36 @@ impl<'t, 'a> Flattener<'t, 'a> {
         n.slots.insert(decl.name.name.clone(), id);
         n.order.push(id);
         Ok(())
+    }
+
+    /// Whether two component declarations are identical: type, prefixes, dimensions and
+    /// modification, compared as written without white space (annotations and descriptions
+    /// may differ).
+    fn same_declaration(
+        &self,
+        c0: &ast::ComponentClause,
+        d0: &ast::ComponentDecl,
+        c1: &ast::ComponentClause,
+        d1: &ast::ComponentDecl,
+    ) -> bool {
+        let text = |s: Span| -> String {
+            self.tree
+                .sources
+                .text(s)
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect()
+        };
+        let m = |d: &ast::ComponentDecl| d.modification.as_ref().map(|m| text(m.span));
+        let subs = |d: &ast::ComponentDecl, c: &ast::ComponentClause| {
+            (d.subscripts.len(), c.subscripts.len())
+        };
+        c0.type_name.to_dotted() == c1.type_name.to_dotted()
+            && c0.prefix.variability == c1.prefix.variability
+            && c0.prefix.causality == c1.prefix.causality
+            && c0.prefix.connection == c1.prefix.connection
+            && subs(d0, c0) == subs(d1, c1)
+            && m(d0) == m(d1)
     }
 
     /// Applies `--param name=value` overrides to top-level parameters.

@@ -89,8 +89,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         ));
                     }
                     let value = self.package_constant(owner, clause, decl)?;
-                    let v =
-                        self.apply_subscripts_arr(value, &r.parts[k].subscripts, env, r.span)?;
+                    let subs = &r.parts[k].subscripts;
+                    // A constant table indexed by values known only at run time (the MSL's
+                    // logic tables `OrTable[a, b]`): a selection among its elements.
+                    let v = match self.apply_subscripts_arr(value.clone(), subs, env, r.span) {
+                        Err(d) if d.code == "not-constant" => {
+                            self.select_elements(value, subs, env, r.span)?
+                        }
+                        other => other?,
+                    };
                     if k + 1 < r.parts.len() {
                         return Err(self.unsupported(r.span, "fields of package constants"));
                     }
