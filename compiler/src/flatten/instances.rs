@@ -350,6 +350,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
     }
 
+    /// A component an expression refers into: made and populated now, completed later.
+    pub(super) fn instantiate_referenced(&mut self, sid: SlotId) -> DResult<Entry> {
+        let saved = std::mem::replace(&mut self.shallow, true);
+        let r = self.instantiate(sid);
+        self.shallow = saved;
+        r
+    }
+
     pub(super) fn instantiate(&mut self, sid: SlotId) -> DResult<Entry> {
         match &self.slots[sid.0 as usize].state {
             SlotState::Done(e) => return Ok(e.clone()),
@@ -688,8 +696,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             dims: dims.clone(),
             nodes: nodes.clone(),
         });
-        for &child in nodes.iter() {
-            self.complete_node(child)?;
+        if self.shallow {
+            self.incomplete.extend(nodes.iter().copied());
+        } else {
+            for &child in nodes.iter() {
+                self.complete_node(child)?;
+            }
         }
         Ok(Entry::Nodes { dims, nodes })
     }

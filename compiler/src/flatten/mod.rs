@@ -281,6 +281,11 @@ struct Flattener<'t, 'a> {
     frames: Vec<functions::Frame<'a>>,
     /// Function calls executed so far (bounded by `functions::MAX_CALLS`).
     calls: usize,
+    /// Instantiating a component because an expression refers into it: its instances are
+    /// made and populated, and completed later (`incomplete`), so that a reference to one
+    /// element does not need all the others (which may refer back).
+    shallow: bool,
+    incomplete: Vec<NodeId>,
 }
 
 const MAX_ERRORS: usize = 20;
@@ -329,6 +334,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             enum_ids: FxHashMap::default(),
             frames: Vec::new(),
             calls: 0,
+            shallow: false,
+            incomplete: Vec::new(),
         }
     }
 
@@ -373,6 +380,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.check_modifiers(top, &top_mod, class)?;
         self.apply_overrides(top, &override_exprs)?;
         self.complete_node(top)?;
+        while let Some(n) = self.incomplete.pop() {
+            self.complete_node(n)?;
+        }
         self.generate_equations()?;
         self.connection_equations();
         self.classify()?;

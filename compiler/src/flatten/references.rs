@@ -49,7 +49,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if !r.global {
             if let Some(node) = env.node {
                 if let Some(&sid) = self.nodes[node.0 as usize].slots.get(name) {
-                    let entry = self.instantiate(sid)?;
+                    let entry = self.instantiate_referenced(sid)?;
                     self.last_slot = Some(sid);
                     return self.walk(entry, r, 0, env);
                 }
@@ -308,7 +308,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         }
                         return Err(Box::new(d));
                     };
-                    let e = self.instantiate(sid)?;
+                    let e = self.instantiate_referenced(sid)?;
                     self.last_slot = Some(sid);
                     results.push(self.walk(e, r, k + 1, env)?);
                 }
