@@ -289,8 +289,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let chain = self.flat.whens.len();
         let yes = self.flat.arena.boolean(true);
         let mut assigned: Vec<Box<str>> = Vec::new();
-        for (branch, (cond, body)) in branches.iter().enumerate() {
-            let (c, sample, at_initial) = self.when_condition(cond, env)?;
+        let mut branch = 0;
+        for (k, (cond, body)) in branches.iter().enumerate() {
+            let conditions = self.when_conditions(cond, env)?;
             let before = self.frames[top].locals.clone();
             self.frames[top].reinits = Some(Vec::new());
             self.frames[top].terminate = None;
@@ -325,16 +326,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     assigned.push(name.clone());
                 }
             }
-            self.flat.whens.push(crate::flat::When {
-                condition: c,
-                sample,
-                initial: at_initial,
-                reinits,
-                assigns,
-                terminate,
-                chain: (chain, branch),
-                span: if branch == 0 { st.span } else { cond.span },
-            });
+            for (c, sample, at_initial) in conditions {
+                self.flat.whens.push(crate::flat::When {
+                    condition: c,
+                    sample,
+                    initial: at_initial,
+                    reinits: reinits.clone(),
+                    assigns: assigns.clone(),
+                    terminate: terminate.clone(),
+                    chain: (chain, branch),
+                    span: if k == 0 { st.span } else { cond.span },
+                });
+                branch += 1;
+            }
         }
         // From here on the variables hold what their events set.
         for name in assigned {

@@ -29,12 +29,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             // `when {a, b}` fires when any element becomes true, once: its elements are
             // consecutive branches of the chain with the same body (the first that fires
             // runs it).
-            let conds: Vec<&'a ast::Expr> = match &cond.kind {
-                ast::ExprKind::Array(items) if !items.is_empty() => items.iter().collect(),
-                _ => vec![cond],
-            };
-            for c in conds {
-                self.when_branch(c, body, env, (chain, branch), span)?;
+            for c in self.when_conditions(cond, env)? {
+                self.when_branch_with(c, body, env, (chain, branch), span)?;
                 branch += 1;
             }
         }
@@ -121,15 +117,52 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok((c, sample, at_initial))
     }
 
-    pub(super) fn when_branch(
+    /// The conditions of a when-branch: one, or one per element of a vector condition
+    /// (`when {a, b}`, or `when trigger` with `Boolean trigger[n]`): the branch fires when any
+    /// of them becomes true, once (they become consecutive branches of the chain with one body).
+    pub(super) fn when_conditions(
         &mut self,
         cond: &'a ast::Expr,
+        env: Env,
+    ) -> DResult<Vec<WhenCondition>> {
+        if let ast::ExprKind::Array(items) = &cond.kind {
+            if !items.is_empty() {
+                let mut out = Vec::with_capacity(items.len());
+                for c in items {
+                    out.extend(self.when_conditions(c, env)?);
+                }
+                return Ok(out);
+            }
+        }
+        if let ast::ExprKind::Ref(_) = cond.kind {
+            self.in_when = true;
+            let v = self.eval_arr(cond, env);
+            self.in_when = false;
+            let v = v?;
+            if v.dims.len() == 1 {
+                types::boolean(&v, cond.span, "a when-condition")?;
+                let mut out = Vec::with_capacity(v.data.len());
+                for &c in &v.data {
+                    if !self.when_condition_shape(c) {
+                        return Err(self.unsupported(cond.span, "this vector when-condition"));
+                    }
+                    out.push((c, None, false));
+                }
+                return Ok(out);
+            }
+        }
+        Ok(vec![self.when_condition(cond, env)?])
+    }
+
+    /// A when-branch whose condition is evaluated already.
+    fn when_branch_with(
+        &mut self,
+        (c, sample, at_initial): WhenCondition,
         body: &'a [ast::Equation],
         env: Env,
         chain: (usize, usize),
         span: Span,
     ) -> DResult<()> {
-        let (c, sample, at_initial) = self.when_condition(cond, env)?;
         let mut reinits = Vec::new();
         let mut assigns = Vec::new();
         let mut terminate = None;
