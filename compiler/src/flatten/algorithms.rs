@@ -174,7 +174,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let saved = self.frames.last().expect("frame").broken;
         let no = self.flat.arena.boolean(false);
         self.frames.last_mut().expect("frame").broken = no;
-        let bound = self.frames.last().expect("frame").max_iterations;
+        // Without an annotation, a counter compared with a bound known at compile time
+        // (`while i < n and …`, n known) bounds the loop: at most n iterations when the counter
+        // starts at 0 or above and grows by one or more each time (a run that needs more is
+        // reported by the assertion below).
+        let bound = match self.frames.last().expect("frame").max_iterations {
+            Some(n) => Some(n),
+            None => self.counter_bound(cond, env).filter(|&n| n <= MAX_UNROLLED),
+        };
         // `active`: every condition so far was true (the loop is still running).
         let mut active = g;
         let mut k = 0usize;
@@ -212,7 +219,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             format!("a while-loop in {what} whose condition depends on variables"),
                         )
                         .at(cond.span, "changes during simulation")
-                        .help("a step must have bounded work: give the function annotation(__rtc(maxIterations = N)); rtc unrolls N iterations and reports a run that needs more"),
+                        .help("a step must have bounded work: give the function annotation(__rtc(maxIterations = N)), or compare an Integer counter with a bound known at compile time (`while i < n and …`); rtc unrolls that many iterations and reports a run that needs more"),
                     ));
                 }
                 (Some(_), _) => MAX_WHILE,
@@ -232,7 +239,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let ok = self.flat.arena.not(run);
                 self.flat.assertions.push(Assertion {
                     condition: ok,
-                    message: format!("a while-loop in {what} needs more than its bound of {limit} iterations (annotation __rtc(maxIterations))"),
+                    message: format!("a while-loop in {what} needs more than its bound of {limit} iterations (annotation __rtc(maxIterations), or the loop counter's limit)"),
                     span: st.span,
                 });
                 break Ok(());
@@ -446,6 +453,46 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ) as Box<Diagnostic>),
             })
             .collect()
+    }
+
+    /// `n` (or `n + 1` for `<=`) when `cond` is `i < n` or `i <= n`, or such a comparison
+    /// joined by `and` to others, with `i` an Integer variable of the function and `n` known
+    /// at compile time.
+    fn counter_bound(&mut self, cond: &'a ast::Expr, env: Env) -> Option<usize> {
+        match &cond.kind {
+            ast::ExprKind::Binary(ast::BinaryOp::And, a, b) => {
+                let (x, y) = (self.counter_bound(a, env), self.counter_bound(b, env));
+                match (x, y) {
+                    (Some(x), Some(y)) => Some(x.min(y)),
+                    (x, y) => x.or(y),
+                }
+            }
+            ast::ExprKind::Binary(op @ (ast::BinaryOp::Lt | ast::BinaryOp::Le), l, r) => {
+                let ast::ExprKind::Ref(rf) = &l.kind else {
+                    return None;
+                };
+                if rf.parts.len() != 1 || !rf.parts[0].subscripts.is_empty() {
+                    return None;
+                }
+                let name = &*rf.parts[0].ident.name;
+                let is_counter = self.frame_has(name, env)
+                    && self
+                        .frames
+                        .last()
+                        .is_some_and(|f| f.locals[name].ty == LocalTy::Num(ScalarType::Integer));
+                if !is_counter {
+                    return None;
+                }
+                let n = self.eval_arr(r, env).ok()?.as_scalar()?;
+                let n = self.fold(n)?;
+                if !(n.is_finite() && n >= 0.0) {
+                    return None;
+                }
+                let n = n as usize + usize::from(*op == ast::BinaryOp::Le);
+                Some(n)
+            }
+            _ => None,
+        }
     }
 
     /// `assert(condition, message [, level])` in an algorithm: checked when the guard holds.
