@@ -7,7 +7,7 @@ use crate::common;
 
 use rtc::pipeline::Method;
 use rtc::plan::Status;
-use rtc::sim::{trajectory, Outcome, RunSettings, Zeno};
+use rtc::sim::{Outcome, RunSettings, Zeno};
 
 /// Analytic impact times of the bouncing ball (g = 9.81, e = 0.8, from 1 m).
 fn impact_times(n: usize) -> Vec<f64> {

@@ -11,7 +11,7 @@ use crate::common;
 use rtc::pipeline::Method;
 use rtc::plan::Status;
 use rtc::plan::Stmt;
-use rtc::sim::{trajectory, Outcome, RunSettings, Zeno};
+use rtc::sim::{trajectory, RunSettings};
 
 /// Period and amplitude errors of `uC` over [1, 2] s against the continuous reference, for a
 /// plan run at step `h` recording every `every` steps.

@@ -74,20 +74,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.assign(target, v, g, env, e.span)
             }
             S::MultiAssign(targets, f, args) => {
-                let outs = self.call_by_ref(f, args, env, st.span)?;
-                if targets.len() > outs.len() {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "arguments",
-                            format!(
-                                "{} targets for a function with {} outputs",
-                                targets.len(),
-                                outs.len()
-                            ),
-                        )
-                        .at(st.span, "here"),
-                    ));
-                }
+                let outs = self.call_for_targets(f, args, targets.len(), env, st.span)?;
                 for (t, v) in targets.iter().zip(outs) {
                     let Some(t) = t else { continue };
                     let ast::ExprKind::Ref(r) = &t.kind else {
@@ -549,6 +536,31 @@ impl<'t, 'a> Flattener<'t, 'a> {
             span,
         });
         Ok(())
+    }
+
+    /// `(a, b) = f(x)` or `(a, b) := f(x)`: the outputs, at least as many as the targets.
+    pub(super) fn call_for_targets(
+        &mut self,
+        f: &'a ast::ComponentRef,
+        args: &'a ast::CallArgs,
+        targets: usize,
+        env: Env,
+        span: Span,
+    ) -> DResult<Vec<Val>> {
+        let outs = self.call_by_ref(f, args, env, span)?;
+        if targets > outs.len() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "arguments",
+                    format!(
+                        "{targets} targets for a function with {} outputs",
+                        outs.len()
+                    ),
+                )
+                .at(span, "here"),
+            ));
+        }
+        Ok(outs)
     }
 
     /// A function call written as a statement or on the right of `(a, b) := f(x)`.

@@ -220,20 +220,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .at(r.span, "not a function call"),
             ));
         };
-        let outs = self.call_by_ref(f, args, env, r.span)?;
-        if targets.len() > outs.len() {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "arguments",
-                    format!(
-                        "{} targets for a function with {} outputs",
-                        targets.len(),
-                        outs.len()
-                    ),
-                )
-                .at(l.span, "here"),
-            ));
-        }
+        let outs = self.call_for_targets(f, args, targets.len(), env, l.span)?;
         for (t, v) in targets.iter().zip(outs) {
             let Some(t) = t else { continue };
             let a = self.eval_arr(t, env)?;

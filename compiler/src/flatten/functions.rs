@@ -109,6 +109,44 @@ pub(super) struct FnDef<'a> {
     pub record: bool,
 }
 
+/// A modification of a function's or record's variable: `(name, value, scope)`.
+pub(super) type Default<'a> = (&'a str, &'a ast::Expr, Env);
+
+impl<'a> FnDef<'a> {
+    pub(super) fn new(name: String, record: bool) -> FnDef<'a> {
+        FnDef {
+            name,
+            classes: Vec::new(),
+            params: Vec::new(),
+            algorithms: Vec::new(),
+            external: None,
+            max_iterations: None,
+            record,
+        }
+    }
+
+    /// Modifications of a short definition or an `extends` (`f2 = f(k = 3)`,
+    /// `extends Base(gain = 4)`) give new default values; one naming no variable is an error.
+    pub(super) fn apply_defaults(&mut self, defaults: Vec<Default<'a>>) -> DResult<()> {
+        for (name, e, env) in defaults {
+            let Some(p) = self.params.iter_mut().find(|p| p.name == name) else {
+                let names: Vec<String> = self.params.iter().map(|p| p.name.to_string()).collect();
+                let mut d = Diagnostic::error(
+                    "unknown-modifier",
+                    format!("`{}` has no element `{name}` to modify", self.name),
+                )
+                .at(e.span, "modified here");
+                if let Some(s) = suggest(name, &names) {
+                    d = d.help(format!("did you mean `{s}`?"));
+                }
+                return Err(Box::new(d));
+            };
+            p.binding = Some((e, env));
+        }
+        Ok(())
+    }
+}
+
 /// The arguments of a call, evaluated in the caller's scope.
 pub(super) struct Args<'a> {
     pub positional: Vec<(Val, Span)>,
@@ -770,15 +808,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// short class definitions.
     pub(super) fn function_def(&mut self, class: ClassId, span: Span) -> DResult<FnDef<'a>> {
         let info = self.tree.info(class);
-        let mut def = FnDef {
-            name: info.full_name.clone(),
-            classes: Vec::new(),
-            params: Vec::new(),
-            algorithms: Vec::new(),
-            external: None,
-            max_iterations: None,
-            record: false,
-        };
+        let mut def = FnDef::new(info.full_name.clone(), false);
         if let Some(d) = info.def {
             if d.partial {
                 return Err(Box::new(
@@ -793,12 +823,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let mut overrides = Vec::new();
         self.collect_function(class, &mut def, &mut overrides, 0)?;
-        // Modifications of a short definition or an `extends` give defaults.
-        for (name, e, env) in overrides {
-            if let Some(p) = def.params.iter_mut().find(|p| p.name == name) {
-                p.binding = Some((e, env));
-            }
-        }
+        def.apply_defaults(overrides)?;
         Ok(def)
     }
 
@@ -806,7 +831,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         &mut self,
         class: ClassId,
         def: &mut FnDef<'a>,
-        overrides: &mut Vec<(&'a str, &'a ast::Expr, Env)>,
+        overrides: &mut Vec<Default<'a>>,
         depth: usize,
     ) -> DResult<()> {
         let info = self.tree.info(class);
@@ -967,7 +992,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         &mut self,
         cm: &'a ast::ClassMod,
         env: Env,
-        out: &mut Vec<(&'a str, &'a ast::Expr, Env)>,
+        out: &mut Vec<Default<'a>>,
     ) -> DResult<()> {
         for a in &cm.args {
             match a {

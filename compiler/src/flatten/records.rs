@@ -45,24 +45,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// The fields of a record class, inherited ones first.
     pub(super) fn record_def(&mut self, class: ClassId, span: Span) -> DResult<FnDef<'a>> {
-        let info = self.tree.info(class);
-        let mut def = FnDef {
-            name: info.full_name.clone(),
-            classes: Vec::new(),
-            params: Vec::new(),
-            algorithms: Vec::new(),
-            external: None,
-            max_iterations: None,
-            record: true,
-        };
+        let mut def = FnDef::new(self.tree.info(class).full_name.clone(), true);
         let mut overrides = Vec::new();
         self.collect_record(class, &mut def, &mut overrides, span, 0)?;
-        // `extends Base(x = 1)`: new defaults of inherited fields.
-        for (name, e, env) in overrides {
-            if let Some(p) = def.params.iter_mut().find(|p| p.name == name) {
-                p.binding = Some((e, env));
-            }
-        }
+        def.apply_defaults(overrides)?;
         Ok(def)
     }
 
@@ -70,7 +56,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         &mut self,
         class: ClassId,
         def: &mut FnDef<'a>,
-        overrides: &mut Vec<(&'a str, &'a ast::Expr, Env)>,
+        overrides: &mut Vec<functions::Default<'a>>,
         span: Span,
         depth: usize,
     ) -> DResult<()> {
