@@ -1,7 +1,9 @@
 //! Step time: the JIT step of the equation-form Van-der-Pol line against the same discretised
 //! algorithm written by hand in Rust (compiled by rustc with the bench profile, opt-level 3),
-//! measured side by side; and compile time from source to a callable step function.
-//! Run with `cargo bench -p rtc --bench step`.
+//! measured side by side; `rtc run`'s loop (the runtime driving the JIT step with events,
+//! outputs and CSV recording) against the bare JIT step, with and without flush-to-zero; and
+//! compile time from source to a callable step function.
+//! Run with `cargo bench -p rtc --bench step` (`-- run-loop` for the run-loop table alone).
 
 use rtc::flatten::Options;
 use rtc::pipeline::check_source;
@@ -310,6 +312,11 @@ fn side_by_side(mut jit: impl FnMut(), mut hand: impl FnMut(), steps: usize) -> 
 fn main() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/VdPLine.mo");
     let text = std::fs::read_to_string(path).expect("read examples/VdPLine.mo");
+    // `cargo bench -p rtc --bench step -- run-loop`: the run-loop table alone.
+    if std::env::args().any(|a| a == "run-loop") {
+        run_loop(&text);
+        return;
+    }
     println!("step time [ns/step]: JIT and hand-written Rust best of 7 alternating rounds, interpreter best of 5");
     println!(
         "{:>6} {:>8} {:>10} {:>10} {:>10} {:>7}",
@@ -449,6 +456,7 @@ fn main() {
         );
     }
     per_method(&text);
+    run_loop(&text);
     println!();
     println!("compile time, source to callable step function [ms] (mixed mode), median of runs");
     println!("{:>6} {:>10} {:>10} {:>10}", "n", "to plan", "jit", "total");
@@ -564,4 +572,91 @@ fn per_method(text: &str) {
         "n = 50, h = 1e-4: mixed {m_ns:.1} ns/step, backward Euler {b_ns:.1} ns/step, ratio {:.0}",
         b_ns / m_ns
     );
+}
+
+/// `rtc run` as fast as possible against the bare JIT step, side by side: the runtime's loop
+/// with what `rtc run` puts around the step (the event wrapper, a CSV sink recording the
+/// default variables once per simulated second, to a sink that discards the text) over the
+/// same number of steps, alternating rounds; then the same loop with flush-to-zero.
+fn run_loop(text: &str) {
+    println!();
+    println!("rtc run loop against the bare JIT step [ns/step], forward Euler, h = 5e-7, best of 7 alternating rounds");
+    println!(
+        "{:>6} {:>10} {:>10} {:>9} {:>12} {:>9}",
+        "n", "bare jit", "rtc run", "run/bare", "run --ftz", "ftz gain"
+    );
+    let h = 5e-7;
+    for n in [5usize, 50, 500] {
+        let opts = Options {
+            params: vec![("n".into(), n as f64)],
+            ..Options::default()
+        };
+        let model = check_source("VdPLine.mo", text, &opts)
+            .model
+            .expect("model");
+        let (plan, _, _) =
+            rtc::pipeline::plan(&model, &Method::ForwardEuler, Newton::default()).expect("plan");
+        let code = rtc::codegen::jit(&plan, false).expect("jit");
+        let mut stepper = rtc::sim::stepper(&plan, rtc::sim::Engine::Jit).expect("stepper");
+        let selected = rtc::sim::select_outputs(&plan, &[]).expect("outputs");
+        let layout = rtc_runtime::Layout {
+            outputs: plan.outputs.iter().map(|o| o.name.clone()).collect(),
+            ..rtc_runtime::Layout::default()
+        };
+        let steps = (2_000_000 / n).max(20_000) as u64;
+        let every = (1.0 / h) as u64;
+        let mut bare_mem = code.memory();
+        code.init(&mut bare_mem, 0.0);
+        let mut bare_t = 0.0;
+        let mut run_mem = stepper.memory();
+        stepper.init(&mut run_mem, 0.0);
+        let mut run_t = 0.0;
+        let mut ftz_mem = run_mem.clone();
+        let mut ftz_t = 0.0;
+        let (mut bare, mut looped, mut ftz) = (f64::MAX, f64::MAX, f64::MAX);
+        let mut through = |mem: &mut Vec<f64>, t: &mut f64, flush: bool| -> f64 {
+            let events = rtc::sim::Events::new(&plan);
+            let mut m = rtc::sim::RunModel::new(stepper.as_mut(), &plan, events);
+            let mut cfg = rtc_runtime::Config::new(*t, h, steps);
+            cfg.selected = selected.clone();
+            cfg.flush_to_zero = flush;
+            cfg.sinks = vec![Box::new(rtc_runtime::io::CsvSink::new(
+                Box::new(std::io::sink()),
+                every,
+            ))];
+            let t0 = Instant::now();
+            let r = rtc_runtime::run(&mut m, mem, &layout, &mut cfg);
+            let ns = t0.elapsed().as_secs_f64() * 1e9 / steps as f64;
+            assert!(r.failure.is_none(), "{:?}", r.failure);
+            *t = r.time;
+            ns
+        };
+        for _ in 0..7 {
+            // The step times the loop gives: the round's start plus i·h.
+            let t0 = Instant::now();
+            for i in 0..steps {
+                black_box(code.step(&mut bare_mem, bare_t + i as f64 * h, h));
+            }
+            bare = bare.min(t0.elapsed().as_secs_f64() * 1e9 / steps as f64);
+            bare_t += steps as f64 * h;
+            looped = looped.min(through(&mut run_mem, &mut run_t, false));
+            ftz = ftz.min(through(&mut ftz_mem, &mut ftz_t, true));
+        }
+        // The loop computed what the bare step computed.
+        assert!(
+            (bare_t - run_t).abs() < 1e-6 * bare_t,
+            "{bare_t} vs {run_t}"
+        );
+        let same = bare_mem == run_mem;
+        println!(
+            "{n:>6} {bare:>10.1} {looped:>10.1} {:>9.3} {ftz:>12.1} {:>9.2}{}",
+            looped / bare,
+            looped / ftz,
+            if same {
+                "   (same memory bitwise)"
+            } else {
+                "   (memories differ!)"
+            }
+        );
+    }
 }

@@ -239,6 +239,54 @@ impl Stepper for crate::codegen::Jit {
     }
 }
 
+/// A stepper with its events as the runtime's [`rtc_runtime::Model`]: what `rtc run` drives
+/// (and the step benchmark measures); a failing step's error carries the status code.
+pub struct RunModel<'a> {
+    stepper: &'a mut dyn Stepper,
+    plan: &'a Plan,
+    pub events: Events<'a>,
+    /// Log entries already reported to the runtime.
+    events_seen: usize,
+}
+
+impl<'a> RunModel<'a> {
+    pub fn new(stepper: &'a mut dyn Stepper, plan: &'a Plan, events: Events<'a>) -> RunModel<'a> {
+        RunModel {
+            stepper,
+            plan,
+            events,
+            events_seen: 0,
+        }
+    }
+}
+
+impl rtc_runtime::Model for RunModel<'_> {
+    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), String> {
+        match self.events.step(self.stepper, mem, t, h) {
+            Status::Ok => Ok(()),
+            st => Err(format!(
+                "{} (status {})",
+                plan::describe(self.plan, st),
+                st.code()
+            )),
+        }
+    }
+    fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
+        self.stepper.outputs(self.plan, mem, out)
+    }
+    fn parameters_changed(&mut self, mem: &mut [f64]) -> Result<(), String> {
+        self.stepper.parameters_changed(mem);
+        Ok(())
+    }
+    fn take_events(&mut self) -> (u32, u32) {
+        let new = &self.events.log[self.events_seen..];
+        let handled = new.iter().filter(|r| r.handled()).count() as u32;
+        let deferred = new.len() as u32 - handled;
+        self.events_seen = self.events.log.len();
+        (handled, deferred)
+    }
+}
+
 /// The stepper for `engine`.
 pub fn stepper(plan: &Plan, engine: Engine) -> Result<Box<dyn Stepper>, Box<Diagnostic>> {
     // Every engine calls the model's external C functions: they must be loaded.

@@ -45,6 +45,13 @@ impl Clock {
         self.anchor + d
     }
 
+    /// Frame `k`'s computation ended at `end`: if after the next deadline, the deadlines it
+    /// missed (an overrun).
+    pub fn overran(&self, k: u64, end: Instant) -> Option<u64> {
+        let next = self.deadline(k + 1);
+        (end > next).then(|| ((end - next).as_nanos() / self.frame.as_nanos().max(1)) as u64 + 1)
+    }
+
     /// Waits until the start of frame `k` and returns how late it began.
     pub fn wait_for(&self, k: u64) -> Duration {
         let deadline = self.deadline(k);

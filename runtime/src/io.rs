@@ -303,6 +303,12 @@ pub fn spawn_udp_inputs(addr: &str, mailbox: Arc<Mailbox>) -> Result<SocketAddr,
 pub trait OutputSink {
     /// Column names, once before the first frame.
     fn start(&mut self, names: &[&str]) -> std::io::Result<()>;
+    /// The first frame from `frame` on that the sink records (the start and the last frame,
+    /// numbered 0, are always recorded): the loop evaluates the outputs only for frames some
+    /// sink records.
+    fn next_row(&self, frame: u64) -> u64 {
+        frame
+    }
     /// One frame's outputs at simulated time `t`.
     fn write(&mut self, frame: u64, t: f64, values: &[f64]) -> std::io::Result<()>;
     fn finish(&mut self) -> std::io::Result<()>;
@@ -328,6 +334,10 @@ impl CsvSink {
 impl OutputSink for CsvSink {
     fn start(&mut self, names: &[&str]) -> std::io::Result<()> {
         writeln!(self.out, "time,{}", names.join(","))
+    }
+
+    fn next_row(&self, frame: u64) -> u64 {
+        frame.div_ceil(self.every).saturating_mul(self.every)
     }
 
     fn write(&mut self, frame: u64, t: f64, values: &[f64]) -> std::io::Result<()> {

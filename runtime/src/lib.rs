@@ -24,17 +24,24 @@
 //! counted separately and do not count towards `StopAfter`.
 //!
 //! As-fast-as-possible runs (`realtime: false`) go through the same loop without waiting; they
-//! have no deadlines and so no overruns.
+//! have no deadlines and so no overruns, and they read no clock per frame (unless a
+//! [`stats::FrameLog`] asks for every frame's timing): a frame costs its steps, a check of the
+//! optional sources, and the outputs only for the frames a sink records.
+//!
+//! Memory is constant in the length of the run: statistics are counters and histograms
+//! ([`stats`]); every frame's record goes to a [`stats::FrameLog`] if one is given, never into
+//! memory.
 
 pub mod clock;
 pub mod control;
+pub mod fp;
 pub mod io;
 pub mod stats;
 
 use clock::Clock;
 use control::{Command, Message};
 use io::{CsvInputs, Mailbox, OutputSink};
-use stats::{FrameRecord, Stats};
+use stats::{FrameLog, FrameRecord, Stats};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -52,7 +59,47 @@ pub trait Model {
     fn take_events(&mut self) -> (u32, u32) {
         (0, 0)
     }
+    /// Frames `from..to` back to back, as fast as possible and with no input between steps:
+    /// frame f's steps start at the times [`FrameTimes`] gives, exactly as the frame loop
+    /// would call [`Model::step`]. The default loops over `step` (monomorphised per model, so
+    /// the call is direct). A failing step: (its frame, its end time, the message).
+    fn run_frames(
+        &mut self,
+        mem: &mut [f64],
+        times: &FrameTimes,
+        from: u64,
+        to: u64,
+    ) -> Result<(), (u64, f64, String)> {
+        for f in from..to {
+            let t0 = times.start_of(f);
+            for j in 0..times.steps {
+                let t = t0 + f64::from(j) * times.h;
+                self.step(mem, t, times.h)
+                    .map_err(|e| (f, t + times.h, e))?;
+            }
+        }
+        Ok(())
+    }
 }
+
+/// When the steps of a frame start: frame f at `start + f·frame`, its `steps` steps of `h`
+/// at `t0 + j·h`.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameTimes {
+    pub start: f64,
+    pub frame: f64,
+    pub h: f64,
+    pub steps: u32,
+}
+
+impl FrameTimes {
+    pub fn start_of(&self, f: u64) -> f64 {
+        self.start + f as f64 * self.frame
+    }
+}
+
+/// Frames an as-fast-as-possible run computes between two looks at the command mailbox.
+const BATCH_CHUNK: u64 = 4096;
 
 /// A named memory slot.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,7 +155,8 @@ pub struct Config {
     pub frames: u64,
     /// Wait for the clock (real time) or not (as fast as possible).
     pub realtime: bool,
-    /// Busy-wait this long before each deadline instead of sleeping.
+    /// Busy-wait this long before each deadline instead of sleeping (a frame no longer than
+    /// this is waited for by spinning only).
     pub spin: Duration,
     pub overrun: Overrun,
     /// Frames at the start whose overruns are counted separately.
@@ -123,6 +171,10 @@ pub struct Config {
     pub progress: bool,
     /// Test aid: busy-wait this long inside the step of the given frames.
     pub injected_load: Vec<(u64, Duration)>,
+    /// Receives every frame's timing (then as-fast-as-possible runs time each frame too).
+    pub frame_log: Option<Box<dyn FrameLog>>,
+    /// Flush subnormal numbers to zero on the loop's thread for the run ([`fp`]).
+    pub flush_to_zero: bool,
 }
 
 impl Config {
@@ -144,6 +196,8 @@ impl Config {
             commands: None,
             progress: false,
             injected_load: Vec::new(),
+            frame_log: None,
+            flush_to_zero: false,
         }
     }
 }
@@ -250,6 +304,51 @@ fn apply_command(
     }
 }
 
+/// A timed frame: into the statistics and the frame log (a log that fails is closed and its
+/// error reported at the end).
+fn account(
+    cfg: &mut Config,
+    stats: &mut Stats,
+    rec: &mut Recorder,
+    r: &FrameRecord,
+    ev: (u32, u32),
+) {
+    stats.record(r);
+    stats.count_events(ev.0, ev.1, r.overrun);
+    if let Some(log) = cfg.frame_log.as_mut() {
+        if let Err(e) = log.frame(r) {
+            rec.io_error.get_or_insert(format!("timing log: {e}"));
+            cfg.frame_log = None;
+        }
+    }
+}
+
+/// Applies the commands that arrived (after a frame's step, in the waiting time).
+#[allow(clippy::too_many_arguments)]
+fn poll_commands(
+    cfg: &Config,
+    layout: &Layout,
+    model: &mut dyn Model,
+    mem: &mut [f64],
+    ctl: &mut Control,
+    applied: &mut Vec<Applied>,
+    frame: u64,
+    run_start: Instant,
+) {
+    let Some(rx) = &cfg.commands else {
+        return;
+    };
+    while let Ok(msg) = rx.try_recv() {
+        let outcome = apply_command(msg, layout, model, mem, ctl);
+        applied.push(Applied {
+            time: ctl.time,
+            wall: Instant::now() - run_start,
+            frame,
+            outcome,
+        });
+    }
+}
+
 /// The progress line on a terminal, once a second.
 fn progress(t: f64, stats: &Stats) {
     eprint!(
@@ -277,42 +376,145 @@ fn catch_up(policy: Overrun, lost: u64, stats: &mut Stats) -> u64 {
     }
 }
 
+/// The output side of the loop: the sinks' rows, sampled only for the frames a sink records.
+struct Recorder {
+    out: Vec<f64>,
+    row: Vec<f64>,
+    io_error: Option<String>,
+    /// The next frame some sink records (a comparison per frame, no division).
+    next: u64,
+}
+
+impl Recorder {
+    /// Starts the sinks and writes the row of the start time (the state the caller
+    /// initialised).
+    fn start(model: &mut dyn Model, mem: &[f64], layout: &Layout, cfg: &mut Config) -> Recorder {
+        let names: Vec<&str> = cfg
+            .selected
+            .iter()
+            .map(|&i| layout.outputs[i].as_str())
+            .collect();
+        let mut r = Recorder {
+            out: vec![0.0; layout.outputs.len()],
+            row: vec![0.0; cfg.selected.len()],
+            io_error: None,
+            next: 0,
+        };
+        for s in cfg.sinks.iter_mut() {
+            if let Err(e) = s.start(&names) {
+                r.io_error.get_or_insert(e.to_string());
+            }
+        }
+        r.write(model, mem, cfg, 0, cfg.start);
+        r.next = Self::next_after(cfg, 0);
+        r
+    }
+
+    fn next_after(cfg: &Config, frame: u64) -> u64 {
+        let from = frame.saturating_add(1);
+        cfg.sinks
+            .iter()
+            .map(|s| s.next_row(from))
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// The D/A converters at the end of frame `done` (frames of simulated time completed), if
+    /// a sink records it; the last frame always (numbered 0 for the sinks).
+    #[inline]
+    fn frame_end(
+        &mut self,
+        model: &mut dyn Model,
+        mem: &[f64],
+        cfg: &mut Config,
+        done: u64,
+        last: bool,
+        t: f64,
+    ) {
+        if last {
+            self.write(model, mem, cfg, 0, t);
+        } else if done >= self.next {
+            self.write(model, mem, cfg, done, t);
+            self.next = Self::next_after(cfg, done);
+        }
+    }
+
+    /// Every sink's row for `frame` at time `t`.
+    fn write(&mut self, model: &mut dyn Model, mem: &[f64], cfg: &mut Config, frame: u64, t: f64) {
+        if cfg.sinks.is_empty() {
+            return;
+        }
+        model.outputs(mem, &mut self.out);
+        for (k, &i) in cfg.selected.iter().enumerate() {
+            self.row[k] = self.out[i];
+        }
+        for s in cfg.sinks.iter_mut() {
+            if let Err(e) = s.write(frame, t, &self.row) {
+                self.io_error.get_or_insert(e.to_string());
+            }
+        }
+    }
+
+    fn finish(mut self, cfg: &mut Config) -> Option<String> {
+        for s in cfg.sinks.iter_mut() {
+            if let Err(e) = s.finish() {
+                self.io_error.get_or_insert(e.to_string());
+            }
+        }
+        if let Some(log) = cfg.frame_log.as_mut() {
+            if let Err(e) = log.finish() {
+                self.io_error.get_or_insert(format!("timing log: {e}"));
+            }
+        }
+        self.io_error
+    }
+}
+
+/// The computation of one frame from `t0` with steps of `h`: the A/D converters (the
+/// mailbox once per frame, held for the frame; a recorded time series at the start and
+/// stage times of every step), then the frame's steps. The failing step: (its end, message).
+fn compute(
+    model: &mut dyn Model,
+    mem: &mut [f64],
+    cfg: &mut Config,
+    k: u64,
+    t0: f64,
+    h: f64,
+) -> Option<(f64, String)> {
+    if let Some(mb) = &cfg.mailbox {
+        mb.apply(mem);
+    }
+    if !cfg.injected_load.is_empty() {
+        if let Some(&(_, d)) = cfg.injected_load.iter().find(|(f, _)| *f == k) {
+            burn(d);
+        }
+    }
+    for j in 0..cfg.steps_per_frame.max(1) {
+        let t = t0 + f64::from(j) * h;
+        if let Some(c) = cfg.csv_inputs.as_mut() {
+            c.apply(mem, t, h);
+        }
+        if let Err(e) = model.step(mem, t, h) {
+            return Some((t + h, e));
+        }
+    }
+    None
+}
+
 /// Runs `model` from the state in `mem` (initialised by the caller at `cfg.start`).
 pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Config) -> Report {
+    let _flush = cfg.flush_to_zero.then(fp::FlushToZero::set);
     let m = cfg.steps_per_frame.max(1);
     let frame_len = cfg.step * f64::from(m);
     let frame = Duration::from_secs_f64(frame_len);
-    let mut out = vec![0.0; layout.outputs.len()];
-    let mut row = vec![0.0; cfg.selected.len()];
-    let names: Vec<&str> = cfg
-        .selected
-        .iter()
-        .map(|&i| layout.outputs[i].as_str())
-        .collect();
-    let mut io_error: Option<String> = None;
-    for s in cfg.sinks.iter_mut() {
-        if let Err(e) = s.start(&names) {
-            io_error.get_or_insert(e.to_string());
-        }
-    }
-    let mut stats = Stats::with_capacity(cfg.frames as usize, frame, cfg.step);
+    // Frames are timed in real time, or when every frame's record is asked for.
+    let timed = cfg.realtime || cfg.frame_log.is_some();
+    let mut stats = Stats::new(frame, cfg.step);
     let mut applied = Vec::new();
-    let sample = |model: &mut dyn Model, mem: &[f64], out: &mut [f64], row: &mut [f64]| {
-        model.outputs(mem, out);
-        for (k, &i) in cfg.selected.iter().enumerate() {
-            row[k] = out[i];
-        }
-    };
-    // Outputs at the start time: the state the caller initialised.
-    sample(model, mem, &mut out, &mut row);
-    for s in cfg.sinks.iter_mut() {
-        if let Err(e) = s.write(0, cfg.start, &row) {
-            io_error.get_or_insert(e.to_string());
-        }
-    }
+    let mut rec = Recorder::start(model, mem, layout, cfg);
     let run_start = Instant::now();
     // Frame 0 starts one frame from now, so the first deadline is not already behind us.
-    let mut clock = Clock::new(run_start + frame, frame, cfg.spin.min(frame / 2));
+    let mut clock = Clock::new(run_start + frame, frame, cfg.spin.min(frame));
     let mut k: u64 = 0; // frame index on the clock
     let mut done: u64 = 0; // frames of simulated time completed
     let mut span: u64 = 1; // frames the next computation covers
@@ -321,80 +523,107 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
     let mut failure = None;
     let mut stopped = None;
     let mut last_progress = run_start;
-    let time_of = |frames: u64| cfg.start + frames as f64 * frame_len;
+    let times = FrameTimes {
+        start: cfg.start,
+        frame: frame_len,
+        h: cfg.step,
+        steps: m,
+    };
+    let time_of = |frames: u64| times.start_of(frames);
+    // As fast as possible with nothing to do between steps: frames run back to back in
+    // chunks up to the next recorded row.
+    let batch =
+        !timed && cfg.csv_inputs.is_none() && cfg.mailbox.is_none() && cfg.injected_load.is_empty();
     while done < cfg.frames {
+        if batch && !paused {
+            let from = done;
+            let to = cfg
+                .frames
+                .min(rec.next.max(done + 1))
+                .min(done.saturating_add(BATCH_CHUNK));
+            done = match model.run_frames(mem, &times, from, to) {
+                Ok(()) => to,
+                Err((f, t, e)) => {
+                    failure = Some((t, e));
+                    f + 1
+                }
+            };
+            let n = done - from;
+            stats.count_frames(n, cfg.grace_frames.saturating_sub(k).min(n));
+            k += n;
+            let last = done >= cfg.frames || failure.is_some();
+            rec.frame_end(model, mem, cfg, done, last, time_of(done));
+            if failure.is_some() {
+                break;
+            }
+            let mut ctl = Control {
+                paused,
+                span,
+                stopped: None,
+                time: time_of(done),
+            };
+            poll_commands(
+                cfg,
+                layout,
+                model,
+                mem,
+                &mut ctl,
+                &mut applied,
+                k,
+                run_start,
+            );
+            (paused, span) = (ctl.paused, ctl.span);
+            if ctl.stopped.is_some() {
+                stopped = ctl.stopped;
+                break;
+            }
+            continue;
+        }
         let lateness = if cfg.realtime {
             clock.wait_for(k)
         } else {
             Duration::ZERO
         };
-        let frame_start = Instant::now();
+        let frame_start = timed.then(Instant::now);
         let stepped = !paused;
         let t0 = time_of(done);
-        let mut overran = false;
-        let mut lost = 0u64;
         let mut h_used = 0.0;
-        if !paused {
-            // A/D: the mailbox once per frame (real-time values, held for the frame); a
-            // recorded time series at the start (and stage times) of every step.
-            if let Some(mb) = &cfg.mailbox {
-                mb.apply(mem);
-            }
+        if stepped {
             let span_now = span.min(cfg.frames - done);
-            let h = cfg.step * span_now as f64;
-            h_used = h;
-            let load = cfg.injected_load.iter().find(|(f, _)| *f == k).map(|x| x.1);
-            for j in 0..m {
-                let t = t0 + f64::from(j) * h;
-                if let Some(c) = cfg.csv_inputs.as_mut() {
-                    c.apply(mem, t, h);
-                }
-                if j == 0 {
-                    if let Some(d) = load {
-                        burn(d);
-                    }
-                }
-                if let Err(e) = model.step(mem, t, h) {
-                    failure = Some((t + h, e));
-                    break;
-                }
-            }
+            h_used = cfg.step * span_now as f64;
+            failure = compute(model, mem, cfg, k, t0, h_used);
             done += span_now;
-            // D/A: outputs at the end of the frame.
-            sample(model, mem, &mut out, &mut row);
-            let t1 = time_of(done);
             let last = done >= cfg.frames || failure.is_some();
-            for s in cfg.sinks.iter_mut() {
-                // A sink records its own rows (every n-th frame); the last frame always.
-                let f = if last { 0 } else { done };
-                if let Err(e) = s.write(f, t1, &row) {
-                    io_error.get_or_insert(e.to_string());
-                }
-            }
-        }
-        let end = Instant::now();
-        let (ev_handled, ev_deferred) = model.take_events();
-        if cfg.realtime {
-            let next = clock.deadline(k + 1);
-            if end > next {
-                overran = true;
-                lost = ((end - next).as_nanos() / frame.as_nanos().max(1)) as u64 + 1;
-            }
+            rec.frame_end(model, mem, cfg, done, last, time_of(done));
         }
         let in_grace = k < cfg.grace_frames;
-        if stepped {
-            stats.record(FrameRecord {
-                frame: k,
-                time: t0,
-                h: h_used,
-                lateness,
-                exec: end - frame_start,
-                overrun: overran,
-                lost,
-                grace: in_grace,
-                events: ev_handled + ev_deferred,
-            });
-            stats.count_events(ev_handled, ev_deferred, overran);
+        let (mut overran, mut lost) = (false, 0u64);
+        if let Some(frame_start) = frame_start {
+            let end = Instant::now();
+            let (ev_handled, ev_deferred) = model.take_events();
+            if let Some(n) = clock.overran(k, end).filter(|_| cfg.realtime) {
+                (overran, lost) = (true, n);
+            }
+            if stepped {
+                let r = FrameRecord {
+                    frame: k,
+                    time: t0,
+                    h: h_used,
+                    lateness,
+                    exec: end - frame_start,
+                    overrun: overran,
+                    lost,
+                    grace: in_grace,
+                    events: ev_handled + ev_deferred,
+                };
+                account(cfg, &mut stats, &mut rec, &r, (ev_handled, ev_deferred));
+            }
+            if cfg.progress && end - last_progress >= Duration::from_secs(1) {
+                last_progress = end;
+                progress(time_of(done), &stats);
+            }
+        } else if stepped {
+            stats.count_frame(h_used, in_grace);
         }
         if overran && !in_grace {
             consecutive += 1;
@@ -406,28 +635,25 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             break;
         }
         // The mailbox, after the step, in the waiting time.
-        if let Some(rx) = &cfg.commands {
-            while let Ok(msg) = rx.try_recv() {
-                let mut ctl = Control {
-                    paused,
-                    span,
-                    stopped: None,
-                    time: time_of(done),
-                };
-                let outcome = apply_command(msg, layout, model, mem, &mut ctl);
-                (paused, span) = (ctl.paused, ctl.span);
-                if ctl.stopped.is_some() {
-                    stopped = ctl.stopped;
-                }
-                applied.push(Applied {
-                    time: time_of(done),
-                    wall: Instant::now() - run_start,
-                    frame: k,
-                    outcome,
-                });
-            }
-        }
-        if stopped.is_some() {
+        let mut ctl = Control {
+            paused,
+            span,
+            stopped: None,
+            time: time_of(done),
+        };
+        poll_commands(
+            cfg,
+            layout,
+            model,
+            mem,
+            &mut ctl,
+            &mut applied,
+            k,
+            run_start,
+        );
+        (paused, span) = (ctl.paused, ctl.span);
+        if ctl.stopped.is_some() {
+            stopped = ctl.stopped;
             break;
         }
         // What the next frame does.
@@ -454,19 +680,16 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             k += 1;
             span = 1;
         }
-        if cfg.progress && end - last_progress >= Duration::from_secs(1) {
-            last_progress = end;
-            progress(time_of(done), &stats);
-        }
+    }
+    if !timed {
+        // Untimed frames: the events of the whole run at once.
+        let (handled, deferred) = model.take_events();
+        stats.count_events(handled, deferred, false);
     }
     if cfg.progress && last_progress != run_start {
         eprintln!();
     }
-    for s in cfg.sinks.iter_mut() {
-        if let Err(e) = s.finish() {
-            io_error.get_or_insert(e.to_string());
-        }
-    }
+    let io_error = rec.finish(cfg);
     Report {
         stats,
         time: time_of(done),

@@ -9,6 +9,7 @@
 
 use rtc_runtime::control::{Command, Message};
 use rtc_runtime::io::{CsvInputs, Mailbox, OutputSink};
+use rtc_runtime::stats::{FrameLog, FrameRecord};
 use rtc_runtime::{run, Config, Layout, Model, Overrun, Report, Slot};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -95,10 +96,32 @@ fn realtime(frames: u64) -> Config {
     c
 }
 
+/// Every frame's record, kept by the test (the loop itself keeps none).
+#[derive(Clone, Default)]
+struct Keep(Rc<RefCell<Vec<FrameRecord>>>);
+
+impl FrameLog for Keep {
+    fn frame(&mut self, r: &FrameRecord) -> std::io::Result<()> {
+        self.0.borrow_mut().push(*r);
+        Ok(())
+    }
+}
+
+impl Keep {
+    fn attach(cfg: &mut Config) -> Keep {
+        let k = Keep::default();
+        cfg.frame_log = Some(Box::new(k.clone()));
+        k
+    }
+    fn records(&self) -> Vec<FrameRecord> {
+        self.0.borrow().clone()
+    }
+}
+
 /// Runs the toy model with the configuration `make` builds until no frame overran but those
 /// with injected loads (at most three attempts): the shared machine itself sometimes stalls
 /// for longer than a frame's margin, which is not what these tests are about.
-fn run_quiet(make: impl Fn() -> Config) -> Report {
+fn run_quiet(make: impl Fn() -> Config) -> (Report, Vec<FrameRecord>) {
     let mut attempt = 0;
     loop {
         attempt += 1;
@@ -106,16 +129,16 @@ fn run_quiet(make: impl Fn() -> Config) -> Report {
         let mut mem = [0.0, 1.0, 1.0];
         let mut cfg = make();
         let injected: Vec<u64> = cfg.injected_load.iter().map(|l| l.0).collect();
+        let keep = Keep::attach(&mut cfg);
         let r = run(&mut m, &mut mem, &layout(), &mut cfg);
-        let stray: Vec<u64> = r
-            .stats
-            .records
+        let records = keep.records();
+        let stray: Vec<u64> = records
             .iter()
             .filter(|f| f.overrun && !injected.contains(&f.frame))
             .map(|f| f.frame)
             .collect();
         if stray.is_empty() || attempt == 3 {
-            return r;
+            return (r, records);
         }
         eprintln!("attempt {attempt}: the machine overran frames {stray:?} by itself; again");
     }
@@ -127,15 +150,14 @@ fn catch_up_doubles_the_next_step_and_relocks() {
     let ms = Duration::from_millis;
     // 25 ms in a 20 ms frame loses one deadline; 45 ms loses two (either with 15 ms to spare
     // for a machine stall); 100 and 102 overrun in a row.
-    let r = run_quiet(|| {
+    let (r, records) = run_quiet(|| {
         let mut cfg = realtime(110);
         cfg.injected_load = vec![(30, ms(25)), (70, ms(45)), (100, ms(25)), (102, ms(25))];
         cfg
     });
     assert!(r.failure.is_none() && r.stopped.is_none());
     let s = &r.stats;
-    let overran: Vec<(u64, u64)> = s
-        .records
+    let overran: Vec<(u64, u64)> = records
         .iter()
         .filter(|r| r.overrun)
         .map(|r| (r.frame, r.lost))
@@ -148,7 +170,7 @@ fn catch_up_doubles_the_next_step_and_relocks() {
     );
     assert_eq!(s.overruns, 4);
     assert_eq!(s.longest_run, 2);
-    let h_of = |f: u64| s.records.iter().find(|r| r.frame == f).map(|r| r.h);
+    let h_of = |f: u64| records.iter().find(|r| r.frame == f).map(|r| r.h);
     assert_eq!(h_of(31), None, "frame 31's deadline passed during frame 30");
     assert_eq!(
         h_of(32),
@@ -168,7 +190,7 @@ fn catch_up_doubles_the_next_step_and_relocks() {
     // Locked to the clock: every frame's computation ends at the simulated time of the end
     // of its clock frame (less the one frame dropped at frame 70), before and after each
     // catch-up.
-    for rec in &s.records {
+    for rec in &records {
         let end = rec.time + rec.h;
         let behind = if rec.frame >= 73 { 1.0 } else { 0.0 };
         let clock_end = (rec.frame + 1) as f64 * H - behind * H;
@@ -189,7 +211,7 @@ fn catch_up_doubles_the_next_step_and_relocks() {
 #[test]
 fn skip_drops_frames_and_reports_the_lag() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let r = run_quiet(|| {
+    let (r, records) = run_quiet(|| {
         let mut cfg = realtime(60);
         cfg.overrun = Overrun::Skip;
         cfg.injected_load = vec![(20, Duration::from_millis(25))];
@@ -198,8 +220,8 @@ fn skip_drops_frames_and_reports_the_lag() {
     let s = &r.stats;
     assert_eq!(s.overruns, 1);
     assert_eq!(s.frames_behind, 1);
-    assert!(s.records.iter().all(|r| r.h == H), "no step is lengthened");
-    let after = s.records.iter().find(|r| r.frame == 22).unwrap();
+    assert!(records.iter().all(|r| r.h == H), "no step is lengthened");
+    let after = records.iter().find(|r| r.frame == 22).unwrap();
     assert!((after.time - 21.0 * H).abs() < 1e-12, "one frame behind");
     assert!(s.summary(true).contains("1 frames behind"));
 }
@@ -208,7 +230,7 @@ fn skip_drops_frames_and_reports_the_lag() {
 fn stop_after_n_overruns() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let ms = Duration::from_millis;
-    let r = run_quiet(|| {
+    let (r, _) = run_quiet(|| {
         let mut cfg = realtime(100);
         cfg.overrun = Overrun::StopAfter(2);
         cfg.grace_frames = 10;
@@ -426,8 +448,125 @@ fn events_are_counted_per_frame() {
     let mut m = Eventful(0);
     let mut mem = [0.0; 3];
     let mut cfg = Config::new(0.0, 0.001, 100);
+    let keep = Keep::attach(&mut cfg);
     let r = run(&mut m, &mut mem, &layout(), &mut cfg);
     assert_eq!(r.stats.events_handled, 10);
     assert_eq!(r.stats.events_deferred, 4);
-    assert_eq!(r.stats.records.iter().filter(|f| f.events > 0).count(), 12);
+    assert_eq!(keep.records().iter().filter(|f| f.events > 0).count(), 12);
+    // Untimed (no log): every frame counted, no clock read.
+    let mut m = Eventful(0);
+    let mut cfg = Config::new(0.0, 0.001, 100);
+    let r = run(&mut m, &mut mem, &layout(), &mut cfg);
+    assert_eq!(r.stats.frames, 100);
+}
+
+/// Counts the calls that evaluate the outputs.
+struct CountOutputs(u64);
+impl Model for CountOutputs {
+    fn step(&mut self, mem: &mut [f64], _t: f64, h: f64) -> Result<(), String> {
+        mem[0] += h;
+        Ok(())
+    }
+    fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
+        self.0 += 1;
+        out[0] = mem[0];
+    }
+    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+#[test]
+fn outputs_are_evaluated_only_for_recorded_rows() {
+    let mut m = CountOutputs(0);
+    let mut mem = [0.0; 3];
+    let mut cfg = Config::new(0.0, 0.001, 95);
+    cfg.selected = vec![0];
+    let rows = Arc::new(Mutex::new(Vec::new()));
+    cfg.sinks = vec![Box::new(rtc_runtime::io::CsvSink::new(
+        Box::new(std::io::sink()),
+        10,
+    ))];
+    let r = run(&mut m, &mut mem, &layout(), &mut cfg);
+    assert!(r.failure.is_none());
+    // The start, frames 10, 20, …, 90 and the last (95).
+    assert_eq!(m.0, 11);
+    // A sink that records every frame gets every frame.
+    let mut m = CountOutputs(0);
+    cfg.sinks = vec![Box::new(Collect(rows.clone()))];
+    run(&mut m, &mut mem, &layout(), &mut cfg);
+    assert_eq!(m.0, 96);
+    assert_eq!(rows.lock().unwrap().len(), 96);
+}
+
+/// Fails at its `n`-th step.
+struct FailAt(u64, u64);
+impl Model for FailAt {
+    fn step(&mut self, mem: &mut [f64], _t: f64, h: f64) -> Result<(), String> {
+        self.0 += 1;
+        mem[0] += h;
+        if self.0 == self.1 {
+            Err("boom".into())
+        } else {
+            Ok(())
+        }
+    }
+    fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
+        out[0] = mem[0];
+    }
+    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+#[test]
+fn back_to_back_frames_are_the_frames_of_the_loop() {
+    // As fast as possible, frames run back to back in chunks; timed (a frame log) they go
+    // one by one. Same step times bitwise, same rows, same failure.
+    type Steps = Vec<(f64, f64)>;
+    type RowsSeen = Vec<(u64, f64, Vec<f64>)>;
+    let runs: Vec<(Steps, RowsSeen, f64)> = [false, true]
+        .iter()
+        .map(|&timed| {
+            let (mut m, seen) = toy();
+            let mut mem = [0.0, 1.0, 1.0];
+            let mut cfg = Config::new(0.25, 0.001, 10_000);
+            cfg.steps_per_frame = 3;
+            cfg.selected = vec![0];
+            let rows: Rows = Arc::new(Mutex::new(Vec::new()));
+            cfg.sinks = vec![
+                Box::new(Collect(rows.clone())),
+                Box::new(rtc_runtime::io::CsvSink::new(Box::new(std::io::sink()), 7)),
+            ];
+            if timed {
+                Keep::attach(&mut cfg);
+            }
+            let r = run(&mut m, &mut mem, &layout(), &mut cfg);
+            assert_eq!(r.stats.frames, 10_000);
+            let steps = seen.borrow().iter().map(|s| (s.t, s.h)).collect();
+            let rows = rows.lock().unwrap().clone();
+            (steps, rows, r.time)
+        })
+        .collect();
+    assert_eq!(runs[0].0.len(), 30_000);
+    assert_eq!(runs[0], runs[1]);
+    for timed in [false, true] {
+        let mut m = FailAt(0, 5000);
+        let mut mem = [0.0; 3];
+        let mut cfg = Config::new(0.0, 0.001, 10_000);
+        cfg.steps_per_frame = 2;
+        if timed {
+            Keep::attach(&mut cfg);
+        }
+        let r = run(&mut m, &mut mem, &layout(), &mut cfg);
+        let (t, msg) = r.failure.expect("failed");
+        // The 5000th step: the second of frame 2499.
+        assert_eq!(
+            (t, msg.as_str()),
+            ((2499.0 * 0.002 + 0.001) + 0.001, "boom"),
+            "timed {timed}"
+        );
+        assert_eq!(r.stats.frames, 2500, "timed {timed}");
+        assert_eq!(r.time, 2500.0 * 0.002, "timed {timed}");
+    }
 }

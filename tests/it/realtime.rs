@@ -331,3 +331,49 @@ fn event_burst_in_real_time_is_deferred_and_counted() {
     assert!(last.ends_with(",5,5,5"), "every event applied: {last}");
     let _ = std::fs::remove_file(out);
 }
+
+/// `--ftz`: a value decaying through the subnormal range becomes subnormal without
+/// flush-to-zero; with it no value is ever subnormal (here the decrement −0.1·x flushes to 0
+/// once it would be subnormal, so x stops near 2e-307); `--timing-log` on an as-fast-as-possible run streams one row per
+/// frame.
+#[test]
+fn flush_to_zero_and_batch_timing_log() {
+    let model = tmp("decay.mo");
+    std::fs::write(
+        &model,
+        "model Decay\n  Real x(start = 1e-300, fixed = true);\nequation\n  der(x) = -1000 * x;\nend Decay;\n",
+    )
+    .unwrap();
+    let last_x = |extra: &[&str]| -> f64 {
+        // 200 forward-Euler steps of 1e-4: x = 1e-300 · 0.9^200 ≈ 7e-310, subnormal.
+        let o = rtc()
+            .arg("run")
+            .arg(&model)
+            .args(["--method", "fe", "--step", "1e-4", "--stop", "0.02"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let last = text.lines().last().unwrap();
+        last.split(',').nth(1).unwrap().parse().unwrap()
+    };
+    let plain = last_x(&[]);
+    assert!(
+        plain > 0.0 && plain < f64::MIN_POSITIVE,
+        "a subnormal without --ftz: {plain:e}"
+    );
+    if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+        let x = last_x(&["--ftz"]);
+        assert!((f64::MIN_POSITIVE..1e-305).contains(&x), "flushed: {x:e}");
+    }
+    let log = tmp("batch-timing.csv");
+    last_x(&["--timing-log", log.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("frame,time,h,lateness_us,exec_us,overrun,lost,grace,events")
+    );
+    assert_eq!(lines.count(), 200, "one row per frame");
+}

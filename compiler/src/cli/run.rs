@@ -9,42 +9,6 @@ use crate::pipeline::{self, Method};
 use crate::sim;
 use std::io::Write;
 
-/// The runtime's view of a stepper: errors carry the status code.
-struct RunModel<'a> {
-    stepper: &'a mut dyn sim::Stepper,
-    plan: &'a pipeline::Plan,
-    events: sim::Events<'a>,
-    /// Log entries already reported to the runtime.
-    events_seen: usize,
-}
-
-impl rtc_runtime::Model for RunModel<'_> {
-    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), String> {
-        match self.events.step(self.stepper, mem, t, h) {
-            pipeline::Status::Ok => Ok(()),
-            st => Err(format!(
-                "{} (status {})",
-                pipeline::describe(self.plan, st),
-                st.code()
-            )),
-        }
-    }
-    fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
-        self.stepper.outputs(self.plan, mem, out)
-    }
-    fn parameters_changed(&mut self, mem: &mut [f64]) -> Result<(), String> {
-        self.stepper.parameters_changed(mem);
-        Ok(())
-    }
-    fn take_events(&mut self) -> (u32, u32) {
-        let new = &self.events.log[self.events_seen..];
-        let handled = new.iter().filter(|r| r.handled()).count() as u32;
-        let deferred = new.len() as u32 - handled;
-        self.events_seen = self.events.log.len();
-        (handled, deferred)
-    }
-}
-
 fn cmdline(msg: impl Into<String>) -> Box<Diagnostic> {
     Box::new(Diagnostic::error("command-line", msg))
 }
@@ -341,16 +305,6 @@ fn report_extras(
             ),
         }
     }
-    if let Some(path) = &a.timing_log {
-        let r = std::fs::File::create(path).and_then(|f| {
-            let mut w = std::io::BufWriter::new(f);
-            report.stats.write_log(&mut w)
-        });
-        if let Err(e) = r {
-            eprintln!("rtc: writing {} failed: {e}", path.display());
-            return Some(1);
-        }
-    }
     if let Some(e) = &report.io_error {
         eprintln!("rtc: writing the results failed: {e}");
         return Some(1);
@@ -440,6 +394,22 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     cfg.sinks = sinks;
     cfg.commands = commands;
     cfg.injected_load = injected;
+    cfg.flush_to_zero = a.ftz;
+    if a.ftz && !rtc_runtime::fp::FlushToZero::supported() {
+        eprintln!("rtc: warning: --ftz: flushing subnormals is implemented on x86-64 and AArch64 only; running without it");
+    }
+    if let Some(path) = &a.timing_log {
+        // Streamed: one row per frame as it ends, nothing kept in memory.
+        let f = std::fs::File::create(path).map_err(|e| {
+            Box::new(Diagnostic::error(
+                "file",
+                format!("cannot write {}: {e}", path.display()),
+            ))
+        })?;
+        cfg.frame_log = Some(Box::new(rtc_runtime::stats::CsvFrameLog::new(Box::new(
+            std::io::BufWriter::with_capacity(1 << 20, f),
+        ))));
+    }
     cfg.progress =
         a.realtime && std::io::IsTerminal::is_terminal(&std::io::stderr()) && (stop - start) > 3.0;
     if a.realtime || a.pin.is_some() || a.fifo.is_some() || a.mlock {
@@ -448,12 +418,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
             eprintln!("rtc: warning: {w}");
         }
     }
-    let mut model = RunModel {
-        stepper: stepper.as_mut(),
-        plan: &p,
-        events,
-        events_seen: 0,
-    };
+    let mut model = sim::RunModel::new(stepper.as_mut(), &p, events);
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
     if let Some(code) = report_extras(a, &p, &model.events, &report) {
         return Ok(code);
@@ -480,13 +445,15 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
             2
         });
     }
+    let wall = report.wall.as_secs_f64();
     eprintln!(
-        "rtc: {steps} steps of {h} s with {} from {start} to {stop}{}",
+        "rtc: {steps} steps of {h} s with {} from {start} to {stop} in {wall:.3} s of wall time{}",
         p.method,
-        if a.realtime {
-            format!(" in {:.3} s of wall time", report.wall.as_secs_f64())
-        } else {
+        if a.realtime || steps == 0 {
             String::new()
+        } else {
+            // As fast as possible: what a step costs with the loop, outputs and recording.
+            format!(" ({:.1} ns per step)", wall * 1e9 / steps as f64)
         }
     );
     Ok(0)

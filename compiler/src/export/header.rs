@@ -49,6 +49,16 @@ impl Description<'_> {
              * slot of the variable (2). The code allocates nothing, makes no system calls and\n\
              * touches only mem (and out) and its own constants. */\n",
         );
+        h.push_str(
+            "/* Subnormal numbers (magnitude below 2.2e-308) cost tens of cycles per operation on\n\
+             * most cores; a model whose values decay towards zero can spend its frame on them.\n\
+             * As rtc run --ftz does, set flush-to-zero on the thread that steps (an intermediate\n\
+             * value that would be subnormal becomes 0; results change only at that scale):\n\
+             *   x86-64:  _mm_setcsr(_mm_getcsr() | 0x8040);   (FTZ | DAZ, <xmmintrin.h>)\n\
+             *   AArch64: uint64_t c; __asm__ volatile(\"mrs %0, fpcr\" : \"=r\"(c));\n\
+             *            __asm__ volatile(\"msr fpcr, %0\" :: \"r\"(c | (1u << 24)));   (FZ)\n\
+             *   RISC-V has no flush-to-zero mode. */\n",
+        );
         let _ = writeln!(
             h,
             "int32_t {p}_init(double *mem, double t0);\nint32_t {p}_step(double *mem, double t, double h);\nint32_t {p}_outputs(const double *mem, double *out);\n/* After writing new values into tunable parameter slots (below): recompute what depends on them. */\nint32_t {p}_parameters(double *mem);\n"
