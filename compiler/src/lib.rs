@@ -1,5 +1,6 @@
 //! rtc: a real-time equation compiler. See `ARCHITECTURE.md` at the repository root.
 
+pub mod accuracy;
 pub mod cli;
 pub mod codegen;
 pub mod diag;

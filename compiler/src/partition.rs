@@ -29,11 +29,18 @@ use nalgebra::{Complex, DMatrix, DVector};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 
-/// The Jacobian of the state derivatives at the initial point.
+/// The model linearised at the initial point: x' = A·x + B·u, y = C·x + D·u over the states,
+/// the top-level inputs and the top-level outputs.
 pub struct Linearization {
     pub states: Vec<String>,
-    /// Row i: ∂der(x_i)/∂x_j.
+    /// A: row i is ∂der(x_i)/∂x.
     pub jacobian: DMatrix<f64>,
+    pub inputs: Vec<String>,
+    pub outputs: Vec<String>,
+    /// B = ∂der(x)/∂u, C = ∂y/∂x, D = ∂y/∂u.
+    pub b: DMatrix<f64>,
+    pub c: DMatrix<f64>,
+    pub d: DMatrix<f64>,
     /// Forward-mode symbolic (true) or central differences (false).
     pub symbolic: bool,
 }
@@ -54,6 +61,129 @@ fn eval(arena: &crate::symbolic::Arena<Slot>, mem: &[f64], time: f64, e: ExprId)
     crate::symbolic::eval::eval(arena, e, &mut |x| mem[x.index()], time)
 }
 
+/// The slot of `der(x)` for each state of `p`.
+fn derivative_slots(p: &Plan, states: &[Slot]) -> Result<Vec<Slot>, Box<Diagnostic>> {
+    states
+        .iter()
+        .map(|&x| {
+            let want = format!("der({})", p.name_of(x));
+            p.vars
+                .iter()
+                .position(|v| v.name == want)
+                .map(|i| Slot(i as u32))
+                .ok_or_else(|| {
+                    Box::new(Diagnostic::error(
+                        "internal",
+                        format!("no slot for {want} in the plan"),
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// Forward mode over the initial system's assignments: the tangent of every assigned slot
+/// with respect to the seeds (states, then inputs), then the rows of the derivatives and of
+/// the outputs.
+fn forward_mode(
+    p: &Plan,
+    mem: &[f64],
+    seeds: &[Slot],
+    ders: &[Slot],
+    outputs: &[ExprId],
+) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+    let n = seeds.len();
+    let mut tangent: FxHashMap<Slot, Vec<f64>> = FxHashMap::default();
+    for (k, &x) in seeds.iter().enumerate() {
+        let mut e = vec![0.0; n];
+        e[k] = 1.0;
+        tangent.insert(x, e);
+    }
+    let mut arena = p.arena.clone();
+    let time = mem[p.time.index()];
+    let row_of = |arena: &mut crate::symbolic::Arena<Slot>,
+                  tangent: &FxHashMap<Slot, Vec<f64>>,
+                  expr: ExprId| {
+        let mut leaves = Vec::new();
+        arena.leaves(expr, &mut leaves);
+        let mut vars: Vec<Slot> = leaves
+            .into_iter()
+            .filter_map(|l| match l {
+                Node::Var(v) if tangent.contains_key(&v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        vars.sort_unstable();
+        vars.dedup();
+        let mut row = vec![0.0; n];
+        for v in vars {
+            let d = crate::symbolic::diff::diff(arena, expr, v);
+            let dv = eval(arena, mem, time, d);
+            if dv != 0.0 {
+                for (r, t) in row.iter_mut().zip(&tangent[&v]) {
+                    *r += dv * t;
+                }
+            }
+        }
+        row
+    };
+    for s in &p.init {
+        let Stmt::Assign(a) = s else { continue };
+        let row = row_of(&mut arena, &tangent, a.expr);
+        tangent.insert(a.var, row);
+    }
+    let der_rows = ders
+        .iter()
+        .map(|d| tangent.get(d).cloned().unwrap_or_else(|| vec![0.0; n]))
+        .collect();
+    let out_rows = outputs
+        .iter()
+        .map(|&e| row_of(&mut arena, &tangent, e))
+        .collect();
+    (der_rows, out_rows)
+}
+
+/// Central differences of a zero-length step for every seed (pre-copies take the perturbed
+/// values, the model is re-solved at them): the rows of the derivatives and of the outputs.
+fn central_differences(
+    p: &Plan,
+    it: &mut Interp,
+    mem: &[f64],
+    t0: f64,
+    seeds: &[Slot],
+    ders: &[Slot],
+    outputs: &[ExprId],
+) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+    let n = seeds.len();
+    let mut der_rows = vec![vec![0.0; n]; ders.len()];
+    let mut out_rows = vec![vec![0.0; n]; outputs.len()];
+    for (k, &x) in seeds.iter().enumerate() {
+        let x0 = mem[x.index()];
+        let delta = 1e-6 * x0.abs().max(1e-3);
+        let mut f = |sign: f64| -> (Vec<f64>, Vec<f64>) {
+            let mut m = mem.to_vec();
+            m[x.index()] = x0 + sign * delta;
+            let _ = it.step(&mut m, t0, 0.0);
+            let time = m[p.time.index()];
+            (
+                ders.iter().map(|d| m[d.index()]).collect(),
+                outputs
+                    .iter()
+                    .map(|&e| eval(&p.arena, &m, time, e))
+                    .collect(),
+            )
+        };
+        let (dp, op) = f(1.0);
+        let (dm, om) = f(-1.0);
+        for i in 0..ders.len() {
+            der_rows[i][k] = (dp[i] - dm[i]) / (2.0 * delta);
+        }
+        for i in 0..outputs.len() {
+            out_rows[i][k] = (op[i] - om[i]) / (2.0 * delta);
+        }
+    }
+    (der_rows, out_rows)
+}
+
 /// Linearises the model of the forward Euler plan `p` at its initial point (start values,
 /// parameters, start time `t0`; [`crate::pipeline::linearize`] builds the plan).
 pub fn linearize(p: &Plan, t0: f64) -> Result<Linearization, Box<Diagnostic>> {
@@ -71,89 +201,38 @@ pub fn linearize(p: &Plan, t0: f64) -> Result<Linearization, Box<Diagnostic>> {
         )));
     }
     let states: Vec<Slot> = p.formulas.iter().map(|(v, _)| *v).collect();
-    let ders: Vec<Slot> = states
-        .iter()
-        .map(|&x| {
-            let want = format!("der({})", p.name_of(x));
-            p.vars
-                .iter()
-                .position(|v| v.name == want)
-                .map(|i| Slot(i as u32))
-                .ok_or_else(|| {
-                    Box::new(Diagnostic::error(
-                        "internal",
-                        format!("no slot for {want} in the plan"),
-                    ))
-                })
-        })
-        .collect::<Result<_, _>>()?;
-    let n = states.len();
-    let mut j = DMatrix::<f64>::zeros(n, n);
+    let inputs = p.input_slots();
+    let ders = derivative_slots(&p, &states)?;
+    let outs: Vec<&crate::plan::Output> = p.outputs.iter().filter(|o| o.is_output).collect();
+    let out_exprs: Vec<ExprId> = outs.iter().map(|o| o.expr).collect();
+    let seeds: Vec<Slot> = states.iter().chain(&inputs).copied().collect();
     let symbolic = p.init.iter().all(|s| matches!(s, Stmt::Assign(_)));
-    if symbolic {
-        // Forward mode: tangent rows per variable, seeded with the unit vectors of the states.
-        let mut tangent: FxHashMap<Slot, Vec<f64>> = FxHashMap::default();
-        for (k, &x) in states.iter().enumerate() {
-            let mut e = vec![0.0; n];
-            e[k] = 1.0;
-            tangent.insert(x, e);
-        }
-        let mut arena = p.arena.clone();
-        let time = mem[p.time.index()];
-        for s in &p.init {
-            let Stmt::Assign(a) = s else { continue };
-            let mut leaves = Vec::new();
-            arena.leaves(a.expr, &mut leaves);
-            let mut vars: Vec<Slot> = leaves
-                .into_iter()
-                .filter_map(|l| match l {
-                    Node::Var(v) if tangent.contains_key(&v) => Some(v),
-                    _ => None,
-                })
-                .collect();
-            vars.sort_unstable();
-            vars.dedup();
-            let mut row = vec![0.0; n];
-            for v in vars {
-                let d = crate::symbolic::diff::diff(&mut arena, a.expr, v);
-                let dv = eval(&arena, &mem, time, d);
-                if dv != 0.0 {
-                    for (r, t) in row.iter_mut().zip(&tangent[&v]) {
-                        *r += dv * t;
-                    }
-                }
-            }
-            tangent.insert(a.var, row);
-        }
-        for (i, d) in ders.iter().enumerate() {
-            if let Some(row) = tangent.get(d) {
-                for k in 0..n {
-                    j[(i, k)] = row[k];
-                }
-            }
-        }
+    let (der_rows, out_rows) = if symbolic {
+        forward_mode(&p, &mem, &seeds, &ders, &out_exprs)
     } else {
-        // Central differences of a zero-length step (pre-copies take the perturbed states,
-        // the model is re-solved at them).
-        for (k, &x) in states.iter().enumerate() {
-            let x0 = mem[x.index()];
-            let delta = 1e-6 * x0.abs().max(1e-3);
-            let mut f = |sign: f64| -> Vec<f64> {
-                let mut m = mem.clone();
-                m[x.index()] = x0 + sign * delta;
-                let _ = it.step(&mut m, t0, 0.0);
-                ders.iter().map(|d| m[d.index()]).collect()
-            };
-            let plus = f(1.0);
-            let minus = f(-1.0);
-            for i in 0..n {
-                j[(i, k)] = (plus[i] - minus[i]) / (2.0 * delta);
-            }
-        }
-    }
+        central_differences(&p, &mut it, &mem, t0, &seeds, &ders, &out_exprs)
+    };
+    let (n, m, q) = (states.len(), inputs.len(), outs.len());
+    let split = |rows: &[Vec<f64>], first: bool| {
+        let (cols, off) = if first { (n, 0) } else { (m, n) };
+        DMatrix::from_fn(rows.len(), cols, |i, j| rows[i][off + j])
+    };
     Ok(Linearization {
         states: states.iter().map(|&v| p.name_of(v).to_string()).collect(),
-        jacobian: j,
+        jacobian: split(&der_rows, true),
+        inputs: inputs.iter().map(|&v| p.name_of(v).to_string()).collect(),
+        outputs: outs.iter().map(|o| o.name.clone()).collect(),
+        b: split(&der_rows, false),
+        c: if q == 0 {
+            DMatrix::zeros(0, n)
+        } else {
+            split(&out_rows, true)
+        },
+        d: if q == 0 {
+            DMatrix::zeros(0, m)
+        } else {
+            split(&out_rows, false)
+        },
         symbolic,
     })
 }

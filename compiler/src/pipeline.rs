@@ -299,6 +299,78 @@ pub fn eigenvalue_report(flat: &FlatModel, h: Option<f64>) -> DResult<String> {
     Ok(crate::partition::report(&lin, &modes, h))
 }
 
+fn analysis_error(e: String) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error("analyze", e))
+}
+
+/// `rtc analyze --errors`: Howe's dynamic error measures of `method` at step `h` on the model
+/// linearised at its initial point, with the transfer-function errors at `freqs` (Hz).
+pub fn error_report(flat: &FlatModel, method: &Method, h: f64, freqs: &[f64]) -> DResult<String> {
+    let lin = linearize(flat)?;
+    let modes = crate::partition::modes(&lin);
+    let scheme = crate::accuracy::Scheme::of(method, &lin.states).map_err(analysis_error)?;
+    crate::accuracy::report(&lin, &modes, &scheme, method.name(), h, freqs).map_err(analysis_error)
+}
+
+/// The methods `rtc analyze --advise` compares.
+pub const ADVISED: [&str; 11] = [
+    "fe",
+    "rtrk2",
+    "rk3",
+    "rk4",
+    "rtrk4",
+    "ab2",
+    "ab3",
+    "be",
+    "trapezoid",
+    "radau",
+    "libe",
+];
+
+/// One method's advice: the largest step within the tolerance and what a step costs there.
+pub struct Advice {
+    pub method: Method,
+    /// `None`: no step satisfies the tolerance (or the method does not apply to the model:
+    /// `note` says why).
+    pub step: Option<f64>,
+    /// Floating-point operations per step (the plan's work bound) and libm calls.
+    pub flops: u64,
+    pub libm: u64,
+    pub note: Option<String>,
+}
+
+/// `rtc analyze --advise`: for every method of [`ADVISED`], the largest step whose root
+/// errors (and gain and phase errors at `freqs`) stay below `tol`, and the work per step from
+/// the plan's work bound.
+pub fn advise(flat: &FlatModel, freqs: &[f64], tol: f64, newton: Newton) -> DResult<Vec<Advice>> {
+    let lin = linearize(flat)?;
+    let modes = crate::partition::modes(&lin);
+    let mut out = Vec::new();
+    for name in ADVISED {
+        let method = parse_method(&MethodChoice {
+            method: name,
+            ..MethodChoice::default()
+        })?;
+        let scheme = crate::accuracy::Scheme::of(&method, &lin.states).map_err(analysis_error)?;
+        let step = crate::accuracy::largest_step(&lin, &modes, &scheme, tol, freqs);
+        let (flops, libm, note) = match plan(flat, &method, newton) {
+            Ok((p, _, _)) => {
+                let w = p.work_bound();
+                (w.flops, w.libm_calls, None)
+            }
+            Err(d) => (0, 0, Some(d.message.clone())),
+        };
+        out.push(Advice {
+            method,
+            step,
+            flops,
+            libm,
+            note,
+        });
+    }
+    Ok(out)
+}
+
 /// Resolves automatic mixed mode (Schiela's partition at step `h`, §10.7); other methods pass
 /// through. Returns the method and a note saying what was chosen.
 pub fn resolve_method(

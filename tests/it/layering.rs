@@ -23,6 +23,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("plan", &["diag", "flat", "structure", "symbolic", "system"]),
     ("transform", &["diag", "plan", "symbolic", "system"]),
     ("partition", &["diag", "plan", "symbolic"]),
+    ("accuracy", &["partition", "system"]),
     ("codegen", &["diag", "plan", "symbolic"]),
     (
         "sim",
@@ -31,6 +32,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "pipeline",
         &[
+            "accuracy",
             "diag",
             "discretize",
             "flat",

@@ -1,6 +1,7 @@
 //! The integration tests, in one binary so the compiler and Cranelift link once. One module
 //! per area; `common` holds what they share. Run one area with `cargo test --test it NAME::`.
 
+mod accuracy;
 mod cli;
 mod codegen;
 mod common;

@@ -3,6 +3,8 @@
 
 use super::args::{method_of, step_of};
 use super::{fail, load_model, out, AnalyzeArgs};
+use crate::diag::Diagnostic;
+use crate::flat::FlatModel;
 use crate::pipeline;
 
 pub fn analyze(a: &AnalyzeArgs) -> u8 {
@@ -19,6 +21,15 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
         max_iterations: a.method.newton_iterations,
         ..pipeline::Newton::default()
     };
+    if a.errors || a.advise {
+        return match accuracy(a, &flat, &method, h, newton) {
+            Ok(text) => {
+                out(&text);
+                0
+            }
+            Err(d) => fail(d, &sources, short),
+        };
+    }
     let automatic = pipeline::needs_partition(&flat, &method);
     if a.eigenvalues || automatic {
         match pipeline::eigenvalue_report(&flat, h) {
@@ -45,4 +56,126 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
         }
         Err(d) => fail(d, &sources, short),
     }
+}
+
+fn cmdline(msg: String) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error("command-line", msg))
+}
+
+/// `--errors` and `--advise`: Howe's measures at the step, and the step each method allows.
+fn accuracy(
+    a: &AnalyzeArgs,
+    flat: &FlatModel,
+    method: &pipeline::Method,
+    h: Option<f64>,
+    newton: pipeline::Newton,
+) -> Result<String, Box<Diagnostic>> {
+    if let Some(f) = a.freqs.iter().find(|f| !(f.is_finite() && **f > 0.0)) {
+        return Err(cmdline(format!(
+            "--freq {f}: a frequency in Hz must be positive"
+        )));
+    }
+    let mut text = String::new();
+    if a.errors {
+        let h = h.ok_or_else(|| {
+            cmdline(
+                "--errors needs a step: give --step or an experiment(Interval = …) annotation"
+                    .into(),
+            )
+        })?;
+        let (method, note) = pipeline::resolve_method(flat, method.clone(), Some(h))?;
+        if let Some(n) = note {
+            text.push_str(&format!("{n}\n"));
+        }
+        text.push_str(&pipeline::error_report(flat, &method, h, &a.freqs)?);
+    }
+    if a.advise {
+        let tol = parse_tolerance(&a.tolerance)?;
+        let advice = pipeline::advise(flat, &a.freqs, tol, newton)?;
+        text.push_str(&advice_table(&advice, tol, &a.freqs));
+    }
+    Ok(text)
+}
+
+/// `1%`, `0.5 %` or `0.01`.
+fn parse_tolerance(s: &str) -> Result<f64, Box<Diagnostic>> {
+    let t = s.trim();
+    let v = match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
+        None => t.parse::<f64>(),
+    };
+    match v {
+        Ok(x) if x.is_finite() && x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err(cmdline(format!(
+            "--tolerance `{s}`: expected a fraction between 0 and 1 or a percentage, e.g. 1% or 0.01"
+        ))),
+    }
+}
+
+/// A libm call counted as this many floating-point operations when ranking methods.
+const LIBM_FLOPS: u64 = 20;
+
+fn advice_table(advice: &[pipeline::Advice], tol: f64, freqs: &[f64]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let what = if freqs.is_empty() {
+        "every characteristic-root error e_|λ|".to_string()
+    } else {
+        let f: Vec<String> = freqs.iter().map(|f| format!("{f} Hz")).collect();
+        format!(
+            "every characteristic-root error e_|λ| and the gain and phase errors at {}",
+            f.join(", ")
+        )
+    };
+    let _ = writeln!(
+        s,
+        "largest step keeping {what} below {} (Howe §1.3), and the work per step from each plan's work bound:",
+        tol
+    );
+    let _ = writeln!(
+        s,
+        "  {:<10} {:>13} {:>11} {:>10} {:>22}",
+        "method", "largest step", "flops/step", "libm/step", "flops per second sim."
+    );
+    let cost = |a: &pipeline::Advice| {
+        a.step
+            .filter(|h| h.is_finite() && a.note.is_none())
+            .map(|h| (a.flops + LIBM_FLOPS * a.libm) as f64 / h)
+    };
+    for a in advice {
+        let step = match a.step {
+            Some(h) if h.is_finite() => format!("{h:.4e}"),
+            Some(_) => "any".to_string(),
+            None => "none".to_string(),
+        };
+        match &a.note {
+            Some(n) => {
+                let _ = writeln!(s, "  {:<10} {step:>13}   (no plan: {n})", a.method.name());
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "  {:<10} {step:>13} {:>11} {:>10} {:>22}",
+                    a.method.name(),
+                    a.flops,
+                    a.libm,
+                    cost(a).map_or("-".to_string(), |c| format!("{c:.4e}"))
+                );
+            }
+        }
+    }
+    if let Some(best) = advice
+        .iter()
+        .filter_map(|a| cost(a).map(|c| (a, c)))
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+    {
+        let _ = writeln!(
+            s,
+            "cheapest for this accuracy: {} at h = {:.4e} ({:.4e} flops per simulated second, a libm call counted as {LIBM_FLOPS} flops)",
+            best.0.method.name(),
+            best.0.step.unwrap_or(0.0),
+            best.1
+        );
+    }
+    s
 }

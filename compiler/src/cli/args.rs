@@ -57,6 +57,22 @@ pub struct AnalyzeArgs {
     /// the automatic partition for mixed mode.
     #[arg(long)]
     pub eigenvalues: bool,
+    /// Howe's dynamic error measures of the method at the step: every characteristic root's
+    /// error, and with --freq the transfer function's gain and phase errors.
+    #[arg(long)]
+    pub errors: bool,
+    /// A frequency in Hz for the transfer-function errors of --errors and --advise
+    /// (repeatable; the model needs top-level inputs and outputs).
+    #[arg(long = "freq", value_name = "HZ")]
+    pub freqs: Vec<f64>,
+    /// For every method: the largest step whose errors stay within --tolerance, and its work
+    /// per step.
+    #[arg(long)]
+    pub advise: bool,
+    /// The largest error --advise accepts: `1%` or `0.01` (root errors e_|λ|, gain errors,
+    /// phase errors in radians).
+    #[arg(long, default_value = "1%")]
+    pub tolerance: String,
 }
 
 #[derive(Args, Clone)]

@@ -252,6 +252,19 @@ pub fn expr_work(ar: &Arena, roots: &[ExprId]) -> WorkBound {
 }
 
 impl Plan {
+    /// The input slots the environment writes (the value at the end of the step; inputs read
+    /// at stage times have further slots in `input_stages`).
+    pub fn input_slots(&self) -> Vec<Slot> {
+        let staged: Vec<Slot> = self.input_stages.iter().map(|s| s.slot).collect();
+        (0..self.vars.len() as u32)
+            .map(Slot)
+            .filter(|s| {
+                self.vars[s.index()].kind == SlotKind::System(SVarKind::Input)
+                    && !staged.contains(s)
+            })
+            .collect()
+    }
+
     /// Parameters a user may change while the model runs: those bound to a literal value or
     /// not bound at all. A parameter bound to an expression of others is recomputed from them.
     pub fn tunable_parameters(&self) -> Vec<Slot> {
