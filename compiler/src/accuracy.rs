@@ -705,6 +705,120 @@ pub fn report(
     Ok(s)
 }
 
+/// What `rtc analyze --errors --plot` draws: the stability boundary |R(q)| = 1 (largest root
+/// modulus for multistep formulas), the model's hλ, and e_|λ| of each mode over a range of steps
+/// around `h`.
+pub struct Curves {
+    pub boundary: Vec<[(f64, f64); 2]>,
+    pub h_lambda: Vec<(f64, f64)>,
+    pub steps: Vec<f64>,
+    pub curves: Vec<(String, Vec<f64>)>,
+}
+
+/// The data of the accuracy plot (at most eight modes, the fastest, in the error curves).
+pub fn curves(lin: &Linearization, modes: &[Mode], scheme: &Scheme, h: f64) -> Curves {
+    let h_lambda: Vec<(f64, f64)> = modes
+        .iter()
+        .map(|m| (m.lambda.re * h, m.lambda.im * h))
+        .collect();
+    let (mut x0, mut x1, mut ym) = (-4.0f64, 3.0f64, 3.5f64);
+    for &(x, y) in &h_lambda {
+        x0 = x0.min(1.1 * x);
+        x1 = x1.max(1.1 * x);
+        ym = ym.max(1.1 * y.abs());
+    }
+    let modulus = |x: f64, y: f64| -> f64 {
+        match scheme.roots(Complex::new(x, y)) {
+            Some(ws) => ws.iter().map(|w| (w + c(1.0)).norm()).fold(0.0, f64::max) - 1.0,
+            None => f64::NAN,
+        }
+    };
+    let boundary = contour(&modulus, (x0, x1), (-ym, ym), 240);
+    let steps: Vec<f64> = (-30..=10)
+        .map(|k| h * 10f64.powf(k as f64 / 10.0))
+        .collect();
+    let mut shown: Vec<usize> = (0..modes.len())
+        .filter(|&k| modes[k].lambda.im >= 0.0 && modes[k].lambda.norm() > 0.0)
+        .collect();
+    shown.sort_by(|&a, &b| modes[b].lambda.norm().total_cmp(&modes[a].lambda.norm()));
+    shown.truncate(8);
+    let per_step: Vec<Vec<RootError>> = steps
+        .iter()
+        .map(|&s| root_errors(lin, modes, scheme, s).unwrap_or_default())
+        .collect();
+    let curves = shown
+        .iter()
+        .map(|&k| {
+            let l = modes[k].lambda;
+            let label = format!("λ = {}", fmt_c(l));
+            let values = per_step
+                .iter()
+                .map(|errs| {
+                    errs.iter()
+                        .find(|e| e.lambda == l)
+                        .map_or(f64::NAN, |e| e.e_abs)
+                })
+                .collect();
+            (label, values)
+        })
+        .collect();
+    Curves {
+        boundary,
+        h_lambda,
+        steps,
+        curves,
+    }
+}
+
+/// Segments of the curve f(x, y) = 0 over the box by marching squares on an n × n grid.
+pub fn contour(
+    f: &dyn Fn(f64, f64) -> f64,
+    (x0, x1): (f64, f64),
+    (y0, y1): (f64, f64),
+    n: usize,
+) -> Vec<[(f64, f64); 2]> {
+    let dx = (x1 - x0) / n as f64;
+    let dy = (y1 - y0) / n as f64;
+    let v: Vec<Vec<f64>> = (0..=n)
+        .map(|j| {
+            (0..=n)
+                .map(|i| f(x0 + i as f64 * dx, y0 + j as f64 * dy))
+                .collect()
+        })
+        .collect();
+    let mut segs = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            // Corners counter-clockwise from (i, j).
+            let c = [
+                (i, j, v[j][i]),
+                (i + 1, j, v[j][i + 1]),
+                (i + 1, j + 1, v[j + 1][i + 1]),
+                (i, j + 1, v[j + 1][i]),
+            ];
+            let mut cross = Vec::new();
+            for k in 0..4 {
+                let (a, b) = (c[k], c[(k + 1) % 4]);
+                if !(a.2.is_finite() && b.2.is_finite()) {
+                    continue;
+                }
+                if (a.2 <= 0.0) != (b.2 <= 0.0) {
+                    let t = a.2 / (a.2 - b.2);
+                    let px = x0 + (a.0 as f64 + t * (b.0 as f64 - a.0 as f64)) * dx;
+                    let py = y0 + (a.1 as f64 + t * (b.1 as f64 - a.1 as f64)) * dy;
+                    cross.push((px, py));
+                }
+            }
+            for pair in cross.chunks(2) {
+                if let [p, q] = pair {
+                    segs.push([*p, *q]);
+                }
+            }
+        }
+    }
+    segs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -794,6 +908,43 @@ mod tests {
         let e = &root_errors(&lin, &modes, &fe, 0.1).unwrap()[0];
         assert!((e.star.re - 10.0 * 0.9f64.ln()).abs() < 1e-12);
         assert!((e.e_re - 0.053605156578263).abs() < 1e-12, "{}", e.e_re);
+    }
+
+    #[test]
+    fn stability_boundaries_are_the_known_curves() {
+        // Forward Euler: |1 + q| = 1; backward Euler: |1 − q| = 1; AB-2 crosses the real
+        // axis at q = −1.
+        let (lin, modes) = scalar(c(-1.0));
+        for (m, on) in [
+            (
+                Method::ForwardEuler,
+                Box::new(|q: C64| (q + 1.0).norm() - 1.0) as Box<dyn Fn(C64) -> f64>,
+            ),
+            (
+                Method::BackwardEuler,
+                Box::new(|q: C64| (c(1.0) - q).norm() - 1.0),
+            ),
+        ] {
+            let scheme = Scheme::of(&m, &lin.states).unwrap();
+            let cv = curves(&lin, &modes, &scheme, 0.1);
+            assert!(cv.boundary.len() > 100);
+            for seg in &cv.boundary {
+                for &(x, y) in seg {
+                    assert!(on(Complex::new(x, y)).abs() < 0.02, "{m:?}: ({x}, {y})");
+                }
+            }
+            assert_eq!(cv.h_lambda, vec![(-0.1, 0.0)]);
+        }
+        let ab2 = Scheme::of(&Method::Ab(2), &lin.states).unwrap();
+        let cv = curves(&lin, &modes, &ab2, 0.1);
+        let left = cv
+            .boundary
+            .iter()
+            .flat_map(|s| s.iter())
+            .filter(|p| p.1.abs() < 0.05)
+            .map(|p| p.0)
+            .fold(0.0f64, f64::min);
+        assert!((left + 1.0).abs() < 0.05, "{left}");
     }
 
     #[test]

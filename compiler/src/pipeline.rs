@@ -312,6 +312,17 @@ pub fn error_report(flat: &FlatModel, method: &Method, h: f64, freqs: &[f64]) ->
     crate::accuracy::report(&lin, &modes, &scheme, method.name(), h, freqs).map_err(analysis_error)
 }
 
+pub use crate::accuracy::Curves;
+
+/// The data of `rtc analyze --errors --plot`: `method`'s stability boundary, the model's hλ
+/// at `h`, and every mode's root error over steps around `h`.
+pub fn accuracy_curves(flat: &FlatModel, method: &Method, h: f64) -> DResult<Curves> {
+    let lin = linearize(flat)?;
+    let modes = crate::partition::modes(&lin);
+    let scheme = crate::accuracy::Scheme::of(method, &lin.states).map_err(analysis_error)?;
+    Ok(crate::accuracy::curves(&lin, &modes, &scheme, h))
+}
+
 /// The methods `rtc analyze --advise` compares.
 pub const ADVISED: [&str; 11] = [
     "fe",

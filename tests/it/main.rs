@@ -16,4 +16,5 @@ mod layering;
 mod methods;
 mod models;
 mod parser;
+mod plots;
 mod realtime;

@@ -88,6 +88,13 @@ fn accuracy(
             text.push_str(&format!("{n}\n"));
         }
         text.push_str(&pipeline::error_report(flat, &method, h, &a.freqs)?);
+        if let Some(path) = &a.plot {
+            let curves = pipeline::accuracy_curves(flat, &method, h)?;
+            super::plot::write_svg(
+                path,
+                crate::export::plot::accuracy(method.name(), h, &curves),
+            )?;
+        }
     }
     if a.advise {
         let tol = parse_tolerance(&a.tolerance)?;

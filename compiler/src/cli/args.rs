@@ -73,6 +73,29 @@ pub struct AnalyzeArgs {
     /// phase errors in radians).
     #[arg(long, default_value = "1%")]
     pub tolerance: String,
+    /// With --errors: write the method's stability region with the model's hλ and the root
+    /// errors over the step as SVG.
+    #[arg(long, value_name = "FILE.svg", requires = "errors")]
+    pub plot: Option<PathBuf>,
+}
+
+#[derive(Args, Clone)]
+pub struct PlotArgs {
+    /// A CSV that rtc run wrote (a `time` column, then one column per variable).
+    #[arg(value_name = "FILE.csv")]
+    pub csv: PathBuf,
+    /// The variables to draw (comma-separated or repeated; default: every column).
+    #[arg(long, value_delimiter = ',')]
+    pub vars: Vec<String>,
+    /// An event log (rtc run --event-log) whose times are marked.
+    #[arg(long, value_name = "FILE.csv")]
+    pub events: Option<PathBuf>,
+    /// The SVG to write.
+    #[arg(short = 'o', long = "out", value_name = "FILE.svg")]
+    pub out: PathBuf,
+    /// Title (default: the CSV's file name).
+    #[arg(long)]
+    pub title: Option<String>,
 }
 
 #[derive(Args, Clone)]
@@ -153,6 +176,9 @@ pub struct RunArgs {
     /// at that scale and saves the cost of subnormal arithmetic.
     #[arg(long)]
     pub ftz: bool,
+    /// Also draw the recorded variables over time as SVG, with the events marked.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
     /// Test aid: busy-wait MICROS inside frame FRAME (FRAME:MICROS, repeatable).
     #[arg(long, hide = true, value_name = "FRAME:MICROS")]
     pub inject_load: Vec<String>,

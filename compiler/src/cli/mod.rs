@@ -8,9 +8,10 @@ mod analyze;
 mod args;
 mod check;
 mod compile;
+mod plot;
 mod run;
 
-pub use args::{AnalyzeArgs, CompileArgs, MethodArgs, ModelArgs, RunArgs};
+pub use args::{AnalyzeArgs, CompileArgs, MethodArgs, ModelArgs, PlotArgs, RunArgs};
 
 use crate::diag::{Diagnostic, SourceMap};
 use crate::flat::FlatModel;
@@ -42,6 +43,8 @@ enum Command {
     /// Compile a model to an object file, a C header and a JSON description for an embedded
     /// or real-time target.
     Compile(CompileArgs),
+    /// Draw variables of a CSV that rtc run wrote as SVG.
+    Plot(PlotArgs),
 }
 
 /// Runs the CLI and returns the process exit code.
@@ -60,6 +63,7 @@ pub fn main() -> u8 {
         Command::Analyze(a) => analyze::analyze(&a),
         Command::Run(a) => run::run(&a),
         Command::Compile(a) => compile::compile(&a),
+        Command::Plot(a) => plot::plot(&a),
     }
 }
 

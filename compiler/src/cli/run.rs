@@ -155,6 +155,60 @@ fn input_sources(a: &RunArgs, p: &pipeline::Plan) -> Result<Sources, Box<Diagnos
     })
 }
 
+/// The rows `rtc run --plot` draws, as the CSV records them.
+#[derive(Default)]
+struct Recorded {
+    names: Vec<String>,
+    time: Vec<f64>,
+    rows: Vec<Vec<f64>>,
+}
+
+/// A sink that keeps the recorded rows (for the plot) and the CSV's cadence.
+struct PlotSink {
+    every: u64,
+    data: std::rc::Rc<std::cell::RefCell<Recorded>>,
+}
+
+impl rtc_runtime::io::OutputSink for PlotSink {
+    fn start(&mut self, names: &[&str]) -> std::io::Result<()> {
+        self.data.borrow_mut().names = names.iter().map(|n| n.to_string()).collect();
+        Ok(())
+    }
+    fn next_row(&self, frame: u64) -> u64 {
+        frame.div_ceil(self.every).saturating_mul(self.every)
+    }
+    fn write(&mut self, frame: u64, t: f64, values: &[f64]) -> std::io::Result<()> {
+        if frame.is_multiple_of(self.every) {
+            let mut d = self.data.borrow_mut();
+            d.time.push(t);
+            d.rows.push(values.to_vec());
+        }
+        Ok(())
+    }
+    fn finish(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Draws what the plot sink kept, with the events' times.
+fn write_plot(
+    path: &std::path::Path,
+    title: &str,
+    data: &Recorded,
+    events: &[f64],
+) -> Result<(), Box<Diagnostic>> {
+    let series: Vec<(String, Vec<f64>)> = data
+        .names
+        .iter()
+        .enumerate()
+        .map(|(k, n)| (n.clone(), data.rows.iter().map(|r| r[k]).collect()))
+        .collect();
+    super::plot::write_svg(
+        path,
+        crate::export::plot::time_series(title, &data.time, &series, events),
+    )
+}
+
 /// The output sinks: the CSV (a file or standard output), then UDP.
 fn output_sinks(
     a: &RunArgs,
@@ -366,7 +420,14 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         outputs: p.outputs.iter().map(|o| o.name.clone()).collect(),
     };
     let mut sources = input_sources(a, &p)?;
-    let sinks = output_sinks(a, every)?;
+    let mut sinks = output_sinks(a, every)?;
+    let plotted = std::rc::Rc::new(std::cell::RefCell::new(Recorded::default()));
+    if a.plot.is_some() {
+        sinks.push(Box::new(PlotSink {
+            every,
+            data: plotted.clone(),
+        }));
+    }
     let (commands, injected) = controls(a)?;
     let mut stepper = sim::stepper(&p, engine)?;
     let mut events = sim::Events::new(&p);
@@ -422,6 +483,10 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
     if let Some(code) = report_extras(a, &p, &model.events, &report) {
         return Ok(code);
+    }
+    if let Some(path) = &a.plot {
+        let events: Vec<f64> = model.events.log.iter().map(|r| r.time).collect();
+        write_plot(path, &flat.name, &plotted.borrow(), &events)?;
     }
     // Steps taken (a lengthened catch-up step counts once).
     let steps = report.stats.frames * per_frame as u64;

@@ -1,5 +1,6 @@
 //! What rtc writes besides code: the C header and the JSON description of a compiled model
-//! (`rtc compile`; `header.rs`, `json.rs`), and the `rtc analyze` report (`analysis.rs`).
+//! (`rtc compile`; `header.rs`, `json.rs`), the `rtc analyze` report (`analysis.rs`) and the
+//! SVG plots (`plot.rs`).
 //!
 //! The header is self-contained C99: prototypes, status codes, sizes, the slot of every
 //! parameter, state, input and output, their default and start values, the step size the code
@@ -10,6 +11,7 @@
 pub mod analysis;
 mod header;
 mod json;
+pub mod plot;
 
 use crate::codegen;
 pub use crate::codegen::{Target, TARGETS};
