@@ -385,13 +385,14 @@ pub fn root_errors(
                 .one_step(lin, h, 0.0)
                 .ok_or("the step matrix is singular at this step")?;
             let zs: Vec<C64> = phi
+                .clone()
                 .schur()
                 .eigenvalues()
                 .unwrap_or_default()
                 .iter()
-                .map(|z| z - c(1.0))
+                .copied()
                 .collect();
-            pair_roots(&lambdas, &zs, h)
+            pair_roots(&lin.jacobian.map(c), &lambdas, &phi, &zs)
                 .into_iter()
                 .map(|w| (w, Vec::new()))
                 .collect()
@@ -405,22 +406,41 @@ pub fn root_errors(
         .collect())
 }
 
-/// Pairs each continuous root with the discrete root (given as z − 1) whose equivalent root
-/// is nearest (greedily, the fastest modes first).
-fn pair_roots(lambdas: &[C64], zs: &[C64], h: f64) -> Vec<C64> {
-    let mut order: Vec<usize> = (0..lambdas.len()).collect();
-    order.sort_by(|&i, &j| lambdas[j].norm().total_cmp(&lambdas[i].norm()));
-    let mut used = vec![false; zs.len()];
+/// Pairs each continuous root λ_i (eigenvalue of `a`) with the discrete root z_k (eigenvalue
+/// of the step matrix `phi`) whose eigenvector is most nearly parallel to λ_i's — the step
+/// matrix of a consistent method is I + h·A + O(h²), so each mode keeps its direction —
+/// greedily from the best-aligned pair down. Returned as w = z − 1 per continuous root.
+fn pair_roots(a: &DMatrix<C64>, lambdas: &[C64], phi: &DMatrix<C64>, zs: &[C64]) -> Vec<C64> {
+    let unit = |v: nalgebra::DVector<C64>| {
+        let n = v.norm();
+        if n > 0.0 {
+            v / c(n)
+        } else {
+            v
+        }
+    };
+    let va: Vec<_> = lambdas
+        .iter()
+        .map(|&l| unit(crate::partition::eigenvector(a, l)))
+        .collect();
+    let vp: Vec<_> = zs
+        .iter()
+        .map(|&z| unit(crate::partition::eigenvector(phi, z)))
+        .collect();
+    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+    for (i, x) in va.iter().enumerate() {
+        for (k, y) in vp.iter().enumerate() {
+            pairs.push((x.dotc(y).norm(), i, k));
+        }
+    }
+    pairs.sort_by(|p, q| q.0.total_cmp(&p.0));
+    let (mut done_i, mut done_k) = (vec![false; lambdas.len()], vec![false; zs.len()]);
     let mut out = vec![c(-1.0); lambdas.len()];
-    for i in order {
-        let l = lambdas[i];
-        let best = (0..zs.len()).filter(|&k| !used[k]).min_by(|&a, &b| {
-            let d = |w: C64| (equivalent_root(w, h, l) - l).norm();
-            d(zs[a]).total_cmp(&d(zs[b]))
-        });
-        if let Some(k) = best {
-            used[k] = true;
-            out[i] = zs[k];
+    for (_, i, k) in pairs {
+        if !done_i[i] && !done_k[k] {
+            done_i[i] = true;
+            done_k[k] = true;
+            out[i] = zs[k] - c(1.0);
         }
     }
     out

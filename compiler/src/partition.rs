@@ -238,7 +238,7 @@ pub fn linearize(p: &Plan, t0: f64) -> Result<Linearization, Box<Diagnostic>> {
 }
 
 /// Inverse iteration for the eigenvector of `a` nearest `lambda`.
-fn eigenvector(a: &DMatrix<Complex<f64>>, lambda: Complex<f64>) -> DVector<Complex<f64>> {
+pub fn eigenvector(a: &DMatrix<Complex<f64>>, lambda: Complex<f64>) -> DVector<Complex<f64>> {
     let n = a.nrows();
     let shift = lambda + Complex::new(1e-9 * (1.0 + lambda.norm()), 0.0);
     let m = a - DMatrix::<Complex<f64>>::identity(n, n) * shift;

@@ -282,3 +282,44 @@ fn shared_subexpressions_never_outlive_a_write() {
     assert!(checked >= 20, "only {checked} plans checked");
     eprintln!("{checked} straight-line plans agree with naive evaluation");
 }
+
+/// Mixed mode has no scalar stability function: its roots are the step matrix's eigenvalues,
+/// paired with the model's by eigenvector. On the line with the load implicit, the line's
+/// modes get forward Euler's errors (the load barely couples into them) and the load mode
+/// backward Euler's root 1/(1 − hλ).
+#[test]
+fn mixed_mode_roots_pair_with_their_modes() {
+    let m = flat("VdPLine.mo", &[("n", 5.0)]);
+    let lin = rtc::pipeline::linearize(&m).unwrap();
+    let modes = rtc::partition::modes(&lin);
+    let h = 1e-4;
+    let mixed = Scheme::of(
+        &Method::Mixed {
+            implicit: vec!["u_l".into()],
+        },
+        &lin.states,
+    )
+    .unwrap();
+    let fe = Scheme::of(&method("fe"), &lin.states).unwrap();
+    let em = rtc::accuracy::root_errors(&lin, &modes, &mixed, h).unwrap();
+    let ef = rtc::accuracy::root_errors(&lin, &modes, &fe, h).unwrap();
+    for (a, b) in em.iter().zip(&ef) {
+        assert_eq!(a.lambda, b.lambda);
+        if a.lambda.norm() < 2e3 {
+            assert!(
+                (a.e_abs - b.e_abs).abs() <= 0.1 * b.e_abs,
+                "λ {}: mixed {} fe {}",
+                a.lambda,
+                a.e_abs,
+                b.e_abs
+            );
+        } else {
+            let be = 1.0 / (1.0 - a.lambda.re * h);
+            assert!(
+                (a.z.re - be).abs() <= 0.01 * be,
+                "load mode: z {} vs {be}",
+                a.z
+            );
+        }
+    }
+}
