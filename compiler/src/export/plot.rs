@@ -226,6 +226,8 @@ pub fn accuracy(method: &str, h: f64, p: &Curves) -> Result<String, String> {
             .configure_mesh()
             .x_desc("h [s]")
             .y_desc("e_|λ|")
+            .x_label_formatter(&|v| format!("{v:.0e}"))
+            .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()
             .map_err(err)?;
         chart
