@@ -233,6 +233,10 @@ pub struct FlatModel {
     pub experiment: Experiment,
     /// The enumeration types of enumeration variables.
     pub enums: Vec<EnumType>,
+    /// `initial()` read in an equation or a binding (specification 3.7.4.2): a Boolean
+    /// parameter named `initial()` whose value is false; discretisation reads it as true in
+    /// the initial system (the model at the start time) and false in every step.
+    pub initial_flag: Option<FlatVar>,
 }
 
 impl FlatModel {

@@ -200,6 +200,25 @@ struct Stepped {
     counter_eqs: Option<(SEquation, SEquation)>,
 }
 
+/// `initial()` (the flat model's `initial()` parameter, false) reads true in the initial
+/// system: the model at the start time is the initialisation (specification 3.7.4.2); every
+/// step, and the event iteration at the start time after it, read false.
+fn initial_flag_in_init(b: &mut Builder, flat: &FlatModel, init: &mut [SEquation]) {
+    let Some(sv) = flat.initial_flag.and_then(|f| b.value_of.get(&f).copied()) else {
+        return;
+    };
+    let one = b.arena.constant(1.0);
+    let mut cache = FxHashMap::default();
+    for eq in init.iter_mut() {
+        for e in [&mut eq.lhs, &mut eq.rhs] {
+            *e = b.arena.substitute(*e, &mut cache, &mut |_, n| match n {
+                Node::Var(v) if v == sv => Some(one),
+                _ => None,
+            });
+        }
+    }
+}
+
 /// Inlines `method` into `flat`.
 pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<Diagnostic>> {
     if let Some(e) = flat.initial_equations.first() {
@@ -234,6 +253,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     let stepped = formulas::formula_equations(&mut b, flat, &layout, &formulas)?;
     let formula_list = stepped.formula_list.clone();
     let (mut init, mut step) = layout::systems(&mut b, model_eqs, stepped);
+    initial_flag_in_init(&mut b, flat, &mut init.equations);
     step.step_size = Some(layout.step_size);
     order_pre_copies(&mut b.pre_copies);
     let mut events = events::when_events(&mut b, flat)?;

@@ -212,6 +212,38 @@ impl<'a> Call<'a, '_> {
 }
 
 impl<'t, 'a> Flattener<'t, 'a> {
+    /// `initial()` outside a when-condition: the model's one `initial()` flag (see
+    /// [`FlatModel::initial_flag`]), made at its first use.
+    fn initial_flag(&mut self, span: Span) -> ExprId {
+        if let Some(v) = self.flat.initial_flag {
+            return self.flat.arena.var(v);
+        }
+        let id = FlatVar(self.flat.vars.len() as u32);
+        let zero = self.flat.arena.constant(0.0);
+        self.flat.vars.push(Variable {
+            name: "initial()".into(),
+            kind: VarKind::Parameter,
+            ty: ScalarType::Boolean,
+            is_output: false,
+            binding: Some(zero),
+            start: None,
+            start_span: None,
+            fixed: None,
+            state_select: None,
+            min: None,
+            max: None,
+            nominal: None,
+            unit: None,
+            description: Some("true during initialisation, false in every step".into()),
+            span,
+            implicit: false,
+            fast: false,
+        });
+        self.meta.push(VarMeta { is_flow: false });
+        self.flat.initial_flag = Some(id);
+        self.flat.arena.var(id)
+    }
+
     pub(super) fn eval_call(
         &mut self,
         e: &'a ast::Expr,
@@ -222,7 +254,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let name = match target {
             ast::CallTarget::Der => "der".to_string(),
             ast::CallTarget::Initial => {
-                return Err(self.unsupported(e.span, "`initial()` conditions"))
+                if !args.positional.is_empty() || !args.named.is_empty() {
+                    return Err(Box::new(
+                        Diagnostic::error("arguments", "`initial()` takes no arguments")
+                            .at(e.span, "here"),
+                    ));
+                }
+                if self.in_when {
+                    // A when-condition takes `initial()` alone (an event at the start), not
+                    // combined with other conditions.
+                    return Err(self.unsupported(
+                        e.span,
+                        "`initial()` combined with other conditions in a when-condition (write `when {initial(), c} then`)",
+                    ));
+                }
+                let flag = self.initial_flag(e.span);
+                return Ok(Val::Arr(Arr::scalar(flag, ScalarType::Boolean)));
             }
             ast::CallTarget::Pure => "pure".to_string(),
             ast::CallTarget::Ref(r) => r

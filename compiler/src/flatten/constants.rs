@@ -33,6 +33,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     pub(super) fn param_value(&mut self, v: FlatVar) -> Option<f64> {
+        if Some(v) == self.flat.initial_flag {
+            // `initial()`: known only once the system it is read in is known.
+            return None;
+        }
         match self.const_cache.get(&v) {
             Some(Some(x)) => return *x,
             Some(None) => return None, // cycle

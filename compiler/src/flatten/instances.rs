@@ -177,16 +177,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     self.populate(node, base, &mut m, outer)?;
                 }
                 ast::Element::Component(clause, prefix) => {
-                    if prefix.inner || prefix.outer {
-                        return Err(self.unsupported(clause.span, "inner/outer components"));
-                    }
                     for decl in &clause.components {
                         let mut m = modif.sub(&decl.name.name);
                         if let Some(dm) = &decl.modification {
                             let inner = Mod::from_modification(dm, env);
                             m = merge(&m, &inner);
                         }
-                        self.add_slot(node, clause, decl, class, m, outer)?;
+                        let sid = self.add_slot(node, clause, decl, class, m, outer)?;
+                        if let Some(sid) = sid {
+                            let s = &mut self.slots[sid.0 as usize];
+                            (s.inner, s.outer) = (prefix.inner, prefix.outer);
+                        }
                     }
                 }
                 ast::Element::Class(..) | ast::Element::Import(_) => {}
@@ -203,7 +204,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         lexical: ClassId,
         modif: Mod<'a>,
         outer: Option<(Option<ast::Variability>, Option<ast::Causality>, bool)>,
-    ) -> DResult<()> {
+    ) -> DResult<Option<SlotId>> {
         if let Some(&existing) = self.nodes[node.0 as usize].slots.get(&decl.name.name) {
             // The same declaration inherited twice (a model and its base both declare
             // `parameter Integer m = 3`) is one element (specification 7.1.3).
@@ -212,7 +213,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 (s.clause, s.decl, s.lexical)
             };
             if l0 != lexical && self.same_declaration(c0, d0, clause, decl) {
-                return Ok(());
+                return Ok(None);
             }
             let prev = self.slots[existing.0 as usize].decl.name.span;
             return Err(Box::new(
@@ -238,11 +239,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             outer_causality: oc,
             outer_flow: of,
             is_connector: false,
+            inner: false,
+            outer: false,
         });
         let n = &mut self.nodes[node.0 as usize];
         n.slots.insert(decl.name.name.clone(), id);
         n.order.push(id);
-        Ok(())
+        Ok(Some(id))
     }
 
     /// Whether two component declarations are identical: type, prefixes, dimensions and
@@ -371,9 +374,83 @@ impl<'t, 'a> Flattener<'t, 'a> {
             SlotState::Pending => {}
         }
         self.slots[sid.0 as usize].state = SlotState::InProgress;
-        let entry = self.instantiate_inner(sid)?;
+        let entry = match self.slots[sid.0 as usize].outer {
+            true => self.outer_entry(sid)?,
+            false => self.instantiate_inner(sid)?,
+        };
         self.slots[sid.0 as usize].state = SlotState::Done(entry.clone());
         Ok(entry)
+    }
+
+    /// An `outer` component is the `inner` one of the same name in the nearest enclosing
+    /// instance (specification 5.4): the same instance, reached by both names, its variables
+    /// and equations made once. An `inner outer` component without an enclosing inner is an
+    /// inner itself.
+    fn outer_entry(&mut self, sid: SlotId) -> DResult<Entry> {
+        let (name, node, decl, clause, also_inner) = {
+            let s = &self.slots[sid.0 as usize];
+            (s.name.clone(), s.node, s.decl, s.clause, s.inner)
+        };
+        if decl.modification.is_some() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "outer",
+                    format!("the outer component `{name}` has a modification"),
+                )
+                .at(decl.name.span, "modified here")
+                .help("modify the inner declaration instead (specification 5.4)"),
+            ));
+        }
+        let mut cur = self.nodes[node.0 as usize].parent;
+        while let Some(n) = cur {
+            if let Some(&isid) = self.nodes[n.0 as usize].slots.get(&*name) {
+                if self.slots[isid.0 as usize].inner {
+                    let (ic, id) = {
+                        let s = &self.slots[isid.0 as usize];
+                        (s.clause, s.decl)
+                    };
+                    let lexical = self.slots[sid.0 as usize].lexical;
+                    let outer_class = self.component_class(clause, lexical)?;
+                    let entry = self.instantiate(isid)?;
+                    // The inner's instance must be of the outer's class or extend it.
+                    if let Entry::Nodes { nodes, .. } = &entry {
+                        let fits = nodes
+                            .iter()
+                            .all(|n| self.nodes[n.0 as usize].classes.contains(&outer_class));
+                        if !fits {
+                            return Err(Box::new(
+                                Diagnostic::error(
+                                    "outer",
+                                    format!(
+                                        "the inner `{name}` (a `{}`) is not a `{}`, the class of its outer",
+                                        ic.type_name.to_dotted(),
+                                        clause.type_name.to_dotted()
+                                    ),
+                                )
+                                .at(decl.name.span, "outer declared here")
+                                .also(id.name.span, "inner declared here"),
+                            ));
+                        }
+                    }
+                    return Ok(entry);
+                }
+            }
+            cur = self.nodes[n.0 as usize].parent;
+        }
+        if also_inner {
+            return self.instantiate_inner(sid);
+        }
+        Err(Box::new(
+            Diagnostic::error(
+                "outer",
+                format!("no `inner` declaration of `{name}` in an enclosing instance"),
+            )
+            .at(decl.name.span, "outer component declared here")
+            .help(format!(
+                "declare `inner {} {name}` in a model that contains this component (specification 5.4)",
+                clause.type_name.to_dotted()
+            )),
+        ))
     }
 
     /// The class of a component declaration (an error if the name is a component or unknown).

@@ -109,6 +109,9 @@ struct Slot<'a> {
     outer_flow: bool,
     /// Set once instantiated: the component's class is a connector.
     is_connector: bool,
+    /// `inner` / `outer` prefixes (specification 5.4).
+    inner: bool,
+    outer: bool,
 }
 
 /// Extra facts about a flat variable that only flattening needs.

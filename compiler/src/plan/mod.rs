@@ -273,6 +273,7 @@ impl Plan {
             .enumerate()
             .filter(|(_, v)| {
                 v.kind == SlotKind::System(SVarKind::Parameter)
+                    && v.name != "initial()"
                     && v.binding
                         .is_none_or(|b| matches!(self.arena.node(b), Node::Const(_)))
             })

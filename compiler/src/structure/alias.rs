@@ -74,7 +74,11 @@ pub fn is_parametric(arena: &Arena, model: &FlatModel, e: ExprId) -> bool {
     let mut leaves = Vec::new();
     arena.leaves(e, &mut leaves);
     leaves.iter().all(|n| match n {
-        Node::Var(v) => matches!(model.var(*v).kind, VarKind::Parameter | VarKind::Constant),
+        // `initial()` is a parameter that is true at initialisation only: not parametric.
+        Node::Var(v) => {
+            Some(*v) != model.initial_flag
+                && matches!(model.var(*v).kind, VarKind::Parameter | VarKind::Constant)
+        }
         _ => false,
     })
 }
@@ -482,6 +486,10 @@ pub fn param_value(model: &FlatModel, e: ExprId, depth: u32) -> Option<f64> {
         e,
         &mut |v| {
             let var = model.var(v);
+            if Some(v) == model.initial_flag {
+                ok = false;
+                return f64::NAN;
+            }
             match (var.kind, var.binding) {
                 (VarKind::Parameter | VarKind::Constant, Some(b)) => {
                     param_value(model, b, depth + 1).unwrap_or_else(|| {

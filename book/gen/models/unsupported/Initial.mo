@@ -1,7 +1,9 @@
 model Initial
-  Real x(start = 1, fixed = true);
-  Real y;
+  Real x(start = 0, fixed = true);
+  discrete Real k(start = 0);
 equation
-  der(x) = -x;
-  y = if initial() then 1 else 2;
+  der(x) = 1;
+  when initial() or x > 1 then
+    k = pre(k) + 1;
+  end when;
 end Initial;
