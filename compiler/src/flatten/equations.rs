@@ -255,30 +255,64 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(())
     }
 
+    /// Every node's equations and algorithms. Initial equations and initial algorithms come
+    /// first, so that the parameters they compute (`parameter Real t0(fixed = false); initial
+    /// equation t0 = time;`, the MSL's filter coefficients) have their values before the
+    /// equations that fold them (`sample(t0 + 1/f, 1/f)`) are made.
     pub(super) fn generate_equations(&mut self) -> DResult<()> {
         let mut k = 0;
         while k < self.nodes.len() {
-            let node = NodeId(k as u32);
-            let classes = self.nodes[k].classes.clone();
-            for class in classes {
-                let Some(comp) = self.tree.info(class).composition() else {
-                    continue;
-                };
-                let env = Env {
-                    node: Some(node),
-                    class,
-                };
-                for alg in &comp.algorithms {
-                    let mut out = Vec::new();
-                    if let Err(d) = self.model_algorithm(alg, env, &mut out) {
-                        self.push_error(*d);
-                    }
-                    if alg.initial {
-                        self.flat.initial_equations.extend(out);
-                    } else {
-                        self.flat.equations.extend(out);
-                    }
+            self.node_equations(NodeId(k as u32), true, false);
+            if self.too_many_errors() {
+                return Ok(());
+            }
+            k += 1;
+        }
+        let done_initial = self.nodes.len();
+        self.parameters_from_initial_equations();
+        let mut k = 0;
+        while k < self.nodes.len() {
+            self.node_equations(NodeId(k as u32), k >= done_initial, true);
+            if self.too_many_errors() {
+                return Ok(());
+            }
+            k += 1;
+        }
+        Ok(())
+    }
+
+    fn too_many_errors(&self) -> bool {
+        self.diags.iter().filter(|d| d.is_error()).count() >= MAX_ERRORS
+    }
+
+    /// The initial equations and algorithms of a node's classes (`initial`), its equations
+    /// and algorithms (`normal`).
+    fn node_equations(&mut self, node: NodeId, initial: bool, normal: bool) {
+        let classes = self.nodes[node.0 as usize].classes.clone();
+        for class in classes {
+            let Some(comp) = self.tree.info(class).composition() else {
+                continue;
+            };
+            let env = Env {
+                node: Some(node),
+                class,
+            };
+            for alg in comp
+                .algorithms
+                .iter()
+                .filter(|a| if a.initial { initial } else { normal })
+            {
+                let mut out = Vec::new();
+                if let Err(d) = self.model_algorithm(alg, env, &mut out) {
+                    self.push_error(*d);
                 }
+                if alg.initial {
+                    self.flat.initial_equations.extend(out);
+                } else {
+                    self.flat.equations.extend(out);
+                }
+            }
+            if normal {
                 for eq in &comp.equations {
                     let mut out = Vec::new();
                     if let Err(d) = self.equation(eq, env, &mut out, false) {
@@ -286,6 +320,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     }
                     self.flat.equations.extend(out);
                 }
+            }
+            if initial {
                 for eq in &comp.initial_equations {
                     let mut out = Vec::new();
                     if let Err(d) = self.equation(eq, env, &mut out, true) {
@@ -293,13 +329,104 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     }
                     self.flat.initial_equations.extend(out);
                 }
-                if self.diags.iter().filter(|d| d.is_error()).count() >= MAX_ERRORS {
-                    return Ok(());
-                }
             }
-            k += 1;
+            if self.too_many_errors() {
+                return;
+            }
         }
-        Ok(())
+    }
+
+    /// Parameters with `fixed = false` and no binding that an initial equation gives as an
+    /// expression of parameters and the start time (specification 8.6: computed during
+    /// initialisation) take that expression as their binding, `time` being the experiment's
+    /// start time; the equation is used up.
+    fn parameters_from_initial_equations(&mut self) {
+        let t0 = self.flat.experiment.start_time.unwrap_or(0.0);
+        let eqs = std::mem::take(&mut self.flat.initial_equations);
+        let mut rest = Vec::new();
+        for eq in eqs {
+            let sides = [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)];
+            let target = sides
+                .iter()
+                .find_map(|&(v, e)| match self.flat.arena.node(v) {
+                    Node::Var(p)
+                        if {
+                            let var = &self.flat.vars[p.index()];
+                            var.kind == VarKind::Parameter
+                                && var.fixed == Some(false)
+                                && var.binding.is_none()
+                        } && self.depends_on_parameters_only(e) =>
+                    {
+                        Some((p, e))
+                    }
+                    _ => None,
+                });
+            let Some((p, e)) = target else {
+                rest.push(eq);
+                continue;
+            };
+            let start = self.flat.arena.constant(t0);
+            let mut cache = FxHashMap::default();
+            let b = self
+                .flat
+                .arena
+                .substitute(e, &mut cache, &mut |_, n| match n {
+                    Node::Time => Some(start),
+                    _ => None,
+                });
+            self.flat.vars[p.index()].binding = Some(b);
+        }
+        self.flat.initial_equations = rest;
+        // The others: an initial equation rtc cannot use gives them (discretisation refuses
+        // it), or none does — then the start value, said in a warning, or an error.
+        let used: rustc_hash::FxHashSet<FlatVar> = self
+            .flat
+            .initial_equations
+            .iter()
+            .flat_map(|eq| {
+                let mut leaves = Vec::new();
+                self.flat.arena.leaves(eq.lhs, &mut leaves);
+                self.flat.arena.leaves(eq.rhs, &mut leaves);
+                leaves.into_iter().filter_map(|l| match l {
+                    Node::Var(v) => Some(v),
+                    _ => None,
+                })
+            })
+            .collect();
+        for i in 0..self.flat.vars.len() {
+            let v = &self.flat.vars[i];
+            if v.kind != VarKind::Parameter || v.fixed != Some(false) || v.binding.is_some() {
+                continue;
+            }
+            if used.contains(&FlatVar(i as u32)) {
+                continue;
+            }
+            let (name, span, start) = (v.name.clone(), v.span, v.start);
+            match start {
+                Some(s) => {
+                    self.flat.vars[i].binding = Some(s);
+                    self.diags.push(
+                        Diagnostic::warning(
+                            "parameter-default",
+                            format!(
+                                "parameter `{name}` has `fixed = false` but no initial equation gives it; using its start value {}",
+                                self.flat.expr_string(s)
+                            ),
+                        )
+                        .at(span, "declared here"),
+                    );
+                }
+                None => self.push_error(
+                    Diagnostic::error(
+                        "no-value",
+                        format!(
+                            "parameter `{name}` has `fixed = false` but neither an initial equation nor a start value gives it a value"
+                        ),
+                    )
+                    .at(span, "declared here"),
+                ),
+            }
+        }
     }
 
     pub(super) fn equation(

@@ -386,13 +386,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
         while let Some(n) = self.incomplete.pop() {
             self.complete_node(n)?;
         }
+        // The experiment first: its start time is the value of `time` in parameters computed
+        // at initialisation.
+        if let Some(def) = def {
+            self.flat.experiment = self.experiment(def, class);
+        }
         self.generate_equations()?;
         self.connection_equations();
         self.classify()?;
         self.initial_values_from_initial_equations();
-        if let Some(def) = def {
-            self.flat.experiment = self.experiment(def, class);
-        }
         for e in std::mem::take(&mut self.tree.load_errors) {
             self.diags.push(e);
         }

@@ -253,6 +253,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     });
                 }
             }
+        } else if kind == VarKind::Parameter && self.flat.vars[id.index()].fixed == Some(false) {
+            // Computed during initialisation (specification 8.6): an initial equation gives
+            // its value (`parameters_from_initial_equations`), the start value is a guess.
         } else if matches!(kind, VarKind::Parameter | VarKind::Constant) {
             // A parameter without a value takes its start value (specification 8.6).
             match start {
