@@ -883,7 +883,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ));
                 };
                 let var = &self.flat.vars[v.index()];
-                if matches!(var.kind, VarKind::Parameter | VarKind::Constant) {
+                // An initial algorithm may compute a parameter with `fixed = false`
+                // (specification 8.6; the result becomes its binding where it depends on
+                // parameters only).
+                let computed =
+                    alg.initial && var.kind == VarKind::Parameter && var.fixed == Some(false);
+                if matches!(var.kind, VarKind::Parameter | VarKind::Constant) && !computed {
                     return Err(Box::new(
                         Diagnostic::error(
                             "assignment",
