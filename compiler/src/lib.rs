@@ -8,6 +8,7 @@ pub mod discretize;
 pub mod export;
 pub mod flat;
 pub mod flatten;
+pub mod initialization;
 pub mod partition;
 pub mod pipeline;
 pub mod plan;

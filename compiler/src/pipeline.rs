@@ -428,6 +428,10 @@ pub fn resolve_method(
 /// are (linearly implicit Euler, multi-rate), which need the explicit form of the model from a
 /// first plan. The system is verified after each pass.
 pub fn system(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Discretized> {
+    if !flat.initial_equations.is_empty() {
+        let (solved, _) = initialized(flat)?;
+        return system(&solved, method, newton);
+    }
     let d = crate::discretize::discretize(flat, method)?;
     crate::system::verify(&d)?;
     let opts = plan::BuildOptions { newton };
@@ -473,8 +477,26 @@ pub fn plan(
     method: &Method,
     newton: Newton,
 ) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
+    let (solved, notes);
+    let flat = if flat.initial_equations.is_empty() {
+        notes = Vec::new();
+        flat
+    } else {
+        (solved, notes) = initialized(flat)?;
+        &solved
+    };
     let d = system(flat, method, newton)?;
-    plan_of(&d, method, newton)
+    let mut r = plan_of(&d, method, newton)?;
+    r.0.notes = notes;
+    Ok(r)
+}
+
+/// `flat` with its initial equations solved into start values before the run
+/// ([`crate::initialization`]), and the report of what was solved.
+pub fn initialized(flat: &FlatModel) -> DResult<(FlatModel, Vec<String>)> {
+    crate::initialization::initialize(flat, &|f| {
+        plan(f, &Method::ForwardEuler, Newton::default()).map(|r| r.0)
+    })
 }
 
 /// The plan of a step system built for `method`.

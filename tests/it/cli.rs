@@ -207,14 +207,26 @@ fn analyze_emits_layout_and_clif() {
 
 #[test]
 fn initial_problem_is_solved_or_rejected() {
+    // A steady state: solved before the run (x = 1 and stays), and reported.
+    let (code, out, err) = rtc(&["run", "tests/models/initial_equation.mo"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("initial system: 1 initial equation solved for `x`"),
+        "{err}"
+    );
+    for line in out.lines().skip(1) {
+        let x: f64 = line.split(',').nth(1).unwrap().parse().unwrap();
+        assert!((x - 1.0).abs() < 1e-9, "{line}");
+    }
+    // Every state fixed already: an over-determined initial system, located.
     let (code, _, err) = rtc(&[
         "run",
-        "tests/models/initial_equation.mo",
+        "tests/models/initial_overdetermined.mo",
         "--short-diagnostics",
     ]);
     assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("initial_equation.mo:4:3") && err.contains("initial equations"),
+        err.contains("initial_overdetermined.mo:4:3") && err.contains("over-determined"),
         "{err}"
     );
     let (code, out, err) = rtc(&["run", "tests/models/loop_at_start.mo", "--vars", "x,z"]);

@@ -24,6 +24,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("transform", &["diag", "plan", "symbolic", "system"]),
     ("partition", &["diag", "plan", "symbolic"]),
     ("accuracy", &["partition", "system"]),
+    ("initialization", &["diag", "flat", "plan", "symbolic"]),
     ("codegen", &["diag", "plan", "symbolic"]),
     (
         "sim",
@@ -37,6 +38,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "discretize",
             "flat",
             "flatten",
+            "initialization",
             "partition",
             "plan",
             "structure",

@@ -1,4 +1,4 @@
-model InitialEquation "initial equations rtc does not solve yet (a steady state) are rejected with a located diagnostic"
+model InitialEquation "a steady state: the initial system der(x) = 0 gives x = 1"
   Real x;
 initial equation
   der(x) = 0;

@@ -404,6 +404,9 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         ..pipeline::Newton::default()
     };
     let (p, _, _) = crate::pipeline::plan(flat, &method, newton)?;
+    for n in &p.notes {
+        eprintln!("rtc: {n}");
+    }
     let selected = sim::select_outputs(&p, &a.vars)?;
     let inputs = sim::input_slots(&p);
     let layout = rtc_runtime::Layout {

@@ -225,7 +225,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         return Err(Box::new(
             Diagnostic::error("unsupported", "not yet supported: initial equations")
                 .at(e.span, "initial equation")
-                .help("give states start values with `fixed = true` instead"),
+                .help("the pipeline solves initial equations into start values first (pipeline::initialized)"),
         ));
     }
     let mut work = flat.clone();

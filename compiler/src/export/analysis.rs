@@ -74,6 +74,9 @@ pub fn report(
 ) -> Result<String, Box<Diagnostic>> {
     use std::fmt::Write as _;
     let mut out = String::new();
+    // Initial equations solved into start values first (they are what the run starts from).
+    let (solved, notes) = pipeline::initialized(flat)?;
+    let flat = &solved;
     let d = pipeline::system(flat, method, newton)?;
     let (p, _init_r, step_r) = pipeline::plan_of(&d, method, newton)?;
     let states = p.formulas.len();
@@ -85,6 +88,9 @@ pub fn report(
         p.method,
         h.map(|h| format!(", h = {h}")).unwrap_or_default()
     );
+    for n in &notes {
+        let _ = writeln!(out, "  {n}");
+    }
     method_lines(&mut out, flat, method, h, &d)?;
     let _ = writeln!(
         out,

@@ -1,0 +1,364 @@
+//! Initial equations solved before the run (specification 8.6; Cellier & Kofman ch. 10: the
+//! initial system is solved once, off the clock).
+//!
+//! The step system starts from known states: every state's start value. Initial equations that
+//! flattening could not turn into start values (`der(y) = 0` for a steady state, `y = y_start`
+//! for an output, a relation between states) instead fix some of the states whose `fixed` is
+//! not true. This module finds those start values: with the model at the start time (the
+//! initial system of a forward Euler plan built without the initial equations, run by the
+//! interpreter) as the function of the free states, the residuals of the initial equations are
+//! driven to zero by damped Newton with a finite-difference Jacobian. Where there are more free
+//! states than equations, the states the residuals depend on most are chosen (greedy column
+//! selection on the Jacobian: each next column with the largest part orthogonal to the chosen
+//! ones); the others keep their start values. The solution becomes the chosen states' start
+//! values with `fixed = true`, and the initial equations are used up; the report says what was
+//! solved.
+//!
+//! This is not bounded work and needs none: it runs when the model is compiled, before the
+//! clock. The start values are then numbers: a parameter changed while the model runs does not
+//! re-initialise it, and objects carry the solved start values.
+
+use crate::diag::Diagnostic;
+use crate::flat::{FlatModel, FlatVar, VarKind};
+use crate::plan::interp::Interp;
+use crate::plan::{Plan, Slot, Status};
+use crate::symbolic::{ExprId, Node};
+use nalgebra::{DMatrix, DVector};
+use rustc_hash::FxHashMap;
+
+/// Newton iterations at most, and the residual test (relative to the equation's terms).
+const MAX_ITERATIONS: usize = 100;
+const RTOL: f64 = 1e-10;
+
+fn error(msg: String) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error("initialization", msg))
+}
+
+/// The model at the start time as a function of the free states: the plan's initial system on
+/// the interpreter, and how to read every flat variable (and derivative) from its memory.
+struct Model<'p> {
+    plan: &'p Plan,
+    it: Interp,
+    mem0: Vec<f64>,
+    t0: f64,
+    /// Flat variable → expression over the plan's slots (its record), or the slot itself
+    /// (parameters, which have no record), and `der(x)` slots.
+    value: FxHashMap<FlatVar, ExprId>,
+    slot: FxHashMap<FlatVar, Slot>,
+    der: FxHashMap<FlatVar, Slot>,
+}
+
+impl Model<'_> {
+    /// Memory after the initial system with `free` slots set to `u`.
+    fn solve(&mut self, free: &[Slot], u: &[f64]) -> Result<Vec<f64>, String> {
+        let mut mem = self.mem0.clone();
+        for (s, &x) in free.iter().zip(u) {
+            mem[s.index()] = x;
+        }
+        // A zero-length forward Euler step re-solves the model at the start time with the
+        // states as set (`init` would reset them to their start values).
+        match self.it.step(&mut mem, self.t0, 0.0) {
+            Status::Ok => Ok(mem),
+            st => Err(crate::plan::describe(self.plan, st)),
+        }
+    }
+}
+
+/// The residual lhs − rhs of each initial equation and its scale |lhs| + |rhs|.
+fn residuals(
+    flat: &FlatModel,
+    arena: &crate::symbolic::Arena<FlatVar>,
+    eqs: &[(ExprId, ExprId)],
+    m: &Model,
+    mem: &[f64],
+) -> Vec<(f64, f64)> {
+    let n = flat.vars.len() as u32;
+    let mut var = |v: FlatVar| -> f64 {
+        if v.0 >= n {
+            // der(x), renamed below.
+            let x = FlatVar(v.0 - n);
+            return m.der.get(&x).map_or(f64::NAN, |s| mem[s.index()]);
+        }
+        match (m.value.get(&v), m.slot.get(&v)) {
+            (Some(&e), _) => {
+                crate::symbolic::eval::eval(&m.plan.arena, e, &mut |s: Slot| mem[s.index()], m.t0)
+            }
+            (None, Some(s)) => mem[s.index()],
+            (None, None) => f64::NAN,
+        }
+    };
+    eqs.iter()
+        .map(|&(l, r)| {
+            let a = crate::symbolic::eval::eval(arena, l, &mut var, m.t0);
+            let b = crate::symbolic::eval::eval(arena, r, &mut var, m.t0);
+            (a - b, a.abs() + b.abs())
+        })
+        .collect()
+}
+
+/// The states of `plan` whose alias set has no member with `fixed = true`, with the flat
+/// variable that represents each (its record is +slot).
+fn free_states(flat: &FlatModel, plan: &Plan) -> Vec<(Slot, FlatVar)> {
+    let by_name: FxHashMap<&str, FlatVar> = flat
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.name.as_str(), FlatVar(i as u32)))
+        .collect();
+    let mut out = Vec::new();
+    for (x, _) in &plan.formulas {
+        let mut rep = None;
+        let mut fixed = false;
+        for o in &plan.outputs {
+            let slot = match plan.arena.node(o.expr) {
+                Node::Var(s) => Some(s),
+                Node::Neg(a) => match plan.arena.node(a) {
+                    Node::Var(s) => Some(s),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if slot != Some(*x) {
+                continue;
+            }
+            if let Some(&v) = by_name.get(o.name.as_str()) {
+                fixed |= flat.var(v).fixed == Some(true);
+                if matches!(plan.arena.node(o.expr), Node::Var(_)) && rep.is_none() {
+                    rep = Some(v);
+                }
+            }
+        }
+        if let (false, Some(v)) = (fixed, rep) {
+            out.push((*x, v));
+        }
+    }
+    out
+}
+
+/// `flat` with its initial equations solved into start values, and the report; `flat` itself
+/// (cloned) when it has none.
+pub fn initialize(
+    flat: &FlatModel,
+    plan_of: &dyn Fn(&FlatModel) -> Result<Plan, Box<Diagnostic>>,
+) -> Result<(FlatModel, Vec<String>), Box<Diagnostic>> {
+    let mut out = flat.clone();
+    if flat.initial_equations.is_empty() {
+        return Ok((out, Vec::new()));
+    }
+    let mut without = flat.clone();
+    without.initial_equations.clear();
+    let plan = plan_of(&without)?;
+    let t0 = flat.experiment.start_time.unwrap_or(0.0);
+    let mut it = Interp::new(&plan);
+    let mut mem0 = it.memory();
+    let st = it.init(&mut mem0, t0);
+    if st != Status::Ok {
+        return Err(error(format!(
+            "the model at the start time fails before its initial equations are solved: {}",
+            crate::plan::describe(&plan, st)
+        )));
+    }
+    let by_name: FxHashMap<&str, ExprId> = plan
+        .outputs
+        .iter()
+        .map(|o| (o.name.as_str(), o.expr))
+        .collect();
+    let slot_of: FxHashMap<&str, Slot> = plan
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.name.as_str(), Slot(i as u32)))
+        .collect();
+    let mut value = FxHashMap::default();
+    let mut slot = FxHashMap::default();
+    let mut der = FxHashMap::default();
+    for (i, v) in flat.vars.iter().enumerate() {
+        let id = FlatVar(i as u32);
+        if let Some(&e) = by_name.get(v.name.as_str()) {
+            value.insert(id, e);
+        } else if let Some(&s) = slot_of.get(v.name.as_str()) {
+            slot.insert(id, s);
+        }
+        if let Some(&s) = slot_of.get(format!("der({})", v.name).as_str()) {
+            der.insert(id, s);
+        }
+    }
+    let mut model = Model {
+        plan: &plan,
+        it,
+        mem0,
+        t0,
+        value,
+        slot,
+        der,
+    };
+    // The initial equations over a copy of the arena where der(x) reads as a variable of its own.
+    let mut arena = flat.arena.clone();
+    let n = flat.vars.len() as u32;
+    let mut cache = FxHashMap::default();
+    let eqs: Vec<(ExprId, ExprId)> = flat
+        .initial_equations
+        .iter()
+        .map(|eq| {
+            let mut sub = |e: ExprId| {
+                arena.substitute(e, &mut cache, &mut |ar, node| match node {
+                    Node::Der(v) => Some(ar.var(FlatVar(v.0 + n))),
+                    Node::Pre(v) => Some(ar.var(v)),
+                    _ => None,
+                })
+            };
+            (sub(eq.lhs), sub(eq.rhs))
+        })
+        .collect();
+    let free = free_states(flat, &plan);
+    let k = eqs.len();
+    let names = |idx: &[usize]| -> String {
+        idx.iter()
+            .map(|&i| format!("`{}`", flat.var(free[i].1).name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if free.len() < k {
+        let first = &flat.initial_equations[0];
+        return Err(Box::new(
+            Diagnostic::error(
+                "initialization",
+                format!(
+                    "the initial system is over-determined: {k} initial equation{} but {} states without `fixed = true`{} (rtc's initial system solves for states only, not for discrete variables or parameters)",
+                    if k == 1 { "" } else { "s" },
+                    free.len(),
+                    if free.is_empty() { String::new() } else { format!(" ({})", names(&(0..free.len()).collect::<Vec<_>>())) }
+                ),
+            )
+            .at(first.span, "initial equation")
+            .help("remove an initial equation, or `fixed = true` from a state it should determine"),
+        ));
+    }
+    let slots: Vec<Slot> = free.iter().map(|f| f.0).collect();
+    let mut u: Vec<f64> = slots.iter().map(|s| model.mem0[s.index()]).collect();
+    let eval_at = |model: &mut Model, u: &[f64]| -> Result<Vec<(f64, f64)>, String> {
+        let mem = model.solve(&slots, u)?;
+        Ok(residuals(flat, &arena, &eqs, model, &mem))
+    };
+    let jacobian =
+        |model: &mut Model, u: &[f64], r0: &[(f64, f64)]| -> Result<DMatrix<f64>, String> {
+            let mut j = DMatrix::zeros(k, u.len());
+            for c in 0..u.len() {
+                let d = 1e-7 * u[c].abs().max(1.0);
+                let mut up = u.to_vec();
+                up[c] += d;
+                let r = eval_at(model, &up)?;
+                for i in 0..k {
+                    j[(i, c)] = (r[i].0 - r0[i].0) / d;
+                }
+            }
+            Ok(j)
+        };
+    let converged = |r: &[(f64, f64)]| {
+        r.iter()
+            .all(|&(x, s)| x.abs() <= RTOL * s.max(1e-300) || x == 0.0)
+    };
+    let mut r = eval_at(&mut model, &u).map_err(|e| error(format!("initial system: {e}")))?;
+    // The columns (free states) the equations determine.
+    let j0 = jacobian(&mut model, &u, &r).map_err(|e| error(format!("initial system: {e}")))?;
+    let chosen = choose_columns(&j0, k).ok_or_else(|| {
+        error(format!(
+            "the initial system is singular: the {k} initial equations do not determine {k} of the free states {}",
+            names(&(0..free.len()).collect::<Vec<_>>())
+        ))
+    })?;
+    let mut iterations = 0;
+    while !converged(&r) {
+        if iterations == MAX_ITERATIONS {
+            let worst = r.iter().map(|p| p.0.abs()).fold(0.0, f64::max);
+            return Err(error(format!(
+                "the initial system did not converge in {MAX_ITERATIONS} Newton iterations (largest residual {worst:e}) for {}",
+                names(&chosen)
+            )));
+        }
+        iterations += 1;
+        let j = jacobian(&mut model, &u, &r).map_err(|e| error(format!("initial system: {e}")))?;
+        let js = DMatrix::from_fn(k, k, |i, c| j[(i, chosen[c])]);
+        let rhs = DVector::from_iterator(k, r.iter().map(|p| p.0));
+        let Some(dx) = js.lu().solve(&rhs) else {
+            return Err(error(format!(
+                "the Jacobian of the initial system is singular at iteration {iterations} for {}",
+                names(&chosen)
+            )));
+        };
+        let norm = |r: &[(f64, f64)]| r.iter().map(|p| p.0 * p.0).sum::<f64>();
+        let before = norm(&r);
+        let mut lambda = 1.0;
+        loop {
+            let mut trial = u.clone();
+            for (c, &col) in chosen.iter().enumerate() {
+                trial[col] -= lambda * dx[c];
+            }
+            match eval_at(&mut model, &trial) {
+                Ok(rt) if norm(&rt) < before || lambda < 1e-4 => {
+                    u = trial;
+                    r = rt;
+                    break;
+                }
+                _ if lambda < 1e-4 => {
+                    return Err(error(format!(
+                        "the initial system's Newton iteration failed (no step reduces the residual) for {}",
+                        names(&chosen)
+                    )))
+                }
+                _ => lambda /= 2.0,
+            }
+        }
+    }
+    let mut report = vec![format!(
+        "initial system: {k} initial equation{} solved for {} in {iterations} Newton iteration{} (damped, finite-difference Jacobian)",
+        if k == 1 { "" } else { "s" },
+        names(&chosen),
+        if iterations == 1 { "" } else { "s" }
+    )];
+    for &c in &chosen {
+        let v = free[c].1;
+        let x = u[c];
+        let e = out.arena.constant(x);
+        let var = &mut out.vars[v.index()];
+        var.start = Some(e);
+        var.fixed = Some(true);
+        report.push(format!("  {} = {x}", var.name));
+        debug_assert_eq!(var.kind, VarKind::State);
+    }
+    out.initial_equations.clear();
+    Ok((out, report))
+}
+
+/// `k` columns of `j` that are linearly independent, the largest first (greedy selection by
+/// the norm of each column's part orthogonal to those chosen); `None` if there are not `k`.
+fn choose_columns(j: &DMatrix<f64>, k: usize) -> Option<Vec<usize>> {
+    let mut basis: Vec<DVector<f64>> = Vec::new();
+    let mut chosen = Vec::new();
+    let scale = j.iter().fold(0.0f64, |a, x| a.max(x.abs())).max(1e-300);
+    while chosen.len() < k {
+        let mut best: Option<(usize, f64, DVector<f64>)> = None;
+        for c in 0..j.ncols() {
+            if chosen.contains(&c) {
+                continue;
+            }
+            let mut v: DVector<f64> = j.column(c).into_owned();
+            for b in &basis {
+                let p = b.dot(&v);
+                v -= b * p;
+            }
+            let nv = v.norm();
+            if best.as_ref().is_none_or(|b| nv > b.1) {
+                best = Some((c, nv, v));
+            }
+        }
+        let (c, nv, v) = best?;
+        if nv <= 1e-10 * scale {
+            return None;
+        }
+        basis.push(v / nv);
+        chosen.push(c);
+    }
+    chosen.sort_unstable();
+    Some(chosen)
+}
