@@ -59,7 +59,7 @@ pub fn check_source(file_name: &str, text: &str, opts: &Options) -> Checked {
     let mut diagnostics = loaded.diagnostics;
     let mut summary = None;
     if let Some(model) = &loaded.model {
-        match structure::check(model) {
+        match check_model(model) {
             // Its warnings are alias elimination's, which `load_source` reported.
             Ok(s) => summary = Some(s),
             Err(ds) => diagnostics.extend(ds),
@@ -75,7 +75,18 @@ pub fn check_source(file_name: &str, text: &str, opts: &Options) -> Checked {
 
 /// Balance and structural regularity of a flat model (`rtc check`).
 pub fn check_model(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
-    structure::check(model)
+    let summary = structure::check(model)?;
+    // Then the initial system's size: more initial equations than free states is found here,
+    // before any plan.
+    if !model.initial_equations.is_empty() {
+        let mut merged = model.clone();
+        if let Ok(a) = structure::alias::eliminate(&mut merged) {
+            if let Some(d) = initial_count(model, &merged, &a) {
+                return Err(vec![*d]);
+            }
+        }
+    }
+    Ok(summary)
 }
 
 /// A flattened model, or the diagnostics that prevented it (warnings either way).
@@ -93,6 +104,10 @@ pub fn load_source(file_name: &str, text: &str, opts: &Options) -> Loaded {
     let outcome = flatten::flatten_source(&mut tree, file_name, text, opts);
     let mut diagnostics = outcome.diagnostics;
     let mut model = outcome.model;
+    if let Some(m) = &mut model {
+        // `fixed = true` on a variable that is not a state: an initial equation.
+        structure::alias::fixed_to_initial_equations(m);
+    }
     if let Some(m) = &model {
         match structure::alias::eliminate(&mut m.clone()) {
             Ok(a) => diagnostics.extend(a.warnings),
@@ -107,6 +122,39 @@ pub fn load_source(file_name: &str, text: &str, opts: &Options) -> Loaded {
         diagnostics,
         sources: std::mem::take(&mut tree.sources),
     }
+}
+
+/// More initial equations than states left free to satisfy them (states whose alias set has
+/// no `fixed = true` member): an over-determined initial system, found before any plan.
+fn initial_count(
+    m: &FlatModel,
+    merged: &FlatModel,
+    a: &structure::alias::Aliases,
+) -> Option<Box<Diagnostic>> {
+    let first = m.initial_equations.first()?;
+    let free = (0..merged.vars.len())
+        .filter(|&v| {
+            a.has_state[v]
+                && a.rep[v].0.index() == v
+                && a.bound[v].is_none()
+                && merged.vars[v].fixed != Some(true)
+        })
+        .count();
+    let k = m.initial_equations.len();
+    (k > free).then(|| {
+        Box::new(
+            Diagnostic::error(
+                "initialization",
+                format!(
+                    "the initial system is over-determined: {k} initial equation{} but {free} state{} without `fixed = true` (rtc's initial system solves for states only, not for discrete variables or parameters)",
+                    if k == 1 { "" } else { "s" },
+                    if free == 1 { "" } else { "s" }
+                ),
+            )
+            .at(first.span, "initial equation")
+            .help("remove an initial equation, or `fixed = true` from a state it should determine"),
+        )
+    })
 }
 
 /// [`load_source`] on a thread with a stack that fits the input's nesting.

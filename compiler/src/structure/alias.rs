@@ -424,6 +424,51 @@ fn keep_one(
     });
 }
 
+/// `fixed = true` on variables that are not states and whose alias set has no state and no
+/// parameter binding: each asks for the initial equation `v = start` (specification 8.6),
+/// which [`fixed_to_initial_equations`] adds for the initial system.
+pub fn fixed_without_state(model: &FlatModel) -> Vec<FlatVar> {
+    let mut m = model.clone();
+    let u = union(&mut m);
+    let mut out = Vec::new();
+    for (r, set) in u.members.iter().enumerate().filter(|(_, s)| !s.is_empty()) {
+        let any_state = set.iter().any(|&v| model.vars[v].kind == VarKind::State);
+        let bound = u.bound[r];
+        if any_state || bound.is_some() {
+            continue;
+        }
+        out.extend(
+            set.iter()
+                .copied()
+                .filter(|&v| {
+                    model.vars[v].fixed == Some(true) && model.vars[v].kind == VarKind::Algebraic
+                })
+                .map(|v| FlatVar(v as u32)),
+        );
+    }
+    out.sort_unstable_by_key(|v| v.0);
+    out
+}
+
+/// Turns `fixed = true` on the variables [`fixed_without_state`] finds into initial equations
+/// `v = start` (the start value, else 0) for the initial system, located at the start value.
+pub fn fixed_to_initial_equations(model: &mut FlatModel) {
+    for v in fixed_without_state(model) {
+        let var = &model.vars[v.index()];
+        let span = start_span(var);
+        let start = var.start;
+        let lhs = model.arena.var(v);
+        let rhs = start.unwrap_or_else(|| model.arena.constant(0.0));
+        model.initial_equations.push(crate::flat::Equation {
+            lhs,
+            rhs,
+            span,
+            origin: crate::flat::EquationOrigin::Source,
+        });
+        model.vars[v.index()].fixed = None;
+    }
+}
+
 pub fn eliminate(model: &mut FlatModel) -> Result<Aliases, Vec<Diagnostic>> {
     let u = union(model);
     let n = model.vars.len();
