@@ -251,6 +251,17 @@ struct Control {
     time: f64,
 }
 
+impl Control {
+    fn new(paused: bool, span: u64, time: f64) -> Control {
+        Control {
+            paused,
+            span,
+            stopped: None,
+            time,
+        }
+    }
+}
+
 /// Applies one command after a frame's step: `set` writes a parameter or input slot (and
 /// recomputes what depends on a parameter), `pause`, `resume`, `stop`.
 fn apply_command(
@@ -556,12 +567,7 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             if failure.is_some() {
                 break;
             }
-            let mut ctl = Control {
-                paused,
-                span,
-                stopped: None,
-                time: time_of(done),
-            };
+            let mut ctl = Control::new(paused, span, time_of(done));
             poll_commands(
                 cfg,
                 layout,
@@ -572,9 +578,8 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
                 k,
                 run_start,
             );
-            (paused, span) = (ctl.paused, ctl.span);
-            if ctl.stopped.is_some() {
-                stopped = ctl.stopped;
+            (paused, span, stopped) = (ctl.paused, ctl.span, ctl.stopped);
+            if stopped.is_some() {
                 break;
             }
             continue;
@@ -635,12 +640,7 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             break;
         }
         // The mailbox, after the step, in the waiting time.
-        let mut ctl = Control {
-            paused,
-            span,
-            stopped: None,
-            time: time_of(done),
-        };
+        let mut ctl = Control::new(paused, span, time_of(done));
         poll_commands(
             cfg,
             layout,
@@ -651,9 +651,8 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             k,
             run_start,
         );
-        (paused, span) = (ctl.paused, ctl.span);
-        if ctl.stopped.is_some() {
-            stopped = ctl.stopped;
+        (paused, span, stopped) = (ctl.paused, ctl.span, ctl.stopped);
+        if stopped.is_some() {
             break;
         }
         // What the next frame does.

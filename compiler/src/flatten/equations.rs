@@ -146,18 +146,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// Initial equations and initial algorithms that give a state or a discrete variable a
     /// value computed from parameters and the start time (`count := integer((time −
     /// startTime)/period)`, `x = x0`) set its start value (`fixed` for a state); the others
-    /// stay, for the initial system that rtc does not solve yet (discretize refuses them).
+    /// stay, for the initial system ([`crate::initialization`]).
     pub(super) fn initial_values_from_initial_equations(&mut self) {
         let eqs = std::mem::take(&mut self.flat.initial_equations);
         let mut rest = Vec::new();
         for eq in eqs {
-            let sides = [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)];
-            let target = sides
-                .iter()
-                .find_map(|&(v, e)| match self.flat.arena.node(v) {
-                    Node::Var(x) if self.depends_on_parameters_only(e) => Some((x, e)),
-                    _ => None,
-                });
+            let target = self.given_by(&eq, |_| true);
             let Some((x, e)) = target else {
                 rest.push(eq);
                 continue;
@@ -177,6 +171,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         self.flat.initial_equations = rest;
+    }
+
+    /// The variable an equation gives (one side is the variable, chosen by `want`; the other
+    /// refers only to constants, parameters and `time`) and the expression.
+    fn given_by(
+        &self,
+        eq: &Equation,
+        want: impl Fn(&Variable) -> bool,
+    ) -> Option<(FlatVar, ExprId)> {
+        [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)]
+            .iter()
+            .find_map(|&(v, e)| match self.flat.arena.node(v) {
+                Node::Var(x)
+                    if want(&self.flat.vars[x.index()]) && self.depends_on_parameters_only(e) =>
+                {
+                    Some((x, e))
+                }
+                _ => None,
+            })
     }
 
     /// Whether `e` refers only to constants, parameters and `time`.
@@ -345,22 +358,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let eqs = std::mem::take(&mut self.flat.initial_equations);
         let mut rest = Vec::new();
         for eq in eqs {
-            let sides = [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)];
-            let target = sides
-                .iter()
-                .find_map(|&(v, e)| match self.flat.arena.node(v) {
-                    Node::Var(p)
-                        if {
-                            let var = &self.flat.vars[p.index()];
-                            var.kind == VarKind::Parameter
-                                && var.fixed == Some(false)
-                                && var.binding.is_none()
-                        } && self.depends_on_parameters_only(e) =>
-                    {
-                        Some((p, e))
-                    }
-                    _ => None,
-                });
+            let target = self.given_by(&eq, |var| {
+                var.kind == VarKind::Parameter && var.fixed == Some(false) && var.binding.is_none()
+            });
             let Some((p, e)) = target else {
                 rest.push(eq);
                 continue;
