@@ -399,11 +399,22 @@ pub struct Advice {
 }
 
 /// `rtc analyze --advise`: for every method of [`ADVISED`], the largest step whose root
-/// errors (and gain and phase errors at `freqs`) stay below `tol`, and the work per step from
-/// the plan's work bound.
-pub fn advise(flat: &FlatModel, freqs: &[f64], tol: f64, newton: Newton) -> DResult<Vec<Advice>> {
+/// errors (of the modes with |λ| ≤ 2π·`bandwidth` when given, and gain and phase errors at
+/// `freqs`) stay below `tol`, and the work per step from the plan's work bound. (Stability
+/// of the modes left out is not checked: the table says so.)
+pub fn advise(
+    flat: &FlatModel,
+    freqs: &[f64],
+    tol: f64,
+    newton: Newton,
+    bandwidth: Option<f64>,
+) -> DResult<Vec<Advice>> {
     let lin = linearize(flat)?;
-    let modes = crate::partition::modes(&lin);
+    let mut modes = crate::partition::modes(&lin);
+    if let Some(bw) = bandwidth {
+        // Only the modes inside the bandwidth count: |λ| ≤ 2π·bandwidth.
+        modes.retain(|m| m.lambda.norm() <= 2.0 * std::f64::consts::PI * bw);
+    }
     let mut out = Vec::new();
     for name in ADVISED {
         let method = parse_method(&MethodChoice {

@@ -323,3 +323,26 @@ fn mixed_mode_roots_pair_with_their_modes() {
         }
     }
 }
+
+/// `--bandwidth`: only the modes inside it count. On the line without the load mode
+/// (|λ| ≈ 1e6) forward Euler's step is set by the fastest line mode instead.
+#[test]
+fn advice_within_a_bandwidth_leaves_the_fast_mode_out() {
+    let m = flat("VdPLine.mo", &[("n", 5.0)]);
+    let all = rtc::pipeline::advise(&m, &[], 0.01, Default::default(), None).unwrap();
+    let slow = rtc::pipeline::advise(&m, &[], 0.01, Default::default(), Some(1000.0)).unwrap();
+    let fe = |a: &[rtc::pipeline::Advice]| {
+        a.iter()
+            .find(|x| x.method.name() == "fe")
+            .unwrap()
+            .step
+            .unwrap()
+    };
+    let lin = rtc::pipeline::linearize(&m).unwrap();
+    let mut modes = rtc::partition::modes(&lin);
+    modes.retain(|x| x.lambda.norm() <= 2.0 * PI * 1000.0);
+    let scheme = Scheme::of(&method("fe"), &lin.states).unwrap();
+    let by_hand = largest_step(&lin, &modes, &scheme, 0.01, &[]).unwrap();
+    assert_eq!(fe(&slow), by_hand);
+    assert!(fe(&slow) > 50.0 * fe(&all), "{} vs {}", fe(&slow), fe(&all));
+}

@@ -98,7 +98,18 @@ fn accuracy(
     }
     if a.advise {
         let tol = parse_tolerance(&a.tolerance)?;
-        let advice = pipeline::advise(flat, &a.freqs, tol, newton)?;
+        if let Some(bw) = a.bandwidth.filter(|b| !(b.is_finite() && *b > 0.0)) {
+            return Err(cmdline(format!(
+                "--bandwidth {bw}: a frequency in Hz must be positive"
+            )));
+        }
+        let advice = pipeline::advise(flat, &a.freqs, tol, newton, a.bandwidth)?;
+        if let Some(bw) = a.bandwidth {
+            text.push_str(&format!(
+                "only the modes with |λ| <= 2π·{bw} Hz = {:.4e} rad/s count; faster modes are neither held to the tolerance nor checked for stability\n",
+                2.0 * std::f64::consts::PI * bw
+            ));
+        }
         text.push_str(&advice_table(&advice, tol, &a.freqs));
     }
     Ok(text)

@@ -73,6 +73,10 @@ pub struct AnalyzeArgs {
     /// phase errors in radians).
     #[arg(long, default_value = "1%")]
     pub tolerance: String,
+    /// With --advise: only the modes with |λ| ≤ 2π·HZ count (the dynamics the test cares
+    /// about); faster modes are left out of the tolerance.
+    #[arg(long, value_name = "HZ", requires = "advise")]
+    pub bandwidth: Option<f64>,
     /// With --errors: write the method's stability region with the model's hλ and the root
     /// errors over the step as SVG.
     #[arg(long, value_name = "FILE.svg", requires = "errors")]
