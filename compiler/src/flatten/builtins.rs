@@ -177,7 +177,6 @@ const UNSUPPORTED: &[(&[&str], &str)] = &[
             "semiLinear",
             "inStream",
             "actualStream",
-            "getInstanceName",
             "Clock",
             "hold",
             "previous",
@@ -291,6 +290,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if let Some(f) = Func1::from_name(&name) {
             self.check_arguments(&call, (1, 1))?;
             return self.elementary(&call, f);
+        }
+        if name == "getInstanceName" {
+            // Specification 3.7.4.6: the name of the instance the call is written in, from
+            // the top model's name down.
+            self.check_arguments(&call, (0, 0))?;
+            let path = env
+                .node
+                .map(|n| self.nodes[n.0 as usize].path.clone())
+                .unwrap_or_default();
+            let top = self.flat.name.rsplit('.').next().unwrap_or("").to_string();
+            return Ok(Val::Str(if path.is_empty() {
+                top
+            } else {
+                format!("{top}.{path}")
+            }));
         }
         let found = BUILTINS
             .iter()
