@@ -141,6 +141,31 @@ pub struct Variable {
     pub fast: bool,
 }
 
+impl Variable {
+    /// A variable with no binding, start value or other attribute set.
+    pub fn new(name: String, kind: VarKind, ty: ScalarType, span: Span) -> Variable {
+        Variable {
+            name,
+            kind,
+            ty,
+            is_output: false,
+            binding: None,
+            start: None,
+            start_span: None,
+            fixed: None,
+            state_select: None,
+            min: None,
+            max: None,
+            nominal: None,
+            unit: None,
+            description: None,
+            span,
+            implicit: false,
+            fast: false,
+        }
+    }
+}
+
 crate::symbolic::entity!(
     /// An equation of the flat model: an index into `FlatModel::equations` (not a position in
     /// a step system, which has its own numbering).

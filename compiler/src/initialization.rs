@@ -19,7 +19,7 @@
 //! re-initialise it, and objects carry the solved start values.
 
 use crate::diag::Diagnostic;
-use crate::flat::{FlatModel, FlatVar, VarKind};
+use crate::flat::{FlatModel, FlatVar};
 use crate::plan::interp::Interp;
 use crate::plan::{Plan, Slot, Status};
 use crate::symbolic::{ExprId, Node};
@@ -30,8 +30,9 @@ use rustc_hash::FxHashMap;
 const MAX_ITERATIONS: usize = 100;
 const RTOL: f64 = 1e-10;
 
-fn error(msg: String) -> Box<Diagnostic> {
-    Box::new(Diagnostic::error("initialization", msg))
+/// An error of the initial system, located at its first initial equation.
+fn error_at(span: crate::diag::Span, msg: String) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error("initialization", msg).at(span, "initial equation"))
 }
 
 /// The model at the start time as a function of the free states: the plan's initial system on
@@ -145,6 +146,8 @@ pub fn initialize(
     if flat.initial_equations.is_empty() {
         return Ok((out, Vec::new()));
     }
+    let first_span = flat.initial_equations[0].span;
+    let error = |msg: String| error_at(first_span, msg);
     let mut without = flat.clone();
     without.initial_equations.clear();
     let plan = plan_of(&without)?;
@@ -324,7 +327,6 @@ pub fn initialize(
         var.start = Some(e);
         var.fixed = Some(true);
         report.push(format!("  {} = {x}", var.name));
-        debug_assert_eq!(var.kind, VarKind::State);
     }
     out.initial_equations.clear();
     Ok((out, report))

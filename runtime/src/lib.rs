@@ -546,7 +546,9 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
     let batch =
         !timed && cfg.csv_inputs.is_none() && cfg.mailbox.is_none() && cfg.injected_load.is_empty();
     while done < cfg.frames {
-        if batch && !paused {
+        let batched = batch && !paused;
+        let (mut overran, mut lost) = (false, 0u64);
+        if batched {
             let from = done;
             let to = cfg
                 .frames
@@ -564,77 +566,58 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             k += n;
             let last = done >= cfg.frames || failure.is_some();
             rec.frame_end(model, mem, cfg, done, last, time_of(done));
-            if failure.is_some() {
-                break;
-            }
-            let mut ctl = Control::new(paused, span, time_of(done));
-            poll_commands(
-                cfg,
-                layout,
-                model,
-                mem,
-                &mut ctl,
-                &mut applied,
-                k,
-                run_start,
-            );
-            (paused, span, stopped) = (ctl.paused, ctl.span, ctl.stopped);
-            if stopped.is_some() {
-                break;
-            }
-            continue;
-        }
-        let lateness = if cfg.realtime {
-            clock.wait_for(k)
         } else {
-            Duration::ZERO
-        };
-        let frame_start = timed.then(Instant::now);
-        let stepped = !paused;
-        let t0 = time_of(done);
-        let mut h_used = 0.0;
-        if stepped {
-            let span_now = span.min(cfg.frames - done);
-            h_used = cfg.step * span_now as f64;
-            failure = compute(model, mem, cfg, k, t0, h_used);
-            done += span_now;
-            let last = done >= cfg.frames || failure.is_some();
-            rec.frame_end(model, mem, cfg, done, last, time_of(done));
-        }
-        let in_grace = k < cfg.grace_frames;
-        let (mut overran, mut lost) = (false, 0u64);
-        if let Some(frame_start) = frame_start {
-            let end = Instant::now();
-            let (ev_handled, ev_deferred) = model.take_events();
-            if let Some(n) = clock.overran(k, end).filter(|_| cfg.realtime) {
-                (overran, lost) = (true, n);
-            }
+            let lateness = if cfg.realtime {
+                clock.wait_for(k)
+            } else {
+                Duration::ZERO
+            };
+            let frame_start = timed.then(Instant::now);
+            let stepped = !paused;
+            let t0 = time_of(done);
+            let mut h_used = 0.0;
             if stepped {
-                let r = FrameRecord {
-                    frame: k,
-                    time: t0,
-                    h: h_used,
-                    lateness,
-                    exec: end - frame_start,
-                    overrun: overran,
-                    lost,
-                    grace: in_grace,
-                    events: ev_handled + ev_deferred,
-                };
-                account(cfg, &mut stats, &mut rec, &r, (ev_handled, ev_deferred));
+                let span_now = span.min(cfg.frames - done);
+                h_used = cfg.step * span_now as f64;
+                failure = compute(model, mem, cfg, k, t0, h_used);
+                done += span_now;
+                let last = done >= cfg.frames || failure.is_some();
+                rec.frame_end(model, mem, cfg, done, last, time_of(done));
             }
-            if cfg.progress && end - last_progress >= Duration::from_secs(1) {
-                last_progress = end;
-                progress(time_of(done), &stats);
+            let in_grace = k < cfg.grace_frames;
+            if let Some(frame_start) = frame_start {
+                let end = Instant::now();
+                let (ev_handled, ev_deferred) = model.take_events();
+                if let Some(n) = clock.overran(k, end).filter(|_| cfg.realtime) {
+                    (overran, lost) = (true, n);
+                }
+                if stepped {
+                    let r = FrameRecord {
+                        frame: k,
+                        time: t0,
+                        h: h_used,
+                        lateness,
+                        exec: end - frame_start,
+                        overrun: overran,
+                        lost,
+                        grace: in_grace,
+                        events: ev_handled + ev_deferred,
+                    };
+                    account(cfg, &mut stats, &mut rec, &r, (ev_handled, ev_deferred));
+                }
+                if cfg.progress && end - last_progress >= Duration::from_secs(1) {
+                    last_progress = end;
+                    progress(time_of(done), &stats);
+                }
+            } else if stepped {
+                stats.count_frame(h_used, in_grace);
             }
-        } else if stepped {
-            stats.count_frame(h_used, in_grace);
-        }
-        if overran && !in_grace {
-            consecutive += 1;
-            stats.longest_run = stats.longest_run.max(consecutive);
-        } else if !overran {
-            consecutive = 0;
+            if overran && !in_grace {
+                consecutive += 1;
+                stats.longest_run = stats.longest_run.max(consecutive);
+            } else if !overran {
+                consecutive = 0;
+            }
         }
         if failure.is_some() {
             break;
@@ -654,6 +637,10 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
         (paused, span, stopped) = (ctl.paused, ctl.span, ctl.stopped);
         if stopped.is_some() {
             break;
+        }
+        if batched {
+            // The chunk advanced the frame counter itself; no overruns without a clock.
+            continue;
         }
         // What the next frame does.
         if paused {

@@ -424,6 +424,15 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     };
     let mut sources = input_sources(a, &p)?;
     let mut sinks = output_sinks(a, every)?;
+    if let Some(path) = &a.plot {
+        // Found unwritable before the run, not after it.
+        std::fs::File::create(path).map_err(|e| {
+            Box::new(Diagnostic::error(
+                "file",
+                format!("cannot write {}: {e}", path.display()),
+            ))
+        })?;
+    }
     let plotted = std::rc::Rc::new(std::cell::RefCell::new(Recorded::default()));
     if a.plot.is_some() {
         sinks.push(Box::new(PlotSink {

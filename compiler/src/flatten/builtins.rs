@@ -220,23 +220,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let id = FlatVar(self.flat.vars.len() as u32);
         let zero = self.flat.arena.constant(0.0);
         self.flat.vars.push(Variable {
-            name: "initial()".into(),
-            kind: VarKind::Parameter,
-            ty: ScalarType::Boolean,
-            is_output: false,
             binding: Some(zero),
-            start: None,
-            start_span: None,
-            fixed: None,
-            state_select: None,
-            min: None,
-            max: None,
-            nominal: None,
-            unit: None,
             description: Some("true during initialisation, false in every step".into()),
-            span,
-            implicit: false,
-            fast: false,
+            ..Variable::new(
+                "initial()".into(),
+                VarKind::Parameter,
+                ScalarType::Boolean,
+                span,
+            )
         });
         self.meta.push(VarMeta { is_flow: false });
         self.flat.initial_flag = Some(id);

@@ -105,23 +105,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let name = format!("{path}{}", subscript_text(dims, k));
             let id = FlatVar(self.flat.vars.len() as u32);
             self.flat.vars.push(Variable {
-                name,
-                kind,
-                ty,
                 is_output,
-                binding: None,
-                start: None,
-                start_span: None,
-                fixed: None,
-                state_select: None,
-                min: None,
-                max: None,
-                nominal: None,
                 unit: unit.clone(),
                 description: description.clone(),
-                span: decl.name.span,
                 implicit,
                 fast,
+                ..Variable::new(name, kind, ty, decl.name.span)
             });
             self.meta.push(VarMeta { is_flow });
             out.push(id);
