@@ -262,6 +262,9 @@ pub struct FlatModel {
     /// parameter named `initial()` whose value is false; discretisation reads it as true in
     /// the initial system (the model at the start time) and false in every step.
     pub initial_flag: Option<FlatVar>,
+    /// What the compiler did to the model that its user should know (index reduction: the
+    /// equations differentiated and the states chosen), for `rtc check`, `analyze` and `run`.
+    pub notes: Vec<String>,
 }
 
 impl FlatModel {

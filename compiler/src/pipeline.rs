@@ -105,6 +105,18 @@ pub fn load_source(file_name: &str, text: &str, opts: &Options) -> Loaded {
     let mut diagnostics = outcome.diagnostics;
     let mut model = outcome.model;
     if let Some(m) = &mut model {
+        // Index reduction first: a state it demotes to an algebraic variable has its
+        // `fixed = true` turned into an initial equation with the others below.
+        match structure::index::reduce(m) {
+            Ok(Some(report)) => m.notes.extend(report.lines()),
+            Ok(None) => {}
+            Err(errors) => {
+                diagnostics.extend(errors);
+                model = None;
+            }
+        }
+    }
+    if let Some(m) = &mut model {
         // `fixed = true` on a variable that is not a state: an initial equation.
         structure::alias::fixed_to_initial_equations(m);
     }
@@ -546,7 +558,7 @@ pub fn plan(
     };
     let d = system(flat, method, newton)?;
     let mut r = plan_of(&d, method, newton)?;
-    r.0.notes = notes;
+    r.0.notes = flat.notes.iter().cloned().chain(notes).collect();
     Ok(r)
 }
 

@@ -97,6 +97,13 @@ package Mechanics "One-dimensional mechanical components (names as in Modelica.M
       flange.f = -f;
     end Force;
 
+    model Position "Flange moved exactly along a reference position (index reduction differentiates the reference)"
+      Rtc.Blocks.RealInput s_ref(unit = "m") "Reference position of the flange";
+      Flange_b flange "Flange moved along s_ref";
+    equation
+      flange.s = s_ref;
+    end Position;
+
     // -------------------------------------------------------------- sensors
     model PositionSensor "Ideal sensor to measure the absolute position of a flange"
       Flange_a flange "Flange whose position is measured";
@@ -177,6 +184,19 @@ package Mechanics "One-dimensional mechanical components (names as in Modelica.M
       flange_b.tau = tau;
       flange_a.tau = -tau;
     end Damper;
+
+    model IdealGear "Ideal gear without inertia, flange_a.phi = ratio*flange_b.phi"
+      parameter Real ratio(start = 1) "Transmission ratio (flange_a.phi/flange_b.phi)";
+      Flange_a flange_a "Input flange";
+      Flange_b flange_b "Output flange";
+      SI.Angle phi_a "Angle of flange_a";
+      SI.Angle phi_b "Angle of flange_b";
+    equation
+      phi_a = flange_a.phi;
+      phi_b = flange_b.phi;
+      phi_a = ratio*phi_b;
+      0 = ratio*flange_a.tau + flange_b.tau;
+    end IdealGear;
 
     model Fixed "Flange fixed in housing at a given angle phi0"
       parameter SI.Angle phi0 = 0 "Fixed offset angle of housing";

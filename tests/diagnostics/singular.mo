@@ -4,6 +4,6 @@ model Singular
   Real b;
 equation
   der(x) = a + b;
-  a = 2*x;
-  x = 3*a;
+  b = 2;
+  2*b = 4;
 end Singular;

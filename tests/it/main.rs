@@ -11,6 +11,7 @@ mod examples;
 mod external;
 mod fuzz;
 mod golden;
+mod index;
 mod language;
 mod layering;
 mod methods;

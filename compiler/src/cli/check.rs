@@ -10,6 +10,9 @@ pub(crate) fn check(args: &ModelArgs) -> u8 {
     match pipeline::check_model(&model) {
         Ok(summary) => {
             out(&format!("{}\n", summary.line(&model)));
+            for n in &model.notes {
+                out(&format!("  {n}\n"));
+            }
             0
         }
         Err(diags) => {

@@ -416,10 +416,48 @@ pub(super) fn formula_equations(
             });
         }
     }
+    let stage_guesses = stage_guesses(b, &stages, formulas);
     Ok(Stepped {
         step_eqs,
         formula_list,
         stage_eqs,
         counter_eqs,
+        stage_guesses,
     })
+}
+
+/// Radau's stage values are unknowns solved by Newton from their previous values: before the
+/// first step, the initial system gives them the values at the start time (a stage copy that
+/// starts at zero can make the first Jacobian singular, e.g. a position on a circle at the
+/// origin). `copy = original` per stage copy, for the initial system.
+fn stage_guesses(
+    b: &mut Builder,
+    stages: &[FxHashMap<SysVar, SysVar>],
+    formulas: &[Formula],
+) -> Vec<(SysVar, SEquation)> {
+    let mut out = Vec::new();
+    if !formulas.contains(&Formula::Radau) {
+        return out;
+    }
+    for map in stages {
+        let mut pairs: Vec<(SysVar, SysVar)> = map
+            .iter()
+            .map(|(&o, &c)| (o, c))
+            .filter(|&(_, c)| b.vars[c.index()].kind == SVarKind::Stage)
+            .collect();
+        pairs.sort_unstable_by_key(|&(o, _)| o.0);
+        for (o, c) in pairs {
+            let (lhs, rhs) = (b.arena.var(c), b.arena.var(o));
+            out.push((
+                c,
+                SEquation {
+                    lhs,
+                    rhs,
+                    span: b.vars[c.index()].span,
+                    origin: Origin::Formula(c),
+                },
+            ));
+        }
+    }
+    out
 }

@@ -127,6 +127,7 @@ pub(super) fn systems(
         step_eqs,
         stage_eqs,
         counter_eqs,
+        stage_guesses,
         ..
     } = stepped;
     let mut init_unknowns = Vec::new();
@@ -146,6 +147,10 @@ pub(super) fn systems(
     step_all.extend(model_eqs.iter().copied());
     step_all.extend(stage_eqs);
     let mut init_eqs = model_eqs;
+    for (v, eq) in stage_guesses {
+        init_unknowns.push(v);
+        init_eqs.push(eq);
+    }
     if let Some((i, st)) = counter_eqs {
         init_eqs.push(i);
         step_all.push(st);

@@ -198,6 +198,8 @@ struct Stepped {
     formula_list: Vec<(SysVar, Formula)>,
     stage_eqs: Vec<SEquation>,
     counter_eqs: Option<(SEquation, SEquation)>,
+    /// Implicit stage copies and `copy = original` for the initial system (their first guess).
+    stage_guesses: Vec<(SysVar, SEquation)>,
 }
 
 /// `initial()` (the flat model's `initial()` parameter, false) reads true in the initial

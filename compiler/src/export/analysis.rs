@@ -88,7 +88,7 @@ pub fn report(
         p.method,
         h.map(|h| format!(", h = {h}")).unwrap_or_default()
     );
-    for n in &notes {
+    for n in flat.notes.iter().chain(&notes) {
         let _ = writeln!(out, "  {n}");
     }
     method_lines(&mut out, flat, method, h, &d)?;

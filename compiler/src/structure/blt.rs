@@ -107,7 +107,7 @@ pub fn blt<V: Var>(
                     .join(", ")
             ));
         }
-        help.push("a state constrained by an algebraic equation needs index reduction, which rtc does not do".into());
+        help.push("a state constrained by an algebraic equation that index reduction left in the model (see its note in `rtc check`)".into());
         return Err(Box::new(d.help(help.join("\n"))));
     }
     // Dependency graph: i → j when equation i uses the unknown matched to equation j.

@@ -7,6 +7,7 @@
 
 pub mod alias;
 pub mod blt;
+pub mod index;
 pub mod matching;
 pub mod tearing;
 
@@ -239,7 +240,7 @@ pub fn check(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
     }
     if neq == nunk {
         help.push(
-            "if states are constrained algebraically (e.g. two capacitors in parallel), the model needs index reduction, which rtc does not do: remove the redundant state"
+            "index reduction (differentiating constraints between states, as for two capacitors in parallel) does not resolve it: some equations are redundant or contradictory, and some unknowns are determined by none"
                 .into(),
         );
     }

@@ -15,16 +15,35 @@ use super::VarId;
 use super::{Arena, CmpOp, ExprId, Func1, Func2, Node, Var};
 use rustc_hash::FxHashMap;
 
-/// Memoised differentiation with respect to one variable.
+/// Memoised differentiation with respect to one variable, or along time.
 pub struct Differentiator<V: Var = super::VarId> {
-    pub wrt: V,
+    wrt: Wrt<V>,
     cache: FxHashMap<ExprId, ExprId>,
+}
+
+/// What a [`Differentiator`] differentiates by.
+enum Wrt<V: Var> {
+    /// ∂/∂v, every other variable held fixed.
+    Var(V),
+    /// d/dt: each variable's time derivative as given (absent: zero, for parameters and
+    /// variables constant between events), `time` with derivative one.
+    Time(FxHashMap<V, ExprId>),
 }
 
 impl<V: Var> Differentiator<V> {
     pub fn new(wrt: V) -> Differentiator<V> {
         Differentiator {
-            wrt,
+            wrt: Wrt::Var(wrt),
+            cache: FxHashMap::default(),
+        }
+    }
+
+    /// The total time derivative, with `rates[v]` the time derivative of variable `v` (index
+    /// reduction differentiates equations along the solution this way). `pre(v)` and `der(v)`
+    /// leaves have derivative zero: callers replace `der` by variables first.
+    pub fn along_time(rates: FxHashMap<V, ExprId>) -> Differentiator<V> {
+        Differentiator {
+            wrt: Wrt::Time(rates),
             cache: FxHashMap::default(),
         }
     }
@@ -64,14 +83,16 @@ impl<V: Var> Differentiator<V> {
     fn rule(&mut self, ar: &mut Arena<V>, id: ExprId) -> ExprId {
         let zero = ar.constant(0.0);
         match ar.node(id) {
-            Node::Const(_) | Node::Time | Node::Pre(_) | Node::Der(_) => zero,
-            Node::Var(v) => {
-                if v == self.wrt {
-                    ar.constant(1.0)
-                } else {
-                    zero
-                }
-            }
+            Node::Const(_) | Node::Pre(_) | Node::Der(_) => zero,
+            Node::Time => match self.wrt {
+                Wrt::Var(_) => zero,
+                Wrt::Time(_) => ar.constant(1.0),
+            },
+            Node::Var(v) => match &self.wrt {
+                Wrt::Var(w) if *w == v => ar.constant(1.0),
+                Wrt::Var(_) => zero,
+                Wrt::Time(rates) => rates.get(&v).copied().unwrap_or(zero),
+            },
             Node::Neg(a) => ar.neg(self.d(a)),
             Node::Add(a, b) => ar.add(self.d(a), self.d(b)),
             Node::Sub(a, b) => ar.sub(self.d(a), self.d(b)),

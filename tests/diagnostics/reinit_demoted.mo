@@ -1,0 +1,12 @@
+model ReinitDemoted "index reduction keeps x (fixed start) and makes y algebraic"
+  Real x(start = 1, fixed = true);
+  Real y(start = 2);
+  Real z;
+equation
+  der(x) = -x + z;
+  der(y) = -z;
+  y = 2*x;
+  when x < 0.5 then
+    reinit(y, 1);
+  end when;
+end ReinitDemoted;

@@ -1,0 +1,199 @@
+//! Index reduction (Pantelides, dummy derivatives) and the initial system on models of higher
+//! index, against closed-form references and one computed by scipy
+//! (`tests/refdata/cartesian_pendulum.py`).
+//!
+//! Every model runs with each implicit method at two step sizes, h and h/2. The largest error
+//! over the run must fall by the factor the method's order predicts, 2^p (backward Euler 1,
+//! trapezoid 2, Radau IIA 3): within [0.75, 1.35]·2^p, the band the method-order tests use,
+//! widened a little because the constraint equations are solved by Newton to a relative
+//! tolerance. The step sizes are chosen so that the error is far above that tolerance and the
+//! error constant has settled (halving h once more gives the same ratio).
+
+use crate::common;
+use rtc::pipeline::Method;
+use rtc::sim::{trajectory, RunSettings};
+
+fn plan_of(file: &str, method: &Method) -> rtc::plan::Plan {
+    let path = common::repo_root().join("tests/models/index").join(file);
+    let text = std::fs::read_to_string(&path).expect("read model");
+    let c = rtc::pipeline::check_source(file, &text, &Default::default());
+    assert!(!c.has_errors(), "{file}: {:?}", c.short_diagnostics());
+    let model = c.model.expect("model");
+    match rtc::pipeline::plan(&model, method, Default::default()) {
+        Ok((p, _, _)) => p,
+        Err(d) => panic!("{file} ({}): {}", method.name(), d.message),
+    }
+}
+
+/// The largest error of `var` against `exact` over [0, stop], recorded every 0.01 s.
+fn max_error(
+    file: &str,
+    method: &Method,
+    h: f64,
+    stop: f64,
+    var: &str,
+    exact: &dyn Fn(f64) -> f64,
+) -> f64 {
+    let plan = plan_of(file, method);
+    let settings = RunSettings {
+        start: 0.0,
+        stop,
+        step: h,
+        every: (0.01 / h).round() as usize,
+        ..Default::default()
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &[var.to_string()]).expect("run");
+    assert!(
+        failure.is_none(),
+        "{file} ({}, h = {h}): {:?}",
+        method.name(),
+        failure.map(|f| f.message)
+    );
+    tr.times
+        .iter()
+        .zip(&tr.values)
+        .fold(0.0f64, |m, (t, v)| m.max((v[0] - exact(*t)).abs()))
+}
+
+const IMPLICIT: [(Method, i32); 3] = [
+    (Method::BackwardEuler, 1),
+    (Method::Trapezoid, 2),
+    (Method::Radau, 3),
+];
+
+/// Checks the error ratio of every implicit method; `steps[k]` is h for `IMPLICIT[k]`.
+fn orders(file: &str, steps: [f64; 3], stop: f64, var: &str, exact: &dyn Fn(f64) -> f64) {
+    for ((method, order), h) in IMPLICIT.iter().zip(steps) {
+        let e1 = max_error(file, method, h, stop, var, exact);
+        let e2 = max_error(file, method, h / 2.0, stop, var, exact);
+        let ratio = e1 / e2;
+        let want = 2f64.powi(*order);
+        eprintln!(
+            "{file} {var} {}: error {e1:.3e} at h = {h}, {e2:.3e} at h/2, ratio {ratio:.2} (2^{order} = {want})",
+            method.name()
+        );
+        assert!(
+            ratio > 0.75 * want && ratio < 1.35 * want,
+            "{file} {}: ratio {ratio}, expected about {want}",
+            method.name()
+        );
+    }
+}
+
+/// Two inertias joined by an ideal gear (ratio r): one degree of freedom with inertia
+/// J1 + J2/r², driven by T0·sin(w·t) from rest.
+#[test]
+fn gear_pair_has_one_degree_of_freedom() {
+    let (t0, w, je, r) = (2.0, 2.0, 0.5 + 1.8 / 9.0, 3.0);
+    let phi1 = move |t: f64| t0 / (je * w) * (t - (w * t).sin() / w);
+    let w2 = move |t: f64| t0 / (je * w) * (1.0 - (w * t).cos()) / r;
+    orders(
+        "GearPair.mo",
+        [0.01, 0.02, 0.05],
+        2.0,
+        "inertia1.phi",
+        &phi1,
+    );
+    // The second inertia is no state: its speed comes from the differentiated constraint.
+    orders("GearPair.mo", [0.01, 0.02, 0.05], 2.0, "inertia2.w", &w2);
+}
+
+/// mass1 follows s = A·sin(ω t) exactly; mass2 hangs on a spring (Ω² = c/m2) from rest.
+#[test]
+fn prescribed_position_drives_a_spring_mass() {
+    let (a, om, big2) = (0.1f64, std::f64::consts::PI, 40.0f64 / 2.0);
+    let big = big2.sqrt();
+    let s2 = move |t: f64| {
+        a * big2 / (big2 - om * om) * (om * t).sin()
+            - a * big * om / (big2 - om * om) * (big * t).sin()
+    };
+    orders(
+        "PrescribedPosition.mo",
+        [0.002, 0.01, 0.02],
+        2.0,
+        "mass2.s",
+        &s2,
+    );
+    // The prescribed mass's speed is the derivative of the reference, exactly.
+    let v1 = move |t: f64| a * om * (om * t).cos();
+    let e = max_error(
+        "PrescribedPosition.mo",
+        &Method::BackwardEuler,
+        0.01,
+        2.0,
+        "mass1.v",
+        &v1,
+    );
+    assert!(e < 1e-12, "mass1.v error {e}");
+}
+
+/// Two capacitors in parallel charge as one of C1 + C2 through R.
+#[test]
+fn parallel_capacitors_charge_as_one() {
+    let tau = 100.0 * 3e-3;
+    let v = move |t: f64| 10.0 * (1.0 - (-t / tau).exp());
+    orders("ParallelCapacitors.mo", [0.01, 0.02, 0.05], 1.0, "c2.v", &v);
+}
+
+/// The Cartesian pendulum (index 3) against the elliptic-function reference.
+#[test]
+fn cartesian_pendulum_follows_the_circle() {
+    let (header, rows) = common::read_csv(&common::refdata().join("cartesian_pendulum.csv"));
+    assert_eq!(header, ["time", "x", "y", "vx", "vy"]);
+    let column = |k: usize| {
+        let rows = rows.clone();
+        move |t: f64| {
+            let i = (t / 0.01).round() as usize;
+            assert!((rows[i][0] - t).abs() < 1e-9);
+            rows[i][k]
+        }
+    };
+    let (x, y) = (column(1), column(2));
+    orders("CartesianPendulum.mo", [0.001, 0.01, 0.02], 2.0, "x", &x);
+    orders("CartesianPendulum.mo", [0.001, 0.01, 0.02], 2.0, "y", &y);
+    // The constraint holds at every step: y is computed from it, not integrated.
+    let plan = plan_of("CartesianPendulum.mo", &Method::Trapezoid);
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 2.0,
+        step: 0.01,
+        every: 1,
+        ..Default::default()
+    };
+    let (tr, _) = trajectory(&plan, &settings, &["x".into(), "y".into()]).expect("run");
+    for v in &tr.values {
+        let r = (v[0] * v[0] + v[1] * v[1]).sqrt();
+        assert!((r - 1.0).abs() < 1e-9, "off the circle: {r}");
+    }
+}
+
+/// Starts in steady state (`initial equation der(c2.v) = 0`) under a sine source: the initial
+/// system gives v(0) = u(0), then the response of the RC low-pass with τ = R·(C1 + C2).
+#[test]
+fn steady_state_start_of_an_index_two_model() {
+    let (vamp, om, ph, tau) = (10.0f64, 10.0 * std::f64::consts::PI, 0.7f64, 0.3f64);
+    let wt = om * tau;
+    let vp =
+        move |t: f64| vamp / (1.0 + wt * wt) * ((om * t + ph).sin() - wt * (om * t + ph).cos());
+    let v0 = vamp * ph.sin();
+    let v = move |t: f64| vp(t) + (v0 - vp(0.0)) * (-t / tau).exp();
+    orders("SteadyStart.mo", [0.0005, 0.002, 0.005], 1.0, "c1.v", &v);
+}
+
+/// What `rtc check` reports of the reduction: the states chosen and the dummy derivatives.
+#[test]
+fn check_reports_the_chosen_states() {
+    let path = common::repo_root().join("tests/models/index/GearPair.mo");
+    let text = std::fs::read_to_string(&path).expect("read model");
+    let c = rtc::pipeline::check_source("GearPair.mo", &text, &Default::default());
+    let model = c.model.expect("model");
+    let notes = model.notes.join("\n");
+    assert!(
+        notes.contains("states `inertia1.phi`, `inertia1.w`"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("`inertia2.phi`, `inertia2.w` are algebraic"),
+        "{notes}"
+    );
+}
