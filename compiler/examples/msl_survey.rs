@@ -125,16 +125,21 @@ fn rtc(a: &Args, args: &[String]) -> Option<(i32, String)> {
     }
 }
 
-/// The first error line of `rtc`'s short diagnostics, without its location.
+/// The first error line of `rtc`'s short diagnostics, without its location (notes such as
+/// what index reduction or the initial system did are skipped).
 fn first_error(err: &str) -> String {
     let line = err
         .lines()
         .find(|l| l.contains("error["))
+        .or_else(|| err.lines().find(|l| l.starts_with("rtc: run stopped")))
         .or_else(|| {
             err.lines().find(|l| {
                 l.starts_with("rtc:")
                     && !l.starts_with("rtc: note:")
                     && !l.starts_with("rtc: events:")
+                    && !l.starts_with("rtc: index reduction")
+                    && !l.starts_with("rtc:   ")
+                    && !l.starts_with("rtc: initial system")
             })
         })
         .unwrap_or("(no message)");

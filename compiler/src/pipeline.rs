@@ -108,7 +108,10 @@ pub fn load_source(file_name: &str, text: &str, opts: &Options) -> Loaded {
         // Index reduction first: a state it demotes to an algebraic variable has its
         // `fixed = true` turned into an initial equation with the others below.
         match structure::index::reduce(m) {
-            Ok(Some(report)) => m.notes.extend(report.lines()),
+            Ok(Some(mut report)) => {
+                diagnostics.append(&mut report.warnings);
+                m.notes.extend(report.lines());
+            }
             Ok(None) => {}
             Err(errors) => {
                 diagnostics.extend(errors);

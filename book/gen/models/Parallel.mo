@@ -2,7 +2,7 @@ model Parallel "two capacitors in parallel: an index problem"
   import Rtc.Electrical.*;
   Resistor r(R = 1);
   Capacitor c1(C = 1e-3, v(start = 1, fixed = true));
-  Capacitor c2(C = 2e-3, v(start = 1, fixed = true));
+  Capacitor c2(C = 2e-3, v(start = 1));
   Ground gnd;
 equation
   connect(r.p, c1.p);

@@ -59,6 +59,9 @@ pub struct Report {
     pub choices: Vec<String>,
     /// Levels whose Jacobian was singular at the initial point (chosen structurally).
     pub structural: Vec<String>,
+    /// Warnings: demoted variables with `fixed = true` (their start value becomes an initial
+    /// equation), `stateSelect = always` not honoured.
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Report {
@@ -151,6 +154,8 @@ pub fn reduce(model: &mut FlatModel) -> Result<Option<Report>, Vec<Diagnostic>> 
     // The structure is that of the alias-eliminated system (what the structural check sees):
     // Pantelides works on the kept equations over the representatives of alias sets.
     let mut work = model.clone();
+    // (`fixed = true` on a non-state is an initial equation, as the pipeline makes it.)
+    super::alias::fixed_to_initial_equations(&mut work);
     let Ok(sys) = super::build_system(&mut work) else {
         return Ok(None);
     };
@@ -164,6 +169,7 @@ pub fn reduce(model: &mut FlatModel) -> Result<Option<Report>, Vec<Diagnostic>> 
     // Alias elimination merged attributes into representatives; the rebuilt model keeps the
     // variables as written (the pipeline eliminates aliases again).
     work.vars = model.vars.clone();
+    work.initial_equations = model.initial_equations.clone();
     let mut p = Pantelides::new(&mut work, &sys.aliases, &sys.equations);
     if p.run().is_err() {
         // Not a problem of index: the structural check names what is left over.
@@ -682,6 +688,7 @@ impl<'m> Pantelides<'m> {
                 if model.vars[i].kind == VarKind::State {
                     model.vars[i].kind = VarKind::Algebraic;
                     report.demoted.push(model.vars[i].name.clone());
+                    report.warnings.extend(demotion_warning(&model.vars[i]));
                 }
                 let e = if sign < 0.0 { model.arena.neg(d) } else { d };
                 der_of_demoted.insert(x, e);
@@ -773,6 +780,30 @@ impl<'m> Pantelides<'m> {
     }
 }
 
+/// What a user should hear when a state they marked is demoted.
+fn demotion_warning(v: &Variable) -> Option<Diagnostic> {
+    let name = &v.name;
+    if v.fixed == Some(true) {
+        return Some(
+            Diagnostic::warning(
+                "index-reduction",
+                format!(
+                    "`{name}` has `fixed = true`, but index reduction made it an algebraic variable (its derivative is a dummy derivative): its start value becomes an initial equation"
+                ),
+            )
+            .at(v.start_span.unwrap_or(v.span), "fixed start value")
+            .help("the states of a constrained set are not independent: give `fixed = true` to as many of them as the set has degrees of freedom"),
+        );
+    }
+    (v.state_select == Some(StateSelect::Always)).then(|| {
+        Diagnostic::warning(
+            "index-reduction",
+            format!("`{name}` has `stateSelect = StateSelect.always`, but index reduction could not keep it as a state"),
+        )
+        .at(v.span, "declared here")
+    })
+}
+
 #[derive(Default)]
 struct Selection {
     dummies: FxHashSet<usize>,
@@ -781,8 +812,9 @@ struct Selection {
 }
 
 /// Order in which candidates become dummy derivatives (lowest first): by the `stateSelect`
-/// of the variable whose state-ness the choice removes, then a fixed start value last.
-fn preference(p: &Pantelides, z: usize) -> (u8, u8) {
+/// of the variable whose state-ness the choice removes, then derivatives that are not model
+/// variables (`der(x)` of a state `x`) before model variables, then a fixed start value last.
+fn preference(p: &Pantelides, z: usize) -> (u8, u8, u8) {
     let z = &p.vars[z];
     let r = z.base.index();
     let ss = match p.set_select[r].unwrap_or(StateSelect::Default) {
@@ -792,10 +824,14 @@ fn preference(p: &Pantelides, z: usize) -> (u8, u8) {
         StateSelect::Prefer => 3,
         StateSelect::Always => 4,
     };
-    // The variable demoted is the antiderivative; a fixed start value is the set's only when
-    // the antiderivative is the representative itself.
+    // The variable demoted is the antiderivative; it is a model variable (the representative
+    // of its alias set) or a derivative Pantelides made.
     let demoted_is_base = z.deriv_of.is_some_and(|w| p.vars[w].deriv_of.is_none());
-    (ss, u8::from(p.set_fixed[r] && demoted_is_base))
+    (
+        ss,
+        u8::from(demoted_is_base),
+        u8::from(p.set_fixed[r] && demoted_is_base),
+    )
 }
 
 /// Greedy column selection: within the preference order, each next column with the largest
