@@ -21,7 +21,7 @@
 use crate::diag::Diagnostic;
 use crate::flat::{FlatModel, FlatVar};
 use crate::plan::interp::Interp;
-use crate::plan::{Plan, Slot, Status};
+use crate::plan::{Plan, Slot, SlotKind, Status};
 use crate::symbolic::{ExprId, Node};
 use nalgebra::{DMatrix, DVector};
 use rustc_hash::FxHashMap;
@@ -330,6 +330,81 @@ pub fn initialize(
     }
     out.initial_equations.clear();
     Ok((out, report))
+}
+
+/// Evaluations per block allowed to the damped Newton of [`start_point`].
+const DAMPED_EVALUATIONS: u32 = 200;
+
+/// The model at the start time, when the plan's own initialisation (Newton bounded as in every
+/// step, from the start values) fails: solved here once with damped Newton and many more
+/// iterations, and its values written into the model as start values (guesses; `fixed` is not
+/// set), so that the run's initialisation starts at the solution. `None` when the plan's
+/// initialisation succeeds as it is (nothing changes) or the damped solve fails too (the run
+/// then reports the plan's failure).
+pub fn start_point(flat: &FlatModel, plan: &Plan) -> Option<(FlatModel, Vec<String>)> {
+    let t0 = flat.experiment.start_time.unwrap_or(0.0);
+    let mut it = Interp::new(plan);
+    let mut mem = it.memory();
+    let first = it.init(&mut mem, t0);
+    if first == Status::Ok {
+        return None;
+    }
+    // Damped, from the start values; then, where a guess of zero makes the first Jacobian
+    // singular or a value non-finite (a division by a resistance not yet known), from one for
+    // every algebraic variable without a start value.
+    let mut solved = None;
+    for ones in [false, true] {
+        let mut it = Interp::new(plan);
+        it.set_damped(DAMPED_EVALUATIONS);
+        let mut mem = it.memory();
+        if ones {
+            for (i, v) in plan.vars.iter().enumerate() {
+                if v.binding.is_none()
+                    && v.kind == SlotKind::System(crate::system::SVarKind::Algebraic)
+                {
+                    mem[i] = 1.0;
+                }
+            }
+        }
+        if it.init(&mut mem, t0) == Status::Ok {
+            solved = Some((it, mem));
+            break;
+        }
+    }
+    let (it, mem) = solved?;
+    let mut out = flat.clone();
+    let by_name: FxHashMap<&str, usize> = flat
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.name.as_str(), i))
+        .collect();
+    let mut count = 0;
+    for o in &plan.outputs {
+        let Some(&i) = by_name.get(o.name.as_str()) else {
+            continue;
+        };
+        let slot_expr = match plan.arena.node(o.expr) {
+            Node::Var(_) => true,
+            Node::Neg(a) => matches!(plan.arena.node(a), Node::Var(_)),
+            _ => false,
+        };
+        if out.vars[i].kind != crate::flat::VarKind::Algebraic || !slot_expr {
+            continue;
+        }
+        let x = it.eval(&mem, o.expr);
+        if x.is_finite() {
+            let e = out.arena.constant(x);
+            out.vars[i].start = Some(e);
+            count += 1;
+        }
+    }
+    let note = format!(
+        "the model at the start time did not solve with the step's Newton ({}); solved when compiling by damped Newton (at most {DAMPED_EVALUATIONS} evaluations per block) into start values of {count} algebraic variable{}",
+        crate::plan::describe(plan, first),
+        if count == 1 { "" } else { "s" }
+    );
+    Some((out, vec![note]))
 }
 
 /// `k` columns of `j` that are linearly independent, the largest first (greedy selection by

@@ -551,18 +551,47 @@ pub fn plan(
     method: &Method,
     newton: Newton,
 ) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
-    let (solved, notes);
-    let flat = if flat.initial_equations.is_empty() {
-        notes = Vec::new();
-        flat
+    let p = prepare(flat, method, newton)?;
+    Ok((p.plan, p.init_reports, p.step_reports))
+}
+
+/// Everything between a flat model and its plan, for reports.
+pub struct Prepared {
+    /// The model the plan was built from: initial equations solved into start values, and
+    /// a start the step's Newton could not solve solved into start values.
+    pub flat: FlatModel,
+    pub system: Discretized,
+    pub plan: Plan,
+    pub init_reports: Vec<BlockReport>,
+    pub step_reports: Vec<BlockReport>,
+}
+
+/// Initial equations solved ([`initialized`]), the step system and its plan; a start that the
+/// plan's own initialisation cannot solve is solved once more, damped, into start values
+/// ([`crate::initialization::start_point`]) and the plan rebuilt. The plan's notes say what
+/// was done.
+pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Prepared> {
+    let (mut flat, mut notes) = if flat.initial_equations.is_empty() {
+        (flat.clone(), Vec::new())
     } else {
-        (solved, notes) = initialized(flat)?;
-        &solved
+        initialized(flat)?
     };
-    let d = system(flat, method, newton)?;
-    let mut r = plan_of(&d, method, newton)?;
-    r.0.notes = flat.notes.iter().cloned().chain(notes).collect();
-    Ok(r)
+    let mut system = system(&flat, method, newton)?;
+    let (mut plan, mut init_reports, mut step_reports) = plan_of(&system, method, newton)?;
+    if let Some((started, n)) = crate::initialization::start_point(&flat, &plan) {
+        notes.extend(n);
+        flat = started;
+        system = self::system(&flat, method, newton)?;
+        (plan, init_reports, step_reports) = plan_of(&system, method, newton)?;
+    }
+    plan.notes = flat.notes.iter().cloned().chain(notes).collect();
+    Ok(Prepared {
+        flat,
+        system,
+        plan,
+        init_reports,
+        step_reports,
+    })
 }
 
 /// `flat` with its initial equations solved into start values before the run

@@ -197,3 +197,29 @@ fn check_reports_the_chosen_states() {
         "{notes}"
     );
 }
+
+/// A start the step's bounded Newton cannot reach from zero (y³ + y = 2000 needs more than 10
+/// iterations) is solved when compiling, damped, into start values: the plan says so, and the
+/// run starts at the root.
+#[test]
+fn hard_start_is_solved_when_compiling() {
+    let plan = plan_of("HardStart.mo", &Method::ForwardEuler);
+    assert!(
+        plan.notes
+            .iter()
+            .any(|n| n.contains("solved when compiling by damped Newton")),
+        "{:?}",
+        plan.notes
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 0.01,
+        step: 0.01,
+        every: 1,
+        ..Default::default()
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &["y".into()]).expect("run");
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let y = tr.values[0][0];
+    assert!((y * y * y + y - 2000.0).abs() < 1e-9 * 2000.0, "y(0) = {y}");
+}

@@ -24,7 +24,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("transform", &["diag", "plan", "symbolic", "system"]),
     ("partition", &["diag", "plan", "symbolic"]),
     ("accuracy", &["partition", "system"]),
-    ("initialization", &["diag", "flat", "plan", "symbolic"]),
+    (
+        "initialization",
+        &["diag", "flat", "plan", "symbolic", "system"],
+    ),
     ("codegen", &["diag", "plan", "symbolic"]),
     (
         "sim",

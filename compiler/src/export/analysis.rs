@@ -75,10 +75,9 @@ pub fn report(
     use std::fmt::Write as _;
     let mut out = String::new();
     // Initial equations solved into start values first (they are what the run starts from).
-    let (solved, notes) = pipeline::initialized(flat)?;
-    let flat = &solved;
-    let d = pipeline::system(flat, method, newton)?;
-    let (p, _init_r, step_r) = pipeline::plan_of(&d, method, newton)?;
+    let prepared = pipeline::prepare(flat, method, newton)?;
+    let (flat, d, p) = (&prepared.flat, &prepared.system, &prepared.plan);
+    let (init_r, step_r) = (&prepared.init_reports, &prepared.step_reports);
     let states = p.formulas.len();
     let explicit = p.formulas.iter().filter(|(_, f)| f.is_explicit()).count();
     let _ = writeln!(
@@ -88,10 +87,10 @@ pub fn report(
         p.method,
         h.map(|h| format!(", h = {h}")).unwrap_or_default()
     );
-    for n in flat.notes.iter().chain(&notes) {
+    for n in &p.notes {
         let _ = writeln!(out, "  {n}");
     }
-    method_lines(&mut out, flat, method, h, &d)?;
+    method_lines(&mut out, flat, method, h, d)?;
     let _ = writeln!(
         out,
         "  {} state{} ({} explicit, {} implicit), {} unknowns and equations per step",
@@ -101,7 +100,7 @@ pub fn report(
         states - explicit,
         d.step.unknowns.len()
     );
-    write_states(&mut out, flat, &d);
+    write_states(&mut out, flat, d);
     if matches!(method, Method::Mixed { .. } | Method::MixedLibe { .. }) {
         let imp: Vec<&str> = p
             .formulas
@@ -145,9 +144,9 @@ pub fn report(
             String::new()
         }
     );
-    loop_lines(&mut out, sources, &p, &blocks, &step_r);
+    loop_lines(&mut out, sources, p, &blocks, step_r, "loop");
     if let Some(max_k) = min_tearing {
-        min_tearing_lines(&mut out, &d, max_k);
+        min_tearing_lines(&mut out, d, max_k);
     }
     let w = p.work_bound();
     let _ = writeln!(
@@ -155,7 +154,8 @@ pub fn report(
         "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop)",
         w.flops, w.libm_calls, p.newton.max_iterations
     );
-    emit_more(&mut out, flat, &p, &d, emit)?;
+    initial_lines(&mut out, sources, p, init_r);
+    emit_more(&mut out, flat, p, d, emit)?;
     Ok(out)
 }
 
@@ -225,12 +225,13 @@ fn loop_lines(
     p: &crate::plan::Plan,
     blocks: &[&plan::TornBlock],
     step_r: &[pipeline::BlockReport],
+    label: &str,
 ) {
     use std::fmt::Write as _;
     for (b, r) in blocks.iter().zip(step_r) {
         let _ = writeln!(
             out,
-            "  loop {}: {} equations, {} tearing variable{} ({}): {}",
+            "  {label} {}: {} equations, {} tearing variable{} ({}): {}",
             b.index,
             r.size,
             b.tearing.len(),
@@ -266,6 +267,39 @@ fn loop_lines(
             );
         }
     }
+}
+
+/// The initial system: the model at the start time with the states known (after initial
+/// equations were solved into start values), solved once before the first step; its loops
+/// with their tearing.
+fn initial_lines(
+    out: &mut String,
+    sources: &SourceMap,
+    p: &crate::plan::Plan,
+    init_r: &[pipeline::BlockReport],
+) {
+    use std::fmt::Write as _;
+    let assigns = p
+        .init
+        .iter()
+        .filter(|s| matches!(s, Stmt::Assign(_)))
+        .count();
+    let blocks: Vec<&plan::TornBlock> = p
+        .init
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Block(b) => Some(&**b),
+            _ => None,
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "  initial system (the model at the start time, states known; once, before the first step): {} assignments and {} algebraic loop{} iterated",
+        assigns,
+        blocks.len(),
+        if blocks.len() == 1 { "" } else { "s" },
+    );
+    loop_lines(out, sources, p, &blocks, init_r, "initial loop");
 }
 
 /// `--min-tearing K`: the smallest set of tearing variables of each loop, up to K.

@@ -148,6 +148,9 @@ pub struct Interp {
     out: Vec<f64>,
     /// Work executed since the counter was last reset.
     pub executed: WorkBound,
+    /// Damped Newton with this many evaluations per block at most (compile-time solves of
+    /// the model at the start time; generated code never damps).
+    damped: Option<u32>,
 }
 
 fn compile_stmts(plan: &Plan, stmts: &[Stmt]) -> Vec<Exec> {
@@ -252,6 +255,7 @@ impl Interp {
             regs: vec![0.0; max_regs],
             out: vec![0.0; max_out],
             executed: WorkBound::default(),
+            damped: None,
         }
     }
 
@@ -371,9 +375,17 @@ impl Interp {
         self.executed += t.work;
     }
 
+    /// From now on, Newton damps its steps (halving until the residual falls) and evaluates
+    /// each block up to `max_evaluations` times: for solving the model at the start time when
+    /// compiling, where the work is not bounded by the clock.
+    pub fn set_damped(&mut self, max_evaluations: u32) {
+        self.damped = Some(max_evaluations);
+    }
+
     /// Newton on the tearing variables of one block, with at most `max_iterations`
-    /// evaluations of the block. Damping was tried and dropped: at the kink of a square-root
-    /// law (the hydraulic valve) it stalled where full steps converge, only more slowly.
+    /// evaluations of the block. Damping was tried and dropped in the step: at the kink of a
+    /// square-root law (the hydraulic valve) it stalled where full steps converge, only more
+    /// slowly; compile-time solves use it ([`Interp::set_damped`]).
     #[allow(clippy::too_many_arguments)]
     fn newton(
         &mut self,
@@ -389,7 +401,7 @@ impl Interp {
         let max_evals = if linear {
             1
         } else {
-            self.newton.max_iterations
+            self.damped.unwrap_or(self.newton.max_iterations)
         };
         let mut jac = vec![0.0; k * k];
         let mut delta = vec![0.0; k];
@@ -426,6 +438,12 @@ impl Interp {
             for (i, &s) in tearing.iter().enumerate() {
                 old[i] = mem[s as usize];
             }
+            if self.damped.is_some() {
+                match self.damped_step(tearing, iteration, &old, &delta, mem, &mut evals) {
+                    Some(st) => return st,
+                    None => continue,
+                }
+            }
             let mut small = true;
             for (i, &s) in tearing.iter().enumerate() {
                 let x = old[i] - delta[i];
@@ -444,6 +462,43 @@ impl Interp {
                 return Status::Ok;
             }
         }
+    }
+
+    /// One damped Newton step from `old` along `-delta`: the step is halved until the sum of
+    /// squared residuals falls (at most 20 halvings). `Some` ends the iteration: converged (the
+    /// full Newton step was within the tolerances), or a non-finite iterate.
+    fn damped_step(
+        &mut self,
+        tearing: &[u32],
+        iteration: &Tape,
+        old: &[f64],
+        delta: &[f64],
+        mem: &mut [f64],
+        evals: &mut u32,
+    ) -> Option<Status> {
+        let k = tearing.len();
+        let norm = |out: &[f64]| out[..k].iter().map(|r| r * r).sum::<f64>();
+        let before = norm(&self.out);
+        let mut lambda = 1.0;
+        for _ in 0..20 {
+            for (i, &s) in tearing.iter().enumerate() {
+                mem[s as usize] = old[i] - lambda * delta[i];
+            }
+            self.exec(iteration, mem);
+            *evals += 1;
+            let after = norm(&self.out);
+            if after.is_finite() && after < before {
+                break;
+            }
+            lambda /= 2.0;
+        }
+        if let Some(&s) = tearing.iter().find(|&&s| !mem[s as usize].is_finite()) {
+            return Some(Status::NonFinite { var: Slot(s) });
+        }
+        let small = tearing.iter().enumerate().all(|(i, &s)| {
+            delta[i].abs() <= self.newton.atol + self.newton.rtol * mem[s as usize].abs()
+        });
+        small.then_some(Status::Ok)
     }
 
     fn residual_small(&self, k: usize) -> bool {
