@@ -262,12 +262,68 @@ pub struct FlatModel {
     /// parameter named `initial()` whose value is false; discretisation reads it as true in
     /// the initial system (the model at the start time) and false in every step.
     pub initial_flag: Option<FlatVar>,
+    /// `homotopy(actual, simplified)` (specification 3.7.4.4) reads as λ·actual + (1 −
+    /// λ)·simplified with this Real parameter λ (named `homotopy()`, value 1). Every plan is
+    /// built with λ folded to 1 ([`FlatModel::homotopy_folded`]); only the solve of the
+    /// model at the start time, where it fails otherwise, continues λ from 0 to 1.
+    pub homotopy: Option<FlatVar>,
     /// What the compiler did to the model that its user should know (index reduction: the
     /// equations differentiated and the states chosen), for `rtc check`, `analyze` and `run`.
     pub notes: Vec<String>,
 }
 
 impl FlatModel {
+    /// The model with the homotopy parameter folded to 1 everywhere (`homotopy(a, s)` is `a`)
+    /// and made a constant; `None` when the model has no `homotopy`.
+    pub fn homotopy_folded(&self) -> Option<FlatModel> {
+        let lambda = self.homotopy?;
+        let mut m = self.clone();
+        let one = m.arena.constant(1.0);
+        let mut cache = rustc_hash::FxHashMap::default();
+        let mut f = |_: &mut Arena<FlatVar>, n: crate::symbolic::Node<FlatVar>| match n {
+            crate::symbolic::Node::Var(v) if v == lambda => Some(one),
+            _ => None,
+        };
+        let mut sub = |m: &mut FlatModel, e: ExprId| m.arena.substitute(e, &mut cache, &mut f);
+        for k in 0..m.equations.len() {
+            let (l, r) = (m.equations[k].lhs, m.equations[k].rhs);
+            m.equations[k].lhs = sub(&mut m, l);
+            m.equations[k].rhs = sub(&mut m, r);
+        }
+        for k in 0..m.initial_equations.len() {
+            let (l, r) = (m.initial_equations[k].lhs, m.initial_equations[k].rhs);
+            m.initial_equations[k].lhs = sub(&mut m, l);
+            m.initial_equations[k].rhs = sub(&mut m, r);
+        }
+        for k in 0..m.vars.len() {
+            if let Some(b) = m.vars[k].binding {
+                m.vars[k].binding = Some(sub(&mut m, b));
+            }
+            if let Some(b) = m.vars[k].start {
+                m.vars[k].start = Some(sub(&mut m, b));
+            }
+        }
+        for k in 0..m.assertions.len() {
+            let c = m.assertions[k].condition;
+            m.assertions[k].condition = sub(&mut m, c);
+        }
+        for k in 0..m.whens.len() {
+            let c = m.whens[k].condition;
+            m.whens[k].condition = sub(&mut m, c);
+            for a in 0..m.whens[k].assigns.len() {
+                let e = m.whens[k].assigns[a].1;
+                m.whens[k].assigns[a].1 = sub(&mut m, e);
+            }
+            for a in 0..m.whens[k].reinits.len() {
+                let e = m.whens[k].reinits[a].1;
+                m.whens[k].reinits[a].1 = sub(&mut m, e);
+            }
+        }
+        m.vars[lambda.index()].kind = VarKind::Constant;
+        m.homotopy = None;
+        Some(m)
+    }
+
     pub fn var(&self, v: FlatVar) -> &Variable {
         &self.vars[v.index()]
     }

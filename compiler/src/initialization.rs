@@ -337,11 +337,17 @@ const DAMPED_EVALUATIONS: u32 = 200;
 
 /// The model at the start time, when the plan's own initialisation (Newton bounded as in every
 /// step, from the start values) fails: solved here once with damped Newton and many more
-/// iterations, and its values written into the model as start values (guesses; `fixed` is not
-/// set), so that the run's initialisation starts at the solution. `None` when the plan's
-/// initialisation succeeds as it is (nothing changes) or the damped solve fails too (the run
-/// then reports the plan's failure).
-pub fn start_point(flat: &FlatModel, plan: &Plan) -> Option<(FlatModel, Vec<String>)> {
+/// iterations — from the start values, then from one for every unknown without one, then, if
+/// the model has `homotopy`, by continuation from its simplified form (λ from 0 to 1, on a
+/// plan that `continuation` builds with λ a parameter) — and its values written into the model
+/// as start values (guesses; `fixed` is not set), so that the run's initialisation starts at
+/// the solution. `None` when the plan's initialisation succeeds as it is (nothing changes) or
+/// every attempt fails (the run then reports the plan's failure).
+pub fn start_point(
+    flat: &FlatModel,
+    plan: &Plan,
+    continuation: &dyn Fn(&FlatModel) -> Result<Plan, Box<Diagnostic>>,
+) -> Option<(FlatModel, Vec<String>)> {
     let t0 = flat.experiment.start_time.unwrap_or(0.0);
     let mut it = Interp::new(plan);
     let mut mem = it.memory();
@@ -349,29 +355,95 @@ pub fn start_point(flat: &FlatModel, plan: &Plan) -> Option<(FlatModel, Vec<Stri
     if first == Status::Ok {
         return None;
     }
-    // Damped, from the start values; then, where a guess of zero makes the first Jacobian
-    // singular or a value non-finite (a division by a resistance not yet known), from one for
-    // every algebraic variable without a start value.
-    let mut solved = None;
+    let failed = crate::plan::describe(plan, first);
+    if let Some((it, mem)) = damped_init(plan, t0) {
+        let (out, count) = with_guesses(flat, plan, &it, &mem);
+        let note = format!(
+            "the model at the start time did not solve with the step's Newton ({failed}); solved when compiling by damped Newton (at most {DAMPED_EVALUATIONS} evaluations per block) into start values of {count} algebraic variable{}",
+            if count == 1 { "" } else { "s" }
+        );
+        return Some((out, vec![note]));
+    }
+    let (cplan, it, mem, steps) = homotopy_continuation(flat, continuation, t0)?;
+    let (out, count) = with_guesses(flat, &cplan, &it, &mem);
+    let note = format!(
+        "the model at the start time did not solve with the step's Newton ({failed}), nor damped; solved when compiling by homotopy: the simplified model, then {steps} continuation steps to the actual one (damped Newton), into start values of {count} algebraic variable{}",
+        if count == 1 { "" } else { "s" }
+    );
+    Some((out, vec![note]))
+}
+
+/// The plan's initialisation with damped Newton: from the start values, then from one for
+/// every algebraic unknown without a start value.
+fn damped_init(plan: &Plan, t0: f64) -> Option<(Interp, Vec<f64>)> {
     for ones in [false, true] {
         let mut it = Interp::new(plan);
         it.set_damped(DAMPED_EVALUATIONS);
         let mut mem = it.memory();
         if ones {
-            for (i, v) in plan.vars.iter().enumerate() {
-                if v.binding.is_none()
-                    && v.kind == SlotKind::System(crate::system::SVarKind::Algebraic)
-                {
-                    mem[i] = 1.0;
-                }
-            }
+            set_ones(plan, &mut mem);
         }
         if it.init(&mut mem, t0) == Status::Ok {
-            solved = Some((it, mem));
-            break;
+            return Some((it, mem));
         }
     }
-    let (it, mem) = solved?;
+    None
+}
+
+/// One for every algebraic unknown without a start value (a guess of zero can make the first
+/// Jacobian singular or divide by zero).
+fn set_ones(plan: &Plan, mem: &mut [f64]) {
+    for (i, v) in plan.vars.iter().enumerate() {
+        if v.binding.is_none() && v.kind == SlotKind::System(crate::system::SVarKind::Algebraic) {
+            mem[i] = 1.0;
+        }
+    }
+}
+
+/// `homotopy(actual, simplified)` continued from λ = 0 (the simplified model, solved damped)
+/// to λ = 1 by zero-length forward Euler steps that re-solve the model at the start time from
+/// the previous solution, the increment halved where a step fails (down to 1e-6) and doubled
+/// (up to 1/4) where it succeeds: the plan, the interpreter, its memory at λ = 1 and the number
+/// of steps.
+fn homotopy_continuation(
+    flat: &FlatModel,
+    continuation: &dyn Fn(&FlatModel) -> Result<Plan, Box<Diagnostic>>,
+    t0: f64,
+) -> Option<(Plan, Interp, Vec<f64>, usize)> {
+    let lambda = flat.homotopy?;
+    let mut at_zero = flat.clone();
+    let zero = at_zero.arena.constant(0.0);
+    at_zero.vars[lambda.index()].binding = Some(zero);
+    let plan = continuation(&at_zero).ok()?;
+    let slot = plan
+        .vars
+        .iter()
+        .position(|v| v.name == flat.var(lambda).name)?;
+    let (mut it, mut mem) = damped_init(&plan, t0)?;
+    let (mut at, mut inc, mut steps) = (0.0f64, 0.1f64, 0);
+    while at < 1.0 {
+        let next = (at + inc).min(1.0);
+        let saved = mem.clone();
+        mem[slot] = next;
+        it.parameters_changed(&mut mem);
+        steps += 1;
+        if it.step(&mut mem, t0, 0.0) == Status::Ok {
+            at = next;
+            inc = (2.0 * inc).min(0.25);
+        } else {
+            mem = saved;
+            inc /= 2.0;
+            if inc < 1e-6 {
+                return None;
+            }
+        }
+    }
+    Some((plan, it, mem, steps))
+}
+
+/// `flat` with the algebraic variables' values in `mem` (of `plan`) as their start values;
+/// and how many were set.
+fn with_guesses(flat: &FlatModel, plan: &Plan, it: &Interp, mem: &[f64]) -> (FlatModel, usize) {
     let mut out = flat.clone();
     let by_name: FxHashMap<&str, usize> = flat
         .vars
@@ -392,19 +464,14 @@ pub fn start_point(flat: &FlatModel, plan: &Plan) -> Option<(FlatModel, Vec<Stri
         if out.vars[i].kind != crate::flat::VarKind::Algebraic || !slot_expr {
             continue;
         }
-        let x = it.eval(&mem, o.expr);
+        let x = it.eval(mem, o.expr);
         if x.is_finite() {
             let e = out.arena.constant(x);
             out.vars[i].start = Some(e);
             count += 1;
         }
     }
-    let note = format!(
-        "the model at the start time did not solve with the step's Newton ({}); solved when compiling by damped Newton (at most {DAMPED_EVALUATIONS} evaluations per block) into start values of {count} algebraic variable{}",
-        crate::plan::describe(plan, first),
-        if count == 1 { "" } else { "s" }
-    );
-    Some((out, vec![note]))
+    (out, count)
 }
 
 /// `k` columns of `j` that are linearly independent, the largest first (greedy selection by

@@ -502,6 +502,16 @@ pub fn resolve_method(
 /// are (linearly implicit Euler, multi-rate), which need the explicit form of the model from a
 /// first plan. The system is verified after each pass.
 pub fn system(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Discretized> {
+    if let Some(folded) = flat.homotopy_folded() {
+        // Every plan is built with homotopy's λ = 1: only `actual` is compiled.
+        return system(&folded, method, newton);
+    }
+    system_as_written(flat, method, newton)
+}
+
+/// [`system`] without folding homotopy's λ (a parameter slot, for the continuation of the
+/// start-time solve).
+fn system_as_written(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Discretized> {
     if !flat.initial_equations.is_empty() {
         let (solved, _) = initialized(flat)?;
         return system(&solved, method, newton);
@@ -578,7 +588,13 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
     };
     let mut system = system(&flat, method, newton)?;
     let (mut plan, mut init_reports, mut step_reports) = plan_of(&system, method, newton)?;
-    if let Some((started, n)) = crate::initialization::start_point(&flat, &plan) {
+    // The start-time solve's continuation in homotopy's λ runs on a forward Euler plan of the
+    // model as written (λ a parameter slot).
+    let continuation = |f: &FlatModel| -> DResult<Plan> {
+        let fe = Method::ForwardEuler;
+        Ok(plan_of(&system_as_written(f, &fe, newton)?, &fe, newton)?.0)
+    };
+    if let Some((started, n)) = crate::initialization::start_point(&flat, &plan, &continuation) {
         notes.extend(n);
         flat = started;
         system = self::system(&flat, method, newton)?;

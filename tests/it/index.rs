@@ -223,3 +223,32 @@ fn hard_start_is_solved_when_compiling() {
     let y = tr.values[0][0];
     assert!((y * y * y + y - 2000.0).abs() < 1e-9 * 2000.0, "y(0) = {y}");
 }
+
+/// `homotopy(actual, simplified)`: the step compiles `actual` only; at the start, where
+/// Newton cannot find the root of `actual` from y = 0 or 1 (damped, it stalls at a local
+/// minimum of the residual), the solve continues from the simplified equation's root.
+#[test]
+fn homotopy_continues_from_the_simplified_model() {
+    let plan = plan_of("HomotopyStart.mo", &Method::ForwardEuler);
+    assert!(
+        plan.notes
+            .iter()
+            .any(|n| n.contains("solved when compiling by homotopy")),
+        "{:?}",
+        plan.notes
+    );
+    // λ is folded to 1: nothing of `simplified` (11.5 − y) is left in the plan.
+    assert!(!plan.print().contains("11.5"), "{}", plan.print());
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 0.01,
+        step: 0.01,
+        every: 1,
+        ..Default::default()
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &["y".into()]).expect("run");
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let y = tr.values[0][0];
+    let r = (y - 1.0).powi(2) + 1.0 - 0.001 * y.exp();
+    assert!(r.abs() < 1e-9, "y(0) = {y}, residual {r}");
+}

@@ -625,26 +625,87 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }))
     }
 
-    /// `homotopy(actual, simplified)` is `actual` (the initial system is not solved yet).
+    /// `homotopy(actual, simplified)` (specification 3.7.4.4): λ·actual + (1 − λ)·simplified
+    /// with the model's one homotopy parameter λ ([`FlatModel::homotopy`]), 1 in every plan
+    /// (so only `actual` is compiled); the start-time solve continues λ from 0 to 1 where the
+    /// model does not solve at the start otherwise. Without `simplified`, `actual`.
     fn homotopy(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
-        let actual = c
-            .args
-            .positional
-            .first()
-            .or_else(|| {
+        let arg = |k: usize, name: &str| {
+            c.args.positional.get(k).or_else(|| {
                 c.args
                     .named
                     .iter()
-                    .find(|(n, _)| &*n.name == "actual")
+                    .find(|(n, _)| &*n.name == name)
                     .map(|(_, x)| x)
             })
-            .ok_or_else(|| {
-                Box::new(
-                    Diagnostic::error("arguments", "`homotopy` needs `actual`")
-                        .at(c.args.span, "here"),
+        };
+        let actual = arg(0, "actual").ok_or_else(|| {
+            Box::new(
+                Diagnostic::error("arguments", "`homotopy` needs `actual`").at(c.args.span, "here"),
+            )
+        })?;
+        let a = self.eval_arr(actual, c.env)?;
+        let Some(simplified) = arg(1, "simplified") else {
+            return Ok(Val::Arr(a));
+        };
+        let s = self.eval_arr(simplified, c.env)?;
+        if a.dims != s.dims {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    "`homotopy`: `actual` and `simplified` have different sizes",
                 )
-            })?;
-        self.eval(actual, c.env)
+                .at(c.args.span, "here"),
+            ));
+        }
+        types::numeric_arg(&a, actual.span, "homotopy")?;
+        let lambda = self.homotopy_lambda(c.args.span);
+        let ar = &mut self.flat.arena;
+        let one = ar.constant(1.0);
+        let rest = ar.sub(one, lambda);
+        let data = a
+            .data
+            .iter()
+            .zip(&s.data)
+            .map(|(&x, &y)| {
+                if x == y {
+                    return x;
+                }
+                let l = ar.mul(lambda, x);
+                let r = ar.mul(rest, y);
+                ar.add(l, r)
+            })
+            .collect();
+        Ok(Val::Arr(Arr {
+            dims: a.dims,
+            data,
+            ty: ScalarType::Real,
+        }))
+    }
+
+    /// The model's homotopy parameter λ (see [`FlatModel::homotopy`]), made at its first use.
+    fn homotopy_lambda(&mut self, span: Span) -> ExprId {
+        if let Some(v) = self.flat.homotopy {
+            return self.flat.arena.var(v);
+        }
+        let id = FlatVar(self.flat.vars.len() as u32);
+        let one = self.flat.arena.constant(1.0);
+        self.flat.vars.push(Variable {
+            binding: Some(one),
+            description: Some(
+                "homotopy parameter: 1 in every step; continued from 0 at the start if needed"
+                    .into(),
+            ),
+            ..Variable::new(
+                "homotopy()".into(),
+                VarKind::Parameter,
+                ScalarType::Real,
+                span,
+            )
+        });
+        self.meta.push(VarMeta { is_flow: false });
+        self.flat.homotopy = Some(id);
+        self.flat.arena.var(id)
     }
 
     fn size_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
