@@ -44,7 +44,10 @@ impl Description<'_> {
         h.push_str(
             "/* Calling sequence: write the inputs (start values below) into mem, call init once\n\
              * at the start time, then step at the fixed step size, writing the inputs before\n\
-             * every step; read results from mem or through outputs. A nonzero status stops\n\
+             * every step; read results from mem or through outputs. init is the initialisation:\n\
+             * parameters, start values (initial equations were solved into them when compiling,\n\
+             * with the parameter values of then), and the model at the start time solved with at\n\
+             * most NEWTON_MAX_ITERATIONS Newton iterations per loop, as every step. A nonzero status stops\n\
              * the run: its low 4 bits are the kind, the bits above the block (1, 3) or the\n\
              * slot of the variable (2). The code allocates nothing, makes no system calls and\n\
              * touches only mem (and out) and its own constants. */\n",
