@@ -268,6 +268,15 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     events::event_slopes(&mut b, method, &mut events);
     let outputs = layout::outputs(&mut b, flat)?;
     let assertions = assertions(&mut b, flat)?;
+    // Before the first step, pre(v) is v's start value (specification 8.6; `pre(v) = e` in an
+    // initial equation sets that start value): the initial system reads it.
+    for i in 0..b.vars.len() {
+        if let (SVarKind::Pre, Some(v), None) =
+            (b.vars[i].kind, b.vars[i].pre_of, b.vars[i].binding)
+        {
+            b.vars[i].binding = b.vars[v.index()].binding;
+        }
+    }
     Ok(Discretized {
         name: flat.name.clone(),
         arena: b.arena,

@@ -151,7 +151,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let eqs = std::mem::take(&mut self.flat.initial_equations);
         let mut rest = Vec::new();
         for eq in eqs {
-            let target = self.given_by(&eq, |_| true);
+            // `pre(v) = e` for a discrete variable: the value before the start, which is
+            // what its start value is (specification 8.6).
+            let target = self
+                .given_by(&eq, |_| true)
+                .or_else(|| self.pre_given_by(&eq));
             let Some((x, e)) = target else {
                 rest.push(eq);
                 continue;
@@ -185,6 +189,23 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .find_map(|&(v, e)| match self.flat.arena.node(v) {
                 Node::Var(x)
                     if want(&self.flat.vars[x.index()]) && self.depends_on_parameters_only(e) =>
+                {
+                    Some((x, e))
+                }
+                _ => None,
+            })
+    }
+
+    /// `pre(v) = e` (either way round) with `v` discrete and `e` of parameters and `time`.
+    fn pre_given_by(&self, eq: &Equation) -> Option<(FlatVar, ExprId)> {
+        [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)]
+            .iter()
+            .find_map(|&(v, e)| match self.flat.arena.node(v) {
+                Node::Pre(x)
+                    if matches!(
+                        self.flat.vars[x.index()].kind,
+                        VarKind::Discrete | VarKind::Sampled
+                    ) && self.depends_on_parameters_only(e) =>
                 {
                     Some((x, e))
                 }

@@ -94,7 +94,9 @@ pub fn build(
             v.binding.is_some()
                 && matches!(
                     v.kind,
-                    SlotKind::System(SVarKind::State | SVarKind::Algebraic | SVarKind::Discrete)
+                    SlotKind::System(
+                        SVarKind::State | SVarKind::Algebraic | SVarKind::Discrete | SVarKind::Pre
+                    )
                 )
         })
         .map(|(i, _)| Slot(i as u32))

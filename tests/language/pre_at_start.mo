@@ -1,0 +1,27 @@
+// Specification 8.6: before the first step, pre(v) of a discrete variable is its start value,
+// and an initial equation `pre(v) = e` (e of parameters) gives that value. The initial
+// system (the values at the start time) reads them.
+model PreAtStart
+  parameter Boolean u0 = true;
+  discrete Real d(start = 3, fixed = true);
+  Boolean b(start = true);
+  Boolean u;
+  Real y;
+  Real z;
+  Real w;
+equation
+  when sample(0.5, 1) then
+    d = pre(d) + 1;
+  end when;
+  b = time > 0.7;
+  u = time > 0.2;
+  y = pre(d);
+  z = if pre(b) then 1 else 2;
+  w = if pre(u) then 10 else 20;
+initial equation
+  pre(u) = u0;
+end PreAtStart;
+// run: method=fe step=0.1 stop=0
+// expect: y 3
+// expect: z 1
+// expect: w 10
