@@ -22,17 +22,27 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
         let mut discrete = None;
         if w.sample.is_none() && !w.initial {
             let cond = b.translate(w.condition)?;
+            let cond = inline_booleans(b, flat, cond)?;
             let mut leaves = Vec::new();
             b.arena.leaves(cond, &mut leaves);
+            // Booleans, Integers and enumerations change only at events (the relations that
+            // define them are events themselves): a condition of them is discrete.
+            let real = |v: &SysVar| {
+                b.vars[v.index()]
+                    .flat
+                    .is_none_or(|f| flat.var(f).ty == crate::flat::ScalarType::Real)
+            };
             let moving = leaves.iter().any(|l| match l {
-                Node::Var(v) => matches!(
-                    b.vars[v.index()].kind,
-                    SVarKind::State
-                        | SVarKind::Derivative
-                        | SVarKind::Algebraic
-                        | SVarKind::Time
-                        | SVarKind::Input
-                ),
+                Node::Var(v) => {
+                    matches!(
+                        b.vars[v.index()].kind,
+                        SVarKind::State
+                            | SVarKind::Derivative
+                            | SVarKind::Algebraic
+                            | SVarKind::Time
+                            | SVarKind::Input
+                    ) && real(v)
+                }
                 _ => false,
             });
             match (moving, b.arena.node(cond)) {
@@ -160,8 +170,61 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
     Ok(events)
 }
 
-/// Relations that choose a branch of an if-expression generate events unless wrapped in
-/// noEvent: the step is split where they change, so no step straddles the switch. Relations
+/// A when-condition (translated) with the Boolean (and Integer) variables that equations
+/// define replaced by their definitions (`b` with `b = time > 0.72` becomes the relation), so
+/// that the condition reads what an event's actions change (the frozen relation slots) rather
+/// than a variable the model recomputes only after the event iteration. To a depth of 8.
+fn inline_booleans(b: &mut Builder, flat: &FlatModel, cond: ExprId) -> DResult<ExprId> {
+    let mut defs: FxHashMap<crate::flat::FlatVar, ExprId> = FxHashMap::default();
+    for eq in &flat.equations {
+        for (v, e) in [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)] {
+            if let Node::Var(x) = flat.arena.node(v) {
+                let var = flat.var(x);
+                if var.ty != crate::flat::ScalarType::Real
+                    && matches!(
+                        var.kind,
+                        crate::flat::VarKind::Algebraic | crate::flat::VarKind::Discrete
+                    )
+                    && !crate::symbolic::diff::occurs(&flat.arena, e, x)
+                {
+                    defs.entry(x).or_insert(e);
+                }
+            }
+        }
+    }
+    let mut cur = cond;
+    for _ in 0..8 {
+        let mut leaves = Vec::new();
+        b.arena.leaves(cur, &mut leaves);
+        let mut map: FxHashMap<SysVar, ExprId> = FxHashMap::default();
+        for l in leaves {
+            let Node::Var(sv) = l else { continue };
+            let Some(fv) = b.vars[sv.index()].flat else {
+                continue;
+            };
+            if b.vars[sv.index()].kind != SVarKind::Algebraic {
+                continue;
+            }
+            if let Some(&d) = defs.get(&fv) {
+                let t = b.translate(d)?;
+                map.insert(sv, t);
+            }
+        }
+        if map.is_empty() {
+            break;
+        }
+        let mut cache = FxHashMap::default();
+        cur = b.arena.substitute(cur, &mut cache, &mut |_, n| match n {
+            Node::Var(v) => map.get(&v).copied(),
+            _ => None,
+        });
+    }
+    Ok(cur)
+}
+
+/// Relations generate events unless wrapped in noEvent (specification 8.5), the conditions of
+/// if-expressions and the values of Boolean equations alike: the step is split where they
+/// change, so no step straddles the switch. Relations
 /// of time alone become time events, frozen in a discrete slot.
 pub(super) fn relation_events(
     b: &mut Builder,
@@ -179,17 +242,9 @@ pub(super) fn relation_events(
             }
             match b.arena.node(e) {
                 Node::NoEvent(_) => continue,
-                Node::If(c, _, _) => {
-                    let mut cs = vec![c];
-                    while let Some(x) = cs.pop() {
-                        match b.arena.node(x) {
-                            Node::Cmp(..) if !relations.contains(&x) => relations.push(x),
-                            Node::And(p, q) | Node::Or(p, q) => cs.extend([p, q]),
-                            Node::Not(p) => cs.push(p),
-                            _ => {}
-                        }
-                    }
-                }
+                // A relation anywhere outside noEvent: the condition of an if-expression, or
+                // a Boolean equation's value (`b = x > 0`), which a when-condition may read.
+                Node::Cmp(..) if !relations.contains(&e) => relations.push(e),
                 _ => {}
             }
             stack.extend(b.arena.children(e));
@@ -296,6 +351,12 @@ pub(super) fn relation_events(
         for eq in init_eqs.iter_mut().chain(step_all.iter_mut()) {
             for side in [&mut eq.lhs, &mut eq.rhs] {
                 *side = b.arena.substitute(*side, &mut cache, &mut |_, _| None);
+            }
+        }
+        // Discrete when-conditions read the frozen slots too (what the time event changes).
+        for e in events.iter_mut() {
+            if let Some(d) = e.discrete {
+                e.discrete = Some(b.arena.substitute(d, &mut cache, &mut |_, _| None));
             }
         }
     }
