@@ -62,16 +62,11 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
                     });
                     below = matches!(op, CmpOp::Lt | CmpOp::Le);
                 }
-                (true, _) => {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "unsupported",
-                            "not yet supported: a when-condition that combines a relation of continuous variables with other terms",
-                        )
-                        .at(w.span, "in this when-equation")
-                        .help("write one relation (<, <=, >, >=) per when-equation, or a condition of discrete variables only"),
-                    ))
-                }
+                // A combination of relations (and discrete terms): checked as a discrete
+                // condition at event instants, each of its relations an event of its own
+                // (`relation_events`), so it can change only at an instant (or, where a
+                // crossing lands exactly on its threshold, at the end of that step).
+                (true, _) => discrete = Some(cond),
             }
         }
         let mut assigns = Vec::new();
@@ -234,8 +229,13 @@ pub(super) fn relation_events(
 ) {
     let mut seen: rustc_hash::FxHashSet<ExprId> = rustc_hash::FxHashSet::default();
     let mut relations: Vec<ExprId> = Vec::new();
-    for eq in init_eqs.iter() {
-        let mut stack = vec![eq.lhs, eq.rhs];
+    let roots: Vec<[ExprId; 2]> = init_eqs
+        .iter()
+        .map(|eq| [eq.lhs, eq.rhs])
+        .chain(events.iter().filter_map(|e| e.discrete).map(|d| [d, d]))
+        .collect();
+    for [lhs, rhs] in roots {
+        let mut stack = vec![lhs, rhs];
         while let Some(e) = stack.pop() {
             if !seen.insert(e) {
                 continue;
