@@ -581,6 +581,12 @@ pub struct Prepared {
 /// ([`crate::initialization::start_point`]) and the plan rebuilt. The plan's notes say what
 /// was done.
 pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Prepared> {
+    // The structural check first: an unbalanced or singular model is the user's mistake, with
+    // its located diagnostic, not a broken invariant of the step system.
+    if let Err(mut ds) = check_model(flat) {
+        let first = ds.iter().position(|d| d.is_error()).unwrap_or(0);
+        return Err(Box::new(ds.swap_remove(first)));
+    }
     let (mut flat, mut notes) = if flat.initial_equations.is_empty() {
         (flat.clone(), Vec::new())
     } else {

@@ -85,6 +85,21 @@ fn user_mistakes_exit_1_with_a_diagnostic() {
         vec!["run", "examples/VdPLine.mo", "--step", "-1"],
         vec!["check", "tests/diagnostics/unknown_variable.mo"],
         vec!["run", "no/such/file.mo"],
+        // The structural check comes before run, analyze and compile.
+        vec![
+            "run",
+            "tests/diagnostics/unbalanced_too_few.mo",
+            "--step",
+            "0.1",
+            "--duration",
+            "1",
+        ],
+        vec![
+            "analyze",
+            "tests/diagnostics/unbalanced_too_many.mo",
+            "--step",
+            "0.1",
+        ],
         // The real-time runtime's options.
         vec![
             "run",
@@ -176,6 +191,7 @@ fn user_mistakes_exit_1_with_a_diagnostic() {
             "{args:?}: {err}"
         );
         assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("bug in rtc"), "{args:?}: {err}");
     }
 }
 

@@ -191,7 +191,9 @@ pub fn check(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
         Diagnostic::error(
             "unbalanced",
             format!(
-                "the model is not balanced: {neq} equations for {nunk} unknowns{}",
+                "the model is not balanced: {neq} equation{} for {nunk} unknown{}{}",
+                if neq == 1 { "" } else { "s" },
+                if nunk == 1 { "" } else { "s" },
                 if neq > nunk {
                     " (too many equations)"
                 } else {
