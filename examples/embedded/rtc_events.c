@@ -11,8 +11,8 @@
 
 enum { BELOW = 0, ABOVE = 1, BOTH = 2, SAMPLE = 3, INITIAL = 4, DISCRETE = 5, AT = 6 };
 
-void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_t *i) {
-    int32_t n = m->n_events, k;
+void rtc_events_rebind(rtc_events *ev, const rtc_event_model *m, double *d, int32_t *i) {
+    int32_t n = m->n_events;
     ev->m = m;
     ev->snapshot = d;
     d += m->mem_slots;
@@ -27,6 +27,11 @@ void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_
     ev->next = i + n;
     ev->cond = i + 2 * n;
     ev->last_close = i + 3 * n;
+}
+
+void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_t *i) {
+    int32_t n = m->n_events, k;
+    rtc_events_rebind(ev, m, d, i);
     for (k = 0; k < n; k++) {
         ev->last_time[k] = NAN;
         ev->last_close[k] = 0;

@@ -67,6 +67,10 @@ typedef struct {
 /* Sets up `ev` over `m` with the work arrays (sizes above). */
 void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *doubles, int32_t *ints);
 
+/* Points `ev` at `m` and at the work arrays again, keeping their contents and the counters:
+ * for a copy of an rtc_events (with its arrays) restored into other memory (an FMU state). */
+void rtc_events_rebind(rtc_events *ev, const rtc_event_model *m, double *doubles, int32_t *ints);
+
 /* After the model's init at t0: conditions take their initial values; initial() events and
  * samples due at t0 run. Returns a status (0 ok, 6 terminated, others as the step's). */
 int32_t rtc_events_initial(rtc_events *ev, double *mem, double t0);

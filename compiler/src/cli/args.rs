@@ -207,6 +207,25 @@ pub struct CompileArgs {
     pub name: Option<String>,
 }
 
+#[derive(Args)]
+pub struct FmuArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub method: MethodArgs,
+    /// FMI version of the FMU (3; version 2 is not written yet).
+    #[arg(long, default_value_t = 3)]
+    pub fmi: u32,
+    /// Target triple of the FMU's binary (default: this machine): x86_64-unknown-linux-gnu or
+    /// aarch64-unknown-linux-gnu.
+    #[arg(long)]
+    pub target: Option<String>,
+    /// The FMU to write: `Name.fmu` (a zip), or a directory for the unpacked FMU (default:
+    /// `<model>.fmu` in the current directory).
+    #[arg(short = 'o', long = "out", value_name = "FILE.fmu|DIR")]
+    pub out: Option<PathBuf>,
+}
+
 #[derive(Args, Clone)]
 pub struct ModelArgs {
     /// The model file (.mo), or the qualified name of a library class

@@ -8,10 +8,11 @@ mod analyze;
 mod args;
 mod check;
 mod compile;
+mod fmu;
 mod plot;
 mod run;
 
-pub use args::{AnalyzeArgs, CompileArgs, MethodArgs, ModelArgs, PlotArgs, RunArgs};
+pub use args::{AnalyzeArgs, CompileArgs, FmuArgs, MethodArgs, ModelArgs, PlotArgs, RunArgs};
 
 use crate::diag::{Diagnostic, SourceMap};
 use crate::flat::FlatModel;
@@ -43,6 +44,8 @@ enum Command {
     /// Compile a model to an object file, a C header and a JSON description for an embedded
     /// or real-time target.
     Compile(CompileArgs),
+    /// Export a model as an FMI 3.0 Co-Simulation FMU whose fmi3DoStep runs rtc's step.
+    Fmu(FmuArgs),
     /// Draw variables of a CSV that rtc run wrote as SVG.
     Plot(PlotArgs),
 }
@@ -63,6 +66,7 @@ pub fn main() -> u8 {
         Command::Analyze(a) => analyze::analyze(&a),
         Command::Run(a) => run::run(&a),
         Command::Compile(a) => compile::compile(&a),
+        Command::Fmu(a) => fmu::fmu(&a),
         Command::Plot(a) => plot::plot(&a),
     }
 }

@@ -135,7 +135,14 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
     }
     let slots = plan.vars.len();
     let scratch = plan.scratch_slots();
-    let mut g = generate(plan, JITModule::new(jb), "rtc_model", emit_clif, false)?;
+    let mut g = generate(
+        plan,
+        JITModule::new(jb),
+        "rtc_model",
+        emit_clif,
+        false,
+        false,
+    )?;
     g.module.finalize_definitions().map_err(err)?;
     let init_ptr = g.module.get_finalized_function(g.init);
     let step_ptr = g.module.get_finalized_function(g.step);

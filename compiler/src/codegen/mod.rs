@@ -327,6 +327,9 @@ struct Frame {
 struct Generated<M: Module> {
     module: M,
     init: FuncId,
+    /// `<prefix>_start` (objects only): init keeping the tunable parameters in memory.
+    #[allow(dead_code)] // named by its symbol, not called from Rust
+    start: Option<FuncId>,
     step: FuncId,
     outputs: FuncId,
     parameters: FuncId,
@@ -386,6 +389,7 @@ fn generate<M: Module>(
     prefix: &str,
     emit_clif: bool,
     riscv_fs1_shim: bool,
+    with_start: bool,
 ) -> Result<Generated<M>, String> {
     let slots = plan.vars.len();
     let mut g = Gen {
@@ -424,6 +428,23 @@ fn generate<M: Module>(
     init_pieces.extend(checked.iter().map(|&v| Piece::Check(v)));
     let init_chunks = g.chunks("init", init_pieces)?;
     let init = g.entry("init", &init_chunks, Entry::Init)?;
+    // start: init from the tunable parameters already in memory (set by the caller, an FMU's
+    // master) instead of their defaults: every other parameter, the start values and the
+    // model at t0 follow from them.
+    let start = if with_start {
+        let tunable = plan.tunable_parameters();
+        let mut pieces: Vec<Piece> = param_assigns
+            .iter()
+            .filter(|a| !tunable.contains(&a.var))
+            .map(Piece::Assign)
+            .collect();
+        push_stmts(&mut pieces, &plan.init);
+        pieces.extend(checked.iter().map(|&v| Piece::Check(v)));
+        let chunks = g.chunks("start", pieces)?;
+        Some(g.entry("start", &chunks, Entry::Init)?)
+    } else {
+        None
+    };
     let mut step_pieces: Vec<Piece> = plan
         .pre_copies
         .iter()
@@ -517,6 +538,7 @@ fn generate<M: Module>(
     libm.sort_unstable();
     Ok(Generated {
         init,
+        start,
         step,
         outputs,
         parameters,

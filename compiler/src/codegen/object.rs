@@ -139,6 +139,7 @@ pub fn object(
         prefix,
         emit_clif,
         target.riscv_fs1_shim,
+        true,
     )?;
     let (stack_init, _) = g.stack_bytes(g.init);
     let (stack_step, step_calls_libm) = g.stack_bytes(g.step);

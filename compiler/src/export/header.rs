@@ -64,7 +64,7 @@ impl Description<'_> {
         );
         let _ = writeln!(
             h,
-            "int32_t {p}_init(double *mem, double t0);\nint32_t {p}_step(double *mem, double t, double h);\nint32_t {p}_outputs(const double *mem, double *out);\n/* After writing new values into tunable parameter slots (below): recompute what depends on them. */\nint32_t {p}_parameters(double *mem);\n"
+            "int32_t {p}_init(double *mem, double t0);\n/* As init, but the tunable parameters keep the values written into their slots (below)\n * before the call: the other parameters, the start values and the model at t0 follow. */\nint32_t {p}_start(double *mem, double t0);\nint32_t {p}_step(double *mem, double t, double h);\nint32_t {p}_outputs(const double *mem, double *out);\n/* After writing new values into tunable parameter slots (below): recompute what depends on them. */\nint32_t {p}_parameters(double *mem);\n"
         );
         if !self.code.externals.is_empty() {
             h.push_str(
@@ -326,6 +326,8 @@ impl Description<'_> {
         let _ = writeln!(h, "#define RTC_MODEL_NAME {}", c_string(&plan.name));
         for (g, s) in [
             ("INIT", "init"),
+            ("START", "start"),
+            ("PARAMETERS", "parameters"),
             ("STEP", "step"),
             ("OUTPUTS", "outputs"),
             ("MEM_SLOTS", "MEM_SLOTS"),

@@ -9,6 +9,7 @@
 //! source serves every model. The JSON describes the same for tools.
 
 pub mod analysis;
+pub mod fmu;
 mod header;
 mod json;
 pub mod plot;
@@ -174,6 +175,8 @@ pub struct ObjectFiles {
     /// The symbol prefix (the C identifier of the model, or the name asked for).
     pub prefix: String,
     pub object: Vec<u8>,
+    /// The memory after `init` from the defaults: parameters and start values by slot.
+    pub defaults: Vec<f64>,
     pub header: String,
     pub json: String,
 }
@@ -190,6 +193,19 @@ pub fn object_files(
     source: &str,
 ) -> Result<ObjectFiles, Box<Diagnostic>> {
     let (p, _, _) = pipeline::plan(flat, method, newton)?;
+    object_files_of(&p, flat, method, h, target, name, source)
+}
+
+/// [`object_files`] of a plan already built.
+pub fn object_files_of(
+    p: &crate::plan::Plan,
+    flat: &FlatModel,
+    method: &Method,
+    h: f64,
+    target: &'static Target,
+    name: Option<&str>,
+    source: &str,
+) -> Result<ObjectFiles, Box<Diagnostic>> {
     let prefix = match name {
         Some(n) => {
             if c_identifier(n) != *n {
@@ -202,20 +218,21 @@ pub fn object_files(
         }
         None => c_identifier(&p.name),
     };
-    let code = codegen::object(&p, target, &prefix, false).map_err(|e| {
+    let code = codegen::object(p, target, &prefix, false).map_err(|e| {
         Box::new(
             Diagnostic::error("codegen", format!("code generation failed: {e}"))
                 .help("this is a bug in rtc; please report it with the model"),
         )
     })?;
     // Default parameters and start values, as init computes them.
-    let mut it = Interp::new(&p);
+    let mut it = Interp::new(p);
     let mut mem = it.memory();
     let start = flat.experiment.start_time.unwrap_or(0.0);
     let _ = it.init(&mut mem, start);
-    let input_starts = sim::input_starts(&p, &mem);
+    let input_starts = sim::input_starts(p, &mem);
+    let defaults = mem.clone();
     let desc = Description {
-        plan: &p,
+        plan: p,
         flat,
         prefix: prefix.clone(),
         source: source.to_string(),
@@ -233,6 +250,7 @@ pub fn object_files(
     };
     Ok(ObjectFiles {
         object: code.bytes.clone(),
+        defaults,
         header: desc.header(),
         json: desc.json(),
         prefix,
