@@ -450,6 +450,7 @@ fn header_is_strict_c99_and_the_object_exports_only_the_api() {
             format!("{name}_init"),
             format!("{name}_outputs"),
             format!("{name}_parameters"),
+            format!("{name}_start"),
             format!("{name}_step"),
         ];
         if file == "TankPump.mo" {

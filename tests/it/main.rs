@@ -9,6 +9,7 @@ mod embedded;
 mod events;
 mod examples;
 mod external;
+mod fmu;
 mod fuzz;
 mod golden;
 mod index;
