@@ -299,3 +299,97 @@ fn communication_step_must_be_a_multiple_of_the_step() {
     assert!(err.contains("not a whole number"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The FMI 3 aarch64-linux binary, stepped by the C master cross-compiled for AArch64 under
+/// qemu-user, equals `rtc run` on this machine to the bit (BouncingBall: state events). Needs
+/// `aarch64-linux-gnu-gcc` and `qemu-aarch64` (Debian's cross compiler and qemu-user; `.ci/run`
+/// installs them): without them the test says so and passes, except on CI.
+#[test]
+fn aarch64_fmu_runs_under_qemu() {
+    let tools = ["aarch64-linux-gnu-gcc", "qemu-aarch64"];
+    if let Some(t) = tools.iter().find(|t| {
+        Command::new(t)
+            .arg("--version")
+            .output()
+            .map_or(true, |o| !o.status.success())
+    }) {
+        assert!(std::env::var("CI").is_err(), "{t} is needed on CI");
+        eprintln!("{t} not found: skipping the aarch64 FMU");
+        return;
+    }
+    let dir = scratch("aarch64");
+    let root = common::repo_root();
+    let model = root.join("examples/BouncingBall.mo");
+    let model = model.to_str().unwrap();
+    let (code, _, err) = rtc(
+        &[
+            "fmu",
+            model,
+            "--target",
+            "aarch64-unknown-linux-gnu",
+            "-o",
+            "fmu",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let so = dir.join("fmu/binaries/aarch64-linux/BouncingBall.so");
+    assert!(so.exists(), "binaries/aarch64-linux/BouncingBall.so");
+    let exe = dir.join("master-aarch64");
+    let out = Command::new("aarch64-linux-gnu-gcc")
+        .args(["-std=c99", "-O2", "-I"])
+        .arg(root.join("compiler/fmi/fmi3"))
+        .arg(root.join("tests/fmu/master.c"))
+        .args(["-ldl", "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (table, token) = description(&dir.join("fmu"));
+    let vr = |n: &str| table.iter().find(|(x, _)| x == n).unwrap().1;
+    let out = Command::new("qemu-aarch64")
+        .args(["-L", "/usr/aarch64-linux-gnu"])
+        .arg(&exe)
+        .arg(&so)
+        .args([token.as_str(), "3", "0.001"])
+        .arg(format!("out:{},{}", vr("h"), vr("v")))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fmu_rows = parse_csv(&String::from_utf8_lossy(&out.stdout));
+    let csv = dir.join("run.csv");
+    let (code, _, err) = rtc(
+        &[
+            "run",
+            model,
+            "--stop",
+            "3",
+            "--vars",
+            "h,v",
+            "--out",
+            csv.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let run_rows = parse_csv(&std::fs::read_to_string(&csv).unwrap());
+    assert_eq!(fmu_rows.len(), run_rows.len());
+    for (a, b) in fmu_rows.iter().zip(&run_rows) {
+        for (x, y) in a.iter().zip(b) {
+            assert_eq!(
+                x.to_bits(),
+                y.to_bits(),
+                "aarch64 FMU {a:?} vs rtc run {b:?}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
