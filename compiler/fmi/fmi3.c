@@ -1,17 +1,10 @@
 /*
- * fmi3.c: the FMI 3.0 Co-Simulation interface of a model compiled by `rtc fmu`.
+ * fmi3.c: the FMI 3.0 Co-Simulation interface of a model compiled by `rtc fmu` (written for
+ * rtc). The instance, stepping, variables and states are rtc_fmu_core.c's (shared with the
+ * FMI 2.0 wrapper); this file maps FMI 3.0 calls onto them.
  *
- * Written for rtc (not derived from other FMU sources). It wraps the step object of
- * `rtc compile` (RTC_MODEL_HEADER, included with RTC_MODEL_GENERIC) and the event stepper
- * rtc_events.c, and reads its variable table from rtc_fmu.h (generated with the
- * modelDescription.xml, so value references agree):
- *
- *   - fmi3DoStep runs whole steps of the compiled step size (RTC_MODEL_STEP_SIZE), each the
- *     bounded-work inline step of the chosen method, with the events located inside it as
- *     `rtc run` does; a communication step that is not a whole number of steps is an error.
- *   - Inputs set before fmi3DoStep hold over it (every slot the step reads them from).
- *   - Tunable parameters set before fmi3ExitInitializationMode initialise the model (init
- *     from them: `<m>_start`); set later, `<m>_parameters` recomputes what depends on them.
+ *   - fmi3DoStep runs whole steps of the compiled step (events located inside, as `rtc run`);
+ *     a communication step that is not a whole number of steps is an error.
  *   - A step that does not converge, a value that is not finite, chattering events: fmi3Error
  *     with a log message naming the block or the variable; terminate() in the model:
  *     terminateSimulation with fmi3OK, then only fmi3Terminate and fmi3FreeInstance.
@@ -20,105 +13,30 @@
  *   - Every function of fmi3Functions.h is defined; those without meaning for a fixed-step
  *     Co-Simulation FMU without clocks or Model Exchange return fmi3Error and log why.
  */
-#define RTC_MODEL_GENERIC
-#include RTC_MODEL_HEADER
-#include "rtc_fmu.h"
-#include "rtc_events.h"
+#include "rtc_fmu_core.h"
 #include "fmi3Functions.h"
 
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RTC_FMU_STATES 8
-
-#if RTC_MODEL_EVENT_COUNT > 0
-static const rtc_event_model event_model = {
-    RTC_MODEL_EVENT_COUNT, RTC_MODEL_MEM_SLOTS, RTC_MODEL_event_kind, RTC_MODEL_event_chain,
-    RTC_MODEL_event_branch, RTC_MODEL_event_sample, RTC_MODEL_event_terminates,
-    RTC_MODEL_event_cubic, RTC_MODEL_STEP, RTC_MODEL_ZC, RTC_MODEL_PRE, RTC_MODEL_EVENT};
-#define EVENT_DOUBLES RTC_EVENTS_DOUBLES(RTC_MODEL_MEM_SLOTS, RTC_MODEL_EVENT_COUNT)
-#define EVENT_INTS RTC_EVENTS_INTS(RTC_MODEL_EVENT_COUNT)
-#endif
-
-/* Everything a saved FMU state holds. */
 typedef struct {
-    long steps;           /* steps since the start time */
-    int mode;
-    int params_changed;
-    double mem[RTC_MODEL_MEM_SLOTS];
-#if RTC_MODEL_EVENT_COUNT > 0
-    rtc_events events;
-    double event_doubles[EVENT_DOUBLES];
-    int32_t event_ints[EVENT_INTS];
-#endif
-} Snapshot;
-
-enum { INSTANTIATED, INITIALIZATION, STEPPING, TERMINATED, FAILED };
-
-typedef struct {
-    Snapshot s;
+    rtc_fmu f; /* first: an Instance is its rtc_fmu */
     char name[128];
     fmi3InstanceEnvironment env;
     fmi3LogMessageCallback log;
     int logging;
-    double start;
-    double out[RTC_MODEL_OUTPUT_COUNT > 0 ? RTC_MODEL_OUTPUT_COUNT : 1];
-    Snapshot saved[RTC_FMU_STATES];
-    unsigned char saved_used[RTC_FMU_STATES];
 } Instance;
 
-static void logf_(Instance *in, fmi3Status st, const char *category, const char *fmt, ...) {
-    char msg[512];
-    va_list ap;
-    if (!in || !in->log) return;
-    if (st == fmi3OK && !in->logging) return;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    in->log(in->env, st, category, msg);
+static void log_to_master(rtc_fmu *f, int error, const char *category, const char *message) {
+    Instance *in = (Instance *)f->owner;
+    if (!in->log || (!error && !in->logging)) return;
+    in->log(in->env, error ? fmi3Error : fmi3OK, category, message);
 }
 
 static fmi3Status fail(Instance *in, const char *fmt, const char *what) {
-    logf_(in, fmi3Error, "logStatusError", fmt, what);
+    if (in) rtc_fmu_logf(&in->f, 1, "logStatusError", fmt, what);
     return fmi3Error;
-}
-
-static double now(const Instance *in) {
-    return in->start + (double)in->s.steps * RTC_MODEL_STEP_SIZE;
-}
-
-/* What a nonzero status of the step or the event stepper means, for the log. */
-static void explain(Instance *in, int32_t st, double t) {
-    long detail = (long)(st >> 4);
-    switch (st & 15) {
-    case 1:
-        logf_(in, fmi3Error, "logStatusError",
-              "t = %.17g: the Newton iteration of block %ld did not converge within its "
-              "iteration bound", t, detail);
-        break;
-    case 2:
-        logf_(in, fmi3Error, "logStatusError", "t = %.17g: `%s` became non-finite", t,
-              detail < RTC_FMU_SLOT_COUNT ? rtc_fmu_slot_names[detail] : "?");
-        break;
-    case 3:
-        logf_(in, fmi3Error, "logStatusError", "t = %.17g: the Jacobian of block %ld is singular",
-              t, detail);
-        break;
-    case 4:
-        logf_(in, fmi3Error, "logStatusError",
-              "t = %.17g: event %ld chatters: it comes back faster than the step resolves", t,
-              detail);
-        break;
-    case 5:
-        logf_(in, fmi3Error, "logStatusError",
-              "t = %.17g: the event iteration did not settle (event %ld)", t, detail);
-        break;
-    default:
-        logf_(in, fmi3Error, "logStatusError", "t = %.17g: status %ld", t, (long)st);
-    }
 }
 
 /* ------------------------------------------------------------------ inquire, instantiate */
@@ -133,18 +51,6 @@ fmi3Status fmi3SetDebugLogging(fmi3Instance instance, fmi3Boolean loggingOn,
     if (!in) return fmi3Error;
     in->logging = loggingOn;
     return fmi3OK;
-}
-
-static void defaults(Instance *in) {
-    int i;
-    memset(&in->s, 0, sizeof in->s);
-    in->start = RTC_MODEL_START_TIME;
-    /* Parameters and start values as the model gives them (init from defaults), so that they
-     * can be read before initialisation; the master may then change the tunable ones. */
-    RTC_MODEL_INIT(in->s.mem, in->start);
-    for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++)
-        in->s.mem[RTC_MODEL_input_slots[i]] = RTC_MODEL_input_starts[i];
-    in->s.mode = INSTANTIATED;
 }
 
 fmi3Instance fmi3InstantiateCoSimulation(
@@ -178,7 +84,9 @@ fmi3Instance fmi3InstantiateCoSimulation(
     in->env = instanceEnvironment;
     in->log = logMessage;
     in->logging = loggingOn;
-    defaults(in);
+    in->f.log = log_to_master;
+    in->f.owner = in;
+    rtc_fmu_defaults(&in->f);
     return in;
 }
 
@@ -232,34 +140,20 @@ fmi3Status fmi3EnterInitializationMode(fmi3Instance instance, fmi3Boolean tolera
     (void)stopTimeDefined;
     (void)stopTime;
     if (!in) return fmi3Error;
-    if (in->s.mode != INSTANTIATED)
+    if (in->f.s.mode != RTC_FMU_INSTANTIATED)
         return fail(in, "%s: only after instantiation", "fmi3EnterInitializationMode");
-    in->start = startTime;
-    in->s.mode = INITIALIZATION;
+    in->f.start = startTime;
+    in->f.s.mode = RTC_FMU_INITIALIZATION;
     return fmi3OK;
 }
 
 fmi3Status fmi3ExitInitializationMode(fmi3Instance instance) {
     Instance *in = (Instance *)instance;
-    int32_t st;
     if (!in) return fmi3Error;
-    if (in->s.mode != INITIALIZATION)
+    if (in->f.s.mode != RTC_FMU_INITIALIZATION)
         return fail(in, "%s: not in initialization mode", "fmi3ExitInitializationMode");
-    /* Init from the tunable parameters the master set (start values and the model at the
-     * start time follow from them). */
-    st = RTC_MODEL_START(in->s.mem, in->start);
-#if RTC_MODEL_EVENT_COUNT > 0
-    rtc_events_init(&in->s.events, &event_model, in->s.event_doubles, in->s.event_ints);
-    if (st == 0) st = rtc_events_initial(&in->s.events, in->s.mem, in->start);
-#endif
-    in->s.params_changed = 0;
-    if (st != 0 && (st & 15) != 6) {
-        explain(in, st, in->start);
-        in->s.mode = FAILED;
-        return fmi3Error;
-    }
-    in->s.mode = (st & 15) == 6 ? TERMINATED : STEPPING;
-    return fmi3OK;
+    /* Init from the tunable parameters the master set. */
+    return rtc_fmu_initialize(&in->f) < 0 ? fmi3Error : fmi3OK;
 }
 
 fmi3Status fmi3EnterEventMode(fmi3Instance instance) {
@@ -270,60 +164,28 @@ fmi3Status fmi3EnterEventMode(fmi3Instance instance) {
 fmi3Status fmi3Terminate(fmi3Instance instance) {
     Instance *in = (Instance *)instance;
     if (!in) return fmi3Error;
-    in->s.mode = TERMINATED;
+    in->f.s.mode = RTC_FMU_TERMINATED;
     return fmi3OK;
 }
 
 fmi3Status fmi3Reset(fmi3Instance instance) {
     Instance *in = (Instance *)instance;
     if (!in) return fmi3Error;
-    defaults(in);
+    rtc_fmu_defaults(&in->f);
     return fmi3OK;
 }
 
 /* ------------------------------------------------------------------ variables */
 
-static fmi3Status check_vr(Instance *in, fmi3ValueReference vr, const char *fn) {
-    if (vr >= RTC_FMU_VAR_COUNT) {
-        logf_(in, fmi3Error, "logStatusError", "%s: unknown value reference %u", fn,
-              (unsigned)vr);
-        return fmi3Error;
-    }
-    return fmi3OK;
-}
-
 fmi3Status fmi3GetFloat64(fmi3Instance instance, const fmi3ValueReference valueReferences[],
                           size_t nValueReferences, fmi3Float64 values[], size_t nValues) {
     Instance *in = (Instance *)instance;
     size_t k;
-    int outputs_done = 0;
     if (!in) return fmi3Error;
     if (nValues < nValueReferences)
         return fail(in, "%s: fewer values than value references", "fmi3GetFloat64");
-    for (k = 0; k < nValueReferences; k++) {
-        fmi3ValueReference vr = valueReferences[k];
-        int32_t idx;
-        if (check_vr(in, vr, "fmi3GetFloat64") != fmi3OK) return fmi3Error;
-        idx = rtc_fmu_index[vr];
-        switch (rtc_fmu_kind[vr]) {
-        case RTC_FMU_TIME:
-            values[k] = in->s.mode == STEPPING || in->s.mode == TERMINATED ? now(in) : in->start;
-            break;
-        case RTC_FMU_PARAMETER:
-        case RTC_FMU_CALCULATED:
-            values[k] = in->s.mem[idx];
-            break;
-        case RTC_FMU_INPUT:
-            values[k] = in->s.mem[rtc_fmu_input_slots[rtc_fmu_input_first[idx]]];
-            break;
-        default:
-            if (!outputs_done) {
-                RTC_MODEL_OUTPUTS(in->s.mem, in->out);
-                outputs_done = 1;
-            }
-            values[k] = in->out[idx];
-        }
-    }
+    for (k = 0; k < nValueReferences; k++)
+        if (rtc_fmu_get(&in->f, valueReferences[k], &values[k]) != 0) return fmi3Error;
     return fmi3OK;
 }
 
@@ -335,37 +197,17 @@ fmi3Status fmi3SetFloat64(fmi3Instance instance, const fmi3ValueReference valueR
     if (!in) return fmi3Error;
     if (nValues < nValueReferences)
         return fail(in, "%s: fewer values than value references", "fmi3SetFloat64");
-    for (k = 0; k < nValueReferences; k++) {
-        fmi3ValueReference vr = valueReferences[k];
-        int32_t idx, j;
-        if (check_vr(in, vr, "fmi3SetFloat64") != fmi3OK) return fmi3Error;
-        idx = rtc_fmu_index[vr];
-        switch (rtc_fmu_kind[vr]) {
-        case RTC_FMU_PARAMETER:
-            in->s.mem[idx] = values[k];
-            if (in->s.mode == STEPPING) in->s.params_changed = 1;
-            break;
-        case RTC_FMU_INPUT:
-            for (j = rtc_fmu_input_first[idx]; j < rtc_fmu_input_first[idx + 1]; j++)
-                in->s.mem[rtc_fmu_input_slots[j]] = values[k];
-            break;
-        default:
-            logf_(in, fmi3Error, "logStatusError",
-                  "fmi3SetFloat64: `%s` (value reference %u) is not an input or a tunable "
-                  "parameter", rtc_fmu_names[vr], (unsigned)vr);
+    for (k = 0; k < nValueReferences; k++)
+        if (rtc_fmu_set(&in->f, valueReferences[k], values[k], "fmi3SetFloat64") != 0)
             return fmi3Error;
-        }
-    }
     return fmi3OK;
 }
 
 /* Types the FMU declares no variables of: only an empty request succeeds. */
 static fmi3Status none_of(Instance *in, const char *fn, size_t n) {
     if (n == 0) return fmi3OK;
-    logf_(in, fmi3Error, "logStatusError",
-          "%s: this FMU has only Float64 variables (Booleans and Integers of the model are "
-          "Float64 too)", fn);
-    return fmi3Error;
+    return fail(in, "%s: this FMU has only Float64 variables (Booleans and Integers of the "
+                    "model are Float64 too)", fn);
 }
 
 #define GET_NONE(Name, T)                                                                  \
@@ -467,93 +309,57 @@ fmi3Status fmi3GetVariableDependencies(fmi3Instance instance, fmi3ValueReference
 
 /* ------------------------------------------------------------------ FMU state */
 
-static int32_t rebind(Snapshot *s) {
-#if RTC_MODEL_EVENT_COUNT > 0
-    rtc_events_rebind(&s->events, &event_model, s->event_doubles, s->event_ints);
-#else
-    (void)s;
-#endif
-    return 0;
-}
-
 fmi3Status fmi3GetFMUState(fmi3Instance instance, fmi3FMUState *FMUState) {
     Instance *in = (Instance *)instance;
-    int k;
+    rtc_fmu_snapshot *s;
     if (!in || !FMUState) return fmi3Error;
-    if (*FMUState) {
-        /* Overwrite a state this instance gave out before. */
-        Snapshot *s = (Snapshot *)*FMUState;
-        if (s < in->saved || s >= in->saved + RTC_FMU_STATES)
-            return fail(in, "%s: not a state of this instance", "fmi3GetFMUState");
-        *s = in->s;
-        return fmi3OK;
-    }
-    for (k = 0; k < RTC_FMU_STATES; k++)
-        if (!in->saved_used[k]) {
-            in->saved_used[k] = 1;
-            in->saved[k] = in->s;
-            *FMUState = &in->saved[k];
-            return fmi3OK;
-        }
-    return fail(in, "%s: all " "8" " state slots are in use (free one with fmi3FreeFMUState)",
-                "fmi3GetFMUState");
+    s = rtc_fmu_save(&in->f, (rtc_fmu_snapshot *)*FMUState, "fmi3GetFMUState");
+    if (!s) return fmi3Error;
+    *FMUState = s;
+    return fmi3OK;
 }
 
 fmi3Status fmi3SetFMUState(fmi3Instance instance, fmi3FMUState FMUState) {
     Instance *in = (Instance *)instance;
-    Snapshot *s = (Snapshot *)FMUState;
-    if (!in || !s) return fmi3Error;
-    if (s < in->saved || s >= in->saved + RTC_FMU_STATES)
-        return fail(in, "%s: not a state of this instance", "fmi3SetFMUState");
-    in->s = *s;
-    rebind(&in->s);
-    return fmi3OK;
+    if (!in) return fmi3Error;
+    return rtc_fmu_restore(&in->f, (rtc_fmu_snapshot *)FMUState, "fmi3SetFMUState") ? fmi3Error
+                                                                                   : fmi3OK;
 }
 
 fmi3Status fmi3FreeFMUState(fmi3Instance instance, fmi3FMUState *FMUState) {
     Instance *in = (Instance *)instance;
-    Snapshot *s;
     if (!in || !FMUState) return fmi3Error;
-    s = (Snapshot *)*FMUState;
-    if (!s) return fmi3OK;
-    if (s < in->saved || s >= in->saved + RTC_FMU_STATES)
-        return fail(in, "%s: not a state of this instance", "fmi3FreeFMUState");
-    in->saved_used[s - in->saved] = 0;
+    if (rtc_fmu_free_state(&in->f, (rtc_fmu_snapshot *)*FMUState, "fmi3FreeFMUState"))
+        return fmi3Error;
     *FMUState = NULL;
     return fmi3OK;
 }
-
-/* A serialized state: the token, then the snapshot's bytes. */
-#define SERIAL_SIZE (sizeof(RTC_FMU_TOKEN) + sizeof(Snapshot))
 
 fmi3Status fmi3SerializedFMUStateSize(fmi3Instance instance, fmi3FMUState FMUState,
                                       size_t *size) {
     (void)instance;
     (void)FMUState;
-    *size = SERIAL_SIZE;
+    *size = rtc_fmu_serial_size();
     return fmi3OK;
 }
 
 fmi3Status fmi3SerializeFMUState(fmi3Instance instance, fmi3FMUState FMUState,
                                  fmi3Byte serializedState[], size_t size) {
     Instance *in = (Instance *)instance;
-    if (!in || !FMUState) return fmi3Error;
-    if (size < SERIAL_SIZE) return fail(in, "%s: buffer too small", "fmi3SerializeFMUState");
-    memcpy(serializedState, RTC_FMU_TOKEN, sizeof(RTC_FMU_TOKEN));
-    memcpy(serializedState + sizeof(RTC_FMU_TOKEN), FMUState, sizeof(Snapshot));
-    return fmi3OK;
+    if (!in) return fmi3Error;
+    return rtc_fmu_serialize(&in->f, (rtc_fmu_snapshot *)FMUState, serializedState, size)
+               ? fmi3Error
+               : fmi3OK;
 }
 
 fmi3Status fmi3DeserializeFMUState(fmi3Instance instance, const fmi3Byte serializedState[],
                                    size_t size, fmi3FMUState *FMUState) {
     Instance *in = (Instance *)instance;
-    fmi3FMUState st = NULL;
+    rtc_fmu_snapshot *s;
     if (!in || !FMUState) return fmi3Error;
-    if (size != SERIAL_SIZE || memcmp(serializedState, RTC_FMU_TOKEN, sizeof(RTC_FMU_TOKEN)))
-        return fail(in, "%s: not a state of this FMU", "fmi3DeserializeFMUState");
-    if (fmi3GetFMUState(in, &st) != fmi3OK) return fmi3Error;
-    memcpy(st, serializedState + sizeof(RTC_FMU_TOKEN), sizeof(Snapshot));
-    *FMUState = st;
+    s = rtc_fmu_deserialize(&in->f, serializedState, size);
+    if (!s) return fmi3Error;
+    *FMUState = s;
     return fmi3OK;
 }
 
@@ -696,7 +502,7 @@ fmi3Status fmi3GetNumberOfContinuousStates(fmi3Instance instance, size_t *n) {
 fmi3Status fmi3EnterStepMode(fmi3Instance instance) {
     Instance *in = (Instance *)instance;
     if (!in) return fmi3Error;
-    if (in->s.mode != STEPPING)
+    if (in->f.s.mode != RTC_FMU_STEPPING)
         return fail(in, "%s: the FMU is not initialised", "fmi3EnterStepMode");
     return fmi3OK;
 }
@@ -715,59 +521,14 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
                       fmi3Boolean *eventHandlingNeeded, fmi3Boolean *terminateSimulation,
                       fmi3Boolean *earlyReturn, fmi3Float64 *lastSuccessfulTime) {
     Instance *in = (Instance *)instance;
-    const double h = RTC_MODEL_STEP_SIZE;
-    double steps;
-    long n, k;
+    int r;
     (void)noSetFMUStatePriorToCurrentPoint;
     if (!in) return fmi3Error;
     *eventHandlingNeeded = fmi3False;
     *terminateSimulation = fmi3False;
     *earlyReturn = fmi3False;
-    *lastSuccessfulTime = now(in);
-    if (in->s.mode != STEPPING)
-        return fail(in, "%s: the FMU is not initialised or has terminated", "fmi3DoStep");
-    if (fabs(currentCommunicationPoint - now(in)) > 1e-9 * fmax(h, fabs(now(in)))) {
-        logf_(in, fmi3Error, "logStatusError",
-              "fmi3DoStep: the communication point %.17g is not the FMU's time %.17g",
-              currentCommunicationPoint, now(in));
-        return fmi3Error;
-    }
-    steps = communicationStepSize / h;
-    n = (long)floor(steps + 0.5);
-    if (n < 0 || fabs(steps - (double)n) > 1e-9 * fmax(1.0, steps)) {
-        logf_(in, fmi3Error, "logStatusError",
-              "fmi3DoStep: the communication step %.17g is not a whole number of the FMU's "
-              "fixed step %.17g (fixedInternalStepSize)", communicationStepSize, h);
-        return fmi3Error;
-    }
-    if (in->s.params_changed) {
-        RTC_MODEL_PARAMETERS(in->s.mem);
-        in->s.params_changed = 0;
-    }
-    for (k = 0; k < n; k++) {
-        const double t = now(in);
-        int32_t st;
-#if RTC_MODEL_EVENT_COUNT > 0
-        st = rtc_events_step(&in->s.events, in->s.mem, t, h);
-#else
-        st = RTC_MODEL_STEP(in->s.mem, t, h);
-#endif
-        in->s.steps++;
-        if ((st & 15) == 6) {
-            logf_(in, fmi3OK, "logEvents", "t = %.17g: terminate() in the model (event %ld)",
-                  now(in), (long)(st >> 4));
-            in->s.mode = TERMINATED;
-            *terminateSimulation = fmi3True;
-            *lastSuccessfulTime = now(in);
-            return fmi3OK;
-        }
-        if (st != 0) {
-            explain(in, st, now(in));
-            in->s.mode = FAILED;
-            *lastSuccessfulTime = t;
-            return fmi3Error;
-        }
-    }
-    *lastSuccessfulTime = now(in);
-    return fmi3OK;
+    r = rtc_fmu_do_step(&in->f, currentCommunicationPoint, communicationStepSize,
+                        lastSuccessfulTime, "fmi3DoStep");
+    if (r == 1) *terminateSimulation = fmi3True;
+    return r < 0 ? fmi3Error : fmi3OK;
 }

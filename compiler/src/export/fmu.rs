@@ -33,6 +33,8 @@ const FMI3_HEADERS: [(&str, &str); 3] = [
         include_str!("../../fmi/fmi3/fmi3PlatformTypes.h"),
     ),
 ];
+const CORE_C: &str = include_str!("../../fmi/rtc_fmu_core.c");
+const CORE_H: &str = include_str!("../../fmi/rtc_fmu_core.h");
 const EVENTS_C: &str = include_str!("../../../examples/embedded/rtc_events.c");
 const EVENTS_H: &str = include_str!("../../../examples/embedded/rtc_events.h");
 
@@ -522,6 +524,8 @@ pub fn write(fmu: &Fmu, out: &Path) -> Result<Vec<String>, Box<Diagnostic>> {
         (format!("{id}.h"), fmu.header.clone().into_bytes()),
         ("rtc_fmu.h".into(), fmu.table.clone().into_bytes()),
         ("fmi3.c".into(), FMI3_C.as_bytes().to_vec()),
+        ("rtc_fmu_core.c".into(), CORE_C.as_bytes().to_vec()),
+        ("rtc_fmu_core.h".into(), CORE_H.as_bytes().to_vec()),
         ("rtc_events.c".into(), EVENTS_C.as_bytes().to_vec()),
         ("rtc_events.h".into(), EVENTS_H.as_bytes().to_vec()),
     ];
@@ -555,7 +559,7 @@ pub fn write(fmu: &Fmu, out: &Path) -> Result<Vec<String>, Box<Diagnostic>> {
             return Err(Box::new(
                 Diagnostic::error("fmu", format!("cannot link the FMU's library: {why}"))
                     .help(format!(
-                        "wrote the object, the wrapper sources and modelDescription.xml to {}; link them as a shared library with: cc -shared -fPIC -O2 -std=c99 -DRTC_MODEL_HEADER='\"{id}.h\"' fmi3.c rtc_events.c {id}.o -lm -o {id}.so",
+                        "wrote the object, the wrapper sources and modelDescription.xml to {}; link them as a shared library with: cc -shared -fPIC -O2 -std=c99 -DRTC_MODEL_HEADER='\"{id}.h\"' fmi3.c rtc_fmu_core.c rtc_events.c {id}.o -lm -o {id}.so",
                         dir.display()
                     )),
             ));
@@ -623,6 +627,7 @@ fn link(fmu: &Fmu, dir: &Path, lib: &Path) -> Result<(), String> {
             "-I.",
             &header,
             "fmi3.c",
+            "rtc_fmu_core.c",
             "rtc_events.c",
             &format!("{}.o", fmu.model_identifier),
             "-lm",
