@@ -32,7 +32,8 @@ rows = list(csv.reader(open(run_csv)))
 names = rows[0][1:]
 data = np.array([[float(x) for x in r] for r in rows[1:]])
 md = fmpy.read_model_description(fmu)
-h = float(md.coSimulation.fixedInternalStepSize)
+# FMI 3 declares the step (fixedInternalStepSize); FMI 2 has only the default experiment's.
+h = float(md.coSimulation.fixedInternalStepSize or md.defaultExperiment.stepSize)
 result = fmpy.simulate_fmu(fmu, start_values=starts, output=names, stop_time=data[-1, 0],
                            output_interval=h)
 if len(result) != len(data):

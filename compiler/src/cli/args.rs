@@ -213,7 +213,7 @@ pub struct FmuArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub method: MethodArgs,
-    /// FMI version of the FMU (3; version 2 is not written yet).
+    /// FMI version of the FMU: 3 (FMI 3.0) or 2 (FMI 2.0).
     #[arg(long, default_value_t = 3)]
     pub fmi: u32,
     /// Target triple of the FMU's binary (default: this machine): x86_64-unknown-linux-gnu or

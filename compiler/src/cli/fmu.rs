@@ -23,15 +23,16 @@ pub fn fmu(a: &FmuArgs) -> u8 {
 }
 
 fn fmu_inner(a: &FmuArgs, flat: &FlatModel) -> Result<Vec<String>, Box<Diagnostic>> {
-    if a.fmi != 3 {
-        return Err(Box::new(
-            Diagnostic::error(
-                "command-line",
-                format!("--fmi {}: rtc writes FMI 3.0 FMUs only, for now", a.fmi),
-            )
-            .help("FMI 2.0 export is not written yet; use --fmi 3"),
-        ));
-    }
+    let version = match a.fmi {
+        3 => fmu_export::Version::Fmi3,
+        2 => fmu_export::Version::Fmi2,
+        v => {
+            return Err(Box::new(
+                Diagnostic::error("command-line", format!("--fmi {v}: no such FMI version"))
+                    .help("rtc writes FMI 3.0 (--fmi 3, the default) and FMI 2.0 (--fmi 2) FMUs"),
+            ))
+        }
+    };
     let method = method_of(&a.method)?;
     let h = step_of(&a.method, flat)?;
     let (method, note) = pipeline::resolve_method(flat, method, Some(h))?;
@@ -62,7 +63,7 @@ fn fmu_inner(a: &FmuArgs, flat: &FlatModel) -> Result<Vec<String>, Box<Diagnosti
         eprintln!("rtc: {n}");
     }
     let source = a.model.file.display().to_string();
-    let f = fmu_export::fmu(&plan, flat, &method, h, target, &source)?;
+    let f = fmu_export::fmu(&plan, flat, &method, h, target, version, &source)?;
     let out = a
         .out
         .clone()

@@ -17,8 +17,23 @@ use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, Event};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The wrapper and the files it is compiled with.
+/// The wrappers and the files they are compiled with.
 const FMI3_C: &str = include_str!("../../fmi/fmi3.c");
+const FMI2_C: &str = include_str!("../../fmi/fmi2.c");
+const FMI2_HEADERS: [(&str, &str); 3] = [
+    (
+        "fmi2Functions.h",
+        include_str!("../../fmi/fmi2/fmi2Functions.h"),
+    ),
+    (
+        "fmi2FunctionTypes.h",
+        include_str!("../../fmi/fmi2/fmi2FunctionTypes.h"),
+    ),
+    (
+        "fmi2TypesPlatform.h",
+        include_str!("../../fmi/fmi2/fmi2TypesPlatform.h"),
+    ),
+];
 const FMI3_HEADERS: [(&str, &str); 3] = [
     (
         "fmi3Functions.h",
@@ -62,8 +77,16 @@ struct FmuVar {
     description: Option<String>,
 }
 
+/// The FMI version of an FMU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    Fmi2,
+    Fmi3,
+}
+
 /// The FMU of a plan: every file of it, before linking.
 pub struct Fmu {
+    pub version: Version,
     pub model_identifier: String,
     pub model_description: String,
     pub object: Vec<u8>,
@@ -74,11 +97,13 @@ pub struct Fmu {
     pub target: &'static Target,
 }
 
-/// The FMI 3 platform name of a target (`<arch>-<os>`), where one is defined.
-fn platform(target: &Target) -> Option<&'static str> {
-    match target.triple {
-        "x86_64-unknown-linux-gnu" => Some("x86_64-linux"),
-        "aarch64-unknown-linux-gnu" => Some("aarch64-linux"),
+/// The platform name of a target for an FMI version (FMI 3: `<arch>-<os>`; FMI 2 names
+/// only `linux64` among the targets rtc has), where one is defined.
+fn platform(target: &Target, version: Version) -> Option<&'static str> {
+    match (version, target.triple) {
+        (Version::Fmi3, "x86_64-unknown-linux-gnu") => Some("x86_64-linux"),
+        (Version::Fmi3, "aarch64-unknown-linux-gnu") => Some("aarch64-linux"),
+        (Version::Fmi2, "x86_64-unknown-linux-gnu") => Some("linux64"),
         _ => None,
     }
 }
@@ -90,24 +115,33 @@ pub fn fmu(
     method: &Method,
     h: f64,
     target: &'static Target,
+    version: Version,
     source: &str,
 ) -> Result<Fmu, Box<Diagnostic>> {
-    let platform = platform(target).ok_or_else(|| {
+    let platform = platform(target, version).ok_or_else(|| {
         Box::new(
             Diagnostic::error(
                 "command-line",
-                format!("no FMI 3 platform for target `{}`", target.triple),
+                format!(
+                    "no FMI {} platform for target `{}`",
+                    if version == Version::Fmi2 { 2 } else { 3 },
+                    target.triple
+                ),
             )
-            .help("FMUs are built for x86_64-unknown-linux-gnu and aarch64-unknown-linux-gnu"),
+            .help("FMI 3 FMUs are built for x86_64-unknown-linux-gnu and aarch64-unknown-linux-gnu, FMI 2 FMUs (platform linux64) for x86_64-unknown-linux-gnu"),
         )
     })?;
     let files = object_files_of(plan, flat, method, h, target, None, source)?;
     let (vars, inputs) = variables(plan, flat, &files.defaults);
-    let body = description_body(plan, flat, &vars, &files.prefix, h, method);
+    let body = match version {
+        Version::Fmi3 => description_body(plan, flat, &vars, &files.prefix, h, method),
+        Version::Fmi2 => description_body_2(plan, flat, &vars, &files.prefix, h, method),
+    };
     let token = token(&body);
-    let model_description = description(&body, &token)?;
+    let model_description = description(&body, &token, version)?;
     let table = table(plan, &vars, &inputs, &token);
     Ok(Fmu {
+        version,
         model_identifier: files.prefix,
         model_description,
         object: files.object,
@@ -337,6 +371,110 @@ fn description_body(
     root.child(mv).child(structure)
 }
 
+/// The FMI 2.0 model description without its GUID: the same variables as ScalarVariables.
+fn description_body_2(
+    plan: &Plan,
+    flat: &FlatModel,
+    vars: &[FmuVar],
+    id: &str,
+    h: f64,
+    method: &Method,
+) -> El {
+    let fmi3 = description_body(plan, flat, vars, id, h, method);
+    let mut root = El::new("fmiModelDescription")
+        .attr("fmiVersion", "2.0")
+        .attr("modelName", plan.name.clone());
+    for (k, v) in fmi3.attrs.iter().skip(2) {
+        root = root.attr(k, v.clone());
+    }
+    root = root.attr("numberOfEventIndicators", "0");
+    root = root.child(
+        El::new("CoSimulation")
+            .attr("modelIdentifier", id)
+            .attr("canHandleVariableCommunicationStepSize", "true")
+            .attr("canInterpolateInputs", "false")
+            .attr("maxOutputDerivativeOrder", "0")
+            .attr("canRunAsynchronuously", "false")
+            .attr("canGetAndSetFMUstate", "true")
+            .attr("canSerializeFMUstate", "true")
+            .attr("providesDirectionalDerivative", "false"),
+    );
+    for c in fmi3
+        .children
+        .iter()
+        .filter(|c| c.name == "UnitDefinitions" || c.name == "DefaultExperiment")
+    {
+        root = root.child(clone_el(c));
+    }
+    let mut mv = El::new("ModelVariables");
+    let mut outputs = El::new("Outputs");
+    let mut initial = El::new("InitialUnknowns");
+    let fmi3_vars = fmi3
+        .children
+        .iter()
+        .find(|c| c.name == "ModelVariables")
+        .map(|c| c.children.as_slice())
+        .unwrap_or_default();
+    for (k, e) in fmi3_vars.iter().enumerate() {
+        let get = |key: &str| {
+            e.attrs
+                .iter()
+                .find(|(a, _)| *a == key)
+                .map(|(_, v)| v.clone())
+        };
+        let mut sv = El::new("ScalarVariable");
+        for key in [
+            "name",
+            "valueReference",
+            "description",
+            "causality",
+            "variability",
+            "initial",
+        ] {
+            if let Some(v) = get(key) {
+                sv = sv.attr(
+                    match key {
+                        "name" => "name",
+                        "valueReference" => "valueReference",
+                        "description" => "description",
+                        "causality" => "causality",
+                        "variability" => "variability",
+                        _ => "initial",
+                    },
+                    v,
+                );
+            }
+        }
+        let mut real = El::new("Real");
+        for key in ["unit", "start"] {
+            if let Some(v) = get(key) {
+                real = real.attr(if key == "unit" { "unit" } else { "start" }, v);
+            }
+        }
+        mv = mv.child(sv.child(real));
+        // The index is the variable's position in ModelVariables, from 1.
+        let index = (k + 1).to_string();
+        match get("causality").as_deref() {
+            Some("output") => {
+                outputs = outputs.child(El::new("Unknown").attr("index", index.clone()));
+                initial = initial.child(El::new("Unknown").attr("index", index));
+            }
+            Some("calculatedParameter") => {
+                initial = initial.child(El::new("Unknown").attr("index", index));
+            }
+            _ => {}
+        }
+    }
+    let mut structure = El::new("ModelStructure");
+    if !outputs.children.is_empty() {
+        structure = structure.child(outputs);
+    }
+    if !initial.children.is_empty() {
+        structure = structure.child(initial);
+    }
+    root.child(mv).child(structure)
+}
+
 /// A token from a hash of the description (FNV-1a, 128 bits, as a GUID).
 fn token(body: &El) -> String {
     let mut w = quick_xml::Writer::new(Vec::new());
@@ -358,14 +496,17 @@ fn token(body: &El) -> String {
     )
 }
 
-fn description(body: &El, token: &str) -> Result<String, Box<Diagnostic>> {
+fn description(body: &El, token: &str, version: Version) -> Result<String, Box<Diagnostic>> {
     let mut root = El {
         name: body.name,
         attrs: body.attrs.clone(),
         children: Vec::new(),
     };
-    root.attrs
-        .insert(2, ("instantiationToken", token.to_string()));
+    let key = match version {
+        Version::Fmi3 => "instantiationToken",
+        Version::Fmi2 => "guid",
+    };
+    root.attrs.insert(2, (key, token.to_string()));
     root.children = body.children.iter().map(clone_el).collect();
     let mut w = quick_xml::Writer::new_with_indent(Vec::new(), b' ', 2);
     let io = |e: std::io::Error| {
@@ -523,13 +664,20 @@ pub fn write(fmu: &Fmu, out: &Path) -> Result<Vec<String>, Box<Diagnostic>> {
         (format!("{id}.o"), fmu.object.clone()),
         (format!("{id}.h"), fmu.header.clone().into_bytes()),
         ("rtc_fmu.h".into(), fmu.table.clone().into_bytes()),
-        ("fmi3.c".into(), FMI3_C.as_bytes().to_vec()),
+        (
+            wrapper(fmu.version).0.into(),
+            wrapper(fmu.version).1.as_bytes().to_vec(),
+        ),
         ("rtc_fmu_core.c".into(), CORE_C.as_bytes().to_vec()),
         ("rtc_fmu_core.h".into(), CORE_H.as_bytes().to_vec()),
         ("rtc_events.c".into(), EVENTS_C.as_bytes().to_vec()),
         ("rtc_events.h".into(), EVENTS_H.as_bytes().to_vec()),
     ];
-    for (n, t) in FMI3_HEADERS {
+    let headers = match fmu.version {
+        Version::Fmi3 => FMI3_HEADERS,
+        Version::Fmi2 => FMI2_HEADERS,
+    };
+    for (n, t) in headers {
         sources.push((n.into(), t.as_bytes().to_vec()));
     }
     for (n, b) in &sources {
@@ -559,8 +707,9 @@ pub fn write(fmu: &Fmu, out: &Path) -> Result<Vec<String>, Box<Diagnostic>> {
             return Err(Box::new(
                 Diagnostic::error("fmu", format!("cannot link the FMU's library: {why}"))
                     .help(format!(
-                        "wrote the object, the wrapper sources and modelDescription.xml to {}; link them as a shared library with: cc -shared -fPIC -O2 -std=c99 -DRTC_MODEL_HEADER='\"{id}.h\"' fmi3.c rtc_fmu_core.c rtc_events.c {id}.o -lm -o {id}.so",
-                        dir.display()
+                        "wrote the object, the wrapper sources and modelDescription.xml to {}; link them as a shared library with: cc -shared -fPIC -O2 -std=c99 -DRTC_MODEL_HEADER='\"{id}.h\"' {} rtc_fmu_core.c rtc_events.c {id}.o -lm -o {id}.so",
+                        dir.display(),
+                        wrapper(fmu.version).0
                     )),
             ));
         }
@@ -603,6 +752,14 @@ pub fn write(fmu: &Fmu, out: &Path) -> Result<Vec<String>, Box<Diagnostic>> {
     Ok(notes)
 }
 
+/// The wrapper's file name and text.
+fn wrapper(version: Version) -> (&'static str, &'static str) {
+    match version {
+        Version::Fmi3 => ("fmi3.c", FMI3_C),
+        Version::Fmi2 => ("fmi2.c", FMI2_C),
+    }
+}
+
 /// The C compiler for a target: `CC` for the host, else `cc`; the GNU cross compiler for
 /// AArch64 Linux.
 fn compiler(target: &Target) -> String {
@@ -626,7 +783,7 @@ fn link(fmu: &Fmu, dir: &Path, lib: &Path) -> Result<(), String> {
             "-std=c99",
             "-I.",
             &header,
-            "fmi3.c",
+            wrapper(fmu.version).0,
             "rtc_fmu_core.c",
             "rtc_events.c",
             &format!("{}.o", fmu.model_identifier),
