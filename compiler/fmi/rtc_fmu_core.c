@@ -56,27 +56,27 @@ static void explain(rtc_fmu *f, int32_t st, double t) {
     switch (st & 15) {
     case 1:
         rtc_fmu_logf(f, 1, c,
-                     "t = %.17g: the Newton iteration of block %ld did not converge within its "
+                     "t = %.15g: the Newton iteration of block %ld did not converge within its "
                      "iteration bound", t, detail);
         break;
     case 2:
-        rtc_fmu_logf(f, 1, c, "t = %.17g: `%s` became non-finite", t,
+        rtc_fmu_logf(f, 1, c, "t = %.15g: `%s` became non-finite", t,
                      detail < RTC_FMU_SLOT_COUNT ? rtc_fmu_slot_names[detail] : "?");
         break;
     case 3:
-        rtc_fmu_logf(f, 1, c, "t = %.17g: the Jacobian of block %ld is singular", t, detail);
+        rtc_fmu_logf(f, 1, c, "t = %.15g: the Jacobian of block %ld is singular", t, detail);
         break;
     case 4:
         rtc_fmu_logf(f, 1, c,
-                     "t = %.17g: event %ld chatters: it comes back faster than the step "
+                     "t = %.15g: event %ld chatters: it comes back faster than the step "
                      "resolves", t, detail);
         break;
     case 5:
-        rtc_fmu_logf(f, 1, c, "t = %.17g: the event iteration did not settle (event %ld)", t,
+        rtc_fmu_logf(f, 1, c, "t = %.15g: the event iteration did not settle (event %ld)", t,
                      detail);
         break;
     default:
-        rtc_fmu_logf(f, 1, c, "t = %.17g: status %ld", t, (long)st);
+        rtc_fmu_logf(f, 1, c, "t = %.15g: status %ld", t, (long)st);
     }
 }
 
@@ -184,7 +184,7 @@ int rtc_fmu_do_step(rtc_fmu *f, double t0, double step, double *last, const char
 #endif
         f->s.steps++;
         if ((st & 15) == 6) {
-            rtc_fmu_logf(f, 0, "logEvents", "t = %.17g: terminate() in the model (event %ld)",
+            rtc_fmu_logf(f, 0, "logEvents", "t = %.15g: terminate() in the model (event %ld)",
                          rtc_fmu_time(f), (long)(st >> 4));
             f->s.mode = RTC_FMU_TERMINATED;
             *last = rtc_fmu_time(f);

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """FMPy's view of an FMU that `rtc fmu` wrote (run by tests/it/fmu.rs):
 
-    fmpy_check.py MODEL.fmu RUN.csv [NAME=VALUE,...]
+    fmpy_check.py MODEL.fmu RUN.csv [NAME=VALUE,...] [INPUT.csv]
 
 validates the FMU (fmpy.validation.validate_fmu: the model description against the FMI 3.0
 schema and its rules), simulates it with fmpy.simulate_fmu at the FMU's fixed step with the
-given start values, and compares every column of RUN.csv (what `rtc run` wrote for the same
+given start values (and the input signal of INPUT.csv: a time column, then one column per
+input, given to FMPy, which sets each input before every step), and compares every column of RUN.csv (what `rtc run` wrote for the same
 method, step and values) with FMPy's result: equal within 1e-12 relative (they are the same
 compiled step, so in practice to the bit). Exit 0 when all agree.
 """
@@ -31,11 +32,16 @@ if problems:
 rows = list(csv.reader(open(run_csv)))
 names = rows[0][1:]
 data = np.array([[float(x) for x in r] for r in rows[1:]])
+signal = None
+if len(sys.argv) > 4:
+    cols = list(csv.reader(open(sys.argv[4])))
+    dtype = [(c, np.float64) for c in cols[0]]
+    signal = np.array([tuple(float(x) for x in r) for r in cols[1:]], dtype=dtype)
 md = fmpy.read_model_description(fmu)
 # FMI 3 declares the step (fixedInternalStepSize); FMI 2 has only the default experiment's.
 h = float(md.coSimulation.fixedInternalStepSize or md.defaultExperiment.stepSize)
 result = fmpy.simulate_fmu(fmu, start_values=starts, output=names, stop_time=data[-1, 0],
-                           output_interval=h)
+                           output_interval=h, input=signal)
 if len(result) != len(data):
     print(f"{fmu}: {len(result)} rows from FMPy, {len(data)} from rtc run")
     sys.exit(1)

@@ -287,6 +287,55 @@ fn fmpy_validates_and_simulates_the_fmus() {
         );
         eprint!("{}", String::from_utf8_lossy(&out.stdout));
     }
+    // A time-varying input: FMPy sets u(t_k) before the step from t_k; `rtc run` reads its
+    // CSV input (sample and hold) at the end of each step, t_k + h, so its file holds u(t_k)
+    // from the middle of that step (clear of rounding in t_k + h).
+    let (h, n) = (1e-3, 2000);
+    let u = |k: usize| 12.0 * (5.0 * (k as f64 * h)).sin();
+    let mut fmpy_in = String::from("time,u\n");
+    let mut run_in = format!("time,u\n0,{:?}\n", u(0));
+    for k in 0..=n {
+        fmpy_in.push_str(&format!("{:?},{:?}\n", k as f64 * h, u(k)));
+        if k < n {
+            run_in.push_str(&format!("{:?},{:?}\n", (k as f64 + 0.5) * h, u(k)));
+        }
+    }
+    std::fs::write(dir.join("u_fmpy.csv"), fmpy_in).unwrap();
+    std::fs::write(dir.join("u_run.csv"), run_in).unwrap();
+    let path = common::repo_root().join("examples/DCMotor.mo");
+    let model = path.to_str().unwrap();
+    let (code, _, err) = rtc(
+        &["fmu", model, "--method", "trapezoid", "-o", "dc-in.fmu"],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = rtc(
+        &[
+            "run",
+            model,
+            "--method",
+            "trapezoid",
+            "--inputs",
+            "u_run.csv",
+            "--out",
+            "dc-in.csv",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let out = Command::new(&python)
+        .arg(common::repo_root().join("tests/fmu/fmpy_check.py"))
+        .args(["dc-in.fmu", "dc-in.csv", "", "u_fmpy.csv"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "input signal: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprint!("{}", String::from_utf8_lossy(&out.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -402,5 +451,44 @@ fn aarch64_fmu_runs_under_qemu() {
             );
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A step that diverges returns fmi3Error with a log message naming the variable and the
+/// time (the transmission line with forward Euler beyond its stability limit, as the run test
+/// `diverging_run_exits_2_and_names_the_variable`), never fmi3OK with garbage.
+#[test]
+fn a_diverging_fmu_step_is_an_error_naming_the_variable() {
+    let dir = scratch("diverge");
+    let exe = master(&dir);
+    let model = common::repo_root().join("examples/VdPLine.mo");
+    let (code, _, err) = rtc(
+        &[
+            "fmu",
+            model.to_str().unwrap(),
+            "--method",
+            "fe",
+            "--step",
+            "1e-3",
+            "-o",
+            "fmu",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (table, token) = description(&dir.join("fmu"));
+    let out = Command::new(&exe)
+        .arg(dir.join("fmu/binaries/x86_64-linux/VdPLine.so"))
+        .args([token.as_str(), "0.2", "0.001"])
+        .arg(format!("out:{}", table[table.len() - 1].1))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    // fmi3Error is 3; the message names the variable and the time.
+    assert!(
+        err.contains("fmu [3]") && err.contains("became non-finite") && err.contains("t = 0.03"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
