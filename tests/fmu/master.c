@@ -3,10 +3,11 @@
  * an unpacked FMU's shared library with dlopen, instantiates it with the given token, sets
  * parameters and inputs, steps it with fmi3DoStep and prints the named variables as CSV.
  *
- *   master LIB.so TOKEN STOP COMM_STEP [set:VR=VALUE ...] [input:VR=VALUE ...] out:VR,VR,...
+ *   master LIB.so TOKEN STOP COMM_STEP [set:VR=VALUE ...] [mid:VR=VALUE] out:VR,VR,...
  *
- * set: is written before fmi3EnterInitializationMode (a parameter or an input); input: is the
- * value of an input held from the start (as a constant signal). A DoStep that fails prints the
+ * set: is written before fmi3EnterInitializationMode (a parameter or an input); mid: is
+ * written halfway, before the step from the middle communication point (a parameter changed
+ * while running). A DoStep that fails prints the
  * status and the FMU's log and exits 2. A save/restore of the FMU state halfway through (get,
  * step, set back, step again) checks that stepping from a restored state repeats the result.
  */
@@ -38,6 +39,9 @@ int main(int argc, char **argv) {
     size_t nout = 0, i;
     int a, k, n;
     double vals[64];
+    fmi3ValueReference mid_vr = 0;
+    double mid_x = 0.0;
+    int has_mid = 0;
     fmi3Boolean ev, term, early;
     double last;
     if (argc < 6) {
@@ -69,7 +73,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     for (a = 5; a < argc; a++) {
-        if (strncmp(argv[a], "set:", 4) == 0 || strncmp(argv[a], "input:", 6) == 0) {
+        if (strncmp(argv[a], "mid:", 4) == 0) {
+            mid_vr = (fmi3ValueReference)strtoul(argv[a] + 4, NULL, 10);
+            mid_x = strtod(strchr(argv[a], '=') + 1, NULL);
+            has_mid = 1;
+        } else if (strncmp(argv[a], "set:", 4) == 0 || strncmp(argv[a], "input:", 6) == 0) {
             char *eq = strchr(argv[a], '=');
             fmi3ValueReference vr = (fmi3ValueReference)strtoul(strchr(argv[a], ':') + 1, NULL, 10);
             double x = strtod(eq + 1, NULL);
@@ -91,6 +99,7 @@ int main(int argc, char **argv) {
         for (i = 0; i < nout; i++) printf(",%.17g", vals[i]);
         printf("\n");
         if (k == n) break;
+        if (k == n / 2 && has_mid && fmi3SetFloat64(in, &mid_vr, 1, &mid_x, 1) != fmi3OK) return 2;
         if (k == n / 2) {
             /* Save, step, restore, step again: the second step must repeat the first. */
             fmi3FMUState s = NULL;
