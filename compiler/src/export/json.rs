@@ -62,7 +62,7 @@ impl Description<'_> {
             &mut j,
             "functions",
             format!(
-                "{{\"init\": \"{p}_init\", \"step\": \"{p}_step\", \"outputs\": \"{p}_outputs\", \"parameters\": \"{p}_parameters\"{}}}",
+                "{{\"init\": \"{p}_init\", \"start\": \"{p}_start\", \"step\": \"{p}_step\", \"outputs\": \"{p}_outputs\", \"parameters\": \"{p}_parameters\"{}}}",
                 if plan.events.is_empty() {
                     String::new()
                 } else {
