@@ -1,5 +1,5 @@
-//! `rtc fmu`: the FMI 3.0 Co-Simulation FMUs, stepped by a C master (`tests/fmu/master.c`,
-//! dlopen) and by FMPy (`tests/fmu/fmpy_check.py`), must give what `rtc run` gives for the same
+//! `rtc fmu`: the FMI 3.0 and 2.0 Co-Simulation FMUs, stepped by C masters
+//! (`tests/fmu/master.c`, `master2.c`, dlopen) and by FMPy (`tests/fmu/fmpy_check.py`), must give what `rtc run` gives for the same
 //! method and step, to the bit: the FMU's binary is the same step compiled by the same code
 //! generator, and its events run through the C event stepper that matches `rtc run` bitwise.
 
@@ -30,12 +30,21 @@ fn scratch(name: &str) -> PathBuf {
 
 /// The C master, compiled once per test into `dir`.
 fn master(dir: &Path) -> PathBuf {
-    let exe = dir.join("master");
+    master_for(dir, 3)
+}
+
+/// The C master for FMI `version` (3: master.c, 2: master2.c).
+fn master_for(dir: &Path, version: u32) -> PathBuf {
+    let (name, headers) = match version {
+        2 => ("master2", "compiler/fmi/fmi2"),
+        _ => ("master", "compiler/fmi/fmi3"),
+    };
+    let exe = dir.join(name);
     let root = common::repo_root();
     let out = Command::new("cc")
         .args(["-std=c99", "-O2", "-I"])
-        .arg(root.join("compiler/fmi/fmi3"))
-        .arg(root.join("tests/fmu/master.c"))
+        .arg(root.join(headers))
+        .arg(root.join(format!("tests/fmu/{name}.c")))
         .args(["-ldl", "-o"])
         .arg(&exe)
         .output()
@@ -53,10 +62,14 @@ fn description(dir: &Path) -> (Vec<(String, u32)>, String) {
     let xml = std::fs::read_to_string(dir.join("modelDescription.xml")).unwrap();
     let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
     let root = doc.root_element();
-    let token = root.attribute("instantiationToken").unwrap().to_string();
+    let token = root
+        .attribute("instantiationToken")
+        .or_else(|| root.attribute("guid"))
+        .unwrap()
+        .to_string();
     let vars = root
         .descendants()
-        .filter(|n| n.has_tag_name("Float64"))
+        .filter(|n| n.has_tag_name("Float64") || n.has_tag_name("ScalarVariable"))
         .map(|n| {
             (
                 n.attribute("name").unwrap().to_string(),
@@ -88,11 +101,31 @@ fn same_as_run(
     stop: f64,
     comm: f64,
 ) {
-    let dir = scratch(name);
-    let exe = master(&dir);
+    for version in [3, 2] {
+        same_as_run_fmi(
+            name, version, model, fmu_args, run_args, sets, vars, stop, comm,
+        );
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn same_as_run_fmi(
+    name: &str,
+    version: u32,
+    model: &str,
+    fmu_args: &[&str],
+    run_args: &[&str],
+    sets: &[(&str, f64)],
+    vars: &[&str],
+    stop: f64,
+    comm: f64,
+) {
+    let dir = scratch(&format!("{name}-fmi{version}"));
+    let exe = master_for(&dir, version);
     let model = common::repo_root().join(model);
     let model = model.to_str().unwrap();
-    let mut args = vec!["fmu", model, "-o", "fmu"];
+    let fmi = version.to_string();
+    let mut args = vec!["fmu", model, "--fmi", &fmi, "-o", "fmu"];
     args.extend(fmu_args);
     let (code, _, err) = rtc(&args, &dir);
     assert_eq!(code, 0, "{err}");
@@ -105,7 +138,12 @@ fn same_as_run(
             .1
     };
     let stem = Path::new(model).file_stem().unwrap().to_str().unwrap();
-    let so = dir.join(format!("fmu/binaries/x86_64-linux/{stem}.so"));
+    let platform = if version == 2 {
+        "linux64"
+    } else {
+        "x86_64-linux"
+    };
+    let so = dir.join(format!("fmu/binaries/{platform}/{stem}.so"));
     let mut cmd = Command::new(&exe);
     cmd.arg(&so)
         .arg(&token)
@@ -157,12 +195,18 @@ fn same_as_run(
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The FMU's step: FMI 3 `fixedInternalStepSize`, else the default experiment's.
 fn fmu_step(dir: &Path) -> f64 {
     let xml = std::fs::read_to_string(dir.join("modelDescription.xml")).unwrap();
     let doc = roxmltree::Document::parse(&xml).unwrap();
     doc.descendants()
         .find(|n| n.has_tag_name("CoSimulation"))
         .and_then(|n| n.attribute("fixedInternalStepSize"))
+        .or_else(|| {
+            doc.descendants()
+                .find(|n| n.has_tag_name("DefaultExperiment"))
+                .and_then(|n| n.attribute("stepSize"))
+        })
         .unwrap()
         .parse()
         .unwrap()
