@@ -617,3 +617,37 @@ fn parameter_changed_while_running_takes_effect_next_step() {
     assert!((unchanged[n][2] - rows[n][2]).abs() > 1e-3);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Without a C compiler the command says so (exit 1) and leaves the parts to link by hand:
+/// the object, the wrapper sources, the FMI headers and the model description.
+#[test]
+fn without_a_c_compiler_the_parts_are_written() {
+    let dir = scratch("nocc");
+    let model = common::repo_root().join("examples/DCMotor.mo");
+    let out = Command::new(env!("CARGO_BIN_EXE_rtc"))
+        .args(["fmu", model.to_str().unwrap(), "-o", "DCMotor.fmu"])
+        .current_dir(&dir)
+        .env("CC", "/nonexistent/cc")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot link") && err.contains("cc -shared"),
+        "{err}"
+    );
+    for f in [
+        "DCMotor.o",
+        "DCMotor.h",
+        "fmi3.c",
+        "rtc_fmu_core.c",
+        "rtc_events.c",
+        "rtc_fmu.h",
+        "fmi3Functions.h",
+        "modelDescription.xml",
+    ] {
+        assert!(dir.join("DCMotor").join(f).exists(), "{f} not written");
+    }
+    assert!(!dir.join("DCMotor.fmu").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -137,7 +137,8 @@ pub fn fmu(
         Version::Fmi3 => description_body(plan, flat, &vars, &files.prefix, h, method),
         Version::Fmi2 => description_body_2(plan, flat, &vars, &files.prefix, h, method),
     };
-    let token = token(&body);
+    // The method is part of the identity even where the description does not name it.
+    let token = token(&body, &format!("{method:?} {h:?} {}", target.triple));
     let model_description = description(&body, &token, version)?;
     let table = table(plan, &vars, &inputs, &token);
     Ok(Fmu {
@@ -475,11 +476,12 @@ fn description_body_2(
     root.child(mv).child(structure)
 }
 
-/// A token from a hash of the description (FNV-1a, 128 bits, as a GUID).
-fn token(body: &El) -> String {
+/// A token from a hash of the description and the options (FNV-1a, 128 bits, as a GUID).
+fn token(body: &El, options: &str) -> String {
     let mut w = quick_xml::Writer::new(Vec::new());
     let _ = body.write(&mut w);
-    let bytes = w.into_inner();
+    let mut bytes = w.into_inner();
+    bytes.extend_from_slice(options.as_bytes());
     let mut h: u128 = 0x6c62272e07bb014262b821756295c58d;
     for b in bytes {
         h ^= b as u128;
