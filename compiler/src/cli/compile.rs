@@ -2,12 +2,13 @@
 //! user's firmware or real-time program (`examples/embedded/` is the minimal harness).
 
 use super::args::{method_of, step_of};
-use super::{fail, load_model, CompileArgs};
+use super::{fail, load_model, CompileArgs, MethodArgs};
 use crate::diag::Diagnostic;
 use crate::export;
 use crate::export::{Target, TARGETS};
 use crate::flat::FlatModel;
 use crate::pipeline;
+use crate::pipeline::Method;
 use std::path::Path;
 
 fn unsupported_target(t: &str) -> Box<Diagnostic> {
@@ -25,6 +26,36 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Box<Diagnostic>> {
             format!("cannot write {}: {e}", path.display()),
         ))
     })
+}
+
+/// What `rtc compile` and `rtc fmu` resolve alike: the method (the automatic partition
+/// resolved, its note printed), the step, the target (this machine by default) and Newton.
+pub(super) fn setup(
+    m: &MethodArgs,
+    target: Option<&str>,
+    flat: &FlatModel,
+) -> Result<(Method, f64, &'static Target, pipeline::Newton), Box<Diagnostic>> {
+    let method = method_of(m)?;
+    let h = step_of(m, flat)?;
+    let (method, note) = pipeline::resolve_method(flat, method, Some(h))?;
+    if let Some(n) = note {
+        eprintln!("rtc: {n}");
+    }
+    let target = match target {
+        Some(t) => Target::find(t).ok_or_else(|| unsupported_target(t))?,
+        None => Target::host().ok_or_else(|| {
+            unsupported_target(&format!(
+                "{}-{} (this machine)",
+                std::env::consts::ARCH,
+                std::env::consts::OS
+            ))
+        })?,
+    };
+    let newton = pipeline::Newton {
+        max_iterations: m.newton_iterations,
+        ..pipeline::Newton::default()
+    };
+    Ok((method, h, target, newton))
 }
 
 pub fn compile(a: &CompileArgs) -> u8 {
@@ -47,26 +78,7 @@ fn compile_inner(
     a: &CompileArgs,
     flat: &FlatModel,
 ) -> Result<Vec<std::path::PathBuf>, Box<Diagnostic>> {
-    let method = method_of(&a.method)?;
-    let h = step_of(&a.method, flat)?;
-    let (method, note) = pipeline::resolve_method(flat, method, Some(h))?;
-    if let Some(n) = note {
-        eprintln!("rtc: {n}");
-    }
-    let target = match &a.target {
-        Some(t) => Target::find(t).ok_or_else(|| unsupported_target(t))?,
-        None => Target::host().ok_or_else(|| {
-            unsupported_target(&format!(
-                "{}-{} (this machine)",
-                std::env::consts::ARCH,
-                std::env::consts::OS
-            ))
-        })?,
-    };
-    let newton = pipeline::Newton {
-        max_iterations: a.method.newton_iterations,
-        ..pipeline::Newton::default()
-    };
+    let (method, h, target, newton) = setup(&a.method, a.target.as_deref(), flat)?;
     let source = a.model.file.display().to_string();
     let files = export::object_files(flat, &method, h, newton, target, a.name.as_deref(), &source)?;
     let prefix = files.prefix;

@@ -1,9 +1,8 @@
 //! `rtc fmu`: a model as an FMI 3.0 Co-Simulation FMU (see [`crate::export::fmu`]).
 
-use super::args::{method_of, step_of};
 use super::{fail, load_model, FmuArgs};
 use crate::diag::Diagnostic;
-use crate::export::{fmu as fmu_export, Target};
+use crate::export::fmu as fmu_export;
 use crate::flat::FlatModel;
 use crate::pipeline;
 
@@ -33,31 +32,7 @@ fn fmu_inner(a: &FmuArgs, flat: &FlatModel) -> Result<Vec<String>, Box<Diagnosti
             ))
         }
     };
-    let method = method_of(&a.method)?;
-    let h = step_of(&a.method, flat)?;
-    let (method, note) = pipeline::resolve_method(flat, method, Some(h))?;
-    if let Some(n) = note {
-        eprintln!("rtc: {n}");
-    }
-    let target = match &a.target {
-        Some(t) => Target::find(t).ok_or_else(|| {
-            Box::new(
-                Diagnostic::error("command-line", format!("unsupported target `{t}`")).help(
-                    "FMUs are built for x86_64-unknown-linux-gnu and aarch64-unknown-linux-gnu",
-                ),
-            )
-        })?,
-        None => Target::host().ok_or_else(|| {
-            Box::new(Diagnostic::error(
-                "command-line",
-                "this machine is not an FMU target (x86_64 or AArch64 Linux)",
-            ))
-        })?,
-    };
-    let newton = pipeline::Newton {
-        max_iterations: a.method.newton_iterations,
-        ..pipeline::Newton::default()
-    };
+    let (method, h, target, newton) = super::compile::setup(&a.method, a.target.as_deref(), flat)?;
     let (plan, _, _) = pipeline::plan(flat, &method, newton)?;
     for n in &plan.notes {
         eprintln!("rtc: {n}");

@@ -115,19 +115,7 @@ pub fn report(
         };
         let _ = writeln!(out, "  implicit ({how}): {}", imp.join(", "));
     }
-    let assigns = p
-        .step
-        .iter()
-        .filter(|s| matches!(s, Stmt::Assign(_)))
-        .count();
-    let blocks: Vec<&plan::TornBlock> = p
-        .step
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Block(b) => Some(&**b),
-            _ => None,
-        })
-        .collect();
+    let (assigns, blocks) = assignments_and_blocks(&p.step);
     let _ = writeln!(
         out,
         "  BLT: {} assignments and {} algebraic loop{} iterated{}",
@@ -269,6 +257,22 @@ fn loop_lines(
     }
 }
 
+/// How many assignments a statement list has, and its torn blocks.
+fn assignments_and_blocks(stmts: &[Stmt]) -> (usize, Vec<&plan::TornBlock>) {
+    let assigns = stmts
+        .iter()
+        .filter(|s| matches!(s, Stmt::Assign(_)))
+        .count();
+    let blocks = stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Block(b) => Some(&**b),
+            _ => None,
+        })
+        .collect();
+    (assigns, blocks)
+}
+
 /// The initial system: the model at the start time with the states known (after initial
 /// equations were solved into start values), solved once before the first step; its loops
 /// with their tearing.
@@ -279,19 +283,7 @@ fn initial_lines(
     init_r: &[pipeline::BlockReport],
 ) {
     use std::fmt::Write as _;
-    let assigns = p
-        .init
-        .iter()
-        .filter(|s| matches!(s, Stmt::Assign(_)))
-        .count();
-    let blocks: Vec<&plan::TornBlock> = p
-        .init
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Block(b) => Some(&**b),
-            _ => None,
-        })
-        .collect();
+    let (assigns, blocks) = assignments_and_blocks(&p.init);
     let _ = writeln!(
         out,
         "  initial system (the model at the start time, states known; once, before the first step): {} assignments and {} algebraic loop{} iterated",

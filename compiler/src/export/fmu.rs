@@ -8,7 +8,7 @@
 //! `modelDescription.xml` (written with quick-xml), from the same list; then it links the
 //! shared library with the system C compiler and packs the FMU (zip).
 
-use super::{object_files_of, Target};
+use super::{c_string, object_files_of, Target};
 use crate::diag::Diagnostic;
 use crate::flat::{FlatModel, VarKind};
 use crate::plan::{Plan, Slot, SlotKind};
@@ -533,25 +533,6 @@ fn clone_el(e: &El) -> El {
     }
 }
 
-fn c_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-            c => {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    let _ = write!(out, "\\{b:03o}");
-                }
-            }
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// `rtc_fmu.h`: the value-reference table the wrapper reads.
 fn table(plan: &Plan, vars: &[FmuVar], inputs: &[Vec<usize>], token: &str) -> String {
     let mut h = String::new();
@@ -559,7 +540,7 @@ fn table(plan: &Plan, vars: &[FmuVar], inputs: &[Vec<usize>], token: &str) -> St
         h,
         "/* rtc_fmu.h: the FMU's variables by value reference (written by `rtc fmu` with\n * modelDescription.xml). */\n#ifndef RTC_FMU_H\n#define RTC_FMU_H\n#include <stdint.h>\n"
     );
-    let _ = writeln!(h, "#define RTC_FMU_TOKEN {}", c_str(token));
+    let _ = writeln!(h, "#define RTC_FMU_TOKEN {}", c_string(token));
     let _ = writeln!(h, "#define RTC_FMU_VAR_COUNT {}", vars.len());
     h.push_str("enum { RTC_FMU_TIME, RTC_FMU_PARAMETER, RTC_FMU_CALCULATED, RTC_FMU_INPUT, RTC_FMU_OUTPUT };\n");
     let kinds: Vec<String> = vars
@@ -585,7 +566,7 @@ fn table(plan: &Plan, vars: &[FmuVar], inputs: &[Vec<usize>], token: &str) -> St
         })
         .map(|x| x.to_string())
         .collect();
-    let names: Vec<String> = vars.iter().map(|v| c_str(&v.name)).collect();
+    let names: Vec<String> = vars.iter().map(|v| c_string(&v.name)).collect();
     let _ = writeln!(
         h,
         "static const int32_t rtc_fmu_kind[{}] = {{{}}};",
@@ -641,7 +622,7 @@ fn table(plan: &Plan, vars: &[FmuVar], inputs: &[Vec<usize>], token: &str) -> St
         } else {
             plan.vars
                 .iter()
-                .map(|v| c_str(&v.name))
+                .map(|v| c_string(&v.name))
                 .collect::<Vec<_>>()
                 .join(", ")
         }
