@@ -294,6 +294,8 @@ fn fmpy_validates_and_simulates_the_fmus() {
             "u=12",
         ),
         ("examples/BouncingBall.mo", vec![], vec!["--stop", "3"], ""),
+        // Components and connections: calculated parameters (initial unknowns), aliases.
+        ("examples/MassSpringDamper.mo", vec![], vec![], ""),
         (
             "examples/TankPump.mo",
             vec!["--method", "trapezoid", "--step", "0.01"],

@@ -363,8 +363,10 @@ fn description_body(
             structure = structure.child(El::new("Output").attr("valueReference", vr.to_string()));
         }
     }
+    // Initial unknowns: the outputs and the calculated parameters (what initialisation
+    // computes that a master may read), by value reference.
     for (vr, v) in vars.iter().enumerate() {
-        if let Kind::Output(_, true) = v.kind {
+        if matches!(v.kind, Kind::Output(_, true) | Kind::Calculated(_)) {
             structure =
                 structure.child(El::new("InitialUnknown").attr("valueReference", vr.to_string()));
         }
