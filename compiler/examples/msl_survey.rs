@@ -27,6 +27,8 @@ struct Args {
     rtc: PathBuf,
     timeout: f64,
     run: bool,
+    /// Retry a run that fails numerically with other settings, and say which made it run.
+    retry: bool,
 }
 
 fn args() -> Args {
@@ -39,6 +41,7 @@ fn args() -> Args {
             .unwrap_or_else(|| PathBuf::from("rtc")),
         timeout: 60.0,
         run: true,
+        retry: false,
     };
     let v: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -52,6 +55,7 @@ fn args() -> Args {
                 a.rtc = PathBuf::from(&v[i + 1]);
                 i += 1;
             }
+            "--retry" => a.retry = true,
             "--timeout" => {
                 a.timeout = v[i + 1].parse().expect("--timeout SECONDS");
                 i += 1;
@@ -149,6 +153,23 @@ fn first_error(err: &str) -> String {
     }
 }
 
+/// Settings tried, in order, for a run that failed numerically: more Newton iterations, then
+/// the trapezoidal rule, then Radau IIA (each with more iterations).
+const RETRIES: [&[&str]; 3] = [
+    &["--newton-iterations", "50"],
+    &["--method", "trapezoid", "--newton-iterations", "50"],
+    &["--method", "radau", "--newton-iterations", "50"],
+];
+
+/// The first settings of [`RETRIES`] with which `name` runs to its stop time.
+fn retry(a: &Args, name: &str, with_libs: &dyn Fn(&[&str]) -> Vec<String>) -> Option<String> {
+    RETRIES.iter().find_map(|extra| {
+        let mut cmd = vec!["run", name, "--out", "/dev/null"];
+        cmd.extend_from_slice(extra);
+        matches!(rtc(a, &with_libs(&cmd)), Some((0, _))).then(|| extra.join(" "))
+    })
+}
+
 fn main() {
     let a = args();
     let arena = typed_arena::Arena::new();
@@ -176,6 +197,7 @@ fn main() {
     }
     let mut checked = 0;
     let mut ran = 0;
+    let mut ran_otherwise = 0;
     let mut refusals: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for name in &all {
         let with_libs = |cmd: &[&str]| -> Vec<String> {
@@ -215,7 +237,13 @@ fn main() {
                         Some((_, err)) => {
                             let e = format!("run: {}", first_error(&err));
                             refusals.entry(e.clone()).or_default().push(name.clone());
-                            format!("checks; {e}")
+                            match a.retry.then(|| retry(&a, name, &with_libs)).flatten() {
+                                Some(how) => {
+                                    ran_otherwise += 1;
+                                    format!("checks; {e}; runs with {how}")
+                                }
+                                None => format!("checks; {e}"),
+                            }
                         }
                     }
                 }
@@ -237,6 +265,11 @@ fn main() {
             " (not run: --check-only)"
         }
     );
+    if a.retry {
+        println!(
+            "of those that check but do not run, {ran_otherwise} run with other settings (see each line)"
+        );
+    }
     let mut groups: Vec<(&String, &Vec<String>)> = refusals.iter().collect();
     groups.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
     println!("\nfirst refusals, grouped:");

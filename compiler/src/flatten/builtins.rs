@@ -15,7 +15,8 @@ enum Op {
     MinMax,
     Der,
     Pre,
-    /// `edge` and `change`, inside when-equations.
+    /// `edge` and `change`: `b and not pre(b)`, `v <> pre(v)` (true only at the event instant
+    /// where the value changed: between events pre(v) is v).
     EdgeChange,
     NoEvent,
     Smooth,
@@ -166,8 +167,6 @@ const UNSUPPORTED: &[(&[&str], &str)] = &[
     (
         &[
             "sample",
-            "edge",
-            "change",
             "reinit",
             "terminal",
             "initial",
@@ -297,9 +296,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 format!("{top}.{path}")
             }));
         }
-        let found = BUILTINS
-            .iter()
-            .find(|b| b.names.contains(&name.as_str()) && (b.op != Op::EdgeChange || self.in_when));
+        let found = BUILTINS.iter().find(|b| b.names.contains(&name.as_str()));
         if let Some(b) = found {
             self.check_arguments(&call, b.args)?;
             return self.builtin_call(&call, b.op);
