@@ -718,6 +718,10 @@ impl<'p> Events<'p> {
         let p = self.plan;
         it.event_pre(p, mem);
         let mut z_before = self.values(it, mem);
+        // A discrete condition fires when it becomes true at this instant: against its value
+        // just before it (a condition true at the last instant may have gone false since
+        // without an instant of its own, e.g. `change(k)` once pre(k) caught up with k).
+        self.cond = self.conditions(&z_before);
         let mut fire: Vec<usize> = first.to_vec();
         let mut round = 0;
         while !fire.is_empty() {

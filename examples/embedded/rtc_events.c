@@ -97,6 +97,9 @@ static int32_t instant(rtc_events *ev, double *mem, int32_t nfire, double te, in
     int32_t n = m->n_events, round = 0, a, b, j;
     m->pre(mem);
     m->zc(mem, ev->zb);
+    /* Discrete conditions fire when they become true at this instant: against their values
+     * just before it (as compiler/src/sim.rs). */
+    for (j = 0; j < n; j++) ev->cond[j] = m->kind[j] == DISCRETE && ev->zb[j] != 0.0;
     while (nfire > 0) {
         if (round == RTC_EVENT_ITERATIONS) return 5 | (ev->fire[0] << 4);
         for (a = 0; a < nfire; a++) {

@@ -21,6 +21,9 @@ enum Op {
     NoEvent,
     Smooth,
     Homotopy,
+    /// `sample(start, interval)` in an expression (in a when-condition of its own the
+    /// when-equation is a time event itself).
+    Sample,
     Pure,
     Integer,
     Size,
@@ -85,6 +88,11 @@ const BUILTINS: &[Builtin] = &[
         names: &["homotopy"],
         args: (0, 2),
         op: Op::Homotopy,
+    },
+    Builtin {
+        names: &["sample"],
+        args: (2, 2),
+        op: Op::Sample,
     },
     Builtin {
         names: &["pure"],
@@ -166,7 +174,6 @@ const UNSUPPORTED: &[(&[&str], &str)] = &[
     ),
     (
         &[
-            "sample",
             "reinit",
             "terminal",
             "initial",
@@ -408,6 +415,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.eval(c.arg(1), c.env)
             }
             Op::Homotopy => self.homotopy(c),
+            Op::Sample => self.sample_expression(c),
             Op::Pure => self.eval(c.arg(0), c.env),
             Op::Integer => {
                 let x = self.eval_arr(c.arg(0), c.env)?;
@@ -703,6 +711,49 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.meta.push(VarMeta { is_flow: false });
         self.flat.homotopy = Some(id);
         self.flat.arena.var(id)
+    }
+
+    /// `sample(start, interval)` in an expression (specification 3.7.5): true at the sample
+    /// instants only. It counts the instants in a hidden discrete variable (a when-equation
+    /// `when sample(start, interval) then k = pre(k) + 1`, a time event of its own) and reads
+    /// as `k <> pre(k)`, which holds at the instant and not after it, as `change` does.
+    fn sample_expression(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let (start, interval) = self.sample_times(&c.args.positional, c.env, c.args.span)?;
+        let id = FlatVar(self.flat.vars.len() as u32);
+        let zero = self.flat.arena.constant(0.0);
+        let name = format!(
+            "sample({}, {})#{}",
+            crate::symbolic::fmt_real_pub(start),
+            crate::symbolic::fmt_real_pub(interval),
+            id.0
+        );
+        self.flat.vars.push(Variable {
+            start: Some(zero),
+            fixed: Some(true),
+            description: Some("sample instants counted (for sample() in an expression)".into()),
+            ..Variable::new(name, VarKind::Sampled, ScalarType::Real, c.args.span)
+        });
+        self.meta.push(VarMeta { is_flow: false });
+        let ar = &mut self.flat.arena;
+        let (v, p, one) = (ar.var(id), ar.pre(id), ar.constant(1.0));
+        let next = ar.add(p, one);
+        self.flat.whens.push(crate::flat::When {
+            condition: zero,
+            sample: Some((start, interval)),
+            initial: false,
+            reinits: Vec::new(),
+            assigns: vec![(id, next)],
+            terminate: None,
+            // Not a branch of any when/elsewhen chain.
+            chain: (usize::MAX, 0),
+            span: c.args.span,
+        });
+        let fired = self.flat.arena.cmp(CmpOp::Ne, v, p);
+        Ok(Val::Arr(Arr {
+            dims: Vec::new(),
+            data: vec![fired],
+            ty: ScalarType::Boolean,
+        }))
     }
 
     fn size_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {

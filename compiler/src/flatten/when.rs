@@ -37,6 +37,45 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(())
     }
 
+    /// The start and interval of `sample(start, interval)`: constants, the interval positive.
+    pub(super) fn sample_times(
+        &mut self,
+        args: &'a [ast::Expr],
+        env: Env,
+        span: Span,
+    ) -> DResult<(f64, f64)> {
+        if args.len() != 2 {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "arguments",
+                    "sample takes two arguments: sample(start, interval)",
+                )
+                .at(span, "here"),
+            ));
+        }
+        let mut vals = [0.0; 2];
+        for (k, a) in args.iter().enumerate() {
+            let e = self.eval_scalar(a, env)?;
+            let Some(v) = self.fold(e) else {
+                return Err(Box::new(
+                    Diagnostic::error("sample", "sample(start, interval) needs constant arguments")
+                        .at(a.span, "not a constant or parameter expression"),
+                ));
+            };
+            vals[k] = v;
+        }
+        if !(vals[1] > 0.0 && vals[1].is_finite() && vals[0].is_finite()) {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "sample",
+                    format!("sample interval {} must be positive", vals[1]),
+                )
+                .at(span, "here"),
+            ));
+        }
+        Ok((vals[0], vals[1]))
+    }
+
     /// A when-condition: the relation or Boolean expression, or `sample(start, interval)`, or
     /// `initial()`.
     pub(super) fn when_condition(
@@ -58,7 +97,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         match call {
             Some((f, args)) if f == "sample" => {
-                if args.positional.len() != 2 || !args.named.is_empty() {
+                if !args.named.is_empty() {
                     return Err(Box::new(
                         Diagnostic::error(
                             "arguments",
@@ -67,30 +106,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .at(cond.span, "here"),
                     ));
                 }
-                let mut vals = [0.0; 2];
-                for (k, a) in args.positional.iter().enumerate() {
-                    let e = self.eval_scalar(a, env)?;
-                    let Some(v) = self.fold(e) else {
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                "sample",
-                                "sample(start, interval) needs constant arguments",
-                            )
-                            .at(a.span, "not a constant or parameter expression"),
-                        ));
-                    };
-                    vals[k] = v;
-                }
-                if !(vals[1] > 0.0 && vals[1].is_finite() && vals[0].is_finite()) {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "sample",
-                            format!("sample interval {} must be positive", vals[1]),
-                        )
-                        .at(cond.span, "here"),
-                    ));
-                }
-                sample = Some((vals[0], vals[1]));
+                sample = Some(self.sample_times(&args.positional, env, cond.span)?);
             }
             Some((f, args)) if f == "initial" => {
                 if !args.positional.is_empty() || !args.named.is_empty() {
