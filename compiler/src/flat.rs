@@ -252,6 +252,8 @@ pub struct FlatModel {
     pub equations: Vec<Equation>,
     pub initial_equations: Vec<Equation>,
     pub assertions: Vec<Assertion>,
+    /// `assert` in a `when initial()` body: checked once, after initialisation.
+    pub initial_assertions: Vec<Assertion>,
     /// `when <relation> then reinit(x, e); … end when;`
     pub whens: Vec<When>,
     pub arena: Arena<FlatVar>,
@@ -306,6 +308,10 @@ impl FlatModel {
         for k in 0..m.assertions.len() {
             let c = m.assertions[k].condition;
             m.assertions[k].condition = sub(&mut m, c);
+        }
+        for k in 0..m.initial_assertions.len() {
+            let c = m.initial_assertions[k].condition;
+            m.initial_assertions[k].condition = sub(&mut m, c);
         }
         for k in 0..m.whens.len() {
             let c = m.whens[k].condition;

@@ -789,7 +789,7 @@ impl<'p> Events<'p> {
             })
             .collect();
         if first.is_empty() {
-            return self.check_assertions(mem);
+            return self.check_initial_assertions(mem);
         }
         let st = self.instant(it, &first, mem, t0, Outcome::Handled);
         if st != Status::Ok {
@@ -801,8 +801,19 @@ impl<'p> Events<'p> {
         }
         match self.terminated {
             Some((event, _)) => Status::Terminated { event },
-            None => self.check_assertions(mem),
+            None => self.check_initial_assertions(mem),
         }
+    }
+
+    /// After initialisation: the assertions of `when initial()`, then the others.
+    fn check_initial_assertions(&self, mem: &[f64]) -> Status {
+        let n = self.plan.assertions.len();
+        for (k, (e, _)) in self.plan.initial_assertions.iter().enumerate() {
+            if eval_at(self.plan, mem, *e) == 0.0 {
+                return Status::Assertion { index: n + k };
+            }
+        }
+        self.check_assertions(mem)
     }
 
     /// The earliest time event in (t, t + h]: (event, time); `z` has the event values at t

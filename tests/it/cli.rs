@@ -619,3 +619,26 @@ fn failed_assertion_stops_the_run() {
     // Up to x = 8 three halvings suffice.
     assert!(out.contains("0.7000000000000001,8,3"), "{out}");
 }
+
+/// An `assert` of `when initial()` that fails stops the run after initialisation with its
+/// message (exit 2), as an assertion of the equations does after a step.
+#[test]
+fn failing_initial_assertion_stops_the_run() {
+    let (code, _, err) = rtc(&[
+        "run",
+        "tests/models/AssertInitialFails.mo",
+        "--method",
+        "be",
+        "--step",
+        "0.5",
+        "--stop",
+        "2",
+        "--out",
+        "/dev/null",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("initialisation failed: assertion failed: x must start at 0.5 or above"),
+        "{err}"
+    );
+}

@@ -267,7 +267,8 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     );
     events::event_slopes(&mut b, method, &mut events);
     let outputs = layout::outputs(&mut b, flat)?;
-    let assertions = assertions(&mut b, flat)?;
+    let initial_assertions = assertions(&mut b, &flat.initial_assertions)?;
+    let assertions = assertions(&mut b, &flat.assertions)?;
     // Before the first step, pre(v) is v's start value (specification 8.6; `pre(v) = e` in an
     // initial equation sets that start value): the initial system reads it.
     for i in 0..b.vars.len() {
@@ -293,14 +294,15 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         outputs,
         alias_sets: std::mem::take(&mut b.aliases.sets),
         assertions,
+        initial_assertions,
     })
 }
 
 /// The model's assertions over system variables. An assertion is checked after a step, when
 /// `pre(v)` and `v` of a discrete variable agree, so it reads the variable itself.
-fn assertions(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<(ExprId, String)>> {
+fn assertions(b: &mut Builder, list: &[crate::flat::Assertion]) -> DResult<Vec<(ExprId, String)>> {
     let mut out = Vec::new();
-    for a in &flat.assertions {
+    for a in list {
         let c = b.translate(a.condition)?;
         let inverse: FxHashMap<SysVar, SysVar> = b.pre_of.iter().map(|(&v, &p)| (p, v)).collect();
         let mut cache = FxHashMap::default();

@@ -6,7 +6,7 @@ use super::*;
 
 impl<'t, 'a> Flattener<'t, 'a> {
     /// `assert(condition, message)`; `terminate` and `reinit` belong in when-equations.
-    fn call_equation(
+    pub(super) fn call_equation(
         &mut self,
         eq: &'a ast::Equation,
         f: &'a ast::ComponentRef,

@@ -183,7 +183,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut assigns = Vec::new();
         let mut terminate = None;
         self.in_when = true;
-        let r = self.when_body(body, env, &mut reinits, &mut assigns, &mut terminate);
+        let r = self.when_body(
+            body,
+            env,
+            &mut reinits,
+            &mut assigns,
+            &mut terminate,
+            at_initial,
+        );
         self.in_when = false;
         r?;
         self.flat.whens.push(crate::flat::When {
@@ -230,6 +237,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         reinits: &mut Vec<(FlatVar, ExprId)>,
         assigns: &mut Vec<(FlatVar, ExprId)>,
         terminate: &mut Option<String>,
+        at_initial: bool,
     ) -> DResult<()> {
         for b in body {
             if let ast::EquationKind::Equality(l, r) = &b.kind {
@@ -315,10 +323,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     *terminate = Some(message);
                     continue;
                 }
+                // `when initial() then assert(…)`: checked once, after initialisation.
+                "assert" if at_initial => {
+                    let before = self.flat.assertions.len();
+                    self.call_equation(b, f, args, env)?;
+                    let added: Vec<Assertion> = self.flat.assertions.drain(before..).collect();
+                    self.flat.initial_assertions.extend(added);
+                    continue;
+                }
                 _ => {
                     return Err(self.unsupported(
                         b.span,
-                        "calls other than reinit(…) and terminate(…) in a when-equation",
+                        "calls other than reinit(…) and terminate(…) in a when-equation (and assert in `when initial()`)",
                     ))
                 }
             }

@@ -65,6 +65,7 @@ pub fn build(
         input_stages: d.input_stages.iter().map(|s| s.map(Slot::of)).collect(),
         events: d.events.iter().map(|e| e.map(Slot::of)).collect(),
         assertions: d.assertions.clone(),
+        initial_assertions: d.initial_assertions.clone(),
         notes: Vec::new(),
         time: Slot::of(d.time),
         step_start: Slot::of(d.step_start),

@@ -165,6 +165,9 @@ pub struct Plan {
     pub events: Vec<crate::system::Event<Slot>>,
     /// The model's assertions (condition, message), checked after every step by the run loop.
     pub assertions: Vec<(ExprId, String)>,
+    /// `assert` in `when initial()`, checked once after initialisation; a failure's index
+    /// counts on from `assertions`.
+    pub initial_assertions: Vec<(ExprId, String)>,
     /// What was done before the plan was built that a user should hear of (the initial
     /// system solved into start values).
     pub notes: Vec<String>,

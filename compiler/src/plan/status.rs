@@ -89,7 +89,9 @@ pub fn describe(plan: &Plan, status: Status) -> String {
         Status::Assertion { index } => format!(
             "assertion failed: {}",
             plan.assertions
-                .get(index)
+                .iter()
+                .chain(&plan.initial_assertions)
+                .nth(index)
                 .map_or("", |(_, m)| m.as_str())
         ),
         Status::Chattering { event } => format!(

@@ -764,6 +764,10 @@ impl<'m> Pantelides<'m> {
             let c = model.assertions[k].condition;
             model.assertions[k].condition = sub(model, c);
         }
+        for k in 0..model.initial_assertions.len() {
+            let c = model.initial_assertions[k].condition;
+            model.initial_assertions[k].condition = sub(model, c);
+        }
         for k in 0..model.whens.len() {
             let c = model.whens[k].condition;
             model.whens[k].condition = sub(model, c);

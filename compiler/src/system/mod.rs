@@ -336,6 +336,8 @@ pub struct Discretized {
     /// `assert(condition, message)` of the model (and of its functions), over system
     /// variables: checked after every step; a false one stops the run.
     pub assertions: Vec<(ExprId, String)>,
+    /// `assert` in `when initial()`: checked once, after initialisation.
+    pub initial_assertions: Vec<(ExprId, String)>,
 }
 
 /// An event (Cellier & Kofman §10.8): a state event, the relation `z ≤ 0` (`below`) or
