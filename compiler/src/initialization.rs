@@ -29,6 +29,7 @@ use rustc_hash::FxHashMap;
 /// Newton iterations at most, and the residual test (relative to the equation's terms).
 const MAX_ITERATIONS: usize = 100;
 const RTOL: f64 = 1e-10;
+const ATOL: f64 = 1e-14;
 
 /// An error of the initial system, located at its first initial equation.
 fn error_at(span: crate::diag::Span, msg: String) -> Box<Diagnostic> {
@@ -257,10 +258,9 @@ pub fn initialize(
             }
             Ok(j)
         };
-    let converged = |r: &[(f64, f64)]| {
-        r.iter()
-            .all(|&(x, s)| x.abs() <= RTOL * s.max(1e-300) || x == 0.0)
-    };
+    // Relative to the equation's terms, with an absolute floor for equations whose terms
+    // both vanish at the solution (`der(x) = 0` at rest: the residual is rounding only).
+    let converged = |r: &[(f64, f64)]| r.iter().all(|&(x, s)| x.abs() <= RTOL * s + ATOL);
     let mut r = eval_at(&mut model, &u).map_err(|e| error(format!("initial system: {e}")))?;
     // The columns (free states) the equations determine.
     let j0 = jacobian(&mut model, &u, &r).map_err(|e| error(format!("initial system: {e}")))?;

@@ -503,7 +503,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .find(|(n, _)| &*n.name == "message")
                 .map(|(_, e)| e)
         }) {
-            Some(m) => match self.eval(m, env)? {
+            Some(m) => match {
+                self.in_message = true;
+                let v = self.eval(m, env);
+                self.in_message = false;
+                v?
+            } {
                 Val::Str(s) => s,
                 _ => String::new(),
             },

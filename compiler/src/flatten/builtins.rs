@@ -866,7 +866,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// `String(x)` of a String, or of a number known at compile time (as `%g` with the six
     /// significant digits the specification's default gives); a value that changes during
-    /// simulation cannot become a String in step code.
+    /// simulation cannot become a String in step code (in an assert's message it is shown as
+    /// its expression, `<s>`).
     fn string_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
         match self.eval(c.arg(0), c.env)? {
             Val::Str(s) => Ok(Val::Str(s)),
@@ -883,6 +884,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         None => Ok(Val::Str(format!("{}", v as i64))),
                     },
                     (Some(v), _) => Ok(Val::Str(format_g(v, 6))),
+                    (None, _) if self.in_message => {
+                        let text = a
+                            .as_scalar()
+                            .map_or_else(|| "…".to_string(), |x| self.flat.expr_string(x));
+                        Ok(Val::Str(format!("<{text}>")))
+                    }
                     (None, _) => Err(self.unsupported(
                         c.arg(0).span,
                         "String() of a value that changes during simulation (only constants and parameters)",

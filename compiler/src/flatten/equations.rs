@@ -25,10 +25,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let c =
                     self.eval_condition(&args.positional[0], env, "the condition of an assert")?;
                 let message = match args.positional.get(1) {
-                    Some(m) => match self.eval(m, env)? {
-                        Val::Str(s) => s,
-                        _ => String::new(),
-                    },
+                    Some(m) => {
+                        self.in_message = true;
+                        let v = self.eval(m, env);
+                        self.in_message = false;
+                        match v? {
+                            Val::Str(s) => s,
+                            _ => String::new(),
+                        }
+                    }
                     None => String::new(),
                 };
                 if self.fold(c) == Some(0.0) {

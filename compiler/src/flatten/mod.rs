@@ -274,6 +274,9 @@ struct Flattener<'t, 'a> {
     pending_dims: FxHashMap<SlotId, Vec<usize>>,
     /// Inside a when-condition or when-body: `edge` and `change` are allowed there.
     in_when: bool,
+    /// Evaluating the message of an `assert`: `String()` of a value that changes during
+    /// simulation becomes the expression's text in angle brackets (messages are fixed text).
+    in_message: bool,
     /// The classes whose `extends` are being followed (to find inheritance cycles).
     extends_chain: Vec<ClassId>,
     /// For-loop iterations so far (bounded by [`MAX_ITERATIONS`]).
@@ -332,6 +335,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             last_slot: None,
             pending_dims: FxHashMap::default(),
             in_when: false,
+            in_message: false,
             extends_chain: Vec::new(),
             iterations: 0,
             enum_ids: FxHashMap::default(),
