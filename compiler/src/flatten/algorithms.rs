@@ -503,15 +503,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .find(|(n, _)| &*n.name == "message")
                 .map(|(_, e)| e)
         }) {
-            Some(m) => match {
+            Some(m) => {
                 self.in_message = true;
                 let v = self.eval(m, env);
                 self.in_message = false;
-                v?
-            } {
-                Val::Str(s) => s,
-                _ => String::new(),
-            },
+                match v? {
+                    Val::Str(s) => s,
+                    _ => String::new(),
+                }
+            }
             None => String::new(),
         };
         // AssertionLevel.warning does not stop the simulation: nothing to check in the step.
