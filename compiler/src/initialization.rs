@@ -30,6 +30,8 @@ use rustc_hash::FxHashMap;
 const MAX_ITERATIONS: usize = 100;
 const RTOL: f64 = 1e-10;
 const ATOL: f64 = 1e-14;
+/// Redundant initial equations are consistent when they hold to this relative tolerance.
+const CONSISTENT: f64 = 1e-8;
 
 /// An error of the initial system, located at its first initial equation.
 fn error_at(span: crate::diag::Span, msg: String) -> Box<Diagnostic> {
@@ -222,6 +224,42 @@ pub fn initialize(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    if free.is_empty() {
+        // Every state is fixed: the initial equations are redundant. They must hold at the
+        // start as given (then they are dropped, checked), else the system is inconsistent.
+        let mem = model
+            .solve(&[], &[])
+            .map_err(|e| error(format!("initial system: {e}")))?;
+        let r = residuals(flat, &arena, &eqs, &model, &mem);
+        if let Some(i) = r
+            .iter()
+            .position(|&(x, s)| !(x.abs() <= CONSISTENT * s + ATOL))
+        {
+            let eq = &flat.initial_equations[i];
+            return Err(Box::new(
+                Diagnostic::error(
+                    "initialization",
+                    format!(
+                        "the initial system is over-determined and inconsistent: no state is left without `fixed = true`, and `{} = {}` does not hold at the start (residual {:e})",
+                        flat.expr_string(eq.lhs),
+                        flat.expr_string(eq.rhs),
+                        r[i].0
+                    ),
+                )
+                .at(eq.span, "initial equation")
+                .help("remove this initial equation, or `fixed = true` from a state it should determine"),
+            ));
+        }
+        let worst = r.iter().map(|p| p.0.abs()).fold(0.0, f64::max);
+        out.initial_equations.clear();
+        return Ok((
+            out,
+            vec![format!(
+                "initial system: {k} initial equation{} redundant with the fixed start values, and consistent with them (checked: largest residual {worst:e})",
+                if k == 1 { " is" } else { "s are" }
+            )],
+        ));
+    }
     if free.len() < k {
         let first = &flat.initial_equations[0];
         return Err(Box::new(

@@ -81,8 +81,16 @@ pub fn check_model(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
     if !model.initial_equations.is_empty() {
         let mut merged = model.clone();
         if let Ok(a) = structure::alias::eliminate(&mut merged) {
-            if let Some(d) = initial_count(model, &merged, &a) {
-                return Err(vec![*d]);
+            match initial_count(model, &merged, &a) {
+                Some(Count::Over(d)) => return Err(vec![*d]),
+                // No free state: the initial equations must hold as given (consistency is
+                // numeric, so the initial system is solved here to say).
+                Some(Count::NoneFree) => {
+                    if let Err(d) = initialized(model) {
+                        return Err(vec![*d]);
+                    }
+                }
+                None => {}
             }
         }
     }
@@ -139,13 +147,23 @@ pub fn load_source(file_name: &str, text: &str, opts: &Options) -> Loaded {
     }
 }
 
+/// What [`initial_count`] finds.
+enum Count {
+    /// More initial equations than free states (and some free state): over-determined.
+    Over(Box<Diagnostic>),
+    /// Initial equations, but every state fixed: they are redundant, and must be consistent.
+    NoneFree,
+}
+
 /// More initial equations than states left free to satisfy them (states whose alias set has
-/// no `fixed = true` member): an over-determined initial system, found before any plan.
+/// no `fixed = true` member): an over-determined initial system, found before any plan; with
+/// no free state at all, the equations are redundant and [`crate::initialization`] checks
+/// that they hold.
 fn initial_count(
     m: &FlatModel,
     merged: &FlatModel,
     a: &structure::alias::Aliases,
-) -> Option<Box<Diagnostic>> {
+) -> Option<Count> {
     let first = m.initial_equations.first()?;
     let free = (0..merged.vars.len())
         .filter(|&v| {
@@ -156,8 +174,11 @@ fn initial_count(
         })
         .count();
     let k = m.initial_equations.len();
+    if free == 0 {
+        return Some(Count::NoneFree);
+    }
     (k > free).then(|| {
-        Box::new(
+        Count::Over(Box::new(
             Diagnostic::error(
                 "initialization",
                 format!(
@@ -168,7 +189,7 @@ fn initial_count(
             )
             .at(first.span, "initial equation")
             .help("remove an initial equation, or `fixed = true` from a state it should determine"),
-        )
+        ))
     })
 }
 

@@ -1,8 +1,8 @@
-model Overfixed "two capacitors in parallel, both with fixed start values"
+model Overfixed "two capacitors in parallel, fixed at different voltages"
   import Rtc.Electrical.*;
   Resistor r(R = 1);
   Capacitor c1(C = 1e-3, v(start = 1, fixed = true));
-  Capacitor c2(C = 2e-3, v(start = 1, fixed = true));
+  Capacitor c2(C = 2e-3, v(start = 2, fixed = true));
   Ground gnd;
 equation
   connect(r.p, c1.p);
