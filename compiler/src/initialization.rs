@@ -225,40 +225,7 @@ pub fn initialize(
             .join(", ")
     };
     if free.is_empty() {
-        // Every state is fixed: the initial equations are redundant. They must hold at the
-        // start as given (then they are dropped, checked), else the system is inconsistent.
-        let mem = model
-            .solve(&[], &[])
-            .map_err(|e| error(format!("initial system: {e}")))?;
-        let r = residuals(flat, &arena, &eqs, &model, &mem);
-        if let Some(i) = r
-            .iter()
-            .position(|&(x, s)| !(x.abs() <= CONSISTENT * s + ATOL))
-        {
-            let eq = &flat.initial_equations[i];
-            return Err(Box::new(
-                Diagnostic::error(
-                    "initialization",
-                    format!(
-                        "the initial system is over-determined and inconsistent: no state is left without `fixed = true`, and `{} = {}` does not hold at the start (residual {:e})",
-                        flat.expr_string(eq.lhs),
-                        flat.expr_string(eq.rhs),
-                        r[i].0
-                    ),
-                )
-                .at(eq.span, "initial equation")
-                .help("remove this initial equation, or `fixed = true` from a state it should determine"),
-            ));
-        }
-        let worst = r.iter().map(|p| p.0.abs()).fold(0.0, f64::max);
-        out.initial_equations.clear();
-        return Ok((
-            out,
-            vec![format!(
-                "initial system: {k} initial equation{} redundant with the fixed start values, and consistent with them (checked: largest residual {worst:e})",
-                if k == 1 { " is" } else { "s are" }
-            )],
-        ));
+        return redundant(flat, &arena, &eqs, &mut model, out);
     }
     if free.len() < k {
         let first = &flat.initial_equations[0];
@@ -368,6 +335,53 @@ pub fn initialize(
     }
     out.initial_equations.clear();
     Ok((out, report))
+}
+
+/// Every state is fixed: the initial equations are redundant. They must hold at the start as
+/// given (then they are dropped, checked, with a note), else the system is inconsistent.
+fn redundant(
+    flat: &FlatModel,
+    arena: &crate::symbolic::Arena<FlatVar>,
+    eqs: &[(ExprId, ExprId)],
+    model: &mut Model,
+    mut out: FlatModel,
+) -> Result<(FlatModel, Vec<String>), Box<Diagnostic>> {
+    let k = eqs.len();
+    let mem = model.solve(&[], &[]).map_err(|e| {
+        error_at(
+            flat.initial_equations[0].span,
+            format!("initial system: {e}"),
+        )
+    })?;
+    let r = residuals(flat, arena, eqs, model, &mem);
+    if let Some(i) = r
+        .iter()
+        .position(|&(x, s)| x.is_nan() || x.abs() > CONSISTENT * s + ATOL)
+    {
+        let eq = &flat.initial_equations[i];
+        return Err(Box::new(
+            Diagnostic::error(
+                "initialization",
+                format!(
+                    "the initial system is over-determined and inconsistent: no state is left without `fixed = true`, and `{} = {}` does not hold at the start (residual {:e})",
+                    flat.expr_string(eq.lhs),
+                    flat.expr_string(eq.rhs),
+                    r[i].0
+                ),
+            )
+            .at(eq.span, "initial equation")
+            .help("remove this initial equation, or `fixed = true` from a state it should determine"),
+        ));
+    }
+    let worst = r.iter().map(|p| p.0.abs()).fold(0.0, f64::max);
+    out.initial_equations.clear();
+    Ok((
+        out,
+        vec![format!(
+            "initial system: {k} initial equation{} redundant with the fixed start values, and consistent with them (checked: largest residual {worst:e})",
+            if k == 1 { " is" } else { "s are" }
+        )],
+    ))
 }
 
 /// Evaluations per block allowed to the damped Newton of [`start_point`].
