@@ -347,6 +347,34 @@ fn redundant(
     mut out: FlatModel,
 ) -> Result<(FlatModel, Vec<String>), Box<Diagnostic>> {
     let k = eqs.len();
+    // An equation that gives a parameter with `fixed = false` (which flattening could not
+    // compute from the others) is not redundant: it determines that parameter.
+    for eq in &flat.initial_equations {
+        let mut leaves = Vec::new();
+        flat.arena.leaves(eq.lhs, &mut leaves);
+        flat.arena.leaves(eq.rhs, &mut leaves);
+        let free_parameter = leaves.iter().find_map(|l| match *l {
+            Node::Var(v)
+                if flat.var(v).kind == crate::flat::VarKind::Parameter
+                    && flat.var(v).fixed == Some(false) =>
+            {
+                Some(v)
+            }
+            _ => None,
+        });
+        if let Some(v) = free_parameter {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "unsupported",
+                    format!(
+                        "not yet supported: an initial equation that determines the parameter `{}` (`fixed = false`) implicitly: rtc's initial system solves for states, and computes such parameters only from an equation that gives them explicitly",
+                        flat.var(v).name
+                    ),
+                )
+                .at(eq.span, "initial equation"),
+            ));
+        }
+    }
     let mem = model.solve(&[], &[]).map_err(|e| {
         error_at(
             flat.initial_equations[0].span,
