@@ -2,20 +2,8 @@
 
 use crate::common;
 
-use std::process::Command;
-
 fn rtc(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rtc"))
-        .args(args)
-        .current_dir(common::repo_root())
-        .env_remove("MODELICAPATH")
-        .output()
-        .expect("run rtc");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::rtc_in(&common::repo_root(), args)
 }
 
 #[test]
@@ -100,6 +88,34 @@ fn user_mistakes_exit_1_with_a_diagnostic() {
             "--step",
             "0.1",
         ],
+        // rtc fmu's own options.
+        vec![
+            "fmu",
+            "examples/DCMotor.mo",
+            "--fmi",
+            "5",
+            "-o",
+            "/tmp/x.fmu",
+        ],
+        vec![
+            "fmu",
+            "examples/DCMotor.mo",
+            "--target",
+            "riscv64gc-unknown-linux-gnu",
+            "-o",
+            "/tmp/x.fmu",
+        ],
+        vec![
+            "fmu",
+            "examples/DCMotor.mo",
+            "--fmi",
+            "2",
+            "--target",
+            "aarch64-unknown-linux-gnu",
+            "-o",
+            "/tmp/x.fmu",
+        ],
+        vec!["fmu", "examples/DCMotor.mo", "-o", "/nonexistent/dir/x.fmu"],
         // The real-time runtime's options.
         vec![
             "run",
@@ -640,5 +656,27 @@ fn failing_initial_assertion_stops_the_run() {
     assert!(
         err.contains("initialisation failed: assertion failed: x must start at 0.5 or above"),
         "{err}"
+    );
+}
+
+/// `rtc analyze` prints the initial system loop by loop with its tearing variables, and the
+/// note of a start solved when compiling.
+#[test]
+fn analyze_prints_the_initial_system() {
+    let (code, out, err) = rtc(&[
+        "analyze",
+        "tests/models/index/HardStart.mo",
+        "--method",
+        "fe",
+        "--step",
+        "0.01",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("initial system (the model at the start time")
+            && out
+                .contains("initial loop 0: 1 equations, 1 tearing variable (nonlinear, Newton): y")
+            && out.contains("solved when compiling by damped Newton"),
+        "{out}"
     );
 }

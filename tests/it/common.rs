@@ -140,3 +140,18 @@ pub fn period_and_amplitude(t: &[f64], x: &[f64], t0: f64, t1: f64) -> (f64, f64
         .fold(f64::MIN, f64::max);
     (period, amp)
 }
+
+/// Runs the `rtc` binary in `dir` (without MODELICAPATH): exit code, stdout, stderr.
+pub fn rtc_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rtc"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("MODELICAPATH")
+        .output()
+        .expect("run rtc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -8,17 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn rtc(args: &[&str], dir: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rtc"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("MODELICAPATH")
-        .output()
-        .expect("run rtc");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::rtc_in(dir, args)
 }
 
 fn scratch(name: &str) -> PathBuf {
