@@ -98,8 +98,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Err(self.unknown_component(r, 0, env));
         };
         self.instantiate(sid)?;
-        // `connect(p, sub.p)`: p is the model's own connector (outside), sub.p an inside one.
-        let outside = r.parts.len() == 1 && self.slots[sid.0 as usize].is_connector;
+        // `connect(p, sub.p)`: p is the model's own connector (outside), sub.p an inside one;
+        // `p.q`, a connector inside the model's own connector p, is outside too (9.1.2).
+        let outside = self.slots[sid.0 as usize].is_connector;
         let resolved = match self.resolve(r, env) {
             Ok(x) => x,
             Err(d) if d.code == "disabled" => return Ok(None),
