@@ -281,57 +281,30 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ));
         }
         let chain = self.flat.whens.len();
-        let yes = self.flat.arena.boolean(true);
         let mut assigned: Vec<Box<str>> = Vec::new();
         let mut branch = 0;
         for (k, (cond, body)) in branches.iter().enumerate() {
             let conditions = self.when_conditions(cond, env)?;
-            let before = self.frames[top].locals.clone();
-            self.frames[top].reinits = Some(Vec::new());
-            self.frames[top].terminate = None;
-            self.in_when = true;
-            let r = self.exec_block(body, yes, env);
-            self.in_when = false;
-            let reinits = self.frames[top].reinits.take().unwrap_or_default();
-            let terminate = self.frames[top].terminate.take();
-            r?;
-            let after = std::mem::replace(&mut self.frames[top].locals, before);
-            let mut assigns = Vec::new();
-            let mut names: Vec<&Box<str>> = after.keys().collect();
-            names.sort();
-            for name in names {
-                let (LocalValue::Set(Val::Arr(new)), LocalValue::Set(Val::Arr(old))) =
-                    (&after[name].value, &self.frames[top].locals[name].value)
-                else {
-                    continue;
-                };
-                let (new, old) = (new.clone(), old.clone());
-                if new.data == old.data {
+            // The body once for the conditions `initial()` makes fire (where `initial()` is
+            // true) and once for the others.
+            for at_start in [true, false] {
+                let group: Vec<super::when::WhenCondition> = conditions
+                    .iter()
+                    .filter(|c| c.2 == at_start)
+                    .cloned()
+                    .collect();
+                if group.is_empty() {
                     continue;
                 }
-                let vars = self.algorithm_vars(name, env, st.span)?;
-                for ((&v, &n), &o) in vars.iter().zip(&new.data).zip(&old.data) {
-                    if n != o {
-                        self.flat.vars[v.index()].kind = VarKind::Sampled;
-                        assigns.push((v, n));
-                    }
-                }
-                if !assigned.contains(name) {
-                    assigned.push(name.clone());
-                }
-            }
-            for (c, sample, at_initial) in conditions {
-                self.flat.whens.push(crate::flat::When {
-                    condition: c,
-                    sample,
-                    initial: at_initial,
-                    reinits: reinits.clone(),
-                    assigns: assigns.clone(),
-                    terminate: terminate.clone(),
-                    chain: (chain, branch),
-                    span: if k == 0 { st.span } else { cond.span },
-                });
-                branch += 1;
+                self.when_statement_branch(
+                    st,
+                    cond,
+                    body,
+                    group,
+                    (k, chain, &mut branch),
+                    env,
+                    &mut assigned,
+                )?;
             }
         }
         // From here on the variables hold what their events set.
@@ -344,6 +317,73 @@ impl<'t, 'a> Flattener<'t, 'a> {
             if !self.frames[top].when_assigned.contains(&name) {
                 self.frames[top].when_assigned.push(name);
             }
+        }
+        Ok(())
+    }
+
+    /// One branch of a when-statement for a group of its conditions (all fired by `initial()`
+    /// or none): the body's assignments become the when-clauses of those conditions.
+    #[allow(clippy::too_many_arguments)]
+    fn when_statement_branch(
+        &mut self,
+        st: &'a ast::Statement,
+        cond: &'a ast::Expr,
+        body: &'a [ast::Statement],
+        conditions: Vec<super::when::WhenCondition>,
+        (k, chain, branch): (usize, usize, &mut usize),
+        env: Env,
+        assigned: &mut Vec<Box<str>>,
+    ) -> DResult<()> {
+        let top = self.frames.len() - 1;
+        let yes = self.flat.arena.boolean(true);
+        self.initial_const = Some(conditions[0].2);
+        let before = self.frames[top].locals.clone();
+        self.frames[top].reinits = Some(Vec::new());
+        self.frames[top].terminate = None;
+        self.in_when = true;
+        let r = self.exec_block(body, yes, env);
+        self.in_when = false;
+        self.initial_const = None;
+        let reinits = self.frames[top].reinits.take().unwrap_or_default();
+        let terminate = self.frames[top].terminate.take();
+        r?;
+        let after = std::mem::replace(&mut self.frames[top].locals, before);
+        let mut assigns = Vec::new();
+        let mut names: Vec<&Box<str>> = after.keys().collect();
+        names.sort();
+        for name in names {
+            let (LocalValue::Set(Val::Arr(new)), LocalValue::Set(Val::Arr(old))) =
+                (&after[name].value, &self.frames[top].locals[name].value)
+            else {
+                continue;
+            };
+            let (new, old) = (new.clone(), old.clone());
+            if new.data == old.data {
+                continue;
+            }
+            let vars = self.algorithm_vars(name, env, st.span)?;
+            for ((&v, &n), &o) in vars.iter().zip(&new.data).zip(&old.data) {
+                if n != o {
+                    self.flat.vars[v.index()].kind = VarKind::Sampled;
+                    assigns.push((v, n));
+                }
+            }
+            if !assigned.contains(name) {
+                assigned.push(name.clone());
+            }
+        }
+        for (c, sample, at_initial) in conditions {
+            self.flat.whens.push(crate::flat::When {
+                condition: c,
+                sample,
+                initial: at_initial,
+                reinits: reinits.clone(),
+                assigns: assigns.clone(),
+                terminate: terminate.clone(),
+                chain: (chain, *branch),
+                span: if k == 0 { st.span } else { cond.span },
+            });
+            *branch += 1;
         }
         Ok(())
     }

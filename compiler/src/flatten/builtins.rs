@@ -21,6 +21,8 @@ enum Op {
     NoEvent,
     Smooth,
     Homotopy,
+    /// `semiLinear(x, a, b)`: `a·x` for x ≥ 0, else `b·x` (specification 3.7.4.3).
+    SemiLinear,
     /// `sample(start, interval)` in an expression (in a when-condition of its own the
     /// when-equation is a time event itself).
     Sample,
@@ -88,6 +90,11 @@ const BUILTINS: &[Builtin] = &[
         names: &["homotopy"],
         args: (0, 2),
         op: Op::Homotopy,
+    },
+    Builtin {
+        names: &["semiLinear"],
+        args: (3, 3),
+        op: Op::SemiLinear,
     },
     Builtin {
         names: &["sample"],
@@ -180,7 +187,6 @@ const UNSUPPORTED: &[(&[&str], &str)] = &[
             "delay",
             "spatialDistribution",
             "cardinality",
-            "semiLinear",
             "inStream",
             "actualStream",
             "Clock",
@@ -256,13 +262,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             .at(e.span, "here"),
                     ));
                 }
-                if self.in_when {
-                    // A when-condition takes `initial()` alone (an event at the start), not
-                    // combined with other conditions.
-                    return Err(self.unsupported(
-                        e.span,
-                        "`initial()` combined with other conditions in a when-condition (write `when {initial(), c} then`)",
-                    ));
+                // Combined with other terms in a when-condition (`c and not initial()`) or in
+                // a when-body, `initial()` is the flag: true in the initial system only. A
+                // when-condition of `initial()` alone (or as an element of a vector condition)
+                // is recognised before evaluation and makes the branch fire at the start.
+                if let Some(b) = self.initial_const {
+                    let c = self.flat.arena.boolean(b);
+                    return Ok(Val::Arr(Arr::scalar(c, ScalarType::Boolean)));
                 }
                 let flag = self.initial_flag(e.span);
                 return Ok(Val::Arr(Arr::scalar(flag, ScalarType::Boolean)));
@@ -415,6 +421,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.eval(c.arg(1), c.env)
             }
             Op::Homotopy => self.homotopy(c),
+            Op::SemiLinear => self.semi_linear(c),
             Op::Sample => self.sample_expression(c),
             Op::Pure => self.eval(c.arg(0), c.env),
             Op::Integer => {
@@ -520,6 +527,42 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let r = values::zip(&mut self.flat.arena, &x, &y, |ar, p, q| ar.call2(f, p, q));
         r.map(|a| Val::Arr(a.with_ty(ty)))
             .ok_or_else(|| self.size_mismatch(c.e.span, c.name, &x.dims, &y.dims))
+    }
+
+    /// `semiLinear(x, a, b)` = `if x >= 0 then a*x else b*x`, element-wise. Both branches are
+    /// 0 at x = 0, so the switch is continuous and makes no event (as `noEvent`); its
+    /// derivative jumps there, which the step's Newton sees as a kink.
+    fn semi_linear(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let mut args = Vec::new();
+        for i in 0..3 {
+            let v = self.eval_arr(c.arg(i), c.env)?;
+            types::numeric_arg(&v, c.arg(i).span, c.name)?;
+            args.push(v);
+        }
+        let (x, a, b) = (&args[0], &args[1], &args[2]);
+        let Some(xa) = values::zip(&mut self.flat.arena, x, a, |ar, p, q| ar.mul(q, p)) else {
+            return Err(self.size_mismatch(c.e.span, c.name, &x.dims, &a.dims));
+        };
+        let Some(xb) = values::zip(&mut self.flat.arena, x, b, |ar, p, q| ar.mul(q, p)) else {
+            return Err(self.size_mismatch(c.e.span, c.name, &x.dims, &b.dims));
+        };
+        if !xa.is_scalar() && !xb.is_scalar() && xa.dims != xb.dims {
+            return Err(self.size_mismatch(c.e.span, c.name, &a.dims, &b.dims));
+        }
+        let at = |v: &Arr, k: usize| v.data[if v.is_scalar() { 0 } else { k }];
+        let mut out = if xa.is_scalar() {
+            xb.clone()
+        } else {
+            xa.clone()
+        };
+        for (k, d) in out.data.iter_mut().enumerate() {
+            let ar = &mut self.flat.arena;
+            let zero = ar.constant(0.0);
+            let cond = ar.cmp(CmpOp::Ge, at(x, k), zero);
+            let e = ar.if_(cond, at(&xa, k), at(&xb, k));
+            *d = ar.no_event(e);
+        }
+        Ok(Val::Arr(out.with_ty(ScalarType::Real)))
     }
 
     fn min_max(&mut self, c: &Call<'a, '_>) -> DResult<Val> {

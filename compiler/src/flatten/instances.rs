@@ -440,6 +440,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if also_inner {
             return self.instantiate_inner(sid);
         }
+        let lexical = self.slots[sid.0 as usize].lexical;
+        let outer_class = self.component_class(clause, lexical)?;
+        if let Some(message) = self.missing_inner_message(outer_class) {
+            return self.default_inner(sid, &message);
+        }
         Err(Box::new(
             Diagnostic::error(
                 "outer",
@@ -451,6 +456,69 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 clause.type_name.to_dotted()
             )),
         ))
+    }
+
+    /// The `missingInnerMessage` annotation of a class (specification 5.4): a tool may make
+    /// the missing inner itself.
+    fn missing_inner_message(&self, class: ClassId) -> Option<String> {
+        let def = self.tree.info(class).def?;
+        let comp = match &def.body {
+            ast::ClassBody::Long { composition, .. } => composition.annotation.as_ref(),
+            _ => None,
+        };
+        [def.description.annotation.as_ref(), comp]
+            .into_iter()
+            .flatten()
+            .flat_map(|a| a.args.iter())
+            .find_map(|a| match a {
+                ast::Argument::Modify(m) if m.name.to_dotted() == "missingInnerMessage" => {
+                    match &m.modification.as_ref()?.binding {
+                        Some(ast::Binding::Expr(ast::Expr {
+                            kind: ast::ExprKind::Str(s),
+                            ..
+                        })) => Some(s.clone()),
+                        _ => Some(String::new()),
+                    }
+                }
+                _ => None,
+            })
+    }
+
+    /// The inner an outer without one gets when its class has a `missingInnerMessage`: a
+    /// component of the outer's class with its default modifications, declared in the
+    /// simulated model under the outer's name, with a warning that gives the message.
+    fn default_inner(&mut self, sid: SlotId, message: &str) -> DResult<Entry> {
+        let (name, clause, decl, lexical) = {
+            let s = &self.slots[sid.0 as usize];
+            (s.name.clone(), s.clause, s.decl, s.lexical)
+        };
+        let top = self.top.expect("instantiating below the top model");
+        if self.nodes[top.0 as usize].slots.contains_key(&*name) {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "outer",
+                    format!("no `inner` declaration of `{name}`, and the model has a component `{name}` that is not one"),
+                )
+                .at(decl.name.span, "outer component declared here")
+                .help(format!("declare `inner {} {name}` in the model", clause.type_name.to_dotted())),
+            ));
+        }
+        let Some(isid) = self.add_slot(top, clause, decl, lexical, Mod::default(), None)? else {
+            unreachable!("a fresh name");
+        };
+        self.slots[isid.0 as usize].inner = true;
+        self.diags.push(
+            Diagnostic::warning(
+                "outer",
+                format!(
+                    "no `inner` declaration of `{name}`: rtc adds the default `inner {} {name}` to the model{}",
+                    clause.type_name.to_dotted(),
+                    if message.is_empty() { String::new() } else { format!(" ({message})") }
+                ),
+            )
+            .at(decl.name.span, "outer component declared here"),
+        );
+        self.instantiate(isid)
     }
 
     /// The class of a component declaration (an error if the name is a component or unknown).

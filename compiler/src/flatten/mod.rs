@@ -274,6 +274,9 @@ struct Flattener<'t, 'a> {
     pending_dims: FxHashMap<SlotId, Vec<usize>>,
     /// Inside a when-condition or when-body: `edge` and `change` are allowed there.
     in_when: bool,
+    /// In a when-body: the value `initial()` has there — true in the branch that
+    /// `initial()` makes fire at the start, false in the others (they fire after it).
+    initial_const: Option<bool>,
     /// Evaluating the message of an `assert`: `String()` of a value that changes during
     /// simulation becomes the expression's text in angle brackets (messages are fixed text).
     in_message: bool,
@@ -335,6 +338,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             last_slot: None,
             pending_dims: FxHashMap::default(),
             in_when: false,
+            initial_const: None,
             in_message: false,
             extends_chain: Vec::new(),
             iterations: 0,

@@ -183,6 +183,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut assigns = Vec::new();
         let mut terminate = None;
         self.in_when = true;
+        self.initial_const = Some(at_initial);
         let r = self.when_body(
             body,
             env,
@@ -192,6 +193,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             at_initial,
         );
         self.in_when = false;
+        self.initial_const = None;
         r?;
         self.flat.whens.push(crate::flat::When {
             condition: c,
