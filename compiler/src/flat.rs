@@ -364,6 +364,7 @@ impl FlatModel {
         ExprPrinter {
             arena: &self.arena,
             name: &name,
+            temps: None,
         }
         .to_string(e)
     }
@@ -371,6 +372,11 @@ impl FlatModel {
     /// Readable flat Modelica, stable across runs (declaration and source order).
     pub fn print(&self) -> String {
         let mut s = String::new();
+        // Functions compiled out of line, before the class that calls them.
+        for f in self.arena.functions() {
+            s.push_str(&f.print());
+            s.push('\n');
+        }
         let _ = write!(s, "class {}", self.name);
         if let Some(d) = &self.description {
             let _ = write!(s, " \"{}\"", escape(d));

@@ -248,6 +248,10 @@ pub struct ModelArgs {
     /// One line per diagnostic instead of the source excerpt.
     #[arg(long)]
     pub short_diagnostics: bool,
+    /// Inline every function call (rtc otherwise compiles a function with loops or a large
+    /// body once, out of line, and calls it).
+    #[arg(long)]
+    pub inline_functions: bool,
 }
 
 pub(crate) fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Box<Diagnostic>> {

@@ -164,6 +164,7 @@ pub(crate) fn load_model(args: &ModelArgs) -> Option<(FlatModel, SourceMap)> {
         libs: args.libs.clone(),
         modelicapath: std::env::var("MODELICAPATH").ok(),
         params,
+        inline_all: args.inline_functions,
     };
     let file_name = args.file.display().to_string();
     match pipeline::load(&file_name, &text, &opts) {

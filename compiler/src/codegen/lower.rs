@@ -8,10 +8,18 @@ use super::*;
 
 pub(super) struct Lower<'p> {
     pub(super) plan: &'p Plan,
+    /// The expressions lowered: the plan's, or a compiled function's body.
+    pub(super) arena: &'p crate::symbolic::Arena<Slot>,
     pub(super) mem: Value,
+    /// In a compiled function's body: the pointer to its arguments.
+    pub(super) args: Option<Value>,
     pub(super) refs: FxHashMap<&'static str, FuncRef>,
+    /// The compiled functions this function calls, by index in the plan's table.
+    pub(super) fn_refs: FxHashMap<u32, FuncRef>,
     /// Values computed in the current straight-line region.
     pub(super) memo: FxHashMap<ExprId, Value>,
+    /// Calls made in the current region: (function, argument values) → output values.
+    pub(super) calls: FxHashMap<(u32, Vec<Value>), Vec<Value>>,
     /// Vector splats of scalar values of the current straight-line region.
     pub(super) splats: FxHashMap<Value, Value>,
     pub(super) scratch_base: usize,
@@ -31,7 +39,7 @@ impl Lower<'_> {
     pub(super) fn store(&mut self, b: &mut FunctionBuilder, v: Slot, x: Value) {
         b.ins()
             .store(MemFlagsData::trusted(), x, self.mem, (v.index() * 8) as i32);
-        if let Some(id) = self.plan.arena.index_of(Node::Var(v)) {
+        if let Some(id) = self.arena.index_of(Node::Var(v)) {
             self.memo.insert(id, x);
         }
     }
@@ -47,7 +55,7 @@ impl Lower<'_> {
         if let Some(&v) = vmemo.get(&(x, y)) {
             return v;
         }
-        let ar = &self.plan.arena;
+        let ar = self.arena;
         let v = if x == y {
             // One splat per scalar value and chunk (the scalar memo knows when a variable's
             // value changed, so the splat follows it).
@@ -153,7 +161,7 @@ impl Lower<'_> {
         if let Some(&v) = self.memo.get(&root) {
             return v;
         }
-        let ar = &self.plan.arena;
+        let ar = self.arena;
         let mut stack = vec![(root, false)];
         while let Some((id, done)) = stack.pop() {
             if self.memo.contains_key(&id) {
@@ -173,13 +181,22 @@ impl Lower<'_> {
             let v = match n {
                 Node::Const(bits) => b.ins().f64const(f64::from_bits(bits)),
                 Node::Var(v) => self.load(b, v),
+                Node::Arg(i) => {
+                    let p = self.args.expect("an argument outside a function body");
+                    b.ins()
+                        .load(types::F64, MemFlagsData::trusted(), p, (i * 8) as i32)
+                }
+                Node::Call(c) => {
+                    let site = ar.call_site(c);
+                    self.call_compiled(b, site.f.0, a)[site.out as usize]
+                }
                 Node::Der(_) | Node::Pre(_) | Node::Time => b.ins().f64const(f64::NAN),
                 Node::Neg(_) => b.ins().fneg(a[0]),
                 Node::Add(..) => b.ins().fadd(a[0], a[1]),
                 Node::Sub(..) => b.ins().fsub(a[0], a[1]),
                 Node::Mul(..) => b.ins().fmul(a[0], a[1]),
                 Node::Div(..) => b.ins().fdiv(a[0], a[1]),
-                Node::Pow(_, y) => match int_exponent(self.plan, y) {
+                Node::Pow(_, y) => match int_exponent(ar, y) {
                     Some(n) => Self::powi(b, a[0], n),
                     None => self.call(b, POW, &[a[0], a[1]]),
                 },
@@ -270,6 +287,44 @@ impl Lower<'_> {
         self.memo[&root]
     }
 
+    /// The outputs of compiled function `f` at `args`: the arguments stored to a stack
+    /// slot, `f(args, outs)` called, the outputs loaded (once per region and arguments).
+    fn call_compiled(&mut self, b: &mut FunctionBuilder, f: u32, args: Vec<Value>) -> Vec<Value> {
+        let key = (f, args);
+        if let Some(v) = self.calls.get(&key) {
+            return v.clone();
+        }
+        let n_out = self
+            .plan
+            .arena
+            .function(crate::symbolic::FnId(f))
+            .outs
+            .len();
+        let slot = |b: &mut FunctionBuilder, n: usize| {
+            b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                (8 * n.max(1)) as u32,
+                3,
+            ))
+        };
+        let (ins, outs) = (slot(b, key.1.len()), slot(b, n_out));
+        for (i, &x) in key.1.iter().enumerate() {
+            b.ins().stack_store(types::I64, x, ins, (8 * i) as i32);
+        }
+        let ptr = types::I64;
+        let pi = b.ins().stack_addr(ptr, ins, 0);
+        let po = b.ins().stack_addr(ptr, outs, 0);
+        b.ins().call(self.fn_refs[&f], &[pi, po]);
+        let vals: Vec<Value> = (0..n_out)
+            .map(|k| {
+                b.ins()
+                    .stack_load(types::I64, types::F64, outs, (8 * k) as i32)
+            })
+            .collect();
+        self.calls.insert(key, vals.clone());
+        vals
+    }
+
     /// One torn block: the Newton loop of the interpreter, operation for operation.
     pub(super) fn block(&mut self, b: &mut FunctionBuilder, blk: &TornBlock) {
         let k = blk.tearing.len();
@@ -293,6 +348,7 @@ impl Lower<'_> {
         b.switch_to_block(eval);
         // Evaluate the iteration: inner, tangents, residuals, Jacobian, scales.
         self.memo.clear();
+        self.calls.clear();
         self.splats.clear();
         for a in blk.inner.iter().chain(&blk.tangents) {
             let v = self.expr(b, a.expr);
@@ -375,6 +431,7 @@ impl Lower<'_> {
         b.switch_to_block(solved);
         b.seal_block(solved);
         self.memo.clear();
+        self.calls.clear();
         self.splats.clear();
         if blk.linear {
             for (i, &t) in blk.tearing.iter().enumerate() {
@@ -445,6 +502,7 @@ impl Lower<'_> {
         b.switch_to_block(ok);
         b.seal_block(ok);
         self.memo.clear();
+        self.calls.clear();
         self.splats.clear();
     }
 }

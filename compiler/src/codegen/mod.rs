@@ -111,14 +111,54 @@ pub fn externals(plan: &Plan) -> Vec<crate::symbolic::external::ExtFn> {
 
 /// An exponent the lowering unrolls: an integer constant of magnitude ≤ 64 (as
 /// [`crate::symbolic::eval::pow`] decides).
-fn int_exponent(plan: &Plan, e: ExprId) -> Option<i32> {
-    match plan.arena.node(e) {
+fn int_exponent(ar: &crate::symbolic::Arena<Slot>, e: ExprId) -> Option<i32> {
+    match ar.node(e) {
         Node::Const(bits) => {
             let y = f64::from_bits(bits);
             (y == y.trunc() && y.abs() <= 64.0).then_some(y as i32)
         }
         _ => None,
     }
+}
+
+/// The C math library functions and helpers the expressions at `roots` call (name,
+/// arguments), and the compiled functions they call (by index).
+fn calls_in(
+    ar: &crate::symbolic::Arena<Slot>,
+    roots: Vec<ExprId>,
+) -> (Vec<(&'static str, usize)>, Vec<u32>) {
+    let mut names: Vec<(&'static str, usize)> = Vec::new();
+    let mut fns = Vec::new();
+    let mut seen = FxHashSet::default();
+    let mut stack = roots;
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let entry = match ar.node(id) {
+            Node::Pow(_, y) if int_exponent(ar, y).is_some() => None,
+            Node::Pow(..) => Some((POW, 2)),
+            Node::Call2(Func2::Atan2, ..) => Some(("atan2", 2)),
+            Node::Call2(Func2::Ext(e), ..) => Some((e.name(), 2)),
+            Node::Call1(f, _) => libm_name(f).map(|n| (n, 1)),
+            Node::Call(c) => {
+                let f = ar.call_site(c).f.0;
+                if !fns.contains(&f) {
+                    fns.push(f);
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some((n, k)) = entry {
+            if !names.iter().any(|x| x.0 == n) {
+                names.push((n, k));
+            }
+        }
+        stack.extend(ar.children(id));
+    }
+    fns.sort_unstable();
+    (names, fns)
 }
 
 /// Settings shared by every target; `opt_level` as measured below.
@@ -375,6 +415,8 @@ struct Gen<'p, M: Module> {
     /// An earlier chunk of the entry being generated stored its finiteness sum in the
     /// check-sum slot.
     check_sum_stored: bool,
+    /// The plan's compiled functions defined so far, by index.
+    compiled: FxHashMap<u32, FuncId>,
 }
 
 fn err<E: std::fmt::Display>(e: E) -> String {
@@ -404,6 +446,7 @@ fn generate<M: Module>(
         frames: FxHashMap::default(),
         riscv_fs1_shim,
         check_sum_stored: false,
+        compiled: FxHashMap::default(),
     };
     // init: parameters, start values, the model at t0, finiteness.
     let mut init_pieces: Vec<Piece> = Vec::new();
@@ -613,10 +656,9 @@ impl<'p, M: Module> Gen<'p, M> {
         }
     }
 
-    /// The functions `pieces` call: (name, arguments).
-    fn needed_imports(&self, pieces: &[Piece]) -> Vec<(&'static str, usize)> {
-        let plan = self.plan;
-        let ar = &plan.arena;
+    /// The functions `pieces` call: (name, arguments), and the compiled functions of the
+    /// plan they call (by index).
+    fn needed_imports(&self, pieces: &[Piece]) -> (Vec<(&'static str, usize)>, Vec<u32>) {
         let mut roots = Vec::new();
         let mut lu = false;
         for p in pieces {
@@ -634,33 +676,78 @@ impl<'p, M: Module> Gen<'p, M> {
                 _ => {}
             }
         }
-        let mut names: Vec<(&'static str, usize)> = Vec::new();
-        let mut seen = FxHashSet::default();
-        let mut stack = roots;
-        while let Some(id) = stack.pop() {
-            if !seen.insert(id) {
-                continue;
-            }
-            let entry = match ar.node(id) {
-                Node::Pow(_, y) if int_exponent(plan, y).is_some() => None,
-                Node::Pow(..) => Some((POW, 2)),
-                Node::Call2(Func2::Atan2, ..) => Some(("atan2", 2)),
-                Node::Call2(Func2::Ext(e), ..) => Some((e.name(), 2)),
-                Node::Call1(f, _) => libm_name(f).map(|n| (n, 1)),
-                _ => None,
-            };
-            if let Some((n, k)) = entry {
-                if !names.iter().any(|x| x.0 == n) {
-                    names.push((n, k));
-                }
-            }
-            stack.extend(ar.children(id));
-        }
+        let (mut names, fns) = calls_in(&self.plan.arena, roots);
         if lu {
             names.push((LU, 5));
         }
         names.sort();
-        names
+        (names, fns)
+    }
+
+    /// Compiled function `k` of the plan (defined on first use): `void f(const double *args,
+    /// double *outs)`, its body lowered as the chunks lower expressions, so a call computes
+    /// what the interpreter's tape of the body computes, operation for operation.
+    fn compiled_function(&mut self, k: u32) -> Result<FuncId, String> {
+        if let Some(&id) = self.compiled.get(&k) {
+            return Ok(id);
+        }
+        let f = self.plan.arena.function(crate::symbolic::FnId(k)).clone();
+        let name = format!("{}_fn{k}", self.prefix);
+        let mut ctx = self.module.make_context();
+        ctx.func.signature.params.push(AbiParam::new(types::I64));
+        ctx.func.signature.params.push(AbiParam::new(types::I64));
+        let id = self
+            .module
+            .declare_function(&name, Linkage::Local, &ctx.func.signature)
+            .map_err(err)?;
+        self.compiled.insert(k, id);
+        // The body over the plan's slot type (it has no variables).
+        let body: crate::symbolic::Arena<Slot> = f.body.map_vars(|_| Slot(0));
+        let (names, nested) = calls_in(&body, f.outs.clone());
+        debug_assert!(
+            nested.is_empty(),
+            "function bodies call no compiled function"
+        );
+        let mut ids = Vec::new();
+        for (n, p) in names {
+            ids.push((n, self.import(n, p)?));
+        }
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
+            let mut refs: FxHashMap<&'static str, FuncRef> = FxHashMap::default();
+            for (n, fid) in &ids {
+                refs.insert(n, self.module.declare_func_in_func(*fid, b.func));
+            }
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            b.seal_block(entry);
+            let (args, outs) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+            let mut l = Lower {
+                plan: self.plan,
+                arena: &body,
+                mem: args,
+                args: Some(args),
+                refs,
+                fn_refs: FxHashMap::default(),
+                memo: FxHashMap::default(),
+                calls: FxHashMap::default(),
+                splats: FxHashMap::default(),
+                scratch_base: self.scratch_base,
+                newton_max: self.newton_max,
+            };
+            for (i, &o) in f.outs.iter().enumerate() {
+                let v = l.expr(&mut b, o);
+                b.ins()
+                    .store(MemFlagsData::trusted(), v, outs, (i * 8) as i32);
+            }
+            b.ins().return_(&[]);
+            b.finalize(self.module.isa().frontend_config());
+        }
+        let callees: Vec<FuncId> = ids.iter().map(|x| x.1).collect();
+        let libm = ids.iter().any(|(n, _)| !n.starts_with("rtc."));
+        self.define(&name, id, &mut ctx, callees, libm)?;
+        Ok(id)
     }
 
     /// Splits pieces into chunk functions `(mem, out) -> status` and defines them.
@@ -876,18 +963,27 @@ impl<'p, M: Module> Gen<'p, M> {
         pieces: &[Piece],
         inline: &FxHashSet<Slot>,
     ) -> Result<FuncId, String> {
-        let (mut ctx, id) = self.declare_chunk(name)?;
         // Imports used by this chunk, declared in the function.
         let mut ids = Vec::new();
-        for (n, p) in self.needed_imports(pieces) {
+        let (names, fns) = self.needed_imports(pieces);
+        for (n, p) in names {
             ids.push((n, self.import(n, p)?));
         }
+        let mut fn_ids = Vec::new();
+        for k in fns {
+            fn_ids.push((k, self.compiled_function(k)?));
+        }
+        let (mut ctx, id) = self.declare_chunk(name)?;
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
             let mut refs: FxHashMap<&'static str, FuncRef> = FxHashMap::default();
             for (n, fid) in &ids {
                 let r = self.module.declare_func_in_func(*fid, b.func);
                 refs.insert(n, r);
+            }
+            let mut fn_refs: FxHashMap<u32, FuncRef> = FxHashMap::default();
+            for (k, fid) in &fn_ids {
+                fn_refs.insert(*k, self.module.declare_func_in_func(*fid, b.func));
             }
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
@@ -897,9 +993,13 @@ impl<'p, M: Module> Gen<'p, M> {
             let out = b.block_params(entry)[1];
             let mut l = Lower {
                 plan: self.plan,
+                arena: &self.plan.arena,
                 mem,
+                args: None,
                 refs,
+                fn_refs,
                 memo: FxHashMap::default(),
+                calls: FxHashMap::default(),
                 splats: FxHashMap::default(),
                 scratch_base: self.scratch_base,
                 newton_max: self.newton_max,
@@ -1019,7 +1119,11 @@ impl<'p, M: Module> Gen<'p, M> {
             b.ins().return_(&[ok]);
             b.finalize(self.module.isa().frontend_config());
         }
-        let callees: Vec<FuncId> = ids.iter().map(|x| x.1).collect();
+        let callees: Vec<FuncId> = ids
+            .iter()
+            .map(|x| x.1)
+            .chain(fn_ids.iter().map(|x| x.1))
+            .collect();
         let libm = ids.iter().any(|(n, _)| !n.starts_with("rtc."));
         self.define(name, id, &mut ctx, callees, libm)?;
         Ok(id)

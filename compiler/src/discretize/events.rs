@@ -276,6 +276,7 @@ pub(super) fn relation_events(
                 let text = crate::symbolic::ExprPrinter {
                     arena: &b.arena,
                     name: &name,
+                    temps: None,
                 }
                 .to_string(r);
                 let span = b.vars[b.time.index()].span;
@@ -324,6 +325,7 @@ pub(super) fn relation_events(
         let text = crate::symbolic::ExprPrinter {
             arena: &b.arena,
             name: &name,
+            temps: None,
         }
         .to_string(r);
         events.push(Event {

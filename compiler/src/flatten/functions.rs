@@ -411,7 +411,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let saved_loops = std::mem::take(&mut self.loop_vars);
         let saved_end = std::mem::take(&mut self.end_stack);
         let saved_when = std::mem::replace(&mut self.in_when, false);
-        let r = self.execute_function(&def, args, span);
+        let r = match self.out_of_line(class, &def, &args, span) {
+            Ok(Some(outs)) if !recursive => Ok(outs),
+            Ok(_) => self.execute_function(&def, args, span),
+            Err(d) => Err(d),
+        };
         self.loop_vars = saved_loops;
         self.end_stack = saved_end;
         self.in_when = saved_when;

@@ -28,6 +28,7 @@ mod equations;
 mod expressions;
 mod functions;
 mod instances;
+mod outofline;
 mod records;
 mod references;
 mod tables;
@@ -143,6 +144,9 @@ pub struct Options {
     pub modelicapath: Option<String>,
     /// Parameter overrides `name=value` applied as outermost modifications.
     pub params: Vec<(String, f64)>,
+    /// Inline every function call, also those rtc would compile out of line (for
+    /// comparisons: the results agree).
+    pub inline_all: bool,
 }
 
 /// Result of flattening: the model, or the diagnostics that prevented it; warnings either way.
@@ -290,6 +294,9 @@ struct Flattener<'t, 'a> {
     frames: Vec<functions::Frame<'a>>,
     /// Function calls executed so far (bounded by `functions::MAX_CALLS`).
     calls: usize,
+    /// Functions compiled out of line, by class and argument shape (`None`: inlined).
+    compiled: FxHashMap<(ClassId, String), Option<Rc<outofline::Compiled>>>,
+    inline_all: bool,
     /// Instantiating a component because an expression refers into it: its instances are
     /// made and populated, and completed later (`incomplete`), so that a reference to one
     /// element does not need all the others (which may refer back).
@@ -345,12 +352,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
             enum_ids: FxHashMap::default(),
             frames: Vec::new(),
             calls: 0,
+            compiled: FxHashMap::default(),
+            inline_all: false,
             shallow: false,
             incomplete: Vec::new(),
         }
     }
 
     fn run(&mut self, class: ClassId, opts: &Options) -> DResult<()> {
+        self.inline_all = opts.inline_all;
         let info = self.tree.info(class);
         self.flat.name = info.full_name.clone();
         let def = info.def;

@@ -200,6 +200,7 @@ fn solve_system(
         let p = crate::symbolic::ExprPrinter {
             arena: &d.arena,
             name: &name,
+            temps: None,
         };
         format!("{} = {}", p.to_string(e.lhs), p.to_string(e.rhs))
     };

@@ -22,9 +22,21 @@ enum Ins {
     Const(f64),
     Load(u32),
     Store(u32, u32),
-    /// Write register to the output buffer at an index (residuals, Jacobian).
+    /// Write register to the output buffer at an index (residuals, Jacobian; a function's
+    /// outputs).
     Out(u32, u32),
     Op(Node, [u32; 3]),
+    /// In a function's tape: its argument.
+    Arg(u32),
+    /// A call of compiled function `f` with the argument registers `call_args[at..at + n]`:
+    /// writes the function's outputs to this instruction's register and the following ones
+    /// (which are `Skip`s).
+    Call {
+        f: u32,
+        at: u32,
+        n: u32,
+    },
+    Skip,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -32,20 +44,31 @@ struct Tape {
     ins: Vec<Ins>,
     regs: usize,
     work: WorkBound,
+    call_args: Vec<u32>,
 }
 
-struct TapeBuilder<'p> {
-    plan: &'p Plan,
+/// A function compiled out of line, as a tape: `Arg` loads, `Out` writes its outputs.
+#[derive(Clone, Debug)]
+struct FnTape {
+    tape: Tape,
+    outs: usize,
+}
+
+struct TapeBuilder<'p, V: crate::symbolic::Var = Slot> {
+    arena: &'p crate::symbolic::Arena<V>,
     tape: Tape,
     cache: FxHashMap<ExprId, u32>,
+    /// Calls made in this tape: (function, argument registers) → first output register.
+    calls: FxHashMap<(u32, Vec<u32>), u32>,
 }
 
-impl<'p> TapeBuilder<'p> {
-    fn new(plan: &'p Plan) -> Self {
+impl<'p, V: crate::symbolic::Var> TapeBuilder<'p, V> {
+    fn of(arena: &'p crate::symbolic::Arena<V>) -> Self {
         TapeBuilder {
-            plan,
+            arena,
             tape: Tape::default(),
             cache: FxHashMap::default(),
+            calls: FxHashMap::default(),
         }
     }
 
@@ -58,7 +81,7 @@ impl<'p> TapeBuilder<'p> {
         if let Some(&r) = self.cache.get(&root) {
             return r;
         }
-        let ar = &self.plan.arena;
+        let ar = self.arena;
         let mut stack = vec![(root, false)];
         while let Some((id, done)) = stack.pop() {
             if self.cache.contains_key(&id) {
@@ -74,18 +97,26 @@ impl<'p> TapeBuilder<'p> {
                 continue;
             }
             let n = ar.node(id);
+            if let crate::symbolic::Node::Call(c) = n {
+                let r = self.call(ar, c);
+                self.cache.insert(id, r);
+                continue;
+            }
             let r = self.reg();
             let ins = match n {
-                Node::Const(bits) => Ins::Const(f64::from_bits(bits)),
-                Node::Var(v) => Ins::Load(v.0),
-                Node::Der(_) | Node::Pre(_) | Node::Time => Ins::Const(f64::NAN),
+                crate::symbolic::Node::Const(bits) => Ins::Const(f64::from_bits(bits)),
+                crate::symbolic::Node::Var(v) => Ins::Load(v.index() as u32),
+                crate::symbolic::Node::Arg(i) => Ins::Arg(i),
+                crate::symbolic::Node::Der(_)
+                | crate::symbolic::Node::Pre(_)
+                | crate::symbolic::Node::Time => Ins::Const(f64::NAN),
                 _ => {
                     let mut a = [0u32; 3];
                     for (k, c) in ar.children(id).enumerate() {
                         a[k] = self.cache[&c];
                     }
                     self.tape.work += super::node_work(ar, id);
-                    Ins::Op(n, a)
+                    Ins::Op(n.recast().expect("an operator node"), a)
                 }
             };
             self.tape.ins.push(ins);
@@ -96,21 +127,96 @@ impl<'p> TapeBuilder<'p> {
         self.cache[&root]
     }
 
-    fn store(&mut self, var: Slot, e: ExprId) {
-        let r = self.expr(e);
-        self.tape.ins.push(Ins::Store(var.0, r));
-        self.tape.regs += 1; // keep "instruction k writes register k"
-                             // Later loads of this slot see the stored value.
-        let node = self.plan.arena.index_of(Node::Var(var));
-        if let Some(id) = node {
-            self.cache.insert(id, r);
+    /// The register of one output of call site `c`: the call is made once per function and
+    /// argument registers (a variable stored in between gives a new register, so a new call).
+    fn call(&mut self, ar: &crate::symbolic::Arena<V>, c: crate::symbolic::CallId) -> u32 {
+        let site = ar.call_site(c);
+        let args: Vec<u32> = site.args.iter().map(|a| self.cache[a]).collect();
+        let key = (site.f.0, args);
+        if let Some(&base) = self.calls.get(&key) {
+            return base + site.out;
         }
+        let f = ar.function(site.f);
+        let base = self.reg();
+        let at = self.tape.call_args.len() as u32;
+        self.tape.call_args.extend_from_slice(&key.1);
+        self.tape.ins.push(Ins::Call {
+            f: site.f.0,
+            at,
+            n: key.1.len() as u32,
+        });
+        for _ in 1..f.outs.len() {
+            self.reg();
+            self.tape.ins.push(Ins::Skip);
+        }
+        let mut w = super::expr_work(&f.body, &f.outs);
+        w.flops += 1;
+        self.tape.work += w;
+        self.calls.insert(key, base);
+        base + site.out
     }
 
     fn out(&mut self, index: usize, e: ExprId) {
         let r = self.expr(e);
         self.tape.ins.push(Ins::Out(index as u32, r));
         self.tape.regs += 1;
+    }
+}
+
+impl TapeBuilder<'_, Slot> {
+    fn new(plan: &Plan) -> TapeBuilder<'_, Slot> {
+        TapeBuilder::of(&plan.arena)
+    }
+
+    fn store(&mut self, var: Slot, e: ExprId) {
+        let r = self.expr(e);
+        self.tape.ins.push(Ins::Store(var.0, r));
+        self.tape.regs += 1; // keep "instruction k writes register k"
+                             // Later loads of this slot see the stored value.
+        let node = self.arena.index_of(Node::Var(var));
+        if let Some(id) = node {
+            self.cache.insert(id, r);
+        }
+    }
+}
+
+/// The tape of a compiled function: its outputs written to the output buffer in order.
+fn compile_function(f: &crate::symbolic::Function) -> FnTape {
+    let mut b = TapeBuilder::of(&f.body);
+    for (k, &o) in f.outs.iter().enumerate() {
+        b.out(k, o);
+    }
+    FnTape {
+        tape: b.tape,
+        outs: f.outs.len(),
+    }
+}
+
+/// Runs a function's tape on `args` into `outs` (bodies call no other compiled function).
+fn exec_function(f: &FnTape, args: &[f64], regs: &mut Vec<f64>, outs: &mut [f64]) {
+    if regs.len() < f.tape.regs {
+        regs.resize(f.tape.regs, 0.0);
+    }
+    for (k, ins) in f.tape.ins.iter().enumerate() {
+        let v = match *ins {
+            Ins::Const(c) => c,
+            Ins::Arg(i) => args[i as usize],
+            Ins::Out(i, r) => {
+                let x = regs[r as usize];
+                outs[i as usize] = x;
+                x
+            }
+            Ins::Op(n, a) => apply(
+                n,
+                [
+                    regs[a[0] as usize],
+                    regs[a[1] as usize],
+                    regs[a[2] as usize],
+                ],
+            ),
+            Ins::Load(_) | Ins::Store(..) | Ins::Call { .. } | Ins::Skip => f64::NAN,
+        };
+        regs[k] = v;
     }
 }
 
@@ -151,6 +257,11 @@ pub struct Interp {
     /// Damped Newton with this many evaluations per block at most (compile-time solves of
     /// the model at the start time; generated code never damps).
     damped: Option<u32>,
+    /// The plan's compiled functions, and buffers for their calls.
+    fns: Vec<FnTape>,
+    fn_regs: Vec<f64>,
+    fn_args: Vec<f64>,
+    fn_outs: Vec<f64>,
 }
 
 fn compile_stmts(plan: &Plan, stmts: &[Stmt]) -> Vec<Exec> {
@@ -256,6 +367,15 @@ impl Interp {
             out: vec![0.0; max_out],
             executed: WorkBound::default(),
             damped: None,
+            fns: plan
+                .arena
+                .functions()
+                .iter()
+                .map(|f| compile_function(f))
+                .collect(),
+            fn_regs: Vec::new(),
+            fn_args: Vec::new(),
+            fn_outs: Vec::new(),
         }
     }
 
@@ -349,6 +469,21 @@ impl Interp {
         let regs = &mut self.regs;
         for (k, ins) in t.ins.iter().enumerate() {
             let v = match *ins {
+                Ins::Call { f, at, n } => {
+                    let ft = &self.fns[f as usize];
+                    self.fn_args.clear();
+                    self.fn_args.extend(
+                        t.call_args[at as usize..(at + n) as usize]
+                            .iter()
+                            .map(|&r| regs[r as usize]),
+                    );
+                    self.fn_outs.resize(ft.outs, 0.0);
+                    exec_function(ft, &self.fn_args, &mut self.fn_regs, &mut self.fn_outs);
+                    regs[k..k + ft.outs].copy_from_slice(&self.fn_outs[..ft.outs]);
+                    continue;
+                }
+                Ins::Skip => continue,
+                Ins::Arg(_) => f64::NAN,
                 Ins::Const(c) => c,
                 Ins::Load(s) => mem[s as usize],
                 Ins::Store(s, r) => {

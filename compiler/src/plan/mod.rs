@@ -199,7 +199,8 @@ impl WorkBound {
 }
 
 /// Whether evaluating a node is a libm call (the rest are inline floating-point operations).
-pub fn is_libm(n: Node) -> bool {
+pub fn is_libm<V: crate::symbolic::Var>(n: crate::symbolic::Node<V>) -> bool {
+    use crate::symbolic::Node;
     match n {
         Node::Call1(f, _) => !matches!(
             f,
@@ -216,8 +217,11 @@ pub fn is_libm(n: Node) -> bool {
     }
 }
 
-/// The work of evaluating one node, its children already evaluated.
-pub fn node_work(ar: &Arena, id: ExprId) -> WorkBound {
+/// The work of evaluating one node, its children already evaluated. A call of a function
+/// compiled out of line costs its whole body (every output: the engines compute them
+/// together).
+pub fn node_work<V: crate::symbolic::Var>(ar: &crate::symbolic::Arena<V>, id: ExprId) -> WorkBound {
+    use crate::symbolic::Node;
     let mut w = WorkBound::default();
     match ar.node(id) {
         Node::Const(_)
@@ -225,7 +229,14 @@ pub fn node_work(ar: &Arena, id: ExprId) -> WorkBound {
         | Node::Der(_)
         | Node::Pre(_)
         | Node::Time
+        | Node::Arg(_)
         | Node::NoEvent(_) => {}
+        Node::Call(c) => {
+            let f = ar.function(ar.call_site(c).f);
+            w = expr_work(&f.body, &f.outs);
+            // The call itself: arguments out, results back.
+            w.flops += 1;
+        }
         Node::Pow(_, e)
             if ar
                 .as_const(e)
@@ -241,17 +252,32 @@ pub fn node_work(ar: &Arena, id: ExprId) -> WorkBound {
     w
 }
 
-/// Operations to evaluate `roots` once with common subexpressions shared.
-pub fn expr_work(ar: &Arena, roots: &[ExprId]) -> WorkBound {
+/// Operations to evaluate `roots` once with common subexpressions shared (and each call of a
+/// compiled function once, whichever of its outputs are read).
+pub fn expr_work<V: crate::symbolic::Var>(
+    ar: &crate::symbolic::Arena<V>,
+    roots: &[ExprId],
+) -> WorkBound {
+    use crate::symbolic::Node;
     // A sparse visited set: statements are small, the arena is large.
     let mut seen = rustc_hash::FxHashSet::default();
+    let mut calls = rustc_hash::FxHashSet::default();
     let mut stack: Vec<ExprId> = roots.to_vec();
     let mut w = WorkBound::default();
     while let Some(id) = stack.pop() {
         if !seen.insert(id) {
             continue;
         }
-        w += node_work(ar, id);
+        let fresh = match ar.node(id) {
+            Node::Call(c) => {
+                let site = ar.call_site(c);
+                calls.insert((site.f, site.args.clone()))
+            }
+            _ => true,
+        };
+        if fresh {
+            w += node_work(ar, id);
+        }
         stack.extend(ar.children(id));
     }
     w
@@ -369,6 +395,7 @@ impl Plan {
         ExprPrinter {
             arena: &self.arena,
             name: &name,
+            temps: None,
         }
         .to_string(e)
     }

@@ -606,6 +606,7 @@ impl<'m> Pantelides<'m> {
         crate::symbolic::ExprPrinter {
             arena: &self.model.arena,
             name: &name,
+            temps: None,
         }
         .to_string(e)
     }

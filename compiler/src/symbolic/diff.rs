@@ -28,6 +28,8 @@ enum Wrt<V: Var> {
     /// d/dt: each variable's time derivative as given (absent: zero, for parameters and
     /// variables constant between events), `time` with derivative one.
     Time(FxHashMap<V, ExprId>),
+    /// In a function body, along the direction `rates[i]` of argument `i` (forward mode).
+    Args(Vec<ExprId>),
 }
 
 impl<V: Var> Differentiator<V> {
@@ -44,6 +46,14 @@ impl<V: Var> Differentiator<V> {
     pub fn along_time(rates: FxHashMap<V, ExprId>) -> Differentiator<V> {
         Differentiator {
             wrt: Wrt::Time(rates),
+            cache: FxHashMap::default(),
+        }
+    }
+
+    /// The directional derivative of a function body: argument `i` moves at `rates[i]`.
+    pub fn along_args(rates: Vec<ExprId>) -> Differentiator<V> {
+        Differentiator {
+            wrt: Wrt::Args(rates),
             cache: FxHashMap::default(),
         }
     }
@@ -85,14 +95,22 @@ impl<V: Var> Differentiator<V> {
         match ar.node(id) {
             Node::Const(_) | Node::Pre(_) | Node::Der(_) => zero,
             Node::Time => match self.wrt {
-                Wrt::Var(_) => zero,
+                Wrt::Var(_) | Wrt::Args(_) => zero,
                 Wrt::Time(_) => ar.constant(1.0),
             },
             Node::Var(v) => match &self.wrt {
                 Wrt::Var(w) if *w == v => ar.constant(1.0),
-                Wrt::Var(_) => zero,
+                Wrt::Var(_) | Wrt::Args(_) => zero,
                 Wrt::Time(rates) => rates.get(&v).copied().unwrap_or(zero),
             },
+            Node::Arg(i) => match &self.wrt {
+                Wrt::Args(rates) => rates.get(i as usize).copied().unwrap_or(zero),
+                _ => zero,
+            },
+            Node::Call(c) => {
+                let dargs: Vec<ExprId> = ar.children(id).map(|a| self.d(a)).collect();
+                ar.call_derivative(c, &dargs)
+            }
             Node::Neg(a) => ar.neg(self.d(a)),
             Node::Add(a, b) => ar.add(self.d(a), self.d(b)),
             Node::Sub(a, b) => ar.sub(self.d(a), self.d(b)),

@@ -7,6 +7,18 @@ use rustc_hash::FxHashMap;
 
 /// Evaluates `root` with variable values from `var` and `time` for `time`. Booleans are 0/1.
 pub fn eval<V: Var>(ar: &Arena<V>, root: ExprId, var: &mut dyn FnMut(V) -> f64, time: f64) -> f64 {
+    eval_with_args(ar, root, var, &[], time)
+}
+
+/// [`eval`] in a function body, its arguments' values given (`Arg(i)` reads `args[i]`); calls
+/// of functions compiled out of line evaluate their bodies.
+pub fn eval_with_args<V: Var>(
+    ar: &Arena<V>,
+    root: ExprId,
+    var: &mut dyn FnMut(V) -> f64,
+    args: &[f64],
+    time: f64,
+) -> f64 {
     let mut values: FxHashMap<ExprId, f64> = FxHashMap::default();
     let mut stack = vec![(root, false)];
     while let Some((id, done)) = stack.pop() {
@@ -28,6 +40,14 @@ pub fn eval<V: Var>(ar: &Arena<V>, root: ExprId, var: &mut dyn FnMut(V) -> f64, 
             Node::Const(bits) => f64::from_bits(bits),
             Node::Var(v) | Node::Der(v) | Node::Pre(v) => var(v),
             Node::Time => time,
+            Node::Arg(i) => args.get(i as usize).copied().unwrap_or(f64::NAN),
+            Node::Call(c) => {
+                let site = ar.call_site(c);
+                let f = ar.function(site.f);
+                let x: Vec<f64> = site.args.iter().map(|&a| get(a)).collect();
+                let out = f.outs[site.out as usize];
+                eval_with_args(&f.body, out, &mut |_| f64::NAN, &x, time)
+            }
             _ => {
                 let mut args = [0.0; 3];
                 for (k, c) in ar.children(id).enumerate() {
@@ -67,7 +87,9 @@ pub fn apply<V: Var>(n: Node<V>, a: [f64; 3]) -> f64 {
         }
         Node::NoEvent(_) => a[0],
         Node::Const(bits) => f64::from_bits(bits),
-        Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time => f64::NAN,
+        Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time | Node::Arg(_) | Node::Call(_) => {
+            f64::NAN
+        }
     }
 }
 

@@ -11,10 +11,14 @@
 pub mod diff;
 pub mod eval;
 pub mod external;
+pub mod function;
 mod print;
 
 use rustc_hash::FxHashMap;
 use std::fmt;
+use std::sync::Arc;
+
+pub use function::{CallId, CallSite, FnId, FnVar, Function};
 
 pub use print::{fmt_real as fmt_real_pub, ExprPrinter};
 
@@ -300,6 +304,10 @@ pub enum Node<V: Var = VarId> {
     If(ExprId, ExprId, ExprId),
     /// `noEvent(e)`: relations inside generate no events.
     NoEvent(ExprId),
+    /// Argument `i` of the function whose body this arena is ([`function`]).
+    Arg(u32),
+    /// One output of a call of a function compiled out of line ([`Arena::call_site`]).
+    Call(CallId),
 }
 
 impl<V: Var> Node<V> {
@@ -310,6 +318,9 @@ impl<V: Var> Node<V> {
             Node::Const(b) => Node::Const(b),
             Node::Var(_) | Node::Der(_) | Node::Pre(_) => return None,
             Node::Time => Node::Time,
+            Node::Arg(i) => Node::Arg(i),
+            // Call sites are numbered per arena: copies go through `import` or `map_vars`.
+            Node::Call(c) => Node::Call(c),
             Node::Neg(a) => Node::Neg(a),
             Node::Add(a, b) => Node::Add(a, b),
             Node::Sub(a, b) => Node::Sub(a, b),
@@ -333,6 +344,10 @@ impl<V: Var> Node<V> {
 pub struct Arena<V: Var = VarId> {
     nodes: Vec<Node<V>>,
     index: FxHashMap<Node<V>, ExprId>,
+    /// Functions compiled out of line that calls in this arena name.
+    fns: Vec<Arc<Function>>,
+    calls: Vec<CallSite>,
+    call_index: FxHashMap<CallSite, CallId>,
 }
 
 impl<V: Var> Default for Arena<V> {
@@ -340,6 +355,9 @@ impl<V: Var> Default for Arena<V> {
         Arena {
             nodes: Vec::new(),
             index: FxHashMap::default(),
+            fns: Vec::new(),
+            calls: Vec::new(),
+            call_index: FxHashMap::default(),
         }
     }
 }
@@ -637,7 +655,20 @@ impl<V: Var> Arena<V> {
     pub fn children(&self, id: ExprId) -> ChildIter {
         let mut c = [ExprId(0); 3];
         let n = match self.node(id) {
-            Node::Const(_) | Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time => 0,
+            Node::Const(_)
+            | Node::Var(_)
+            | Node::Der(_)
+            | Node::Pre(_)
+            | Node::Time
+            | Node::Arg(_) => 0,
+            Node::Call(site) => {
+                return ChildIter {
+                    c,
+                    n: 0,
+                    k: 0,
+                    many: Some(self.calls[site.0 as usize].args.clone()),
+                }
+            }
             Node::Neg(a) | Node::Call1(_, a) | Node::Not(a) | Node::NoEvent(a) => {
                 c[0] = a;
                 1
@@ -662,7 +693,12 @@ impl<V: Var> Arena<V> {
                 3
             }
         };
-        ChildIter { c, n, k: 0 }
+        ChildIter {
+            c,
+            n,
+            k: 0,
+            many: None,
+        }
     }
 
     /// Calls `f` once for every distinct node reachable from `root` (children before parents).
@@ -699,7 +735,10 @@ impl<V: Var> Arena<V> {
                 continue;
             }
             let n = self.node(id);
-            if matches!(n, Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time) {
+            if matches!(
+                n,
+                Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time | Node::Arg(_)
+            ) {
                 out.push(n);
             }
             stack.extend(self.children(id));
@@ -753,6 +792,24 @@ impl<V: Var> Arena<V> {
                     None => self.time(),
                 },
                 Node::Var(_) | Node::Der(_) | Node::Pre(_) => leaf(self, node).ok_or(node)?,
+                // An argument leaf is the mapping's to replace (inlining a body); else kept.
+                Node::Arg(i) => match leaf(self, node) {
+                    Some(a) => a,
+                    None => self.arg(i),
+                },
+                Node::Call(c) => {
+                    let ch: Vec<ExprId> = src.children(id).map(|c| memo[&c]).collect();
+                    let site = src.call_site(c);
+                    let f = src.function(site.f);
+                    if f.late_inline {
+                        // `LateInline = true`: kept as a call through the symbolic phases,
+                        // written out when copied into the step system.
+                        self.inline_function(f, &ch)[site.out as usize]
+                    } else {
+                        let f = self.add_function(f);
+                        self.call(f, site.out, &ch)
+                    }
+                }
                 op => {
                     let ch: Vec<ExprId> = src.children(id).map(|c| memo[&c]).collect();
                     let recast = op.recast().ok_or(node)?;
@@ -779,6 +836,9 @@ impl<V: Var> Arena<V> {
             out.nodes.push(m);
             out.index.insert(m, id);
         }
+        out.fns = self.fns.clone();
+        out.calls = self.calls.clone();
+        out.call_index = self.call_index.clone();
         out
     }
 
@@ -796,8 +856,13 @@ impl<V: Var> Arena<V> {
             let m = |c: &FxHashMap<ExprId, ExprId>, x: ExprId| c.get(&x).copied().unwrap_or(x);
             let new = match node {
                 Node::Const(_) => id,
-                Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time => {
+                Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time | Node::Arg(_) => {
                     f(self, node).unwrap_or(id)
+                }
+                Node::Call(c) => {
+                    let ch: Vec<ExprId> = self.children(id).map(|x| m(cache, x)).collect();
+                    let site = self.call_site(c).clone();
+                    self.call(site.f, site.out, &ch)
                 }
                 Node::Neg(a) => {
                     let a = m(cache, a);
@@ -866,11 +931,17 @@ pub struct ChildIter {
     c: [ExprId; 3],
     n: usize,
     k: usize,
+    /// The arguments of a call.
+    many: Option<Arc<[ExprId]>>,
 }
 
 impl Iterator for ChildIter {
     type Item = ExprId;
     fn next(&mut self) -> Option<ExprId> {
+        if let Some(m) = &self.many {
+            self.k += 1;
+            return m.get(self.k - 1).copied();
+        }
         if self.k < self.n {
             self.k += 1;
             Some(self.c[self.k - 1])
@@ -897,6 +968,10 @@ pub fn rebuild<V: Var>(ar: &mut Arena<V>, n: Node<V>, ch: &[ExprId]) -> ExprId {
         Node::Not(_) => ar.not(ch[0]),
         Node::If(..) => ar.if_(ch[0], ch[1], ch[2]),
         Node::NoEvent(_) => ar.no_event(ch[0]),
+        Node::Call(c) => {
+            let site = ar.call_site(c).clone();
+            ar.call(site.f, site.out, ch)
+        }
         leaf => ar.intern(leaf),
     }
 }

@@ -7,6 +7,9 @@ use std::fmt::Write;
 pub struct ExprPrinter<'a, V: Var = VarId> {
     pub arena: &'a Arena<V>,
     pub name: &'a dyn Fn(V) -> String,
+    /// Nodes printed by a name (the temporaries of a function body printed statement by
+    /// statement), except at the root.
+    pub temps: Option<&'a rustc_hash::FxHashMap<ExprId, String>>,
 }
 
 // Binding strength, higher binds tighter (Modelica's operator precedence).
@@ -43,8 +46,16 @@ pub fn fmt_real(v: f64) -> String {
 impl<'a, V: Var> ExprPrinter<'a, V> {
     pub fn to_string(&self, id: ExprId) -> String {
         let mut s = String::new();
-        self.write(&mut s, id, P_IF);
+        self.write_root(&mut s, id, P_IF);
         s
+    }
+
+    fn write(&self, s: &mut String, id: ExprId, min: u8) {
+        if let Some(t) = self.temps.and_then(|t| t.get(&id)) {
+            s.push_str(t);
+            return;
+        }
+        self.write_root(s, id, min);
     }
 
     fn prec(&self, id: ExprId) -> u8 {
@@ -62,7 +73,9 @@ impl<'a, V: Var> ExprPrinter<'a, V> {
             | Node::Time
             | Node::Call1(..)
             | Node::Call2(..)
-            | Node::NoEvent(_) => P_ATOM,
+            | Node::NoEvent(_)
+            | Node::Arg(_)
+            | Node::Call(_) => P_ATOM,
             Node::Neg(_) => P_NEG,
             Node::Add(..) | Node::Sub(..) => P_ADD,
             Node::Mul(..) | Node::Div(..) => P_MUL,
@@ -75,7 +88,7 @@ impl<'a, V: Var> ExprPrinter<'a, V> {
         }
     }
 
-    fn write(&self, s: &mut String, id: ExprId, min: u8) {
+    fn write_root(&self, s: &mut String, id: ExprId, min: u8) {
         let p = self.prec(id);
         let paren = p < min;
         if paren {
@@ -134,6 +147,25 @@ impl<'a, V: Var> ExprPrinter<'a, V> {
                 s.push_str(", ");
                 self.write(s, b, P_IF);
                 s.push(')');
+            }
+            Node::Arg(i) => {
+                let _ = write!(s, "arg[{}]", i + 1);
+            }
+            Node::Call(c) => {
+                let site = self.arena.call_site(c);
+                let f = self.arena.function(site.f);
+                s.push_str(&f.name);
+                s.push('(');
+                for (k, &a) in site.args.iter().enumerate() {
+                    if k > 0 {
+                        s.push_str(", ");
+                    }
+                    self.write(s, a, P_IF);
+                }
+                s.push(')');
+                if f.outs.len() > 1 {
+                    let _ = write!(s, "[{}]", site.out + 1);
+                }
             }
             Node::NoEvent(a) => {
                 s.push_str("noEvent(");

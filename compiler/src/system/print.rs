@@ -34,6 +34,7 @@ impl Discretized {
         ExprPrinter {
             arena: &self.arena,
             name: &name,
+            temps: None,
         }
         .to_string(e)
     }
