@@ -2,8 +2,9 @@
 // with Modelica functions: the engine's traction force is a table of speed looked up with
 // linear interpolation (a bounded while-loop, annotation __rtc(maxIterations)), the throttle
 // is clamped to [0, 1], and the rolling resistance is a polynomial evaluated by Horner's
-// scheme (a for-loop over the coefficients). rtc inlines every call, so the step is straight
-// code whose work `rtc analyze` reports.
+// scheme (a for-loop over the coefficients). The two functions with loops are compiled out of
+// line (called from the step; their Jacobians by forward-mode differentiation of their
+// bodies), clamp is inlined; the step's work, calls included, is what `rtc analyze` reports.
 // Source: a textbook cruise-control plant (Astrom & Murray, Feedback Systems, sec. 3.1, with
 // a traction table instead of the torque curve); reference tests/refdata/cruise.py
 // (scipy Radau at rtol 1e-10 on an independent Python implementation, cruise.csv).

@@ -10,6 +10,7 @@ mod events;
 mod examples;
 mod external;
 mod fmu;
+mod functions;
 mod fuzz;
 mod golden;
 mod index;
