@@ -652,10 +652,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ));
         }
         let top = self.frames.len() - 1;
-        if target.parts.len() > 1 {
-            if !target.parts[0].subscripts.is_empty() {
-                return Err(self.unsupported(target.span, "arrays of records"));
-            }
+        if target.parts.len() > 1 && target.parts[0].subscripts.is_empty() {
             if self.frames[top].locals[name].input {
                 return Err(Box::new(
                     Diagnostic::error("assignment", format!("input `{name}` cannot be assigned"))
@@ -699,7 +696,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         // An element or a slice.
         let cur = match self.local_value(name, target.span)? {
             Val::Arr(a) => a,
-            _ => return Err(self.unsupported(target.span, "subscripts of Strings or records")),
+            Val::Record(r) => {
+                let new = self.assign_records(&r, subs, value, g, env, target, span)?;
+                self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(new);
+                return Ok(());
+            }
+            Val::Str(_) => return Err(self.unsupported(target.span, "subscripts of Strings")),
         };
         let Val::Arr(value) = value else {
             return Err(Box::new(
@@ -711,6 +713,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Err(self.unsupported(target.span, "subscripts of Strings"));
         };
         types::assign(ty, name, &value, span, "is assigned {a}")?;
+        let data = self.assign_elements(&cur, subs, &value, g, env, target, span)?;
+        self.frames[top].locals.get_mut(name).unwrap().value =
+            LocalValue::Set(Val::Arr(Arr { data, ..cur }));
+        Ok(())
+    }
+
+    /// The elements of `cur` after `cur[subs] := value` under guard `g` (an index known only
+    /// at run time guards each element it may select).
+    #[allow(clippy::too_many_arguments)]
+    fn assign_elements(
+        &mut self,
+        cur: &Arr,
+        subs: &'a [ast::Subscript],
+        value: &Arr,
+        g: ExprId,
+        env: Env,
+        target: &'a ast::ComponentRef,
+        span: Span,
+    ) -> DResult<Vec<ExprId>> {
         let choices = self.choices(&cur.dims, subs, env, target.span)?;
         let (out_dims, positions) = positions(&cur.dims, &choices);
         if value.dims != out_dims {
@@ -737,9 +758,87 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             data[p.src] = self.guarded(c, value.data[p.out], data[p.src]);
         }
-        self.frames[top].locals.get_mut(name).unwrap().value =
-            LocalValue::Set(Val::Arr(Arr { data, ..cur }));
-        Ok(())
+        Ok(data)
+    }
+
+    /// `ps[k] := r` or `ps[k].x := v` in an array of records (every field assigned the
+    /// same way): the array after the assignment.
+    #[allow(clippy::too_many_arguments)]
+    fn assign_records(
+        &mut self,
+        cur: &RecordVal,
+        subs: &'a [ast::Subscript],
+        value: Val,
+        g: ExprId,
+        env: Env,
+        target: &'a ast::ComponentRef,
+        span: Span,
+    ) -> DResult<Val> {
+        let value = if target.parts.len() > 1 {
+            // A field of the selected elements: the elements with that field set.
+            let sel = self.record_subscripts(cur, subs, env, target.span)?;
+            self.set_field(&sel, &target.parts[1..], value, g, span)?
+        } else {
+            value
+        };
+        let Val::Record(new) = value else {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!("an element of the array of records `{}` is assigned a value that is not a record", target.parts[0].ident.name),
+                )
+                .at(span, "not a record"),
+            ));
+        };
+        if new.class != cur.class && new.name != cur.name {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!(
+                        "an element of an array of `{}` is assigned a `{}`",
+                        cur.name, new.name
+                    ),
+                )
+                .at(span, new.name.clone()),
+            ));
+        }
+        let mut fields = Vec::with_capacity(cur.fields.len());
+        for (name, f) in &cur.fields {
+            let nf = new.field(name).cloned();
+            let v = match (f, nf) {
+                (Val::Arr(a), Some(Val::Arr(b))) => {
+                    let data = self.assign_elements(a, subs, &b, g, env, target, span)?;
+                    Val::Arr(Arr {
+                        data,
+                        dims: a.dims.clone(),
+                        ty: a.ty,
+                    })
+                }
+                (Val::Record(a), Some(b @ Val::Record(_))) => {
+                    self.assign_records(a, subs, b, g, env, target, span)?
+                }
+                (Val::Str(_), Some(v @ Val::Str(_))) => v,
+                _ => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "type",
+                            format!(
+                                "field `{name}` of `{}` is assigned a value of another kind",
+                                cur.name
+                            ),
+                        )
+                        .at(span, "here"),
+                    ))
+                }
+            };
+            fields.push((name.clone(), v));
+        }
+        Ok(Val::Record(Rc::new(RecordVal {
+            class: cur.class,
+            name: cur.name.clone(),
+            dims: cur.dims.clone(),
+            fields,
+        })))
     }
 
     /// `if g then new else old`; an element never assigned takes `new`.
@@ -757,7 +856,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut subs = &first.subscripts;
         for part in &r.parts[1..] {
             if !subs.is_empty() {
-                return Err(self.unsupported(r.span, "arrays of records"));
+                v =
+                    match v {
+                        Val::Record(rv) => self.record_subscripts(&rv, subs, env, r.span)?,
+                        _ => return Err(self.unsupported(
+                            r.span,
+                            "subscripts before a field of a value that is not an array of records",
+                        )),
+                    };
             }
             v = field_of(&v, part)?;
             subs = &part.subscripts;
@@ -766,7 +872,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Val::Str(s) if subs.is_empty() => return Ok(Val::Str(s)),
             Val::Record(x) if subs.is_empty() => return Ok(Val::Record(x)),
             Val::Str(_) => return Err(self.unsupported(r.span, "subscripts of Strings")),
-            Val::Record(_) => return Err(self.unsupported(r.span, "arrays of records")),
+            Val::Record(x) => return self.record_subscripts(&x, subs, env, r.span),
             Val::Arr(a) => a,
         };
         if subs.is_empty() {

@@ -807,7 +807,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 data: Vec::new(),
                 ty: ScalarType::Real,
             },
-            None => self.eval_arr(c.arg(0), c.env)?,
+            None => match self.eval(c.arg(0), c.env)? {
+                // An array of records: its dimensions.
+                Val::Record(r) => Arr {
+                    dims: r.dims.clone(),
+                    data: Vec::new(),
+                    ty: ScalarType::Real,
+                },
+                v => self.as_arr(v, c.arg(0).span)?,
+            },
         };
         if c.count() == 2 {
             let k = self.eval_const(c.arg(1), c.env, "the dimension of size()")?;

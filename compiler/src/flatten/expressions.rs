@@ -199,17 +199,23 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     pub(super) fn eval_arr(&mut self, e: &'a ast::Expr, env: Env) -> DResult<Arr> {
-        match self.eval(e, env)? {
+        let v = self.eval(e, env)?;
+        self.as_arr(v, e.span)
+    }
+
+    /// A value that must be numbers (located at `span` otherwise).
+    pub(super) fn as_arr(&self, v: Val, span: Span) -> DResult<Arr> {
+        match v {
             Val::Arr(a) => Ok(a),
             Val::Str(_) => Err(Box::new(
-                Diagnostic::error("type", "a string where a number is expected").at(e.span, "here"),
+                Diagnostic::error("type", "a string where a number is expected").at(span, "here"),
             )),
             Val::Record(r) => Err(Box::new(
                 Diagnostic::error(
                     "type",
                     format!("a record (`{}`) where a number is expected", r.name),
                 )
-                .at(e.span, "here")
+                .at(span, "here")
                 .help("use one of its fields, e.g. `r.x`"),
             )),
         }
@@ -308,7 +314,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
             K::Array(items) => {
                 let mut arrs = Vec::with_capacity(items.len());
                 for it in items {
-                    arrs.push(self.eval_arr(it, env)?);
+                    match self.eval(it, env)? {
+                        Val::Record(r) => {
+                            // An array of records (`{P(x = 1), P(x = 2)}`).
+                            let mut recs = vec![Val::Record(r)];
+                            for more in &items[1..] {
+                                recs.push(self.eval(more, env)?);
+                            }
+                            return self.stack_records(recs, e.span);
+                        }
+                        v => arrs.push(self.as_arr(v, it.span)?),
+                    }
                 }
                 let ty = unify_items(&arrs, items.iter().map(|i| i.span))?;
                 let dims: Vec<Vec<usize>> = arrs.iter().map(|a| a.dims.clone()).collect();
@@ -339,10 +355,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Diagnostic::error("syntax", "a parenthesised list is only allowed on the left of a function call assignment")
                     .at(e.span, "here"),
             )),
-            K::Subscripted(base, subs) => {
-                let v = self.eval_arr(base, env)?;
-                self.apply_subscripts_arr(v, subs, env, e.span).map(Val::Arr)
-            }
+            K::Subscripted(base, subs) => match self.eval(base, env)? {
+                Val::Record(r) => self.record_subscripts(&r, subs, env, e.span),
+                v => {
+                    let v = self.as_arr(v, base.span)?;
+                    self.apply_subscripts_arr(v, subs, env, e.span).map(Val::Arr)
+                }
+            },
             K::PartialApplication(_) => Err(self.unsupported(e.span, "function partial applications")),
         }
     }

@@ -226,6 +226,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let v = match (ty, v) {
             (LocalTy::Str, Val::Str(s)) => return Ok(Val::Str(s)),
             (LocalTy::Record(c), Val::Record(r)) => {
+                if let Some(d) = dims.as_ref().filter(|d| **d != r.dims) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "size",
+                            format!(
+                                "`{name}` has size {} but is given records of size {}",
+                                dims_text(d),
+                                dims_text(&r.dims)
+                            ),
+                        )
+                        .at(span, dims_text(&r.dims)),
+                    ));
+                }
+                if dims.is_none() {
+                    self.frames[top].locals.get_mut(name).unwrap().dims = Some(r.dims.clone());
+                }
                 if r.class != c && self.tree.info(c).full_name != r.name {
                     return Err(Box::new(
                         Diagnostic::error(
@@ -626,6 +642,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let v = v.clone();
                 let got: Vec<usize> = match &v {
                     Val::Arr(a) => a.dims.clone(),
+                    Val::Record(r) => r.dims.clone(),
                     _ => Vec::new(),
                 };
                 let fits = got.len() == dims.len()
@@ -671,9 +688,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                 ty,
                             }));
                         }
-                        LocalTy::Record(c) if dims.is_empty() => {
+                        LocalTy::Record(c) => {
                             // Fields are assigned one by one: start with all unassigned.
                             let t = self.record_template(c, p.decl.name.span, 0)?;
+                            let t = self.record_array_of(t, &dims, p.decl.name.span)?;
                             let l = self.frames[top].locals.get_mut(p.name).unwrap();
                             l.value = LocalValue::Set(t);
                         }

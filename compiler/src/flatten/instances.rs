@@ -521,6 +521,46 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.instantiate(isid)
     }
 
+    /// The modification binding each field of record component `decl` (of dimensions
+    /// `dims`) to the field of the value `b`; for an array of records the fields hold arrays,
+    /// from which each element selects its own.
+    fn record_binding(
+        &mut self,
+        b: &modification::ModValue<'a>,
+        dims: &[usize],
+        decl: &'a ast::ComponentDecl,
+    ) -> DResult<Mod<'a>> {
+        let v = self.eval_mod_value_val(b)?;
+        if let Val::Record(rv) = &v {
+            if rv.dims != dims && b.select.is_empty() {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!(
+                            "`{}` has size {} but is bound to records of size {}",
+                            decl.name.name,
+                            dims_text(dims),
+                            dims_text(&rv.dims)
+                        ),
+                    )
+                    .at(b.expr.span, dims_text(&rv.dims)),
+                ));
+            }
+        }
+        record_mod(&v, b).ok_or_else(|| {
+            Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!(
+                        "record `{}` is bound to a value that is not a record",
+                        decl.name.name
+                    ),
+                )
+                .at(b.expr.span, "not a record"),
+            )
+        })
+    }
+
     /// The class of a component declaration (an error if the name is a component or unknown).
     fn component_class(
         &mut self,
@@ -784,23 +824,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.slots[sid.0 as usize].is_connector = is_connector;
         self.check_redeclares(&modif)?;
         match &modif.binding {
-            Some(b) if restriction == Some(ast::Restriction::Record) && dims.is_empty() => {
+            Some(b) if restriction == Some(ast::Restriction::Record) => {
                 // `R r = value`: each field is bound to the value's field, which replaces
                 // the field's declared value (an outer modification).
                 let b = b.clone();
-                let v = self.eval_mod_value_val(&b)?;
-                let fields = record_mod(&v, &b).ok_or_else(|| {
-                    Box::new(
-                        Diagnostic::error(
-                            "type",
-                            format!(
-                                "record `{}` is bound to a value that is not a record",
-                                decl.name.name
-                            ),
-                        )
-                        .at(b.expr.span, "not a record"),
-                    )
-                })?;
+                let fields = self.record_binding(&b, &dims, decl)?;
                 modif.binding = None;
                 modif = merge(&fields, &modif);
             }
@@ -813,10 +841,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let v = self.eval_mod_value_val(&b)?;
                 return Ok(Entry::Object(v));
             }
-            Some(b) => return Err(self.unsupported(
-                b.expr.span,
-                "bindings of structured components other than records, and of arrays of records",
-            )),
+            Some(b) => {
+                return Err(self.unsupported(
+                    b.expr.span,
+                    "bindings of structured components other than records",
+                ))
+            }
             None => {}
         }
         let outer = Some((variability, causality, is_flow));

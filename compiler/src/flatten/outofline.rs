@@ -403,6 +403,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Val::Record(Rc::new(RecordVal {
                     class: r.class,
                     name: r.name.clone(),
+                    dims: r.dims.clone(),
                     fields,
                 }))
             }
@@ -441,6 +442,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Val::Record(Rc::new(RecordVal {
                     class: r.class,
                     name: r.name.clone(),
+                    dims: r.dims.clone(),
                     fields,
                 }))
             }
@@ -480,6 +482,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Val::Record(Rc::new(RecordVal {
                     class: r.class,
                     name: r.name.clone(),
+                    dims: r.dims.clone(),
                     fields,
                 }))
             }

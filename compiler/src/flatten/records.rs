@@ -156,6 +156,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(Val::Record(Rc::new(RecordVal {
             class: def.classes[0],
             name: def.name.clone(),
+            dims: Vec::new(),
             fields,
         })))
     }
@@ -202,11 +203,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     })
                 }
                 functions::LocalTy::Str => Val::Str(String::new()),
-                functions::LocalTy::Record(c) if dims.is_empty() => {
-                    self.record_template(c, span, depth + 1)?
-                }
-                functions::LocalTy::Record(_) => {
-                    return Err(self.unsupported(p.decl.span, "arrays of records"))
+                functions::LocalTy::Record(c) => {
+                    let t = self.record_template(c, span, depth + 1)?;
+                    self.record_array_of(t, &dims, span)?
                 }
             };
             fields.push((Box::from(p.name), v));
@@ -214,6 +213,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(Val::Record(Rc::new(RecordVal {
             class: def.classes[0],
             name: def.name.clone(),
+            dims: Vec::new(),
             fields,
         })))
     }
@@ -309,6 +309,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(Val::Record(Rc::new(RecordVal {
             class: rv.class,
             name: rv.name.clone(),
+            dims: Vec::new(),
             fields,
         })))
     }
@@ -330,10 +331,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
                 Entry::Str(s) => Val::Str(s.to_string()),
                 Entry::Object(v) => v,
-                Entry::Nodes { dims, nodes } if dims.is_empty() && nodes.len() == 1 => {
-                    self.node_record(nodes[0], span)?
-                }
-                Entry::Nodes { .. } => return Err(self.unsupported(span, "arrays of records")),
+                Entry::Nodes { dims, nodes } => self.nodes_record(&dims, &nodes, span)?,
                 Entry::Disabled => continue,
             };
             fields.push((name, v));
@@ -341,6 +339,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(Val::Record(Rc::new(RecordVal {
             class,
             name: self.tree.info(class).full_name.clone(),
+            dims: Vec::new(),
             fields,
         })))
     }
@@ -404,5 +403,205 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .at(span, "here"),
             )),
         }
+    }
+
+    /// Record components of the model (one, or an array of them) read as a value.
+    pub(super) fn nodes_record(
+        &mut self,
+        dims: &[usize],
+        nodes: &[NodeId],
+        span: Span,
+    ) -> DResult<Val> {
+        if dims.is_empty() && nodes.len() == 1 {
+            return self.node_record(nodes[0], span);
+        }
+        let mut items = Vec::with_capacity(nodes.len());
+        for &n in nodes {
+            items.push(self.node_record(n, span)?);
+        }
+        self.stack_to_dims(items, dims, span)
+    }
+
+    /// Equally-shaped record values stacked into an array of records along a new first
+    /// dimension (an array constructor of records).
+    pub(super) fn stack_records(&mut self, items: Vec<Val>, span: Span) -> DResult<Val> {
+        let n = items.len();
+        let mut recs = Vec::with_capacity(n);
+        for v in items {
+            match v {
+                Val::Record(r) => recs.push(r),
+                _ => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "type",
+                            "an array constructor mixes records with other values",
+                        )
+                        .at(span, "here"),
+                    ))
+                }
+            }
+        }
+        let first = recs[0].clone();
+        for r in &recs[1..] {
+            if r.class != first.class
+                || r.dims != first.dims
+                || r.fields.len() != first.fields.len()
+            {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!(
+                            "an array of records holds `{}` and `{}` (or arrays of different sizes)",
+                            first.name, r.name
+                        ),
+                    )
+                    .at(span, "here"),
+                ));
+            }
+        }
+        let mut fields = Vec::with_capacity(first.fields.len());
+        for (k, (name, _)) in first.fields.iter().enumerate() {
+            let column: Vec<Val> = recs.iter().map(|r| r.fields[k].1.clone()).collect();
+            fields.push((name.clone(), self.stack_field(column, name, span)?));
+        }
+        let mut dims = vec![n];
+        dims.extend(first.dims.iter().copied());
+        Ok(Val::Record(Rc::new(RecordVal {
+            class: first.class,
+            name: first.name.clone(),
+            dims,
+            fields,
+        })))
+    }
+
+    /// One field of the elements of an array of records, stacked.
+    fn stack_field(&mut self, column: Vec<Val>, name: &str, span: Span) -> DResult<Val> {
+        match &column[0] {
+            Val::Arr(_) => {
+                let mut arrs = Vec::with_capacity(column.len());
+                for v in column {
+                    let Val::Arr(a) = v else {
+                        return Err(self.field_mismatch(name, span));
+                    };
+                    arrs.push(a);
+                }
+                let ty = arrs[0].ty;
+                match Arr::stack(arrs) {
+                    Some(a) => Ok(Val::Arr(a.with_ty(ty))),
+                    None => Err(self.field_mismatch(name, span)),
+                }
+            }
+            Val::Record(_) => self.stack_records(column, span),
+            Val::Str(s) => {
+                // Strings are not values of the step: one String shared by every element.
+                if column.iter().all(|v| matches!(v, Val::Str(t) if t == s)) {
+                    Ok(Val::Str(s.clone()))
+                } else {
+                    Err(self.unsupported(
+                        span,
+                        &format!("arrays of records whose String field `{name}` differs between elements"),
+                    ))
+                }
+            }
+        }
+    }
+
+    fn field_mismatch(&self, name: &str, span: Span) -> Box<Diagnostic> {
+        Box::new(
+            Diagnostic::error(
+                "size",
+                format!("field `{name}` differs in type or size between the records of an array"),
+            )
+            .at(span, "here"),
+        )
+    }
+
+    /// Records in row-major order stacked into an array of records of dimensions `dims`.
+    fn stack_to_dims(&mut self, items: Vec<Val>, dims: &[usize], span: Span) -> DResult<Val> {
+        if dims.len() <= 1 {
+            return self.stack_records(items, span);
+        }
+        let inner: usize = dims[1..].iter().product();
+        let mut rows = Vec::with_capacity(dims[0]);
+        let mut it = items.into_iter();
+        for _ in 0..dims[0] {
+            let row: Vec<Val> = it.by_ref().take(inner).collect();
+            rows.push(self.stack_to_dims(row, &dims[1..], span)?);
+        }
+        self.stack_records(rows, span)
+    }
+
+    /// `n` copies of a record value (a template) as an array of records of dimensions `dims`.
+    pub(super) fn record_array_of(&mut self, t: Val, dims: &[usize], span: Span) -> DResult<Val> {
+        if dims.is_empty() {
+            return Ok(t);
+        }
+        let n: usize = dims.iter().product();
+        if n == 0 {
+            return Err(self.unsupported(span, "empty arrays of records"));
+        }
+        self.stack_to_dims(vec![t; n], dims, span)
+    }
+
+    /// Subscripts applied to an array of records: every field selected the same way.
+    pub(super) fn record_subscripts(
+        &mut self,
+        r: &RecordVal,
+        subs: &'a [ast::Subscript],
+        env: Env,
+        span: Span,
+    ) -> DResult<Val> {
+        if subs.is_empty() {
+            return Ok(Val::Record(Rc::new(r.clone())));
+        }
+        if r.dims.is_empty() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "index",
+                    format!(
+                        "a record (`{}`) is subscripted, but it is not an array",
+                        r.name
+                    ),
+                )
+                .at(span, "subscripted here"),
+            ));
+        }
+        if subs.len() > r.dims.len() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "index",
+                    format!(
+                        "{} subscripts for an array of records with {} dimensions",
+                        subs.len(),
+                        r.dims.len()
+                    ),
+                )
+                .at(span, "too many subscripts"),
+            ));
+        }
+        // The dimensions left: the selection applied to the record dimensions alone.
+        let zero = self.flat.arena.constant(0.0);
+        let n: usize = r.dims.iter().product();
+        let shape = Arr {
+            dims: r.dims.clone(),
+            data: vec![zero; n],
+            ty: ScalarType::Real,
+        };
+        let dims = self.select_elements(shape, subs, env, span)?.dims;
+        let mut fields = Vec::with_capacity(r.fields.len());
+        for (name, f) in &r.fields {
+            let v = match f {
+                Val::Arr(a) => Val::Arr(self.select_elements(a.clone(), subs, env, span)?),
+                Val::Record(inner) => self.record_subscripts(inner, subs, env, span)?,
+                Val::Str(s) => Val::Str(s.clone()),
+            };
+            fields.push((name.clone(), v));
+        }
+        Ok(Val::Record(Rc::new(RecordVal {
+            class: r.class,
+            name: r.name.clone(),
+            dims,
+            fields,
+        })))
     }
 }

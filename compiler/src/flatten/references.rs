@@ -26,9 +26,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         match self.resolve(r, env)? {
             Resolved::Value(v) => Ok(v),
             Resolved::Nodes { dims, nodes }
-                if dims.is_empty() && nodes.len() == 1 && self.is_record_node(nodes[0]) =>
+                if !nodes.is_empty() && nodes.iter().all(|&n| self.is_record_node(n)) =>
             {
-                self.node_record(nodes[0], r.span)
+                self.nodes_record(&dims, &nodes, r.span)
             }
             Resolved::Nodes { .. } => Err(Box::new(
                 Diagnostic::error(

@@ -111,6 +111,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(Val::Record(Rc::new(RecordVal {
             class,
             name,
+            dims: Vec::new(),
             fields: rv.fields.clone(),
         })))
     }

@@ -19,10 +19,15 @@ pub enum Val {
     Record(std::rc::Rc<RecordVal>),
 }
 
+/// A record value, or an array of records of one class (`dims` not empty) stored field by
+/// field: each numeric field holds the array of that field over the elements, the record's
+/// dimensions first (`ps.x` of `P ps[3]` is the field's array as it stands; `ps[2]` selects
+/// in every field).
 #[derive(Clone, Debug)]
 pub struct RecordVal {
     pub class: super::classes::ClassId,
     pub name: String,
+    pub dims: Vec<usize>,
     pub fields: Vec<(Box<str>, Val)>,
 }
 
