@@ -243,17 +243,36 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     self.frames[top].locals.get_mut(name).unwrap().dims = Some(r.dims.clone());
                 }
                 if r.class != c && self.tree.info(c).full_name != r.name {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "type",
-                            format!(
-                                "record `{name}` of type `{}` is given a `{}`",
-                                self.tree.info(c).full_name,
-                                r.name
-                            ),
-                        )
-                        .at(span, r.name.clone()),
-                    ));
+                    // A record of another class fits when it has every field of the declared
+                    // one (a subtype, specification 6.4: `Mos1Calc` extends `MosCalc`); the
+                    // function sees the declared fields only.
+                    let def = self.record_def(c, span)?;
+                    let mut fields = Vec::with_capacity(def.params.len());
+                    for p in &def.params {
+                        match r.field(p.name) {
+                            Some(v) => fields.push((Box::from(p.name), v.clone())),
+                            None => {
+                                return Err(Box::new(
+                                    Diagnostic::error(
+                                        "type",
+                                        format!(
+                                            "record `{name}` of type `{}` is given a `{}`, which has no field `{}`",
+                                            self.tree.info(c).full_name,
+                                            r.name,
+                                            p.name
+                                        ),
+                                    )
+                                    .at(span, r.name.clone()),
+                                ))
+                            }
+                        }
+                    }
+                    return Ok(Val::Record(Rc::new(RecordVal {
+                        class: c,
+                        name: self.tree.info(c).full_name.clone(),
+                        dims: r.dims.clone(),
+                        fields,
+                    })));
                 }
                 return Ok(Val::Record(r));
             }
@@ -365,6 +384,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         span: Span,
     ) -> DResult<Vec<Val>> {
         let def = self.function_def(class, span)?;
+        if let Some(outs) = self.vectorized_call(class, &def, &args, span)? {
+            return Ok(outs);
+        }
         self.calls += 1;
         if self.calls > MAX_CALLS {
             return Err(Box::new(
@@ -444,6 +466,122 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 d
             }
         })
+    }
+
+    /// A function of scalar inputs called with arrays (specification 12.4.6): called once per
+    /// element of the array arguments (which must agree in size), the outputs arrays of that
+    /// size. `None` when the call is not vectorised.
+    fn vectorized_call(
+        &mut self,
+        class: ClassId,
+        def: &FnDef<'a>,
+        args: &Args<'a>,
+        span: Span,
+    ) -> DResult<Option<Vec<Val>>> {
+        if def.record {
+            return Ok(None);
+        }
+        let inputs: Vec<&Param<'a>> = def.params.iter().filter(|p| p.is_input).collect();
+        let scalar_input = |p: &Param| {
+            p.decl.subscripts.is_empty() && p.clause.subscripts.is_empty()
+        };
+        // The arguments given to scalar inputs as arrays, and their common size.
+        let mut dims: Option<Vec<usize>> = None;
+        let mut check = |v: &Val, p: Option<&&Param<'a>>, at: Span| -> DResult<bool> {
+            let (Some(p), Val::Arr(a)) = (p, v) else {
+                return Ok(false);
+            };
+            if !scalar_input(p) || a.dims.is_empty() {
+                return Ok(false);
+            }
+            match &dims {
+                Some(d) if *d != a.dims => Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!(
+                            "a call of `{}` over arrays of different sizes, {} and {}",
+                            def.name,
+                            dims_text(d),
+                            dims_text(&a.dims)
+                        ),
+                    )
+                    .at(at, dims_text(&a.dims)),
+                )),
+                _ => {
+                    dims = Some(a.dims.clone());
+                    Ok(true)
+                }
+            }
+        };
+        let mut vec_pos = Vec::new();
+        for (k, (v, at)) in args.positional.iter().enumerate() {
+            vec_pos.push(check(v, inputs.get(k), *at)?);
+        }
+        let mut vec_named = Vec::new();
+        for (n, v, at) in &args.named {
+            let p = inputs.iter().find(|p| p.name == &*n.name);
+            vec_named.push(check(v, p, *at)?);
+        }
+        let Some(dims) = dims else {
+            return Ok(None);
+        };
+        // Only when the scalar-input function's declared types are scalar: its type may be
+        // an array type (`type Vec3 = Real[3]`), which the ordinary call checks.
+        for p in &inputs {
+            if scalar_input(p) && !self.local_type_dims(p)?.is_empty() {
+                return Ok(None);
+            }
+        }
+        let n: usize = dims.iter().product();
+        let elem = |v: &Val, vectorised: bool, k: usize| match v {
+            Val::Arr(a) if vectorised => Val::Arr(Arr::scalar(a.data[k], a.ty)),
+            other => other.clone(),
+        };
+        let mut results: Vec<Vec<Val>> = Vec::with_capacity(n);
+        for k in 0..n {
+            let a = Args {
+                positional: args
+                    .positional
+                    .iter()
+                    .zip(&vec_pos)
+                    .map(|((v, s), &x)| (elem(v, x, k), *s))
+                    .collect(),
+                named: args
+                    .named
+                    .iter()
+                    .zip(&vec_named)
+                    .map(|((nm, v, s), &x)| (*nm, elem(v, x, k), *s))
+                    .collect(),
+            };
+            results.push(self.call_function(class, a, span)?);
+        }
+        // Each output: the elements' values stacked to the arguments' size.
+        let outs = results.first().map_or(0, |r| r.len());
+        let mut out = Vec::with_capacity(outs);
+        for j in 0..outs {
+            let mut items = Vec::with_capacity(n);
+            for r in &results {
+                match &r[j] {
+                    Val::Arr(a) => items.push(a.clone()),
+                    _ => {
+                        return Err(self.unsupported(
+                            span,
+                            "vectorised calls of functions with String or record outputs",
+                        ))
+                    }
+                }
+            }
+            let ty = items[0].ty;
+            let inner = items[0].dims.clone();
+            let mut data = Vec::with_capacity(n * inner.iter().product::<usize>());
+            for a in &items {
+                data.extend_from_slice(&a.data);
+            }
+            let mut d = dims.clone();
+            d.extend(inner);
+            out.push(Val::Arr(Arr { dims: d, data, ty }));
+        }
+        Ok(Some(out))
     }
 
     pub(super) fn execute_function(
