@@ -38,6 +38,11 @@ enum Op {
     Scalar,
     SumProduct,
     String,
+    /// `cat(k, A, B, …)`.
+    Cat,
+    /// `cross`, `skew`, `outerProduct`, `diagonal`, `symmetric`, `linspace` (specification
+    /// 10.3.5–10.3.6).
+    ArrayAlgebra,
 }
 
 /// A built-in: its names, its positional arguments (at least, at most) and what it does.
@@ -137,6 +142,26 @@ const BUILTINS: &[Builtin] = &[
         op: Op::Identity,
     },
     Builtin {
+        names: &["cat"],
+        args: (2, ANY),
+        op: Op::Cat,
+    },
+    Builtin {
+        names: &["cross", "outerProduct"],
+        args: (2, 2),
+        op: Op::ArrayAlgebra,
+    },
+    Builtin {
+        names: &["skew", "diagonal", "symmetric"],
+        args: (1, 1),
+        op: Op::ArrayAlgebra,
+    },
+    Builtin {
+        names: &["linspace"],
+        args: (3, 3),
+        op: Op::ArrayAlgebra,
+    },
+    Builtin {
         names: &["transpose"],
         args: (1, 1),
         op: Op::Transpose,
@@ -165,20 +190,7 @@ const BUILTINS: &[Builtin] = &[
 
 /// Built-ins that parse but are not supported yet: (names, what to call them).
 const UNSUPPORTED: &[(&[&str], &str)] = &[
-    (
-        &[
-            "cross",
-            "cat",
-            "skew",
-            "outerProduct",
-            "symmetric",
-            "diagonal",
-            "linspace",
-            "promote",
-            "array",
-        ],
-        "function",
-    ),
+    (&["promote", "array"], "function"),
     (
         &[
             "reinit",
@@ -443,6 +455,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             Op::ZerosOnes | Op::Fill | Op::Identity => self.array_constructor(c, op),
             Op::Transpose | Op::Vector | Op::Scalar => self.reshape(c, op),
+            Op::Cat => self.cat_call(c),
+            Op::ArrayAlgebra => self.array_algebra(c),
             Op::SumProduct => {
                 let x = self.eval_arr(c.arg(0), c.env)?;
                 self.reduce(c.name, &x, c.e.span).map(Val::Arr)
@@ -886,6 +900,150 @@ impl<'t, 'a> Flattener<'t, 'a> {
             data,
             ty: fill.ty,
         }))
+    }
+
+    /// `cat(k, A, B, …)`: concatenation along dimension k of arrays with as many dimensions
+    /// (scalars and lower-dimensional arrays promoted).
+    fn cat_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let k = self.eval_const(c.arg(0), c.env, "the dimension of cat()")?;
+        let mut items = Vec::with_capacity(c.count() - 1);
+        for i in 1..c.count() {
+            items.push(self.eval_arr(c.arg(i), c.env)?);
+        }
+        let n = items.iter().map(|a| a.dims.len()).max().unwrap_or(1).max(1);
+        let mut ty = items[0].ty;
+        for (i, a) in items.iter().enumerate() {
+            ty = types::unify(ty, a.ty).ok_or_else(|| {
+                Box::new(
+                    Diagnostic::error("type", "cat() of arrays of different types")
+                        .at(c.arg(i + 1).span, a.ty.name()),
+                )
+            })?;
+        }
+        if k < 1.0 || k as usize > n || k.fract() != 0.0 {
+            return Err(Box::new(
+                Diagnostic::error("size", format!("cat({k}, …) of arrays with {n} dimensions"))
+                    .at(c.arg(0).span, "no such dimension"),
+            ));
+        }
+        let items: Vec<Arr> = items.iter().map(|a| values::promote(a, n)).collect();
+        values::cat(&items, k as usize - 1)
+            .map(|a| Val::Arr(a.with_ty(ty)))
+            .ok_or_else(|| {
+                Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!("cat({k}, …) of arrays that differ in another dimension"),
+                    )
+                    .at(c.e.span, "here"),
+                )
+            })
+    }
+
+    /// `cross(x, y)`, `outerProduct(x, y)`, `skew(x)`, `diagonal(v)`, `symmetric(A)`,
+    /// `linspace(x1, x2, n)` (specification 10.3.5–10.3.6).
+    fn array_algebra(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        let bad = |what: &str| {
+            Box::new(Diagnostic::error("size", format!("`{}` {what}", c.name)).at(c.e.span, "here"))
+                as Box<Diagnostic>
+        };
+        if c.name == "linspace" {
+            let x1 = self.eval_scalar(c.arg(0), c.env)?;
+            let x2 = self.eval_scalar(c.arg(1), c.env)?;
+            let n = self.eval_dim(c.arg(2), c.env)?;
+            if n < 2 {
+                return Err(bad("needs n >= 2"));
+            }
+            let ar = &mut self.flat.arena;
+            let d = ar.sub(x2, x1);
+            let data = (0..n)
+                .map(|i| {
+                    let f = ar.constant(i as f64 / (n - 1) as f64);
+                    let t = ar.mul(d, f);
+                    ar.add(x1, t)
+                })
+                .collect();
+            return Ok(Val::Arr(Arr {
+                dims: vec![n],
+                data,
+                ty: ScalarType::Real,
+            }));
+        }
+        let x = self.eval_arr(c.arg(0), c.env)?;
+        types::numeric_arg(&x, c.arg(0).span, c.name)?;
+        let ty = x.ty;
+        let ar = &mut self.flat.arena;
+        let zero = ar.constant(0.0);
+        let out = |dims: Vec<usize>, data: Vec<ExprId>| Ok(Val::Arr(Arr { dims, data, ty }));
+        match c.name {
+            "cross" | "outerProduct" => {
+                let y = self.eval_arr(c.arg(1), c.env)?;
+                types::numeric_arg(&y, c.arg(1).span, c.name)?;
+                let ar = &mut self.flat.arena;
+                if x.dims.len() != 1 || y.dims.len() != 1 {
+                    return Err(bad("takes two vectors"));
+                }
+                if c.name == "cross" {
+                    if x.dims[0] != 3 || y.dims[0] != 3 {
+                        return Err(bad("takes two vectors of size 3"));
+                    }
+                    let (a, b) = (&x.data, &y.data);
+                    let mut comp = |i: usize, j: usize| {
+                        let p = ar.mul(a[i], b[j]);
+                        let q = ar.mul(a[j], b[i]);
+                        ar.sub(p, q)
+                    };
+                    let data = vec![comp(1, 2), comp(2, 0), comp(0, 1)];
+                    return out(vec![3], data);
+                }
+                let mut data = Vec::with_capacity(x.data.len() * y.data.len());
+                for &a in &x.data {
+                    for &b in &y.data {
+                        data.push(ar.mul(a, b));
+                    }
+                }
+                out(vec![x.dims[0], y.dims[0]], data)
+            }
+            "skew" => {
+                if x.dims != [3] {
+                    return Err(bad("takes a vector of size 3"));
+                }
+                let v = &x.data;
+                let (n0, n1, n2) = (ar.neg(v[0]), ar.neg(v[1]), ar.neg(v[2]));
+                out(
+                    vec![3, 3],
+                    vec![zero, n2, v[1], v[2], zero, n0, n1, v[0], zero],
+                )
+            }
+            "diagonal" => {
+                if x.dims.len() != 1 {
+                    return Err(bad("takes a vector"));
+                }
+                let n = x.dims[0];
+                let data = (0..n * n)
+                    .map(|k| if k / n == k % n { x.data[k / n] } else { zero })
+                    .collect();
+                out(vec![n, n], data)
+            }
+            _ => {
+                // symmetric(A): the upper triangle mirrored.
+                if x.dims.len() != 2 || x.dims[0] != x.dims[1] {
+                    return Err(bad("takes a square matrix"));
+                }
+                let n = x.dims[0];
+                let data = (0..n * n)
+                    .map(|k| {
+                        let (i, j) = (k / n, k % n);
+                        if i <= j {
+                            x.data[k]
+                        } else {
+                            x.data[j * n + i]
+                        }
+                    })
+                    .collect();
+                out(vec![n, n], data)
+            }
+        }
     }
 
     /// `transpose(A)`, `vector(a)`, `scalar(a)`.

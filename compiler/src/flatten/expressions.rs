@@ -5,17 +5,31 @@ use super::*;
 
 impl<'t, 'a> Flattener<'t, 'a> {
     /// `[a, b; c, d]`: rows concatenated horizontally, then vertically.
+    /// `[a, b; c, d]` (specification 10.4.2): every element promoted to the same number of
+    /// dimensions (at least 2), each row concatenated along dimension 2, the rows along 1.
     fn matrix(&mut self, e: &'a ast::Expr, rows: &'a [Vec<ast::Expr>], env: Env) -> DResult<Val> {
-        let mut row_mats = Vec::new();
+        let mut elems = Vec::new();
         let mut all = Vec::new();
         for row in rows {
             let mut items = Vec::new();
             for it in row {
                 let a = self.eval_arr(it, env)?;
                 all.push((a.ty, it.span));
-                items.push(values::as_matrix(&a));
+                items.push(a);
             }
-            row_mats.push(values::hcat(&items).ok_or_else(|| {
+            elems.push(items);
+        }
+        let n = elems
+            .iter()
+            .flatten()
+            .map(|a| a.dims.len())
+            .max()
+            .unwrap_or(2)
+            .max(2);
+        let mut row_mats = Vec::new();
+        for items in &elems {
+            let items: Vec<Arr> = items.iter().map(|a| values::promote(a, n)).collect();
+            row_mats.push(values::cat(&items, 1).ok_or_else(|| {
                 Box::new(
                     Diagnostic::error("size", "matrix row elements have different row counts")
                         .at(e.span, "here"),
@@ -34,7 +48,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 )
             })?;
         }
-        values::vcat(&row_mats)
+        values::cat(&row_mats, 0)
             .map(|a| Val::Arr(a.with_ty(ty)))
             .ok_or_else(|| {
                 Box::new(

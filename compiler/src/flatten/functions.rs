@@ -482,9 +482,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Ok(None);
         }
         let inputs: Vec<&Param<'a>> = def.params.iter().filter(|p| p.is_input).collect();
-        let scalar_input = |p: &Param| {
-            p.decl.subscripts.is_empty() && p.clause.subscripts.is_empty()
-        };
+        let scalar_input =
+            |p: &Param| p.decl.subscripts.is_empty() && p.clause.subscripts.is_empty();
         // The arguments given to scalar inputs as arrays, and their common size.
         let mut dims: Option<Vec<usize>> = None;
         let mut check = |v: &Val, p: Option<&&Param<'a>>, at: Span| -> DResult<bool> {

@@ -159,7 +159,12 @@ impl<'a> Mod<'a> {
     /// dimensions: bindings not marked `each` select their element.
     pub fn select(&self, dims: &[usize], index: usize) -> Mod<'a> {
         if self.each {
-            return self.clone();
+            // `each` gives every element of this array the whole value; it is used up here,
+            // so an array inside each element (`tf[2](each b = {1, 2})` with `b[:]`) takes
+            // the value element by element.
+            let mut m = self.clone();
+            m.each = false;
+            return m;
         }
         let mut out = self.clone();
         if let Some(b) = &mut out.binding {

@@ -289,58 +289,51 @@ pub fn transpose(a: &Arr) -> Option<Arr> {
     })
 }
 
-/// Promotes to a matrix for `[...]` concatenation: scalar → 1×1, vector → column.
-pub fn as_matrix(a: &Arr) -> Arr {
-    match a.dims.len() {
-        0 => Arr {
-            dims: vec![1, 1],
-            data: a.data.clone(),
-            ty: a.ty,
-        },
-        1 => Arr {
-            dims: vec![a.dims[0], 1],
-            data: a.data.clone(),
-            ty: a.ty,
-        },
-        _ => a.clone(),
+/// `promote(a, n)` (specification 10.3): `a` with dimensions of size 1 appended up to `n`.
+pub fn promote(a: &Arr, n: usize) -> Arr {
+    let mut dims = a.dims.clone();
+    while dims.len() < n {
+        dims.push(1);
+    }
+    Arr {
+        dims,
+        data: a.data.clone(),
+        ty: a.ty,
     }
 }
 
-/// Horizontal concatenation of matrices with equal row counts.
-pub fn hcat(items: &[Arr]) -> Option<Arr> {
-    let rows = items.first()?.dims[0];
-    if items.iter().any(|a| a.dims.len() != 2 || a.dims[0] != rows) {
+/// `cat(k + 1, items…)` (specification 10.4.2): concatenation along dimension `k` (0-based) of
+/// arrays with equal numbers of dimensions that agree in every other dimension.
+pub fn cat(items: &[Arr], k: usize) -> Option<Arr> {
+    let first = items.first()?;
+    let n = first.dims.len();
+    if k >= n {
         return None;
     }
-    let cols: usize = items.iter().map(|a| a.dims[1]).sum();
-    let mut data = Vec::with_capacity(rows * cols);
-    for i in 0..rows {
+    for a in items {
+        if a.dims.len() != n
+            || a.dims
+                .iter()
+                .zip(&first.dims)
+                .enumerate()
+                .any(|(j, (x, y))| j != k && x != y)
+        {
+            return None;
+        }
+    }
+    let outer: usize = first.dims[..k].iter().product();
+    let mut dims = first.dims.clone();
+    dims[k] = items.iter().map(|a| a.dims[k]).sum();
+    let mut data = Vec::with_capacity(dims.iter().product());
+    for i in 0..outer {
         for a in items {
-            let n = a.dims[1];
-            data.extend_from_slice(&a.data[i * n..(i + 1) * n]);
+            let block: usize = a.dims[k..].iter().product();
+            data.extend_from_slice(&a.data[i * block..(i + 1) * block]);
         }
     }
     Some(Arr {
-        dims: vec![rows, cols],
+        dims,
         data,
-        ty: items[0].ty,
-    })
-}
-
-/// Vertical concatenation of matrices with equal column counts.
-pub fn vcat(items: &[Arr]) -> Option<Arr> {
-    let cols = items.first()?.dims[1];
-    if items.iter().any(|a| a.dims.len() != 2 || a.dims[1] != cols) {
-        return None;
-    }
-    let rows: usize = items.iter().map(|a| a.dims[0]).sum();
-    let mut data = Vec::with_capacity(rows * cols);
-    for a in items {
-        data.extend_from_slice(&a.data);
-    }
-    Some(Arr {
-        dims: vec![rows, cols],
-        data,
-        ty: items[0].ty,
+        ty: first.ty,
     })
 }
