@@ -1,7 +1,8 @@
 // Redeclaration of components (specification 7.3): a replaceable component given another
 // type in an `extends` modification and in a component modification; the original
 // declaration's modifiers (offset = off) are kept, the redeclaration's own are added, and a
-// component without redeclaration keeps its type.
+// component without redeclaration keeps its type. The new type must fit the constraining class
+// (`constrainedby Source`; without it the declared type `Const`, whose `k` Ramp lacks).
 // run: method=be step=0.25 stop=1
 // expect: out 2.5
 // expect: h2out 4
@@ -25,7 +26,7 @@ model RedeclareComponents
   end Ramp;
   model Holder
     parameter Real off = 0.5;
-    replaceable Const src(offset = off);
+    replaceable Const src(offset = off) constrainedby Source;
     Real out = src.y;
   end Holder;
   model Use

@@ -17,7 +17,7 @@ model RedeclareDemo
   end Ramp;
   model Holder
     parameter Real off = 0.5;
-    replaceable Const src(offset = off);
+    replaceable Const src(offset = off) constrainedby Source;
     Real out = src.y;
   end Holder;
   model Use

@@ -360,6 +360,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let n = ref_as_name(r)?;
         let found = if n.global {
             self.tree.lookup_top_name(&n)
+        } else if let Ok(Some((c, _))) = self.redeclared_class(&n, env, 0) {
+            Some(Found::Class(c))
         } else {
             self.tree.lookup_name(env.class, &n)
         };
@@ -399,6 +401,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let n = ref_as_name(r)?;
         let found = if n.global {
             self.tree.lookup_top_name(&n)
+        } else if let Ok(Some((c, _))) = self.redeclared_class(&n, env, 0) {
+            // `Medium.specificEnthalpy(…)` of a redeclared package.
+            Some(Found::Class(c))
         } else {
             self.tree.lookup_name(env.class, &n)
         };

@@ -1175,6 +1175,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ast::Argument::RedeclareComponent(r) => {
                     return Err(self.unsupported(r.span, "redeclarations in function modifications"))
                 }
+                ast::Argument::RedeclareClass(r) => {
+                    return Err(self.unsupported(r.span, "redeclarations in function modifications"))
+                }
                 ast::Argument::Redeclare { span, what } => {
                     return Err(self.unsupported(*span, what))
                 }

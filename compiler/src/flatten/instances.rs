@@ -129,6 +129,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ));
         }
         self.nodes[node.0 as usize].classes.push(class);
+        self.register_class_redeclares(node, class, modif)?;
         self.extends_chain.push(class);
         let r = self.populate_elements(node, class, modif, outer);
         self.extends_chain.pop();
@@ -187,6 +188,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         if let Some(sid) = sid {
                             let s = &mut self.slots[sid.0 as usize];
                             (s.inner, s.outer) = (prefix.inner, prefix.outer);
+                            s.prefix = Some(prefix);
                         }
                     }
                 }
@@ -241,6 +243,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             is_connector: false,
             inner: false,
             outer: false,
+            prefix: None,
         });
         let n = &mut self.nodes[node.0 as usize];
         n.slots.insert(decl.name.name.clone(), id);
@@ -561,6 +564,33 @@ impl<'t, 'a> Flattener<'t, 'a> {
         })
     }
 
+    /// The type of a component: a redeclared component's new type, named where the
+    /// redeclaration is written, else its declared type; either through the instance's class
+    /// redeclarations (whose modification is merged into the component's, beneath it).
+    fn slot_type(
+        &mut self,
+        sid: SlotId,
+        clause: &'a ast::ComponentClause,
+        env: Env,
+        modif: &mut Mod<'a>,
+    ) -> DResult<(ClassId, &'a ast::ComponentClause, ClassId)> {
+        let (type_clause, type_env) = match modif.redeclare {
+            Some(r) => (r.clause, r.env),
+            None => (clause, env),
+        };
+        let c = match self.redeclared_class(&type_clause.type_name, type_env, 0)? {
+            Some((c, m)) => {
+                *modif = merge(modif, &m);
+                c
+            }
+            None => self.component_class(type_clause, type_env.class)?,
+        };
+        if let Some(r) = modif.redeclare {
+            self.check_component_redeclare(sid, c, r.clause)?;
+        }
+        Ok((c, type_clause, type_env.class))
+    }
+
     /// The class of a component declaration (an error if the name is a component or unknown).
     fn component_class(
         &mut self,
@@ -707,12 +737,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Ok(Entry::Disabled);
             }
         }
-        // A redeclared component takes its new type, named where the redeclaration is written.
-        let (type_clause, type_scope) = match modif.redeclare {
-            Some(r) => (r.clause, r.env.class),
-            None => (clause, lexical),
-        };
-        let class = self.component_class(type_clause, type_scope)?;
+        let (class, type_clause, type_scope) = self.slot_type(sid, clause, env, &mut modif)?;
         let mut dims = self.component_dims(sid, env, &modif)?;
         let mut causality = clause.prefix.causality;
         let class =
@@ -915,6 +940,24 @@ impl<'t, 'a> Flattener<'t, 'a> {
         m: &Mod<'a>,
         class: ClassId,
     ) -> DResult<()> {
+        for (name, r) in &m.classes {
+            let registered = self
+                .class_redecls
+                .get(&node)
+                .is_some_and(|l| l.iter().any(|(n, _)| n == name));
+            if !registered {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "redeclare",
+                        format!(
+                            "`{}` has no class `{name}` to redeclare",
+                            self.tree.info(class).full_name
+                        ),
+                    )
+                    .at(r.arg.span, "redeclared here"),
+                ));
+            }
+        }
         for (name, sub) in &m.subs {
             if !self.nodes[node.0 as usize].slots.contains_key(name) {
                 let candidates: Vec<String> = self.nodes[node.0 as usize]

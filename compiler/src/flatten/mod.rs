@@ -30,6 +30,7 @@ mod functions;
 mod instances;
 mod outofline;
 mod records;
+mod redeclare;
 mod references;
 mod tables;
 mod variables;
@@ -113,6 +114,8 @@ struct Slot<'a> {
     /// `inner` / `outer` prefixes (specification 5.4).
     inner: bool,
     outer: bool,
+    /// The element's prefixes as declared (`replaceable`, `constrainedby`).
+    prefix: Option<&'a ast::ElementPrefix>,
 }
 
 /// Extra facts about a flat variable that only flattening needs.
@@ -296,6 +299,8 @@ struct Flattener<'t, 'a> {
     calls: usize,
     /// Functions compiled out of line, by class and argument shape (`None`: inlined).
     compiled: FxHashMap<(ClassId, String), Option<Rc<outofline::Compiled>>>,
+    /// Class redeclarations written for each instance (`redeclare package Medium = …`).
+    class_redecls: FxHashMap<NodeId, Vec<(Box<str>, modification::ClassRedeclared<'a>)>>,
     inline_all: bool,
     /// Instantiating a component because an expression refers into it: its instances are
     /// made and populated, and completed later (`incomplete`), so that a reference to one
@@ -353,6 +358,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             frames: Vec::new(),
             calls: 0,
             compiled: FxHashMap::default(),
+            class_redecls: FxHashMap::default(),
             inline_all: false,
             shallow: false,
             incomplete: Vec::new(),

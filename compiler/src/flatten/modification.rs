@@ -44,6 +44,17 @@ pub struct Mod<'a> {
     pub redeclares: Vec<(Span, &'static str)>,
     /// `redeclare Type name(…)`: the component's new type, looked up where it is written.
     pub redeclare: Option<Redeclared<'a>>,
+    /// `redeclare model S = Ramp(…)`, `redeclare package Medium = M`: class elements of the
+    /// modified instance given new definitions (outermost first).
+    pub classes: Vec<(Box<str>, ClassRedeclared<'a>)>,
+}
+
+/// A class element given a new definition by a redeclaration (specification 7.3.2).
+#[derive(Clone, Copy, Debug)]
+pub struct ClassRedeclared<'a> {
+    pub arg: &'a ast::RedeclareClass,
+    /// The scope the redeclaration is written in (its base name resolves there).
+    pub env: Env,
 }
 
 /// A component's type given by a redeclaration (specification 7.3).
@@ -60,6 +71,7 @@ impl<'a> Mod<'a> {
             && self.subs.is_empty()
             && self.redeclares.is_empty()
             && self.redeclare.is_none()
+            && self.classes.is_empty()
     }
 
     /// Builds a modification from its source form, evaluated in `env`.
@@ -89,6 +101,10 @@ impl<'a> Mod<'a> {
         for arg in &cm.args {
             if let ast::Argument::Redeclare { span, what } = arg {
                 out.redeclares.push((*span, what));
+            }
+            if let ast::Argument::RedeclareClass(rc) = arg {
+                out.classes
+                    .push((rc.def.name.name.clone(), ClassRedeclared { arg: rc, env }));
             }
             if let ast::Argument::RedeclareComponent(rc) = arg {
                 // `redeclare T c(mods)`: c gets type T and the modification (mods).
@@ -193,8 +209,11 @@ pub fn merge<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Mod<'a> {
     subs.extend(inner.subs.iter().cloned());
     let mut redeclares = outer.redeclares.clone();
     redeclares.extend(inner.redeclares.iter().cloned());
+    let mut classes = outer.classes.clone();
+    classes.extend(inner.classes.iter().cloned());
     Mod {
         redeclares,
+        classes,
         redeclare: outer.redeclare.or(inner.redeclare),
         binding: outer.binding.clone().or_else(|| inner.binding.clone()),
         subs,

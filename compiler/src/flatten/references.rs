@@ -58,11 +58,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Ok(Resolved::Value(Val::Arr(Arr::real(self.flat.arena.time()))));
             }
         }
-        // 2. A class or package constant through the lexical scopes.
+        // 2. A class or package constant through the lexical scopes (a redeclared package
+        // of the instance first: `Medium.cp`).
         let found = if r.global {
             self.tree.top_level(name).map(Found::Class)
         } else {
-            self.tree.lookup_simple(env.class, name, 0)
+            let n = ast::Name {
+                global: false,
+                parts: vec![first.ident.clone()],
+                span: first.ident.span,
+            };
+            match self.redeclared_class(&n, env, 0)? {
+                Some((c, _)) => Some(Found::Class(c)),
+                None => self.tree.lookup_simple(env.class, name, 0),
+            }
         };
         let mut k = 0;
         let mut found = match found {

@@ -257,7 +257,11 @@ pub enum Argument {
     /// `redeclare [each] [final] Type name(mods)` (or `replaceable Type name(mods)` in a
     /// modification): a component given a new type (specification 7.3).
     RedeclareComponent(Box<RedeclareComponent>),
-    /// `redeclare ...`, `replaceable ...` inside a modification, `break x` in an extends.
+    /// `redeclare [each] [final] model S = Ramp(k = 2)`, `redeclare package Medium = M`, or
+    /// `replaceable model S = …` in a modification: a class given a new definition
+    /// (specification 7.3.2).
+    RedeclareClass(Box<RedeclareClass>),
+    /// `break x` in an extends (not supported).
     Redeclare {
         span: Span,
         what: &'static str,
@@ -270,6 +274,17 @@ pub struct RedeclareComponent {
     pub final_: bool,
     /// The new declaration: its type and the one component with its modification.
     pub clause: ComponentClause,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct RedeclareClass {
+    pub each: bool,
+    pub final_: bool,
+    /// The new definition: a short class definition (`model S = Ramp(k = 2)`).
+    pub def: ClassDef,
+    /// `constrainedby C(mods)` of a `replaceable` redeclaration.
+    pub constraining: Option<(Name, Option<ClassMod>)>,
     pub span: Span,
 }
 

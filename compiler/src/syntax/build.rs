@@ -668,16 +668,10 @@ impl Ctx {
                             if let Some(c) = comp {
                                 return self.redeclare_component(c, each, final_, span);
                             }
-                            return Ok(Argument::Redeclare {
-                                span,
-                                what: "redeclare of classes",
-                            });
+                            return self.redeclare_class(q, each, final_, span);
                         }
                         Rule::short_class_definition => {
-                            return Ok(Argument::Redeclare {
-                                span,
-                                what: "redeclare of classes",
-                            })
+                            return self.redeclare_class(q, each, final_, span)
                         }
                         _ => {}
                     }
@@ -699,10 +693,7 @@ impl Ctx {
                             if let Some(c) = comp {
                                 return self.redeclare_component(c, each, final_, span);
                             }
-                            return Ok(Argument::Redeclare {
-                                span,
-                                what: "replaceable classes in a modification",
-                            });
+                            return self.redeclare_class(q, each, final_, span);
                         }
                         Rule::element_modification => {
                             let mut name = None;
@@ -737,6 +728,60 @@ impl Ctx {
             }
             _ => Err(internal(span, "unknown argument")),
         }
+    }
+
+    /// A class redeclaration: `short_class_definition`, or `element_replaceable` holding one
+    /// with its optional `constrainedby`.
+    fn redeclare_class(&self, p: P, each: bool, final_: bool, span: Span) -> R<Argument> {
+        let (def_p, constraining) = if p.as_rule() == Rule::short_class_definition {
+            (p, None)
+        } else {
+            let mut def_p = None;
+            let mut constraining = None;
+            for r in p.into_inner() {
+                match r.as_rule() {
+                    Rule::short_class_definition => def_p = Some(r),
+                    Rule::constraining_clause => constraining = Some(self.constraining_clause(r)?),
+                    _ => {}
+                }
+            }
+            (
+                def_p.ok_or_else(|| internal(span, "replaceable without a definition"))?,
+                constraining,
+            )
+        };
+        let dspan = self.span(&def_p);
+        let mut partial = false;
+        let mut restriction = Restriction::Class;
+        let mut spec = None;
+        for q in def_p.into_inner() {
+            match q.as_rule() {
+                Rule::class_prefixes => {
+                    let (pa, r) = self.class_prefixes(q);
+                    partial = pa;
+                    restriction = r;
+                }
+                Rule::short_class_specifier => spec = Some(q),
+                _ => {}
+            }
+        }
+        let spec = spec.ok_or_else(|| internal(dspan, "class redeclaration without definition"))?;
+        let (name, body, description) = self.short_class_specifier(spec)?;
+        Ok(Argument::RedeclareClass(Box::new(RedeclareClass {
+            each,
+            final_,
+            def: ClassDef {
+                name,
+                restriction,
+                partial,
+                encapsulated: false,
+                span: dspan,
+                body,
+                description,
+            },
+            constraining,
+            span,
+        })))
     }
 
     /// `Type name(mods)` of a redeclaration (`component_clause1`).
