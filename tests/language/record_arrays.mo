@@ -5,7 +5,9 @@
 // arrays of records, and an element selected with a subscript known only at run time.
 // At t = 1, v = 2: total(tab) = 1·2 + 3·4 = 14; total({P(v, 1), P(1)}) = 2 + 2 = 4;
 // total(q) + sum(tab.x) = 1·2 + 1·2 + 4 = 8; make(v) = {Q(2, 1), Q(4, 3)};
-// pickX(tab, k) with k = 2 at t = 1 is 3.
+// pickX(tab, k) with k = 2 at t = 1 is 3. A record with an array-of-records field bound to a
+// record value (the MSL's battery cell data): st.x = {6, 8} from c2's rcData; a comprehension
+// choosing records: sa = sel2[2].a = 2.
 // run: method=fe step=0.25 stop=1
 // expect: t1 16
 // expect: t2 4
@@ -15,6 +17,8 @@
 // expect: m[2].b 3
 // expect: sel 3
 // expect: n 2
+// expect: st.x[2] 8
+// expect: sa 2
 model RecordArrays
   record P
     Real x;
@@ -47,6 +51,21 @@ model RecordArrays
   algorithm
     x := ps[k].x;
   end pickX;
+  record Cell
+    parameter Integer nRC = 1;
+    parameter P rcData[nRC] = {P(x = 0, y = 0)};
+  end Cell;
+  record Example
+    extends Cell(nRC = 2, rcData = {P(x = 2, y = 3), P(x = 4, y = 5)});
+  end Example;
+  model Stack
+    parameter Cell cellData;
+    Real x[cellData.nRC] = cellData.rcData.x;
+  end Stack;
+  parameter Example c2(nRC = 2, rcData = {P(x = 6, y = 7), P(x = 8, y = 9)});
+  Stack st(cellData = c2);
+  parameter Q sel2[2] = {if k == 1 then Q(a = k, b = 1) else Q(a = k, b = 0) for k in 1:2};
+  Real sa = sel2[2].a;
   parameter P tab[2] = {P(x = 1, y = 2), P(x = 3, y = 4)};
   P q[2](each x = 1);
   Real v(start = 1, fixed = true);

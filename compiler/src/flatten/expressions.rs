@@ -353,7 +353,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 })
             }
             K::Comprehension(body, iters) => {
-                let items = self.iterate(iters, env, &mut |s| s.eval_arr(body, env))?;
+                let vals = self.iterate(iters, env, &mut |s| s.eval(body, env))?;
+                if matches!(vals.first(), Some(Val::Record(_))) {
+                    // An array of records (`{if c then r1 else r2 for k in 1:n}`).
+                    return self.stack_records(vals, e.span);
+                }
+                let mut items = Vec::with_capacity(vals.len());
+                for v in vals {
+                    items.push(self.as_arr(v, body.span)?);
+                }
                 let ty = unify_items(&items, std::iter::repeat(body.span))?;
                 Arr::stack(items).map(|a| Val::Arr(a.with_ty(ty))).ok_or_else(|| {
                     Box::new(

@@ -1070,7 +1070,9 @@ fn record_mod<'a>(v: &Val, b: &modification::ModValue<'a>) -> Option<Mod<'a>> {
     let mut m = Mod::default();
     for (name, fv) in &rv.fields {
         let sub = match fv {
-            Val::Record(_) => record_mod(fv, b)?,
+            // A record field: its fields bound one by one; an array of records is bound as a
+            // whole (each element then selects its own).
+            Val::Record(r) if r.dims.is_empty() => record_mod(fv, b)?,
             _ => Mod {
                 binding: Some(modification::ModValue {
                     expr: b.expr,
