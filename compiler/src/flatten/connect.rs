@@ -175,7 +175,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
         prefix: String,
         out: &mut Vec<(String, FlatVar)>,
     ) -> DResult<()> {
-        let order = self.nodes[n.0 as usize].order.clone();
+        let mut order = self.nodes[n.0 as usize].order.clone();
+        if self.nodes[n.0 as usize].is_expandable {
+            // The elements present (made by connections), in name order: two connected
+            // expandable connectors hold the same set, perhaps made in another order.
+            order.retain(|&sid| matches!(self.slots[sid.0 as usize].state, SlotState::Done(_)));
+            order.sort_by(|a, b| {
+                self.slots[a.0 as usize]
+                    .name
+                    .cmp(&self.slots[b.0 as usize].name)
+            });
+        }
         for sid in order {
             let entry = self.instantiate(sid)?;
             let name = format!("{prefix}{}", self.slots[sid.0 as usize].name);

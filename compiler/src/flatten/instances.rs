@@ -19,6 +19,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             order: Vec::new(),
             classes: Vec::new(),
             is_connector,
+            is_expandable: false,
             parent,
         });
         id
@@ -339,6 +340,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// Instantiates every slot of a node (recursively).
     pub(super) fn complete_node(&mut self, node: NodeId) -> DResult<()> {
+        // The elements of an expandable connector are only potentially present: they are
+        // made when a connection or a reference needs them (`expandable.rs`).
+        if self.nodes[node.0 as usize].is_expandable {
+            return Ok(());
+        }
         let order = self.nodes[node.0 as usize].order.clone();
         for sid in order {
             self.instantiate(sid)?;
@@ -743,7 +749,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let class =
             self.resolve_short(class, &mut modif, &mut dims, &mut causality, clause.span)?;
         let s = &self.slots[sid.0 as usize];
-        let causality = causality.or(s.outer_causality);
+        // In an expandable connector, input and output follow from the connections.
+        let causality = if self.nodes[s.node.0 as usize].is_expandable {
+            None
+        } else {
+            causality.or(s.outer_causality)
+        };
         let variability = clause.prefix.variability.or(s.outer_variability);
         let is_flow = clause.prefix.connection == Some(ast::Connection::Flow) || s.outer_flow;
         if clause.prefix.connection == Some(ast::Connection::Stream) {
@@ -810,9 +821,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             restriction,
             Some(ast::Restriction::Connector | ast::Restriction::ExpandableConnector)
         );
-        if restriction == Some(ast::Restriction::ExpandableConnector) {
-            return Err(self.unsupported(clause.span, "expandable connectors"));
-        }
+        let is_expandable = restriction == Some(ast::Restriction::ExpandableConnector);
         if matches!(
             restriction,
             Some(
@@ -879,6 +888,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for k in 0..count {
             let sub_path = format!("{path}{}", subscript_text(&dims, k));
             let child = self.new_node(sub_path, is_connector, Some(node));
+            self.nodes[child.0 as usize].is_expandable = is_expandable;
             let mut m = if dims.is_empty() {
                 modif.clone()
             } else {

@@ -25,6 +25,7 @@ mod connect;
 mod constants;
 mod enums;
 mod equations;
+mod expandable;
 mod expressions;
 mod functions;
 mod instances;
@@ -69,6 +70,9 @@ struct InstNode {
     /// The class and every class it inherits from: where its equations are written.
     classes: Vec<ClassId>,
     is_connector: bool,
+    /// An expandable connector (specification 9.1.3): its elements are made as connections
+    /// need them.
+    is_expandable: bool,
     parent: Option<NodeId>,
 }
 
@@ -407,6 +411,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.check_modifiers(top, &top_mod, class)?;
         self.apply_overrides(top, &override_exprs)?;
         self.complete_node(top)?;
+        while let Some(n) = self.incomplete.pop() {
+            self.complete_node(n)?;
+        }
+        self.augment_expandable()?;
         while let Some(n) = self.incomplete.pop() {
             self.complete_node(n)?;
         }

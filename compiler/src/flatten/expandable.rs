@@ -1,0 +1,276 @@
+//! Expandable connectors (specification 9.1.3): buses whose content is made by the
+//! connections to them.
+//!
+//! An expandable connector's declared elements are only *potentially present*: the instance
+//! makes none of them until a connection needs it (`complete_node` skips them). Before the
+//! equations are generated, [`Flattener::augment_expandable`] reads every `connect` of the
+//! model:
+//!
+//! - `connect(sine.y, bus.speed)` where `bus` has no element `speed` adds one, declared as
+//!   `sine.y` is (its type and sizes, not its modification or causality);
+//! - a connected declared element (`connect(x, bus.declared)`) becomes present;
+//! - `connect(bus1, bus2)` of two expandable connectors puts them in one set; every member
+//!   of a set gets every element present in any member (again, until nothing changes: a
+//!   sub-bus present in one member makes the others' sub-buses members of a set too).
+//!
+//! Then the connections are generated as usual; two connected expandable connectors match
+//! their present elements by name. Input and output prefixes do not apply inside an
+//! expandable connector (the connections decide them), so a top-level bus adds no inputs.
+//! Connections inside `for` and `if` equations, and subscripted references into buses, are not
+//! read by the augmentation (their elements must be declared and are made when connected).
+
+use super::*;
+
+/// What one side of a `connect` names, as far as expandable connectors are concerned.
+enum BusEnd<'a> {
+    /// A component instance (a connector node, perhaps an expandable one).
+    Node(NodeId),
+    /// A variable slot (a connector of a predefined type).
+    Slot(SlotId),
+    /// `bus.name` with no element `name` in the expandable connector `bus`.
+    Missing(NodeId, &'a ast::Ident),
+    /// Anything else (subscripts, values): left to the connection itself.
+    Other,
+}
+
+/// Rounds of augmentation before rtc gives up (each round adds at least one element).
+const MAX_ROUNDS: usize = 10_000;
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    /// Makes the elements of expandable connectors that the model's connections need.
+    pub(super) fn augment_expandable(&mut self) -> DResult<()> {
+        if !self.nodes.iter().any(|n| n.is_expandable) {
+            return Ok(());
+        }
+        let connects = self.all_connects();
+        for _ in 0..MAX_ROUNDS {
+            let mut changed = false;
+            // Sets of connected expandable connectors (union-find over nodes).
+            let mut parent: FxHashMap<NodeId, NodeId> = FxHashMap::default();
+            for &(a, b, env) in &connects {
+                let ea = self.bus_end(a, env)?;
+                let eb = self.bus_end(b, env)?;
+                match (ea, eb) {
+                    (BusEnd::Missing(bus, name), other) | (other, BusEnd::Missing(bus, name)) => {
+                        // The new element is declared as the other side is.
+                        let source = match other {
+                            BusEnd::Slot(s) => Some(s),
+                            BusEnd::Node(n) => self.slot_of_node(n),
+                            _ => None,
+                        };
+                        if let Some(src) = source {
+                            self.add_bus_element(bus, name, src)?;
+                            changed = true;
+                        }
+                    }
+                    (BusEnd::Node(x), BusEnd::Node(y))
+                        if self.nodes[x.0 as usize].is_expandable
+                            && self.nodes[y.0 as usize].is_expandable =>
+                    {
+                        union(&mut parent, x, y);
+                    }
+                    _ => {}
+                }
+            }
+            // Every member of a set gets the elements present in any member.
+            let mut sets: FxHashMap<NodeId, Vec<NodeId>> = FxHashMap::default();
+            let members: Vec<NodeId> = parent.keys().copied().collect();
+            for n in members {
+                let r = find(&mut parent, n);
+                sets.entry(r).or_default().push(n);
+            }
+            let mut sets: Vec<Vec<NodeId>> = sets.into_values().collect();
+            sets.sort();
+            for set in sets {
+                changed |= self.unify_bus_set(&set)?;
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+        Err(Box::new(Diagnostic::error(
+            "too-large",
+            "expandable connectors keep growing: rtc gave up after 10000 rounds",
+        )))
+    }
+
+    /// Every `connect` written directly in an equation section of an instance, with its scope.
+    fn all_connects(&mut self) -> Vec<(&'a ast::ComponentRef, &'a ast::ComponentRef, Env)> {
+        let mut out = Vec::new();
+        for k in 0..self.nodes.len() {
+            let classes = self.nodes[k].classes.clone();
+            for class in classes {
+                let Some(comp) = self.tree.info(class).composition() else {
+                    continue;
+                };
+                let env = Env {
+                    node: Some(NodeId(k as u32)),
+                    class,
+                };
+                for eq in &comp.equations {
+                    if let ast::EquationKind::Connect(a, b) = &eq.kind {
+                        out.push((a, b, env));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// What a connect argument names, walking the instances without making an element an
+    /// expandable connector does not have.
+    fn bus_end(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<BusEnd<'a>> {
+        let Some(mut node) = env.node else {
+            return Ok(BusEnd::Other);
+        };
+        if r.global {
+            return Ok(BusEnd::Other);
+        }
+        let last = r.parts.len() - 1;
+        for (k, part) in r.parts.iter().enumerate() {
+            if !part.subscripts.is_empty() {
+                return Ok(BusEnd::Other);
+            }
+            let Some(&sid) = self.nodes[node.0 as usize].slots.get(&part.ident.name) else {
+                if k == last && self.nodes[node.0 as usize].is_expandable {
+                    return Ok(BusEnd::Missing(node, &part.ident));
+                }
+                return Ok(BusEnd::Other);
+            };
+            match self.instantiate_referenced(sid)? {
+                Entry::Nodes { dims, nodes } if dims.is_empty() && nodes.len() == 1 => {
+                    node = nodes[0];
+                }
+                Entry::Vars { .. } if k == last => return Ok(BusEnd::Slot(sid)),
+                _ => return Ok(BusEnd::Other),
+            }
+        }
+        Ok(BusEnd::Node(node))
+    }
+
+    /// The slot a component node was made from.
+    fn slot_of_node(&self, n: NodeId) -> Option<SlotId> {
+        let parent = self.nodes[n.0 as usize].parent?;
+        self.nodes[parent.0 as usize]
+            .order
+            .iter()
+            .copied()
+            .find(|&sid| {
+                matches!(&self.slots[sid.0 as usize].state,
+                    SlotState::Done(Entry::Nodes { nodes, .. }) if nodes.contains(&n))
+            })
+    }
+
+    /// Adds element `name` to expandable connector `bus`, declared as slot `src` is, and
+    /// makes it.
+    fn add_bus_element(&mut self, bus: NodeId, name: &ast::Ident, src: SlotId) -> DResult<()> {
+        if self.nodes[bus.0 as usize].slots.contains_key(&name.name) {
+            return Ok(());
+        }
+        let (clause, decl, lexical, outer_flow) = {
+            let s = &self.slots[src.0 as usize];
+            (s.clause, s.decl, s.lexical, s.outer_flow)
+        };
+        let id = SlotId(self.slots.len() as u32);
+        self.slots.push(Slot {
+            name: name.name.clone(),
+            clause,
+            decl,
+            lexical,
+            node: bus,
+            modif: Mod::default(),
+            state: SlotState::Pending,
+            outer_variability: None,
+            outer_causality: None,
+            outer_flow,
+            is_connector: false,
+            inner: false,
+            outer: false,
+            prefix: None,
+        });
+        let n = &mut self.nodes[bus.0 as usize];
+        n.slots.insert(name.name.clone(), id);
+        n.order.push(id);
+        self.instantiate_referenced(id)?;
+        Ok(())
+    }
+
+    /// Gives every expandable connector of a set the elements present in any of them.
+    /// Whether anything was added.
+    fn unify_bus_set(&mut self, set: &[NodeId]) -> DResult<bool> {
+        let mut present: Vec<(Box<str>, SlotId)> = Vec::new();
+        for &n in set {
+            for &sid in &self.nodes[n.0 as usize].order {
+                let s = &self.slots[sid.0 as usize];
+                if matches!(s.state, SlotState::Done(_))
+                    && !present.iter().any(|(k, _)| *k == s.name)
+                {
+                    present.push((s.name.clone(), sid));
+                }
+            }
+        }
+        let mut changed = false;
+        for &n in set {
+            for (name, src) in &present {
+                match self.nodes[n.0 as usize].slots.get(name).copied() {
+                    Some(sid) => {
+                        // Declared here but not made yet: it is present now.
+                        if matches!(self.slots[sid.0 as usize].state, SlotState::Pending) {
+                            self.instantiate_referenced(sid)?;
+                            changed = true;
+                        }
+                    }
+                    None => {
+                        let ident = ast::Ident {
+                            name: name.clone(),
+                            span: self.slots[src.0 as usize].decl.name.span,
+                        };
+                        self.add_bus_element(n, &ident, *src)?;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        // Sub-buses present in several members are connected too.
+        if set.len() > 1 {
+            for (name, _) in &present {
+                let mut subs = Vec::new();
+                for &n in set {
+                    if let Some(&sid) = self.nodes[n.0 as usize].slots.get(name) {
+                        if let SlotState::Done(Entry::Nodes { dims, nodes }) =
+                            &self.slots[sid.0 as usize].state
+                        {
+                            if dims.is_empty()
+                                && nodes.len() == 1
+                                && self.nodes[nodes[0].0 as usize].is_expandable
+                            {
+                                subs.push(nodes[0]);
+                            }
+                        }
+                    }
+                }
+                if subs.len() > 1 {
+                    changed |= self.unify_bus_set(&subs)?;
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+fn find(parent: &mut FxHashMap<NodeId, NodeId>, n: NodeId) -> NodeId {
+    let p = *parent.entry(n).or_insert(n);
+    if p == n {
+        return n;
+    }
+    let r = find(parent, p);
+    parent.insert(n, r);
+    r
+}
+
+fn union(parent: &mut FxHashMap<NodeId, NodeId>, a: NodeId, b: NodeId) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        parent.insert(ra.max(rb), ra.min(rb));
+    }
+}
