@@ -40,6 +40,8 @@ enum Op {
     String,
     /// `cat(k, A, B, …)`.
     Cat,
+    /// `inStream(v)` and `actualStream(v)` (specification 15.2–15.3).
+    Stream,
     /// `cross`, `skew`, `outerProduct`, `diagonal`, `symmetric`, `linspace` (specification
     /// 10.3.5–10.3.6).
     ArrayAlgebra,
@@ -142,6 +144,11 @@ const BUILTINS: &[Builtin] = &[
         op: Op::Identity,
     },
     Builtin {
+        names: &["inStream", "actualStream"],
+        args: (1, 1),
+        op: Op::Stream,
+    },
+    Builtin {
         names: &["cat"],
         args: (2, ANY),
         op: Op::Cat,
@@ -199,8 +206,6 @@ const UNSUPPORTED: &[(&[&str], &str)] = &[
             "delay",
             "spatialDistribution",
             "cardinality",
-            "inStream",
-            "actualStream",
             "Clock",
             "hold",
             "previous",
@@ -253,7 +258,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 span,
             )
         });
-        self.meta.push(VarMeta { is_flow: false });
+        self.meta.push(VarMeta {
+            is_flow: false,
+            is_stream: false,
+        });
         self.flat.initial_flag = Some(id);
         self.flat.arena.var(id)
     }
@@ -461,6 +469,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Op::ZerosOnes | Op::Fill | Op::Identity => self.array_constructor(c, op),
             Op::Transpose | Op::Vector | Op::Scalar => self.reshape(c, op),
             Op::Cat => self.cat_call(c),
+            Op::Stream => self.stream_call(c.arg(0), c.env, c.name == "actualStream"),
             Op::ArrayAlgebra => self.array_algebra(c),
             Op::SumProduct => {
                 let x = self.eval_arr(c.arg(0), c.env)?;
@@ -770,7 +779,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 span,
             )
         });
-        self.meta.push(VarMeta { is_flow: false });
+        self.meta.push(VarMeta {
+            is_flow: false,
+            is_stream: false,
+        });
         self.flat.homotopy = Some(id);
         self.flat.arena.var(id)
     }
@@ -795,7 +807,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             description: Some("sample instants counted (for sample() in an expression)".into()),
             ..Variable::new(name, VarKind::Sampled, ScalarType::Real, c.args.span)
         });
-        self.meta.push(VarMeta { is_flow: false });
+        self.meta.push(VarMeta {
+            is_flow: false,
+            is_stream: false,
+        });
         let ar = &mut self.flat.arena;
         let (v, p, one) = (ar.var(id), ar.pre(id), ar.constant(1.0));
         let next = ar.add(p, one);

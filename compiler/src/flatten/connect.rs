@@ -52,6 +52,28 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ));
             }
             for (la, lb) in ca.leaves.iter().zip(&cb.leaves) {
+                let (sa, sb) = (
+                    self.meta[la.1.index()].is_stream,
+                    self.meta[lb.1.index()].is_stream,
+                );
+                if sa || sb {
+                    // Stream variables are not equated; `inStream` mixes them over the
+                    // connection set of the flow (stream.rs).
+                    if sa != sb {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "connect",
+                                format!(
+                                    "`{}` is a stream variable but `{}` is not",
+                                    if sa { &la.0 } else { &lb.0 },
+                                    if sa { &lb.0 } else { &la.0 }
+                                ),
+                            )
+                            .at(span, "stream mismatch"),
+                        ));
+                    }
+                    continue;
+                }
                 let fa = self.meta[la.1.index()].is_flow;
                 let fb = self.meta[lb.1.index()].is_flow;
                 if fa != fb {
@@ -293,6 +315,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let r = find(&mut parent, i);
             sets[r].push(i);
         }
+        // The flow sets are the connection points of stream connectors.
+        let (flow_sets, flow_spans): (Vec<Vec<ConnEnd>>, Vec<Span>) = sets
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.is_empty() && self.meta[keys[m[0]].var.index()].is_flow)
+            .map(|(root, m)| (m.iter().map(|&i| keys[i]).collect(), spans[root]))
+            .unzip();
+        self.stream_equations(&flow_sets, &flow_spans);
         for (root, members) in sets.iter().enumerate() {
             if members.is_empty() {
                 continue;

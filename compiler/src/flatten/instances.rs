@@ -757,9 +757,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         let variability = clause.prefix.variability.or(s.outer_variability);
         let is_flow = clause.prefix.connection == Some(ast::Connection::Flow) || s.outer_flow;
-        if clause.prefix.connection == Some(ast::Connection::Stream) {
-            return Err(self.unsupported(clause.span, "stream connectors"));
-        }
         let path = self.slot_path(sid);
         let count = elements(&dims, decl.name.span, &format!("`{path}`"))?;
         let is_scalar =

@@ -33,6 +33,7 @@ mod outofline;
 mod records;
 mod redeclare;
 mod references;
+mod stream;
 mod tables;
 mod variables;
 mod when;
@@ -126,6 +127,8 @@ struct Slot<'a> {
 #[derive(Clone, Copy)]
 struct VarMeta {
     is_flow: bool,
+    /// A `stream` variable (specification 15.1): never equated by connections.
+    is_stream: bool,
 }
 
 /// One side of a `connect`: a leaf variable and whether its connector is an outside one.
@@ -303,6 +306,10 @@ struct Flattener<'t, 'a> {
     calls: usize,
     /// Functions compiled out of line, by class and argument shape (`None`: inlined).
     compiled: FxHashMap<(ClassId, String), Option<Rc<outofline::Compiled>>>,
+    /// `inStream(v)`: the variable that reads it, for each stream variable `v`.
+    in_streams: FxHashMap<FlatVar, FlatVar>,
+    /// The connector instance of each flow and stream variable.
+    var_owner: FxHashMap<FlatVar, NodeId>,
     /// Class redeclarations written for each instance (`redeclare package Medium = …`).
     class_redecls: FxHashMap<NodeId, Vec<(Box<str>, modification::ClassRedeclared<'a>)>>,
     inline_all: bool,
@@ -363,6 +370,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             calls: 0,
             compiled: FxHashMap::default(),
             class_redecls: FxHashMap::default(),
+            in_streams: FxHashMap::default(),
+            var_owner: FxHashMap::default(),
             inline_all: false,
             shallow: false,
             incomplete: Vec::new(),

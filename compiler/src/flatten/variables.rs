@@ -93,6 +93,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             },
             None => None,
         };
+        let is_stream =
+            self.slots[sid.0 as usize].clause.prefix.connection == Some(ast::Connection::Stream);
         let implicit = rtc_annotation_flag(decl, "implicit");
         let fast = rtc_annotation_flag(decl, "fast");
         let mut out = Vec::with_capacity(count);
@@ -112,7 +114,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 fast,
                 ..Variable::new(name, kind, ty, decl.name.span)
             });
-            self.meta.push(VarMeta { is_flow });
+            self.meta.push(VarMeta { is_flow, is_stream });
+            if is_flow || is_stream {
+                self.var_owner.insert(id, node);
+            }
             out.push(id);
             self.var_attributes(id, &m, ty, decl)?;
             self.var_binding(id, &m, ty, kind, decl)?;
