@@ -42,6 +42,8 @@ enum Op {
     Cat,
     /// `inStream(v)` and `actualStream(v)` (specification 15.2–15.3).
     Stream,
+    /// `cardinality(c)` and `Connections.isRoot(x)` (the connection graph).
+    Graph,
     /// `cross`, `skew`, `outerProduct`, `diagonal`, `symmetric`, `linspace` (specification
     /// 10.3.5–10.3.6).
     ArrayAlgebra,
@@ -144,6 +146,11 @@ const BUILTINS: &[Builtin] = &[
         op: Op::Identity,
     },
     Builtin {
+        names: &["cardinality", "Connections.isRoot"],
+        args: (1, 1),
+        op: Op::Graph,
+    },
+    Builtin {
         names: &["inStream", "actualStream"],
         args: (1, 1),
         op: Op::Stream,
@@ -205,7 +212,6 @@ const UNSUPPORTED: &[(&[&str], &str)] = &[
             "initial",
             "delay",
             "spatialDistribution",
-            "cardinality",
             "Clock",
             "hold",
             "previous",
@@ -470,6 +476,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Op::Transpose | Op::Vector | Op::Scalar => self.reshape(c, op),
             Op::Cat => self.cat_call(c),
             Op::Stream => self.stream_call(c.arg(0), c.env, c.name == "actualStream"),
+            Op::Graph if c.name == "cardinality" => self.cardinality_call(c.arg(0), c.env),
+            Op::Graph => self.is_root_call(c.arg(0), c.env),
             Op::ArrayAlgebra => self.array_algebra(c),
             Op::SumProduct => {
                 let x = self.eval_arr(c.arg(0), c.env)?;

@@ -52,6 +52,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             "terminate" | "reinit" => {
                 Err(self.unsupported(eq.span, &format!("`{name}` equations")))
             }
+            n if n.starts_with("Connections.") => self.connections_equation(n, args, env, eq.span),
             _ => Err(Box::new(
                 Diagnostic::error("equation", format!("`{name}(…)` is not an equation"))
                     .at(eq.span, "here")

@@ -30,6 +30,7 @@ mod expressions;
 mod functions;
 mod instances;
 mod outofline;
+mod overdetermined;
 mod records;
 mod redeclare;
 mod references;
@@ -306,6 +307,13 @@ struct Flattener<'t, 'a> {
     calls: usize,
     /// Functions compiled out of line, by class and argument shape (`None`: inlined).
     compiled: FxHashMap<(ClassId, String), Option<Rc<outofline::Compiled>>>,
+    /// The connection graph (`cardinality`, `Connections.isRoot`), made on first use.
+    graph: Option<overdetermined::ConnectionGraph>,
+    /// Questions to the graph asked before it was made: the parameter that holds the answer.
+    graph_queries: Vec<(FlatVar, overdetermined::GraphQuery, Span)>,
+    /// Every instance is made (the connection graph can be read).
+    instances_done: bool,
+    building_graph: bool,
     /// `inStream(v)`: the variable that reads it, for each stream variable `v`.
     in_streams: FxHashMap<FlatVar, FlatVar>,
     /// The connector instance of each flow and stream variable.
@@ -371,6 +379,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             compiled: FxHashMap::default(),
             class_redecls: FxHashMap::default(),
             in_streams: FxHashMap::default(),
+            graph: None,
+            graph_queries: Vec::new(),
+            instances_done: false,
+            building_graph: false,
             var_owner: FxHashMap::default(),
             inline_all: false,
             shallow: false,
@@ -427,6 +439,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         while let Some(n) = self.incomplete.pop() {
             self.complete_node(n)?;
         }
+        self.connection_graph()?;
         // The experiment first: its start time is the value of `time` in parameters computed
         // at initialisation.
         if let Some(def) = def {

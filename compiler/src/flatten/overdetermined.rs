@@ -1,0 +1,458 @@
+//! The connection graph (specification 9.4, 3.7.4.5): `cardinality(c)`, and the operators
+//! of overdetermined connectors `Connections.root`, `potentialRoot` and `isRoot`.
+//!
+//! An overdetermined connector carries a record (or type) with an `equalityConstraint`
+//! function, such as a reference angle: connected components must agree on it, but it has more
+//! equations than unknowns once connections close loops. The connection graph joins the
+//! instances of such records along the connections; each connected part selects one root (the
+//! definite root, else the potential root with the lowest priority number), and
+//! `Connections.isRoot(x)` is true for it, so a component can give the root its own equation.
+//!
+//! rtc supports graphs without branches whose connected parts are trees: then every
+//! connection is an ordinary one and only the root selection matters. `Connections.branch`,
+//! `Connections.rooted` and the unique-root operators are refused with a diagnostic, and so is a
+//! loop of connections between overdetermined connectors (it needs `equalityConstraint` in place
+//! of the equations of one connection), and a part without a root.
+//!
+//! `cardinality(c)` counts the connect equations that name connector `c` (for-loops included,
+//! if-branches whose condition is known at compile time).
+
+use super::*;
+use rustc_hash::FxHashSet;
+
+/// A question to the connection graph.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum GraphQuery {
+    Cardinality(ConnId),
+    IsRoot(NodeId),
+}
+
+/// What one side of a connection names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum ConnId {
+    Node(NodeId),
+    Var(FlatVar),
+}
+
+/// The connection graph of the model, made once on first use.
+#[derive(Default)]
+pub(super) struct ConnectionGraph {
+    /// Connections naming each connector (`cardinality`).
+    counts: FxHashMap<ConnId, usize>,
+    /// Overdetermined record instances joined by connections (union-find).
+    parent: FxHashMap<NodeId, NodeId>,
+    /// `Connections.root` (priority `None`) and `potentialRoot` calls.
+    roots: Vec<(NodeId, Option<i64>, Span)>,
+    /// The first `Connections.branch`/`rooted` call, refused where the graph is used.
+    branch: Option<Span>,
+    /// The first connection that closes a loop of overdetermined connectors.
+    cycle: Option<Span>,
+    /// The roots selected, one per connected part.
+    selected: FxHashSet<NodeId>,
+    /// Parts without a root: one of their instances, for the diagnostic.
+    rootless: Vec<NodeId>,
+}
+
+fn find(parent: &mut FxHashMap<NodeId, NodeId>, n: NodeId) -> NodeId {
+    let p = *parent.entry(n).or_insert(n);
+    if p == n {
+        return n;
+    }
+    let r = find(parent, p);
+    parent.insert(n, r);
+    r
+}
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    /// `cardinality(c)`: the number of connect equations that name connector `c`.
+    pub(super) fn cardinality_call(&mut self, arg: &'a ast::Expr, env: Env) -> DResult<Val> {
+        let ast::ExprKind::Ref(r) = &arg.kind else {
+            return Err(Box::new(
+                Diagnostic::error("arguments", "`cardinality` takes a connector")
+                    .at(arg.span, "not a connector reference"),
+            ));
+        };
+        let ids = self.conn_ids(r, env)?;
+        let [id] = ids.as_slice() else {
+            return Err(Box::new(
+                Diagnostic::error("arguments", "`cardinality` takes one scalar connector")
+                    .at(arg.span, "here"),
+            ));
+        };
+        let e = self.graph_query(GraphQuery::Cardinality(*id), arg.span, ScalarType::Integer)?;
+        Ok(Val::Arr(Arr::scalar(e, ScalarType::Integer)))
+    }
+
+    /// `Connections.isRoot(x)`: whether the overdetermined instance `x` is the selected root
+    /// of its part of the connection graph (known at compile time).
+    pub(super) fn is_root_call(&mut self, arg: &'a ast::Expr, env: Env) -> DResult<Val> {
+        let node = self.overdetermined_arg(arg, env, "Connections.isRoot")?;
+        let e = self.graph_query(GraphQuery::IsRoot(node), arg.span, ScalarType::Boolean)?;
+        Ok(Val::Arr(Arr::scalar(e, ScalarType::Boolean)))
+    }
+
+    /// The value of a question to the connection graph: a constant once the graph is made
+    /// (after the instances, before the equations), else (a binding read while the instances
+    /// are made) a parameter whose value is set when the graph is made.
+    fn graph_query(&mut self, q: GraphQuery, span: Span, ty: ScalarType) -> DResult<ExprId> {
+        if self.building_graph {
+            // A condition read while the graph is made (its branches are all read then).
+            return Err(Box::new(
+                Diagnostic::error("connections", "the connection graph is being made")
+                    .at(span, "here"),
+            ));
+        }
+        if self.instances_done {
+            self.build_graph()?;
+            let v = self.answer(q, span)?;
+            return Ok(self.flat.arena.constant(v));
+        }
+        let name = match q {
+            GraphQuery::Cardinality(ConnId::Node(n)) => {
+                format!("cardinality({})", self.nodes[n.0 as usize].path)
+            }
+            GraphQuery::Cardinality(ConnId::Var(v)) => {
+                format!("cardinality({})", self.flat.vars[v.index()].name)
+            }
+            GraphQuery::IsRoot(n) => {
+                format!("Connections.isRoot({})", self.nodes[n.0 as usize].path)
+            }
+        };
+        let id = FlatVar(self.flat.vars.len() as u32);
+        self.flat.vars.push(Variable {
+            description: Some("the connection graph's answer (specification 9.4)".into()),
+            ..Variable::new(name, VarKind::Parameter, ty, span)
+        });
+        self.meta.push(VarMeta {
+            is_flow: false,
+            is_stream: false,
+        });
+        self.graph_queries.push((id, q, span));
+        Ok(self.flat.arena.var(id))
+    }
+
+    /// Makes the connection graph and answers the questions asked while the instances were
+    /// made.
+    pub(super) fn connection_graph(&mut self) -> DResult<()> {
+        self.instances_done = true;
+        let queries = std::mem::take(&mut self.graph_queries);
+        if queries.is_empty() {
+            return Ok(());
+        }
+        self.build_graph()?;
+        for (var, q, span) in queries {
+            let v = self.answer(q, span)?;
+            self.flat.vars[var.index()].binding = Some(self.flat.arena.constant(v));
+        }
+        Ok(())
+    }
+
+    /// The graph's answer to a question (1/0 for isRoot).
+    fn answer(&mut self, q: GraphQuery, span: Span) -> DResult<f64> {
+        let g = self.graph.as_ref().expect("built");
+        match q {
+            GraphQuery::Cardinality(id) => Ok(g.counts.get(&id).copied().unwrap_or(0) as f64),
+            GraphQuery::IsRoot(node) => {
+                if let Some(s) = g.branch {
+                    return Err(self.unsupported(
+                        s,
+                        "`Connections.branch` (a connection graph with branches; rtc supports graphs of connections and roots only)",
+                    ));
+                }
+                if let Some(s) = g.cycle {
+                    return Err(self.unsupported(
+                        s,
+                        "overdetermined connectors connected in a loop (the loop needs equalityConstraint in place of one connection's equations)",
+                    ));
+                }
+                let g = self.graph.as_mut().expect("built");
+                let r = find(&mut g.parent, node);
+                let rootless = g.rootless.clone();
+                if rootless.into_iter().any(|x| find(&mut g.parent, x) == r) {
+                    let path = self.nodes[node.0 as usize].path.clone();
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "connections",
+                            format!("the connected overdetermined connectors of `{path}` have no root (Connections.root or potentialRoot)"),
+                        )
+                        .at(span, "here"),
+                    ));
+                }
+                let yes = self
+                    .graph
+                    .as_ref()
+                    .is_some_and(|g| g.selected.contains(&node));
+                Ok(if yes { 1.0 } else { 0.0 })
+            }
+        }
+    }
+
+    /// `Connections.root(x)`, `potentialRoot(x, priority)` as equations: no equation (they
+    /// shape the graph); `branch` and the rest are refused.
+    pub(super) fn connections_equation(
+        &mut self,
+        name: &str,
+        args: &'a ast::CallArgs,
+        env: Env,
+        span: Span,
+    ) -> DResult<()> {
+        match name {
+            "Connections.root" | "Connections.potentialRoot" => {
+                let Some(a) = args.positional.first() else {
+                    return Err(Box::new(
+                        Diagnostic::error("arguments", format!("`{name}` takes an overdetermined connector element"))
+                            .at(span, "here"),
+                    ));
+                };
+                self.overdetermined_arg(a, env, name)?;
+                Ok(())
+            }
+            _ => Err(self.unsupported(
+                span,
+                &format!("`{name}` (a connection graph with branches; rtc supports graphs of connections and roots only)"),
+            )),
+        }
+    }
+
+    /// The overdetermined record instance an argument of `Connections.*` names.
+    fn overdetermined_arg(&mut self, arg: &'a ast::Expr, env: Env, what: &str) -> DResult<NodeId> {
+        let bad = || {
+            Box::new(
+                Diagnostic::error(
+                    "arguments",
+                    format!("`{what}` takes a record of an overdetermined connector (one with an `equalityConstraint` function)"),
+                )
+                .at(arg.span, "not one"),
+            ) as Box<Diagnostic>
+        };
+        let ast::ExprKind::Ref(r) = &arg.kind else {
+            return Err(bad());
+        };
+        match self.conn_ids(r, env)?.as_slice() {
+            [ConnId::Node(n)] if self.is_overdetermined(*n) => Ok(*n),
+            _ => Err(bad()),
+        }
+    }
+
+    /// Whether an instance is of a class with an `equalityConstraint` function.
+    fn is_overdetermined(&mut self, n: NodeId) -> bool {
+        let classes = self.nodes[n.0 as usize].classes.clone();
+        classes.into_iter().any(|c| {
+            matches!(
+                self.tree.member(c, "equalityConstraint", 0),
+                Some(Found::Class(f)) if matches!(self.tree.info(f).restriction(), Some(ast::Restriction::Function))
+            )
+        })
+    }
+
+    /// The connector instances or variables a reference names.
+    fn conn_ids(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<Vec<ConnId>> {
+        Ok(match self.resolve(r, env)? {
+            Resolved::Nodes { nodes, .. } => nodes.into_iter().map(ConnId::Node).collect(),
+            Resolved::Value(Val::Arr(a)) => a
+                .data
+                .iter()
+                .filter_map(|&e| match self.flat.arena.node(e) {
+                    Node::Var(v) => Some(ConnId::Var(v)),
+                    _ => None,
+                })
+                .collect(),
+            Resolved::Value(_) => Vec::new(),
+        })
+    }
+
+    /// Reads every connect and `Connections.*` equation of the model into the graph (once,
+    /// after the instances are made).
+    fn build_graph(&mut self) -> DResult<()> {
+        if self.graph.is_some() {
+            return Ok(());
+        }
+        let mut g = ConnectionGraph::default();
+        self.building_graph = true;
+        let r = self.scan_model(&mut g);
+        self.building_graph = false;
+        r?;
+        // One root per connected part: the definite root, else the potential root with the
+        // lowest priority number (the first one written among equals).
+        let mut best: FxHashMap<NodeId, (i64, NodeId)> = FxHashMap::default();
+        for &(n, prio, _) in &g.roots {
+            let rank = prio.unwrap_or(i64::MIN);
+            let root = find(&mut g.parent, n);
+            match best.get(&root) {
+                Some(&(r, _)) if r <= rank => {}
+                _ => {
+                    best.insert(root, (rank, n));
+                }
+            }
+        }
+        g.selected = best.values().map(|&(_, n)| n).collect();
+        let members: Vec<NodeId> = g.parent.keys().copied().collect();
+        for n in members {
+            let r = find(&mut g.parent, n);
+            if !best.contains_key(&r) && !g.rootless.contains(&r) {
+                g.rootless.push(r);
+            }
+        }
+        self.graph = Some(g);
+        Ok(())
+    }
+
+    /// Every instance's equation sections.
+    fn scan_model(&mut self, g: &mut ConnectionGraph) -> DResult<()> {
+        for k in 0..self.nodes.len() {
+            let classes = self.nodes[k].classes.clone();
+            for class in classes {
+                let Some(comp) = self.tree.info(class).composition() else {
+                    continue;
+                };
+                let env = Env {
+                    node: Some(NodeId(k as u32)),
+                    class,
+                };
+                self.scan_equations(&comp.equations, env, g)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn scan_equations(
+        &mut self,
+        eqs: &'a [ast::Equation],
+        env: Env,
+        g: &mut ConnectionGraph,
+    ) -> DResult<()> {
+        for eq in eqs {
+            match &eq.kind {
+                ast::EquationKind::Connect(a, b) => {
+                    // A side that does not resolve (a disabled conditional connector) adds
+                    // nothing; the equation itself reports real errors.
+                    let (Ok(ia), Ok(ib)) = (self.conn_ids(a, env), self.conn_ids(b, env)) else {
+                        continue;
+                    };
+                    for id in ia.iter().chain(&ib) {
+                        *g.counts.entry(*id).or_default() += 1;
+                    }
+                    for (x, y) in ia.into_iter().zip(ib) {
+                        if let (ConnId::Node(x), ConnId::Node(y)) = (x, y) {
+                            self.join_overdetermined(x, y, eq.span, g, 0)?;
+                        }
+                    }
+                }
+                ast::EquationKind::For { indices, body } => {
+                    self.iterate(indices, env, &mut |s| s.scan_equations(body, env, g))?;
+                }
+                ast::EquationKind::If {
+                    branches,
+                    otherwise,
+                } => {
+                    // The branch a condition known at compile time selects; every branch where
+                    // it is not known.
+                    let mut taken = None;
+                    let mut known = true;
+                    for (k, (c, _)) in branches.iter().enumerate() {
+                        let v = self
+                            .eval_condition(c, env, "a condition")
+                            .ok()
+                            .and_then(|x| self.fold(x));
+                        match v {
+                            Some(x) if x != 0.0 => {
+                                taken = Some(k);
+                                break;
+                            }
+                            Some(_) => {}
+                            None => {
+                                known = false;
+                                break;
+                            }
+                        }
+                    }
+                    match (known, taken) {
+                        (true, Some(k)) => self.scan_equations(&branches[k].1, env, g)?,
+                        (true, None) => self.scan_equations(otherwise, env, g)?,
+                        (false, _) => {
+                            for (_, b) in branches {
+                                self.scan_equations(b, env, g)?;
+                            }
+                            self.scan_equations(otherwise, env, g)?;
+                        }
+                    }
+                }
+                ast::EquationKind::Call(f, args) => {
+                    let name = f.to_source_string();
+                    match name.as_str() {
+                        "Connections.root" | "Connections.potentialRoot" => {
+                            let Some(a) = args.positional.first() else {
+                                continue;
+                            };
+                            let Ok(n) = self.overdetermined_arg(a, env, &name) else {
+                                continue;
+                            };
+                            let prio = if name == "Connections.root" {
+                                None
+                            } else {
+                                let p = args.positional.get(1).or_else(|| {
+                                    args.named
+                                        .iter()
+                                        .find(|(n, _)| &*n.name == "priority")
+                                        .map(|(_, e)| e)
+                                });
+                                Some(match p {
+                                    Some(e) => self.eval_const(e, env, "a root priority")? as i64,
+                                    None => 0,
+                                })
+                            };
+                            find(&mut g.parent, n);
+                            g.roots.push((n, prio, eq.span));
+                        }
+                        "Connections.branch" | "Connections.rooted" => {
+                            g.branch.get_or_insert(eq.span);
+                        }
+                        _ => {}
+                    }
+                }
+                ast::EquationKind::Equality(..) | ast::EquationKind::When { .. } => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Joins the overdetermined records of two connected connectors (by element name, through
+    /// nested connectors); a join of two already joined instances closes a loop.
+    fn join_overdetermined(
+        &mut self,
+        x: NodeId,
+        y: NodeId,
+        span: Span,
+        g: &mut ConnectionGraph,
+        depth: u32,
+    ) -> DResult<()> {
+        if depth > 16 {
+            return Ok(());
+        }
+        if self.is_overdetermined(x) && self.is_overdetermined(y) {
+            let (rx, ry) = (find(&mut g.parent, x), find(&mut g.parent, y));
+            if rx == ry {
+                g.cycle.get_or_insert(span);
+            } else {
+                g.parent.insert(rx.max(ry), rx.min(ry));
+            }
+            return Ok(());
+        }
+        let order = self.nodes[x.0 as usize].order.clone();
+        for sid in order {
+            let name = self.slots[sid.0 as usize].name.clone();
+            let Some(&other) = self.nodes[y.0 as usize].slots.get(&name) else {
+                continue;
+            };
+            let (Entry::Nodes { nodes: a, .. }, Entry::Nodes { nodes: b, .. }) =
+                (self.instantiate(sid)?, self.instantiate(other)?)
+            else {
+                continue;
+            };
+            for (&p, &q) in a.iter().zip(b.iter()) {
+                self.join_overdetermined(p, q, span, g, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+}
