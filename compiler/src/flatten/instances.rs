@@ -591,10 +591,33 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             None => self.component_class(type_clause, type_env.class)?,
         };
+        self.check_within_reach(c, type_clause)?;
         if let Some(r) = modif.redeclare {
             self.check_component_redeclare(sid, c, r.clause)?;
         }
         Ok((c, type_clause, type_env.class))
+    }
+
+    /// Parts of the language and library rtc does not reach are named as such, not reported
+    /// through an error deep inside them: the synchronous language's `Clock` (specification
+    /// ch. 16) and the Modelica Standard Library's media and fluid libraries.
+    fn check_within_reach(&self, c: ClassId, clause: &'a ast::ComponentClause) -> DResult<()> {
+        let name = &self.tree.info(c).full_name;
+        let out_of_reach = [
+            ("Modelica.Media.", "the Modelica.Media library (media models: property functions on records of thermodynamic states)"),
+            ("Modelica.Fluid.", "the Modelica.Fluid library (it builds on Modelica.Media)"),
+            ("Modelica.Clocked.", "the synchronous language of Modelica.Clocked (`Clock`, specification ch. 16)"),
+        ];
+        for (prefix, what) in out_of_reach {
+            if name.starts_with(prefix) {
+                return Err(Box::new(
+                    Diagnostic::error("unsupported", format!("not yet supported: {what}"))
+                        .at(clause.type_name.span, format!("`{name}`"))
+                        .help("see the book's chapter on the language rtc accepts"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The class of a component declaration (an error if the name is a component or unknown).
@@ -614,6 +637,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ),
                 )
                 .at(clause.type_name.span, "expected a type"),
+            )),
+            None if clause.type_name.to_dotted() == "Clock" => Err(self.unsupported(
+                clause.type_name.span,
+                "the synchronous language (`Clock` variables, specification ch. 16)",
             )),
             None => Err(self.unknown_class(&clause.type_name, lexical)),
         }
