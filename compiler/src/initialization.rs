@@ -227,22 +227,6 @@ pub fn initialize(
     if free.is_empty() {
         return redundant(flat, &arena, &eqs, &mut model, out);
     }
-    if free.len() < k {
-        let first = &flat.initial_equations[0];
-        return Err(Box::new(
-            Diagnostic::error(
-                "initialization",
-                format!(
-                    "the initial system is over-determined: {k} initial equation{} but {} states without `fixed = true`{} (rtc's initial system solves for states only, not for discrete variables or parameters)",
-                    if k == 1 { "" } else { "s" },
-                    free.len(),
-                    if free.is_empty() { String::new() } else { format!(" ({})", names(&(0..free.len()).collect::<Vec<_>>())) }
-                ),
-            )
-            .at(first.span, "initial equation")
-            .help("remove an initial equation, or `fixed = true` from a state it should determine"),
-        ));
-    }
     let slots: Vec<Slot> = free.iter().map(|f| f.0).collect();
     let mut u: Vec<f64> = slots.iter().map(|s| model.mem0[s.index()]).collect();
     let eval_at = |model: &mut Model, u: &[f64]| -> Result<Vec<(f64, f64)>, String> {
@@ -267,14 +251,28 @@ pub fn initialize(
     // both vanish at the solution (`der(x) = 0` at rest: the residual is rounding only).
     let converged = |r: &[(f64, f64)]| r.iter().all(|&(x, s)| x.abs() <= RTOL * s + ATOL);
     let mut r = eval_at(&mut model, &u).map_err(|e| error(format!("initial system: {e}")))?;
-    // The columns (free states) the equations determine.
+    // The columns (free states) the equations determine. With more equations than free
+    // states, or equations that depend on each other (a current fixed in each phase of a
+    // star-connected winding whose phase currents sum to zero), a largest independent set of
+    // them is solved and the others are checked to hold at the solution.
     let j0 = jacobian(&mut model, &u, &r).map_err(|e| error(format!("initial system: {e}")))?;
+    let rows = equations_to_solve(&j0, free.len()).ok_or_else(|| {
+        error(format!(
+            "the initial system is singular: the {k} initial equations do not determine any of the free states {}",
+            names(&(0..free.len()).collect::<Vec<_>>())
+        ))
+    })?;
+    let all = k;
+    let k = rows.len();
+    let j0 = DMatrix::from_fn(k, j0.ncols(), |i, c| j0[(rows[i], c)]);
     let chosen = choose_columns(&j0, k).ok_or_else(|| {
         error(format!(
             "the initial system is singular: the {k} initial equations do not determine {k} of the free states {}",
             names(&(0..free.len()).collect::<Vec<_>>())
         ))
     })?;
+    let pick = |r: &[(f64, f64)]| -> Vec<(f64, f64)> { rows.iter().map(|&i| r[i]).collect() };
+    r = pick(&r);
     let mut iterations = 0;
     while !converged(&r) {
         if iterations == MAX_ITERATIONS {
@@ -285,8 +283,10 @@ pub fn initialize(
             )));
         }
         iterations += 1;
-        let j = jacobian(&mut model, &u, &r).map_err(|e| error(format!("initial system: {e}")))?;
-        let js = DMatrix::from_fn(k, k, |i, c| j[(i, chosen[c])]);
+        let full = eval_at(&mut model, &u).map_err(|e| error(format!("initial system: {e}")))?;
+        let j =
+            jacobian(&mut model, &u, &full).map_err(|e| error(format!("initial system: {e}")))?;
+        let js = DMatrix::from_fn(k, k, |i, c| j[(rows[i], chosen[c])]);
         let rhs = DVector::from_iterator(k, r.iter().map(|p| p.0));
         let Some(dx) = js.lu().solve(&rhs) else {
             return Err(error(format!(
@@ -302,7 +302,7 @@ pub fn initialize(
             for (c, &col) in chosen.iter().enumerate() {
                 trial[col] -= lambda * dx[c];
             }
-            match eval_at(&mut model, &trial) {
+            match eval_at(&mut model, &trial).map(|rt| pick(&rt)) {
                 Ok(rt) if norm(&rt) < before || lambda < 1e-4 => {
                     u = trial;
                     r = rt;
@@ -324,6 +324,11 @@ pub fn initialize(
         names(&chosen),
         if iterations == 1 { "" } else { "s" }
     )];
+    if k < all {
+        // The equations left out must hold at the solution.
+        let rfull = eval_at(&mut model, &u).map_err(|e| error(format!("initial system: {e}")))?;
+        report.push(left_out_hold(flat, &rfull, &rows)?);
+    }
     for &c in &chosen {
         let v = free[c].1;
         let x = u[c];
@@ -556,6 +561,66 @@ fn with_guesses(flat: &FlatModel, plan: &Plan, it: &Interp, mem: &[f64]) -> (Fla
 
 /// `k` columns of `j` that are linearly independent, the largest first (greedy selection by
 /// the norm of each column's part orthogonal to those chosen); `None` if there are not `k`.
+/// The initial equations to solve (rows of the Jacobian `j` over `free` states): all when
+/// they determine as many free states, else a largest independent set of them.
+fn equations_to_solve(j: &DMatrix<f64>, free: usize) -> Option<Vec<usize>> {
+    let k = j.nrows();
+    if k <= free && choose_columns(j, k).is_some() {
+        return Some((0..k).collect());
+    }
+    choose_columns(&j.transpose(), free.min(k)).or_else(|| independent_rows(j))
+}
+
+/// The initial equations left out of the solve (not in `rows`) must hold at the solution
+/// (`r`: every equation's residual and scale): the report line, or the inconsistent one.
+fn left_out_hold(
+    flat: &FlatModel,
+    r: &[(f64, f64)],
+    rows: &[usize],
+) -> Result<String, Box<Diagnostic>> {
+    let mut worst = 0.0f64;
+    for (i, &(x, sc)) in r.iter().enumerate() {
+        if rows.contains(&i) {
+            continue;
+        }
+        if x.is_nan() || x.abs() > CONSISTENT * sc + ATOL {
+            let eq = &flat.initial_equations[i];
+            return Err(Box::new(
+                Diagnostic::error(
+                    "initialization",
+                    format!(
+                        "the initial system is over-determined and inconsistent: with the other initial equations solved, `{} = {}` does not hold (residual {x:e})",
+                        flat.expr_string(eq.lhs),
+                        flat.expr_string(eq.rhs)
+                    ),
+                )
+                .at(eq.span, "initial equation")
+                .help("remove this initial equation, or `fixed = true` from a state it should determine"),
+            ));
+        }
+        worst = worst.max(x.abs());
+    }
+    let n = r.len() - rows.len();
+    Ok(format!(
+        "  {n} initial equation{} redundant with the others and consistent with them (checked: largest residual {worst:e})",
+        if n == 1 { " is" } else { "s are" }
+    ))
+}
+
+/// The largest set of rows of `j` independent of each other (greedy, largest orthogonal part
+/// first); `None` when every row vanishes.
+fn independent_rows(j: &DMatrix<f64>) -> Option<Vec<usize>> {
+    let t = j.transpose();
+    let mut n = t.ncols().min(t.nrows());
+    while n > 0 {
+        if let Some(rows) = choose_columns(&t, n) {
+            return Some(rows);
+        }
+        n -= 1;
+    }
+    None
+}
+
 fn choose_columns(j: &DMatrix<f64>, k: usize) -> Option<Vec<usize>> {
     let mut basis: Vec<DVector<f64>> = Vec::new();
     let mut chosen = Vec::new();

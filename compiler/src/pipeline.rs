@@ -82,10 +82,10 @@ pub fn check_model(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
         let mut merged = model.clone();
         if let Ok(a) = structure::alias::eliminate(&mut merged) {
             match initial_count(model, &merged, &a) {
-                Some(Count::Over(d)) => return Err(vec![*d]),
-                // No free state: the initial equations must hold as given (consistency is
-                // numeric, so the initial system is solved here to say).
-                Some(Count::NoneFree) => {
+                // More initial equations than free states, or none free: the equations must
+                // be redundant and consistent (numeric, so the initial system is solved here
+                // to say).
+                Some(Count::Over | Count::NoneFree) => {
                     if let Err(d) = initialized(model) {
                         return Err(vec![*d]);
                     }
@@ -150,7 +150,7 @@ pub fn load_source(file_name: &str, text: &str, opts: &Options) -> Loaded {
 /// What [`initial_count`] finds.
 enum Count {
     /// More initial equations than free states (and some free state): over-determined.
-    Over(Box<Diagnostic>),
+    Over,
     /// Initial equations, but every state fixed: they are redundant, and must be consistent.
     NoneFree,
 }
@@ -164,7 +164,7 @@ fn initial_count(
     merged: &FlatModel,
     a: &structure::alias::Aliases,
 ) -> Option<Count> {
-    let first = m.initial_equations.first()?;
+    m.initial_equations.first()?;
     let free = (0..merged.vars.len())
         .filter(|&v| {
             a.has_state[v]
@@ -177,20 +177,7 @@ fn initial_count(
     if free == 0 {
         return Some(Count::NoneFree);
     }
-    (k > free).then(|| {
-        Count::Over(Box::new(
-            Diagnostic::error(
-                "initialization",
-                format!(
-                    "the initial system is over-determined: {k} initial equation{} but {free} state{} without `fixed = true` (rtc's initial system solves for states only, not for discrete variables or parameters)",
-                    if k == 1 { "" } else { "s" },
-                    if free == 1 { "" } else { "s" }
-                ),
-            )
-            .at(first.span, "initial equation")
-            .help("remove an initial equation, or `fixed = true` from a state it should determine"),
-        ))
-    })
+    (k > free).then_some(Count::Over)
 }
 
 /// [`load_source`] on a thread with a stack that fits the input's nesting.

@@ -135,6 +135,22 @@ fn parallel_capacitors_charge_as_one() {
     orders("ParallelCapacitors.mo", [0.01, 0.02, 0.05], 1.0, "c2.v", &v);
 }
 
+/// An algebraic current that index reduction makes the state (stateSelect = prefer): it
+/// follows i(t) = 3(1 - exp(-t/7)), and the other variables follow from it.
+#[test]
+fn algebraic_variable_becomes_the_state() {
+    let i = |t: f64| 3.0 * (1.0 - (-t / 7.0).exp());
+    orders("AlgebraicBecomesState.mo", [0.05, 0.1, 0.2], 4.0, "i", &i);
+    let psi = move |t: f64| 2.0 * i(t);
+    orders(
+        "AlgebraicBecomesState.mo",
+        [0.05, 0.1, 0.2],
+        4.0,
+        "psi1",
+        &psi,
+    );
+}
+
 /// The Cartesian pendulum (index 3) against the elliptic-function reference.
 #[test]
 fn cartesian_pendulum_follows_the_circle() {

@@ -674,6 +674,12 @@ impl<'m> Pantelides<'m> {
             }
             if is_state(j) {
                 report.states.push(v.name.clone());
+                // An algebraic variable whose derivative the differentiated equations
+                // introduced, and which is kept as a state, is one from now on.
+                let k = &mut model.vars[v.leaf.index()].kind;
+                if *k == VarKind::Algebraic {
+                    *k = VarKind::State;
+                }
             } else if let Some(d) = v.a {
                 dummy_of_rep.insert(v.leaf, leaf_map[&vars[d].leaf]);
             }
