@@ -160,11 +160,13 @@ pub(super) fn systems(
             equations: init_eqs,
             unknowns: init_unknowns,
             step_size: None,
+            parameter_values: Default::default(),
         },
         System {
             equations: step_all,
             unknowns: step_unknowns,
             step_size: None,
+            parameter_values: Default::default(),
         },
     )
 }

@@ -103,8 +103,11 @@ pub fn build(
         .map(|(i, _)| Slot(i as u32))
         .collect();
     let mut counter = 0;
-    let init_system = d.init.map(Slot::of);
-    let step_system = d.step.map(Slot::of);
+    let values = parameter_values(&plan);
+    let mut init_system = d.init.map(Slot::of);
+    let mut step_system = d.step.map(Slot::of);
+    init_system.parameter_values = values.clone();
+    step_system.parameter_values = values;
     let (init, init_report, _) = solve_system(&mut plan, d, &init_system, &mut counter)?;
     let (step, step_report, symbolic) = solve_system(&mut plan, d, &step_system, &mut counter)?;
     plan.symbolic_loops = symbolic;
@@ -114,6 +117,26 @@ pub fn build(
     super::hoist::hoist(&mut plan);
     plan.verify()?;
     Ok((plan, init_report, step_report))
+}
+
+/// The value of each parameter (in binding order) where it is known from constants and other
+/// parameters.
+fn parameter_values(plan: &Plan) -> FxHashMap<Slot, f64> {
+    let mut values: FxHashMap<Slot, f64> = FxHashMap::default();
+    for &p in &plan.parameters {
+        if let Some(b) = plan.vars[p.index()].binding {
+            let x = crate::symbolic::eval::eval(
+                &plan.arena,
+                b,
+                &mut |v| values.get(&v).copied().unwrap_or(f64::NAN),
+                f64::NAN,
+            );
+            if x.is_finite() {
+                values.insert(p, x);
+            }
+        }
+    }
+    values
 }
 
 /// Parameters in an order where each binding only uses parameters before it.
@@ -300,7 +323,7 @@ fn solve_small_linear(
         }
     }
     let (a, b) = crate::symbolic::diff::linear(&mut plan.arena, r, t)?;
-    if plan.arena.as_const(a) == Some(0.0) {
+    if plan.arena.as_const(a) == Some(0.0) || tearing::zero_at_parameters(&plan.arena, system, a) {
         return None;
     }
     if let Some(h) = system.step_size {

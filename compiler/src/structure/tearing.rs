@@ -41,7 +41,7 @@ pub fn solve_for<V: Var>(ar: &mut Arena<V>, system: &System<V>, eq: usize, v: V)
     let e = system.equations[eq];
     let r = ar.sub(e.lhs, e.rhs);
     let (a, b) = linear(ar, r, v)?;
-    if ar.as_const(a) == Some(0.0) {
+    if ar.as_const(a) == Some(0.0) || zero_at_parameters(ar, system, a) {
         return None;
     }
     if let Some(h) = system.step_size {
@@ -51,6 +51,21 @@ pub fn solve_for<V: Var>(ar: &mut Arena<V>, system: &System<V>, eq: usize, v: V)
     }
     let nb = ar.neg(b);
     Some(ar.div(nb, a))
+}
+
+/// Whether coefficient `a` depends on parameters only and is zero at their values when the
+/// plan is built (solving for its variable would divide by zero).
+pub fn zero_at_parameters<V: Var>(ar: &Arena<V>, system: &System<V>, a: ExprId) -> bool {
+    if system.parameter_values.is_empty() {
+        return false;
+    }
+    let x = crate::symbolic::eval::eval(
+        ar,
+        a,
+        &mut |v| system.parameter_values.get(&v).copied().unwrap_or(f64::NAN),
+        f64::NAN,
+    );
+    x == 0.0
 }
 
 /// Whether `a` becomes zero when variable `h` is zero (a coefficient proportional to the step).
@@ -398,6 +413,7 @@ mod tests {
             equations: eqs,
             unknowns: (0..n as u32).map(SysVar).collect(),
             step_size: None,
+            parameter_values: Default::default(),
         };
         (ar, sys)
     }
@@ -438,6 +454,7 @@ mod tests {
             equations: eqs,
             unknowns: (0..3).map(SysVar).collect(),
             step_size: None,
+            parameter_values: Default::default(),
         };
         let blocks = blt(&ar, &sys, &|v| format!("x{}", v.0), &|_| String::new()).expect("regular");
         let order: Vec<SysVar> = blocks.iter().map(|b| b.unknowns[0]).collect();
@@ -461,8 +478,33 @@ mod tests {
             }],
             unknowns: vec![x, d],
             step_size: Some(h),
+            parameter_values: Default::default(),
         };
         assert!(solve_for(&mut ar, &sys, 0, x).is_some());
         assert!(solve_for(&mut ar, &sys, 0, d).is_none());
+    }
+
+    #[test]
+    fn coefficient_zero_at_the_parameters_is_refused() {
+        // y = a*d with the parameter a = 2/3*sin(0) = 0 when the plan is built: solving for d
+        // would divide by zero; with a = 1 it is solved.
+        let mut ar = Arena::new();
+        let (y, a, d) = (SysVar(0), SysVar(1), SysVar(2));
+        let (ye, ae, de) = (ar.var(y), ar.var(a), ar.var(d));
+        let rhs = ar.mul(ae, de);
+        let mut sys = System {
+            equations: vec![SEquation {
+                lhs: ye,
+                rhs,
+                span: Default::default(),
+                origin: Origin::Model(crate::flat::FlatEq(0)),
+            }],
+            unknowns: vec![y, d],
+            step_size: None,
+            parameter_values: [(a, 0.0)].into_iter().collect(),
+        };
+        assert!(solve_for(&mut ar, &sys, 0, d).is_none());
+        sys.parameter_values.insert(a, 1.0);
+        assert!(solve_for(&mut ar, &sys, 0, d).is_some());
     }
 }

@@ -283,6 +283,10 @@ pub struct System<V: Var = SysVar> {
     /// with it (`der(x) = (x − pre(x))/h` would amplify errors by 1/h; the formula is solved
     /// for the state instead).
     pub step_size: Option<V>,
+    /// The values of the parameters where they are known when the plan is built: an equation
+    /// is not solved for a variable whose coefficient is zero there (a parameter matrix
+    /// entry such as 2/3·sin(0) would be divided by).
+    pub parameter_values: FxHashMap<V, f64>,
 }
 
 impl<V: Var> Default for System<V> {
@@ -291,6 +295,7 @@ impl<V: Var> Default for System<V> {
             equations: Vec::new(),
             unknowns: Vec::new(),
             step_size: None,
+            parameter_values: FxHashMap::default(),
         }
     }
 }
@@ -301,7 +306,12 @@ impl System {
         System {
             equations: self.equations.clone(),
             unknowns: self.unknowns.iter().map(|&v| f(v)).collect(),
-            step_size: self.step_size.map(f),
+            step_size: self.step_size.map(&f),
+            parameter_values: self
+                .parameter_values
+                .iter()
+                .map(|(&v, &x)| (f(v), x))
+                .collect(),
         }
     }
 }
