@@ -21,3 +21,4 @@ mod models;
 mod parser;
 mod plots;
 mod realtime;
+mod tables;

@@ -7,8 +7,12 @@
 //! is the record of its constructor's arguments (the table matrix, the columns, smoothness and
 //! extrapolation), and a lookup becomes an expression: a chain over the table rows, so its work
 //! is bounded by the row count and counted in the plan like any other expression, and the
-//! Jacobian through it is exact. Linear and constant segments with every extrapolation are
-//! supported; spline smoothness and tables read from files are refused with a diagnostic.
+//! Jacobian through it is exact. Linear and constant segments, and the C¹ cubic Hermite
+//! splines with Akima's slopes (`ContinuousDerivative`, Akima 1970: the slope at each point a
+//! weighted mean of its neighbouring secants, two secants extrapolated linearly beyond each
+//! end) and the modified Akima slopes (`ModifiedContinuousDerivative`), are supported with
+//! every extrapolation (beyond the ends, `LastTwoPoints` continues with the end point's slope);
+//! the monotone splines and tables read from files are refused with a diagnostic.
 //!
 //! A 1-D table of an input `u` generates no events (its relations are `noEvent`, as the C
 //! tables do). A time table's breakpoints are relations of time alone, which rtc makes time
@@ -312,10 +316,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let smoothness = name_of(self, "smoothness").unwrap_or_else(|| "LinearSegments".into());
         let extrapolation =
             name_of(self, "extrapolation").unwrap_or_else(|| "LastTwoPoints".into());
-        if smoothness != "LinearSegments" && smoothness != "ConstantSegments" {
+        if !matches!(
+            smoothness.as_str(),
+            "LinearSegments"
+                | "ConstantSegments"
+                | "ContinuousDerivative"
+                | "ModifiedContinuousDerivative"
+        ) {
             return Err(self.unsupported(
                 span,
-                &format!("table smoothness `{smoothness}` (spline interpolation; LinearSegments and ConstantSegments are)"),
+                &format!("table smoothness `{smoothness}` (the monotone splines; LinearSegments, ConstantSegments, ContinuousDerivative and ModifiedContinuousDerivative are)"),
             ));
         }
         let scalar_field = |f: &str| match obj.field(f) {
@@ -384,6 +394,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             _ => u,
         };
+        if n > 2
+            && matches!(
+                t.smoothness.as_str(),
+                "ContinuousDerivative" | "ModifiedContinuousDerivative"
+            )
+        {
+            return Ok(self.spline_lookup(t, col, u, no_event));
+        }
         let ar = &mut self.flat.arena;
         let constant = t.smoothness == "ConstantSegments";
         // Segment k (0-based) covers [x(k), x(k+1)); the last one also everything above it
@@ -414,6 +432,143 @@ impl<'t, 'a> Flattener<'t, 'a> {
             result = ar.if_(below, s, result);
         }
         Ok(result)
+    }
+
+    /// The Akima spline through column `col` at `u` (at least three rows): on each interval
+    /// the cubic Hermite polynomial with the slopes of [`Flattener::akima_slopes`], beyond the
+    /// ends the line through the end point with its slope.
+    fn spline_lookup(&mut self, t: &Table, col: usize, u: ExprId, no_event: bool) -> ExprId {
+        let x = |k: usize| t.data[k * t.cols];
+        let y = |k: usize| t.data[k * t.cols + col];
+        let n = t.rows;
+        let modified = t.smoothness == "ModifiedContinuousDerivative";
+        let slopes = self.akima_slopes(
+            &(0..n).map(x).collect::<Vec<_>>(),
+            &(0..n).map(y).collect::<Vec<_>>(),
+            modified,
+        );
+        let ar = &mut self.flat.arena;
+        let guard = |ar: &mut crate::symbolic::Arena<FlatVar>, c: ExprId| {
+            if no_event {
+                ar.no_event(c)
+            } else {
+                c
+            }
+        };
+        // y_k + ((c0·v + c1)·v + c2)·v, v = u − x_k: c2 = t_k, c1 = (3s − 2t_k − t_{k+1})/dx,
+        // c0 = (t_k + t_{k+1} − 2s)/dx², s the secant.
+        let cubic = |ar: &mut crate::symbolic::Arena<FlatVar>, k: usize| {
+            let dx = ar.sub(x(k + 1), x(k));
+            let dy = ar.sub(y(k + 1), y(k));
+            let sec = ar.div(dy, dx);
+            let (t0, t1) = (slopes[k], slopes[k + 1]);
+            let three = ar.constant(3.0);
+            let two = ar.constant(2.0);
+            let s3 = ar.mul(three, sec);
+            let t02 = ar.mul(two, t0);
+            let c1n = ar.sub(s3, t02);
+            let c1n = ar.sub(c1n, t1);
+            let c1 = ar.div(c1n, dx);
+            let s2 = ar.mul(two, sec);
+            let c0n = ar.add(t0, t1);
+            let c0n = ar.sub(c0n, s2);
+            let dx2 = ar.mul(dx, dx);
+            let c0 = ar.div(c0n, dx2);
+            let v = ar.sub(u, x(k));
+            let p = ar.mul(c0, v);
+            let p = ar.add(p, c1);
+            let p = ar.mul(p, v);
+            let p = ar.add(p, t0);
+            let p = ar.mul(p, v);
+            ar.add(y(k), p)
+        };
+        let line = |ar: &mut crate::symbolic::Arena<FlatVar>, k: usize| {
+            let v = ar.sub(u, x(k));
+            let d = ar.mul(slopes[k], v);
+            ar.add(y(k), d)
+        };
+        let above = ar.cmp(CmpOp::Gt, u, x(n - 1));
+        let above = guard(ar, above);
+        let last = cubic(ar, n - 2);
+        let end = line(ar, n - 1);
+        let mut result = ar.if_(above, end, last);
+        for k in (0..n - 2).rev() {
+            let below = ar.cmp(CmpOp::Lt, u, x(k + 1));
+            let below = guard(ar, below);
+            let c = cubic(ar, k);
+            result = ar.if_(below, c, result);
+        }
+        let before = ar.cmp(CmpOp::Lt, u, x(0));
+        let before = guard(ar, before);
+        let start = line(ar, 0);
+        ar.if_(before, start, result)
+    }
+
+    /// Akima's slope at each of the points `(xs, ys)` (Akima 1970): the secants m_k, two more
+    /// beyond each end continued linearly (m_{-1} = 2m_0 − m_1, m_{-2} = 3m_0 − 2m_1, and the
+    /// same at the right), and t_i = (w_1·m_{i−1} + w_2·m_i)/(w_1 + w_2) with
+    /// w_1 = |m_{i+1} − m_i|, w_2 = |m_{i−1} − m_{i−2}| (the mean of the two where both weights
+    /// vanish); the modified Akima weights add |m_{i+1} + m_i|/2 and |m_{i−1} + m_{i−2}|/2.
+    /// Expressions of the table's values (parameters), so they are computed once.
+    fn akima_slopes(&mut self, xs: &[ExprId], ys: &[ExprId], modified: bool) -> Vec<ExprId> {
+        let n = xs.len();
+        let ar = &mut self.flat.arena;
+        // d[k + 2] = m_k for k = 0..n-2.
+        let mut d: Vec<ExprId> = Vec::with_capacity(n + 3);
+        let zero = ar.constant(0.0);
+        d.extend([zero, zero]);
+        for k in 0..n - 1 {
+            let dy = ar.sub(ys[k + 1], ys[k]);
+            let dx = ar.sub(xs[k + 1], xs[k]);
+            d.push(ar.div(dy, dx));
+        }
+        let (two, three) = (ar.constant(2.0), ar.constant(3.0));
+        let lin = |ar: &mut crate::symbolic::Arena<FlatVar>,
+                   a: ExprId,
+                   ka: ExprId,
+                   b: ExprId,
+                   kb: ExprId| {
+            let p = ar.mul(ka, a);
+            let q = ar.mul(kb, b);
+            ar.sub(p, q)
+        };
+        let one = ar.constant(1.0);
+        d[0] = lin(ar, d[2], three, d[3], two);
+        d[1] = lin(ar, d[2], two, d[3], one);
+        let (a, b) = (d[n], d[n - 1]);
+        let r1 = lin(ar, a, two, b, one);
+        d.push(r1);
+        let r2 = lin(ar, a, three, b, two);
+        d.push(r2);
+        let half = ar.constant(0.5);
+        let weight = |ar: &mut crate::symbolic::Arena<FlatVar>, p: ExprId, q: ExprId| {
+            let diff = ar.sub(p, q);
+            let w = ar.call1(Func1::Abs, diff);
+            if modified {
+                let sum = ar.add(p, q);
+                let s = ar.call1(Func1::Abs, sum);
+                let s = ar.mul(half, s);
+                ar.add(w, s)
+            } else {
+                w
+            }
+        };
+        (0..n)
+            .map(|i| {
+                let w1 = weight(ar, d[i + 3], d[i + 2]);
+                let w2 = weight(ar, d[i + 1], d[i]);
+                let den = ar.add(w1, w2);
+                let num1 = ar.mul(w1, d[i + 1]);
+                let num2 = ar.mul(w2, d[i + 2]);
+                let num = ar.add(num1, num2);
+                let q = ar.div(num, den);
+                let mean = ar.add(d[i + 1], d[i + 2]);
+                let mean = ar.mul(half, mean);
+                let pos = ar.cmp(CmpOp::Gt, den, zero);
+                let pos = ar.no_event(pos);
+                ar.if_(pos, q, mean)
+            })
+            .collect()
     }
 
     /// A time table at time `time`: zero before `startTime`, the table at `time − shiftTime`.
