@@ -198,6 +198,19 @@ impl Function {
         for (k, &o) in self.outs.iter().enumerate() {
             let _ = writeln!(s, "  out[{}] := {};", k + 1, p.to_string(o));
         }
+        let mut ann = Vec::new();
+        if let Some(d) = &self.derivative {
+            ann.push(format!("derivative = {}", d.f.name));
+        }
+        if let Some(n) = self.smooth_order {
+            ann.push(format!("smoothOrder = {n}"));
+        }
+        if self.late_inline {
+            ann.push("LateInline = true".into());
+        }
+        if !ann.is_empty() {
+            let _ = writeln!(s, "  annotation({});", ann.join(", "));
+        }
         let _ = writeln!(s, "end {};", self.name);
         s
     }
