@@ -1,5 +1,5 @@
 model TableSpline
-  type Smoothness = enumeration(LinearSegments, ContinuousDerivative, ConstantSegments);
+  type Smoothness = enumeration(LinearSegments, ContinuousDerivative, ConstantSegments, MonotoneContinuousDerivative1);
   class Table1D
     extends ExternalObject;
     function constructor
@@ -19,6 +19,6 @@ model TableSpline
     output Real y;
     external "C" y = ModelicaStandardTables_CombiTable1D_getValue(t, icol, u);
   end value1D;
-  parameter Table1D t = Table1D("NoName", "NoName", [0, 0; 1, 1; 2, 4], {2}, Smoothness.ContinuousDerivative);
+  parameter Table1D t = Table1D("NoName", "NoName", [0, 0; 1, 1; 2, 4], {2}, Smoothness.MonotoneContinuousDerivative1);
   Real y = value1D(t, 1, time);
 end TableSpline;
