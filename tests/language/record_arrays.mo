@@ -7,7 +7,8 @@
 // total(q) + sum(tab.x) = 1·2 + 1·2 + 4 = 8; make(v) = {Q(2, 1), Q(4, 3)};
 // pickX(tab, k) with k = 2 at t = 1 is 3. A record with an array-of-records field bound to a
 // record value (the MSL's battery cell data): st.x = {6, 8} from c2's rcData; a comprehension
-// choosing records: sa = sel2[2].a = 2.
+// choosing records: sa = sel2[2].a = 2. An array of components bound element by element
+// from an array of records: cs[2].x = tab[2].x = 3.
 // run: method=fe step=0.25 stop=1
 // expect: t1 16
 // expect: t2 4
@@ -19,6 +20,7 @@
 // expect: n 2
 // expect: st.x[2] 8
 // expect: sa 2
+// expect: cs[2].x 3
 model RecordArrays
   record P
     Real x;
@@ -64,6 +66,11 @@ model RecordArrays
   end Stack;
   parameter Example c2(nRC = 2, rcData = {P(x = 6, y = 7), P(x = 8, y = 9)});
   Stack st(cellData = c2);
+  model Holder
+    parameter P p;
+    Real x = p.x;
+  end Holder;
+  Holder cs[2](p = tab);
   parameter Q sel2[2] = {if k == 1 then Q(a = k, b = 1) else Q(a = k, b = 0) for k in 1:2};
   Real sa = sel2[2].a;
   parameter P tab[2] = {P(x = 1, y = 2), P(x = 3, y = 4)};

@@ -21,14 +21,15 @@
 
 use super::*;
 
-/// What one side of a `connect` names, as far as expandable connectors are concerned.
+/// What one side of a `connect` names, as far as expandable connectors are concerned (an array
+/// of components gives one entry per element, in order).
 enum BusEnd<'a> {
-    /// A component instance (a connector node, perhaps an expandable one).
-    Node(NodeId),
-    /// A variable slot (a connector of a predefined type).
-    Slot(SlotId),
-    /// `bus.name` with no element `name` in the expandable connector `bus`.
-    Missing(NodeId, &'a ast::Ident),
+    /// Component instances (connector nodes, perhaps expandable ones).
+    Nodes(Vec<NodeId>),
+    /// Variable slots (connectors of a predefined type).
+    Slots(Vec<SlotId>),
+    /// `bus.name` with no element `name` in the expandable connectors `bus`.
+    Missing(Vec<NodeId>, &'a ast::Ident),
     /// Anything else (subscripts, values): left to the connection itself.
     Other,
 }
@@ -51,23 +52,31 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let ea = self.bus_end(a, env)?;
                 let eb = self.bus_end(b, env)?;
                 match (ea, eb) {
-                    (BusEnd::Missing(bus, name), other) | (other, BusEnd::Missing(bus, name)) => {
+                    (BusEnd::Missing(buses, name), other)
+                    | (other, BusEnd::Missing(buses, name)) => {
                         // The new element is declared as the other side is.
-                        let source = match other {
-                            BusEnd::Slot(s) => Some(s),
-                            BusEnd::Node(n) => self.slot_of_node(n),
-                            _ => None,
+                        let sources: Vec<SlotId> = match other {
+                            BusEnd::Slots(s) => s,
+                            BusEnd::Nodes(ns) => {
+                                ns.iter().filter_map(|&n| self.slot_of_node(n)).collect()
+                            }
+                            _ => Vec::new(),
                         };
-                        if let Some(src) = source {
-                            self.add_bus_element(bus, name, src)?;
+                        if let Some(&src) = sources.first() {
+                            for bus in buses {
+                                self.add_bus_element(bus, name, src)?;
+                            }
                             changed = true;
                         }
                     }
-                    (BusEnd::Node(x), BusEnd::Node(y))
-                        if self.nodes[x.0 as usize].is_expandable
-                            && self.nodes[y.0 as usize].is_expandable =>
-                    {
-                        union(&mut parent, x, y);
+                    (BusEnd::Nodes(xs), BusEnd::Nodes(ys)) if xs.len() == ys.len() => {
+                        for (x, y) in xs.into_iter().zip(ys) {
+                            if self.nodes[x.0 as usize].is_expandable
+                                && self.nodes[y.0 as usize].is_expandable
+                            {
+                                union(&mut parent, x, y);
+                            }
+                        }
                     }
                     _ => {}
                 }
@@ -117,35 +126,50 @@ impl<'t, 'a> Flattener<'t, 'a> {
         out
     }
 
-    /// What a connect argument names, walking the instances without making an element an
-    /// expandable connector does not have.
+    /// What a connect argument names, walking the instances (through arrays of components,
+    /// element by element) without making an element an expandable connector does not have.
     fn bus_end(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<BusEnd<'a>> {
-        let Some(mut node) = env.node else {
+        let Some(node) = env.node else {
             return Ok(BusEnd::Other);
         };
         if r.global {
             return Ok(BusEnd::Other);
         }
         let last = r.parts.len() - 1;
+        let mut nodes = vec![node];
         for (k, part) in r.parts.iter().enumerate() {
             if !part.subscripts.is_empty() {
                 return Ok(BusEnd::Other);
             }
-            let Some(&sid) = self.nodes[node.0 as usize].slots.get(&part.ident.name) else {
-                if k == last && self.nodes[node.0 as usize].is_expandable {
-                    return Ok(BusEnd::Missing(node, &part.ident));
+            let mut next = Vec::new();
+            let mut slots = Vec::new();
+            for &n in &nodes {
+                let Some(&sid) = self.nodes[n.0 as usize].slots.get(&part.ident.name) else {
+                    if k == last
+                        && nodes
+                            .iter()
+                            .all(|&m| self.nodes[m.0 as usize].is_expandable)
+                    {
+                        return Ok(BusEnd::Missing(nodes, &part.ident));
+                    }
+                    return Ok(BusEnd::Other);
+                };
+                match self.instantiate_referenced(sid)? {
+                    Entry::Nodes { nodes: ns, .. } => next.extend(ns.iter().copied()),
+                    Entry::Vars { .. } if k == last => slots.push(sid),
+                    _ => return Ok(BusEnd::Other),
                 }
-                return Ok(BusEnd::Other);
-            };
-            match self.instantiate_referenced(sid)? {
-                Entry::Nodes { dims, nodes } if dims.is_empty() && nodes.len() == 1 => {
-                    node = nodes[0];
-                }
-                Entry::Vars { .. } if k == last => return Ok(BusEnd::Slot(sid)),
-                _ => return Ok(BusEnd::Other),
             }
+            if !slots.is_empty() {
+                return Ok(if next.is_empty() {
+                    BusEnd::Slots(slots)
+                } else {
+                    BusEnd::Other
+                });
+            }
+            nodes = next;
         }
-        Ok(BusEnd::Node(node))
+        Ok(BusEnd::Nodes(nodes))
     }
 
     /// The slot a component node was made from.

@@ -357,6 +357,27 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         for (sel_dims, index) in &b.select {
             let (ndims, index) = (sel_dims.len(), *index);
+            if let Val::Record(r) = &v {
+                // An array of records: element `index` of every field.
+                if r.dims.len() >= ndims && r.dims[..ndims] == sel_dims[..] {
+                    v = Val::Record(std::rc::Rc::new(select_record(r, ndims, index)));
+                    continue;
+                }
+                if r.dims.is_empty() {
+                    return Ok(v);
+                }
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!(
+                            "the records have size {} but the array is declared with size {}",
+                            dims_text(&r.dims),
+                            dims_text(sel_dims)
+                        ),
+                    )
+                    .at(b.expr.span, "this value"),
+                ));
+            }
             let Val::Arr(a) = &v else {
                 return Ok(v);
             };
@@ -412,6 +433,37 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .at(b.expr.span, "here"),
             )),
         }
+    }
+}
+
+/// Element `index` (row-major over the first `ndims` dimensions) of an array of records.
+fn select_record(r: &values::RecordVal, ndims: usize, index: usize) -> values::RecordVal {
+    let fields = r
+        .fields
+        .iter()
+        .map(|(n, f)| {
+            let v = match f {
+                Val::Arr(a) => {
+                    let block = a.block(ndims);
+                    Val::Arr(Arr {
+                        dims: a.dims[ndims..].to_vec(),
+                        data: a.data[index * block..(index + 1) * block].to_vec(),
+                        ty: a.ty,
+                    })
+                }
+                Val::Record(inner) if inner.dims.len() >= ndims => {
+                    Val::Record(std::rc::Rc::new(select_record(inner, ndims, index)))
+                }
+                other => other.clone(),
+            };
+            (n.clone(), v)
+        })
+        .collect();
+    values::RecordVal {
+        class: r.class,
+        name: r.name.clone(),
+        dims: r.dims[ndims..].to_vec(),
+        fields,
     }
 }
 
