@@ -146,3 +146,35 @@ fn cruise_control_functions_match_reference() {
     assert!(errs[0] < 2e-4, "{errs:?}");
     assert!(errs[1] < errs[0] / 3.0, "{errs:?}");
 }
+
+/// A rotation solved for the rotated vector (`tests/models/loops/Rotation.mo`): b = Rᵀ(φ)·a
+/// with φ = t (forward Euler integrates der(φ) = 1 exactly up to rounding), through φ = 0,
+/// π/2, π and 3π/2, for the explicit and an implicit method.
+#[test]
+fn rotation_is_solved_at_every_angle() {
+    for method in [Method::ForwardEuler, Method::BackwardEuler] {
+        let plan = common::compile_example("../tests/models/loops/Rotation.mo", method, &[], 10);
+        let settings = RunSettings {
+            start: 0.0,
+            stop: 6.5,
+            step: 0.01,
+            every: 10,
+            ..Default::default()
+        };
+        let names: Vec<String> = ["phi", "b[1]", "b[2]"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
+        assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+        for (t, v) in tr.times.iter().zip(&tr.values) {
+            let (phi, a1, a2) = (v[0], (2.0 * t).cos(), 1.0);
+            let b1 = phi.cos() * a1 + phi.sin() * a2;
+            let b2 = -phi.sin() * a1 + phi.cos() * a2;
+            assert!(
+                (v[1] - b1).abs() < 1e-12 && (v[2] - b2).abs() < 1e-12,
+                "t = {t}: {v:?}"
+            );
+        }
+    }
+}

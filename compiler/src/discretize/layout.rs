@@ -161,12 +161,14 @@ pub(super) fn systems(
             unknowns: init_unknowns,
             step_size: None,
             parameter_values: Default::default(),
+            trig_vars: Default::default(),
         },
         System {
             equations: step_all,
             unknowns: step_unknowns,
             step_size: None,
             parameter_values: Default::default(),
+            trig_vars: Default::default(),
         },
     )
 }

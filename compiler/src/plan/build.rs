@@ -108,6 +108,8 @@ pub fn build(
     let mut step_system = d.step.map(Slot::of);
     init_system.parameter_values = values.clone();
     step_system.parameter_values = values;
+    init_system.trig_vars = tearing::trig_variables(&plan.arena, &init_system);
+    step_system.trig_vars = tearing::trig_variables(&plan.arena, &step_system);
     let (init, init_report, _) = solve_system(&mut plan, d, &init_system, &mut counter)?;
     let (step, step_report, symbolic) = solve_system(&mut plan, d, &step_system, &mut counter)?;
     plan.symbolic_loops = symbolic;
@@ -323,7 +325,10 @@ fn solve_small_linear(
         }
     }
     let (a, b) = crate::symbolic::diff::linear(&mut plan.arena, r, t)?;
-    if plan.arena.as_const(a) == Some(0.0) || tearing::zero_at_parameters(&plan.arena, system, a) {
+    if plan.arena.as_const(a) == Some(0.0)
+        || tearing::zero_at_parameters(&plan.arena, system, a)
+        || tearing::oscillating(&plan.arena, system, a)
+    {
         return None;
     }
     if let Some(h) = system.step_size {

@@ -41,7 +41,10 @@ pub fn solve_for<V: Var>(ar: &mut Arena<V>, system: &System<V>, eq: usize, v: V)
     let e = system.equations[eq];
     let r = ar.sub(e.lhs, e.rhs);
     let (a, b) = linear(ar, r, v)?;
-    if ar.as_const(a) == Some(0.0) || zero_at_parameters(ar, system, a) {
+    if ar.as_const(a) == Some(0.0)
+        || zero_at_parameters(ar, system, a)
+        || oscillating(ar, system, a)
+    {
         return None;
     }
     if let Some(h) = system.step_size {
@@ -51,6 +54,52 @@ pub fn solve_for<V: Var>(ar: &mut Arena<V>, system: &System<V>, eq: usize, v: V)
     }
     let nb = ar.neg(b);
     Some(ar.div(nb, a))
+}
+
+/// Whether coefficient `a` passes through zero as the model moves: it contains a sine, cosine
+/// or tangent of something that varies, or an unknown the system defines as one (an entry of
+/// a rotation matrix). Solving for its variable would divide by zero at some angle; such an
+/// equation is left to a loop's Newton step, whose LU pivots.
+pub fn oscillating<V: Var>(ar: &Arena<V>, system: &System<V>, a: ExprId) -> bool {
+    let mut seen = Vec::new();
+    let mut found = false;
+    ar.visit_postorder(a, &mut seen, &mut |id| match ar.node(id) {
+        crate::symbolic::Node::Var(v) if system.trig_vars.contains(&v) => found = true,
+        crate::symbolic::Node::Call1(
+            crate::symbolic::Func1::Sin | crate::symbolic::Func1::Cos | crate::symbolic::Func1::Tan,
+            x,
+        ) if varies(ar, system, x) => found = true,
+        _ => {}
+    });
+    found
+}
+
+/// Whether `e` depends on something that is not a parameter (a variable, a state, time).
+fn varies<V: Var>(ar: &Arena<V>, system: &System<V>, e: ExprId) -> bool {
+    let mut leaves = Vec::new();
+    ar.leaves(e, &mut leaves);
+    leaves.iter().any(|l| match l {
+        crate::symbolic::Node::Var(v) => !system.parameter_values.contains_key(v),
+        crate::symbolic::Node::Const(_) => false,
+        _ => true,
+    })
+}
+
+/// The unknowns a system defines as a sine, cosine or tangent of something that varies: an
+/// equation `v = f(…)` (either side) whose other side holds such a call.
+pub fn trig_variables<V: Var>(ar: &Arena<V>, system: &System<V>) -> rustc_hash::FxHashSet<V> {
+    let unknown: FxHashSet<V> = system.unknowns.iter().copied().collect();
+    let mut out = FxHashSet::default();
+    for eq in &system.equations {
+        for (x, other) in [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)] {
+            if let crate::symbolic::Node::Var(v) = ar.node(x) {
+                if unknown.contains(&v) && oscillating(ar, system, other) {
+                    out.insert(v);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether coefficient `a` depends on parameters only and is zero at their values when the
@@ -414,6 +463,7 @@ mod tests {
             unknowns: (0..n as u32).map(SysVar).collect(),
             step_size: None,
             parameter_values: Default::default(),
+            trig_vars: Default::default(),
         };
         (ar, sys)
     }
@@ -455,6 +505,7 @@ mod tests {
             unknowns: (0..3).map(SysVar).collect(),
             step_size: None,
             parameter_values: Default::default(),
+            trig_vars: Default::default(),
         };
         let blocks = blt(&ar, &sys, &|v| format!("x{}", v.0), &|_| String::new()).expect("regular");
         let order: Vec<SysVar> = blocks.iter().map(|b| b.unknowns[0]).collect();
@@ -479,6 +530,7 @@ mod tests {
             unknowns: vec![x, d],
             step_size: Some(h),
             parameter_values: Default::default(),
+            trig_vars: Default::default(),
         };
         assert!(solve_for(&mut ar, &sys, 0, x).is_some());
         assert!(solve_for(&mut ar, &sys, 0, d).is_none());
@@ -502,6 +554,7 @@ mod tests {
             unknowns: vec![y, d],
             step_size: None,
             parameter_values: [(a, 0.0)].into_iter().collect(),
+            trig_vars: Default::default(),
         };
         assert!(solve_for(&mut ar, &sys, 0, d).is_none());
         sys.parameter_values.insert(a, 1.0);

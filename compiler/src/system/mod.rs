@@ -287,6 +287,9 @@ pub struct System<V: Var = SysVar> {
     /// is not solved for a variable whose coefficient is zero there (a parameter matrix
     /// entry such as 2/3·sin(0) would be divided by).
     pub parameter_values: FxHashMap<V, f64>,
+    /// Unknowns the system defines as a sine, cosine or tangent of something that varies
+    /// (the entries of a rotation matrix): coefficients of them pass through zero.
+    pub trig_vars: rustc_hash::FxHashSet<V>,
 }
 
 impl<V: Var> Default for System<V> {
@@ -296,6 +299,7 @@ impl<V: Var> Default for System<V> {
             unknowns: Vec::new(),
             step_size: None,
             parameter_values: FxHashMap::default(),
+            trig_vars: Default::default(),
         }
     }
 }
@@ -312,6 +316,7 @@ impl System {
                 .iter()
                 .map(|(&v, &x)| (f(v), x))
                 .collect(),
+            trig_vars: self.trig_vars.iter().map(|&v| f(v)).collect(),
         }
     }
 }
