@@ -382,13 +382,20 @@ impl Lower<'_> {
         b.seal_block(after_small);
         if !blk.linear {
             // Converged by residuals?
+            // As the interpreter: against the largest scale of the block (the same
+            // comparisons, so the same answer for every input, NaN included).
             let rr = b.ins().f64const(self.plan.newton.residual_rtol);
+            let mut scale = b.ins().f64const(0.0);
+            for i in 0..k {
+                let s = self.load_slot(b, s0 + i);
+                let gt = b.ins().fcmp(FloatCC::GreaterThan, s, scale);
+                scale = b.ins().select(gt, s, scale);
+            }
+            let lim = b.ins().fmul(rr, scale);
             let mut all = b.ins().iconst(types::I8, 1);
             for i in 0..k {
                 let r = self.load_slot(b, r0 + i);
-                let s = self.load_slot(b, s0 + i);
                 let ra = b.ins().fabs(r);
-                let lim = b.ins().fmul(rr, s);
                 let c = b.ins().fcmp(FloatCC::LessThanOrEqual, ra, lim);
                 all = b.ins().band(all, c);
             }

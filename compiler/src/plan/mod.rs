@@ -101,8 +101,9 @@ pub enum Stmt {
 
 /// Newton settings. An iteration has converged when every update is small,
 /// |Δ| ≤ atol + rtol·|x|, or, before the update, every residual is small against the size of
-/// its equation's terms, |lhs − rhs| ≤ residual_rtol·(|lhs| + |rhs|) (this also accepts
-/// solutions where the residual is flat, e.g. at the kink of a square-root law).
+/// the block's largest equation terms, |lhs − rhs| ≤ residual_rtol·max(|lhs| + |rhs|) (this
+/// also accepts solutions where the residual is flat, e.g. at the kink of a square-root law,
+/// and equations whose own terms vanish at the solution).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Newton {
     pub max_iterations: u32,
