@@ -139,31 +139,17 @@ fn free_states(flat: &FlatModel, plan: &Plan) -> Vec<(Slot, FlatVar)> {
     out
 }
 
-/// `flat` with its initial equations solved into start values, and the report; `flat` itself
-/// (cloned) when it has none.
-pub fn initialize(
+/// How to read every flat variable from the plan's memory: its record's expression, or its
+/// slot (parameters have no record), and the slots of the derivatives.
+#[allow(clippy::type_complexity)]
+fn read_maps(
     flat: &FlatModel,
-    plan_of: &dyn Fn(&FlatModel) -> Result<Plan, Box<Diagnostic>>,
-) -> Result<(FlatModel, Vec<String>), Box<Diagnostic>> {
-    let mut out = flat.clone();
-    if flat.initial_equations.is_empty() {
-        return Ok((out, Vec::new()));
-    }
-    let first_span = flat.initial_equations[0].span;
-    let error = |msg: String| error_at(first_span, msg);
-    let mut without = flat.clone();
-    without.initial_equations.clear();
-    let plan = plan_of(&without)?;
-    let t0 = flat.experiment.start_time.unwrap_or(0.0);
-    let mut it = Interp::new(&plan);
-    let mut mem0 = it.memory();
-    let st = it.init(&mut mem0, t0);
-    if st != Status::Ok {
-        return Err(error(format!(
-            "the model at the start time fails before its initial equations are solved: {}",
-            crate::plan::describe(&plan, st)
-        )));
-    }
+    plan: &Plan,
+) -> (
+    FxHashMap<FlatVar, ExprId>,
+    FxHashMap<FlatVar, Slot>,
+    FxHashMap<FlatVar, Slot>,
+) {
     let by_name: FxHashMap<&str, ExprId> = plan
         .outputs
         .iter()
@@ -189,6 +175,36 @@ pub fn initialize(
             der.insert(id, s);
         }
     }
+    (value, slot, der)
+}
+
+/// `flat` with its initial equations solved into start values, and the report; `flat` itself
+/// (cloned) when it has none.
+pub fn initialize(
+    flat: &FlatModel,
+    plan_of: &dyn Fn(&FlatModel) -> Result<Plan, Box<Diagnostic>>,
+) -> Result<(FlatModel, Vec<String>), Box<Diagnostic>> {
+    let mut out = flat.clone();
+    if flat.initial_equations.is_empty() {
+        return Ok((out, Vec::new()));
+    }
+    free_parameter_equation(flat)?;
+    let first_span = flat.initial_equations[0].span;
+    let error = |msg: String| error_at(first_span, msg);
+    let mut without = flat.clone();
+    without.initial_equations.clear();
+    let plan = plan_of(&without)?;
+    let t0 = flat.experiment.start_time.unwrap_or(0.0);
+    let mut it = Interp::new(&plan);
+    let mut mem0 = it.memory();
+    let st = it.init(&mut mem0, t0);
+    if st != Status::Ok {
+        return Err(error(format!(
+            "the model at the start time fails before its initial equations are solved: {}",
+            crate::plan::describe(&plan, st)
+        )));
+    }
+    let (value, slot, der) = read_maps(flat, &plan);
     let mut model = Model {
         plan: &plan,
         it,
@@ -342,18 +358,10 @@ pub fn initialize(
     Ok((out, report))
 }
 
-/// Every state is fixed: the initial equations are redundant. They must hold at the start as
-/// given (then they are dropped, checked, with a note), else the system is inconsistent.
-fn redundant(
-    flat: &FlatModel,
-    arena: &crate::symbolic::Arena<FlatVar>,
-    eqs: &[(ExprId, ExprId)],
-    model: &mut Model,
-    mut out: FlatModel,
-) -> Result<(FlatModel, Vec<String>), Box<Diagnostic>> {
-    let k = eqs.len();
-    // An equation that gives a parameter with `fixed = false` (which flattening could not
-    // compute from the others) is not redundant: it determines that parameter.
+/// An initial equation that gives a parameter with `fixed = false` (which flattening could not
+/// compute from the others) determines that parameter: rtc's initial system does not solve for
+/// parameters, so it says so rather than take the equation as redundant.
+fn free_parameter_equation(flat: &FlatModel) -> Result<(), Box<Diagnostic>> {
     for eq in &flat.initial_equations {
         let mut leaves = Vec::new();
         flat.arena.leaves(eq.lhs, &mut leaves);
@@ -380,6 +388,20 @@ fn redundant(
             ));
         }
     }
+    Ok(())
+}
+
+/// Every state is fixed: the initial equations are redundant. They must hold at the start as
+/// given (then they are dropped, checked, with a note), else the system is inconsistent.
+fn redundant(
+    flat: &FlatModel,
+    arena: &crate::symbolic::Arena<FlatVar>,
+    eqs: &[(ExprId, ExprId)],
+    model: &mut Model,
+    mut out: FlatModel,
+) -> Result<(FlatModel, Vec<String>), Box<Diagnostic>> {
+    let k = eqs.len();
+    free_parameter_equation(flat)?;
     let mem = model.solve(&[], &[]).map_err(|e| {
         error_at(
             flat.initial_equations[0].span,
