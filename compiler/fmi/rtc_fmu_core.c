@@ -75,6 +75,10 @@ static void explain(rtc_fmu *f, int32_t st, double t) {
         rtc_fmu_logf(f, 1, c, "t = %.15g: the event iteration did not settle (event %ld)", t,
                      detail);
         break;
+    case 7:
+        rtc_fmu_logf(f, 1, c, "t = %.15g: assertion failed: %s", t,
+                     RTC_MODEL_assertion_messages[detail]);
+        break;
     default:
         rtc_fmu_logf(f, 1, c, "t = %.15g: status %ld", t, (long)st);
     }
@@ -86,6 +90,7 @@ int rtc_fmu_initialize(rtc_fmu *f) {
     rtc_events_init(&f->s.events, &event_model, f->s.event_doubles, f->s.event_ints);
     if (st == 0) st = rtc_events_initial(&f->s.events, f->s.mem, f->start);
 #endif
+    if (st == 0) st = RTC_MODEL_CHECK_ASSERTIONS(f->s.mem, 1);
     f->s.params_changed = 0;
     if (st != 0 && (st & 15) != 6) {
         explain(f, st, f->start);
@@ -182,6 +187,7 @@ int rtc_fmu_do_step(rtc_fmu *f, double t0, double step, double *last, const char
 #else
         st = RTC_MODEL_STEP(f->s.mem, t, h);
 #endif
+        if (st == 0) st = RTC_MODEL_CHECK_ASSERTIONS(f->s.mem, 0);
         f->s.steps++;
         if ((st & 15) == 6) {
             rtc_fmu_logf(f, 0, "logEvents", "t = %.15g: terminate() in the model (event %ld)",

@@ -165,6 +165,18 @@ pub trait Stepper {
             }
         }
     }
+    /// Every assertion's condition as 0/1: the plan's assertions, then its initial ones (the
+    /// expression evaluator unless the engine compiled them).
+    fn assertion_values(&mut self, plan: &Plan, mem: &[f64], out: &mut [f64]) {
+        for (k, (e, _)) in plan
+            .assertions
+            .iter()
+            .chain(&plan.initial_assertions)
+            .enumerate()
+        {
+            out[k] = eval_at(plan, mem, *e);
+        }
+    }
     /// The slots the events read as pre(v) take the current values.
     fn event_pre(&mut self, plan: &Plan, mem: &mut [f64]) {
         for e in &plan.events {
@@ -230,6 +242,9 @@ impl Stepper for crate::codegen::Jit {
     }
     fn event_values(&mut self, _plan: &Plan, mem: &[f64], out: &mut [f64]) {
         crate::codegen::Jit::event_values(self, mem, out)
+    }
+    fn assertion_values(&mut self, _plan: &Plan, mem: &[f64], out: &mut [f64]) {
+        crate::codegen::Jit::assertion_values(self, mem, out)
     }
     fn event_pre(&mut self, _plan: &Plan, mem: &mut [f64]) {
         crate::codegen::Jit::event_pre(self, mem)
@@ -615,6 +630,8 @@ pub struct Events<'p> {
     has_at: bool,
     /// Spare vectors for event function values.
     pool: Vec<Vec<f64>>,
+    /// The assertions' values (kept: a step allocates nothing).
+    asserted: Vec<f64>,
 }
 
 impl<'p> Events<'p> {
@@ -635,6 +652,7 @@ impl<'p> Events<'p> {
             terminated: None,
             has_at: plan.events.iter().any(|e| e.at),
             pool: Vec::new(),
+            asserted: Vec::new(),
         }
     }
 
@@ -789,7 +807,7 @@ impl<'p> Events<'p> {
             })
             .collect();
         if first.is_empty() {
-            return self.check_initial_assertions(mem);
+            return self.check_initial_assertions(it, mem);
         }
         let st = self.instant(it, &first, mem, t0, Outcome::Handled);
         if st != Status::Ok {
@@ -801,19 +819,33 @@ impl<'p> Events<'p> {
         }
         match self.terminated {
             Some((event, _)) => Status::Terminated { event },
-            None => self.check_initial_assertions(mem),
+            None => self.check_initial_assertions(it, mem),
         }
     }
 
     /// After initialisation: the assertions of `when initial()`, then the others.
-    fn check_initial_assertions(&self, mem: &[f64]) -> Status {
+    fn check_initial_assertions(&mut self, it: &mut dyn Stepper, mem: &[f64]) -> Status {
+        self.check(it, mem, true)
+    }
+
+    /// The assertions on the values after a step (`initial`: after initialisation, those of
+    /// `when initial()` first), evaluated by the engine: compiled code costs what the
+    /// conditions cost.
+    fn check(&mut self, it: &mut dyn Stepper, mem: &[f64], initial: bool) -> Status {
         let n = self.plan.assertions.len();
-        for (k, (e, _)) in self.plan.initial_assertions.iter().enumerate() {
-            if eval_at(self.plan, mem, *e) == 0.0 {
-                return Status::Assertion { index: n + k };
-            }
+        if n == 0 && !initial {
+            return Status::Ok;
         }
-        self.check_assertions(mem)
+        let mut a = std::mem::take(&mut self.asserted);
+        a.resize(n + self.plan.initial_assertions.len(), 1.0);
+        it.assertion_values(self.plan, mem, &mut a);
+        let failed = if initial {
+            (n..a.len()).chain(0..n).find(|&k| a[k] == 0.0)
+        } else {
+            (0..n).find(|&k| a[k] == 0.0)
+        };
+        self.asserted = a;
+        failed.map_or(Status::Ok, |index| Status::Assertion { index })
     }
 
     /// The earliest time event in (t, t + h]: (event, time); `z` has the event values at t
@@ -864,19 +896,9 @@ impl<'p> Events<'p> {
         self.max_calls = self.max_calls.max(self.calls);
         match (st, self.terminated) {
             (Status::Ok, Some((event, _))) => Status::Terminated { event },
-            (Status::Ok, None) => self.check_assertions(mem),
+            (Status::Ok, None) => self.check(it, mem, false),
             _ => st,
         }
-    }
-
-    /// The model's assertions on the values after a step (or the initial solve).
-    pub fn check_assertions(&self, mem: &[f64]) -> Status {
-        for (index, (e, _)) in self.plan.assertions.iter().enumerate() {
-            if eval_at(self.plan, mem, *e) == 0.0 {
-                return Status::Assertion { index };
-            }
-        }
-        Status::Ok
     }
 
     /// The most step-function evaluations one step may need: 1 without events, 5 with state

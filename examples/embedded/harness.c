@@ -178,6 +178,7 @@ static const char *status_text(int32_t code) {
     case 3: return "singular Jacobian (detail: block)";
     case 4: return "an event chatters: it comes back faster than the step resolves (detail: event)";
     case 5: return "the event iteration did not settle (detail: event)";
+    case 7: return "an assertion of the model failed (detail: assertion)";
     default: return "unknown status";
     }
 }
@@ -214,9 +215,11 @@ int main(int argc, char **argv) {
     rtc_events_init(&events, &event_model, event_doubles, event_ints);
     if (st == 0) st = rtc_events_initial(&events, mem, t0);
 #endif
+    if (st == 0) st = RTC_MODEL_CHECK_ASSERTIONS(mem, 1);
     if (st != 0) {
-        fprintf(stderr, "%s: init failed at t = %g: %s, detail %ld\n", RTC_MODEL_NAME, t0,
-                status_text(st), (long)(st >> 4));
+        fprintf(stderr, "%s: init failed at t = %g: %s, detail %ld%s%s\n", RTC_MODEL_NAME, t0,
+                status_text(st), (long)(st >> 4), (st & 15) == 7 ? ": " : "",
+                (st & 15) == 7 ? RTC_MODEL_assertion_messages[st >> 4] : "");
         return 2;
     }
     print_header();
@@ -240,10 +243,12 @@ int main(int argc, char **argv) {
 #else
         st = RTC_MODEL_STEP(mem, t, h);
 #endif
+        if (st == 0) st = RTC_MODEL_CHECK_ASSERTIONS(mem, 0);
         if (st != 0) {
             print_row(t1);
-            fprintf(stderr, "%s: stopped at t = %g: %s, detail %ld\n", RTC_MODEL_NAME, t1,
-                    status_text(st), (long)(st >> 4));
+            fprintf(stderr, "%s: stopped at t = %g: %s, detail %ld%s%s\n", RTC_MODEL_NAME, t1,
+                    status_text(st), (long)(st >> 4), (st & 15) == 7 ? ": " : "",
+                    (st & 15) == 7 ? RTC_MODEL_assertion_messages[st >> 4] : "");
             return 2;
         }
         if ((k + 1) % every == 0 || k + 1 == n) print_row(t1);

@@ -665,3 +665,76 @@ fn reported_stack_use_bounds_the_measured_one() {
     }
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// The model's assertions travel with the object: `asserts` evaluates their conditions and the
+/// header's `check_assertions` is what the harness runs after init and after every step. A
+/// failing assertion stops the harness at the step `rtc run` stops at, with the message; one
+/// of `when initial()` fails init.
+#[test]
+fn assertions_stop_the_object_where_rtc_run_stops() {
+    let work = temp("asserts");
+    let harness = root().join("examples/embedded");
+    for (name, stop_line) in [
+        (
+            "AssertDrain",
+            "stopped at t = 2.77: an assertion of the model failed (detail: assertion), detail 0: the tank ran below a quarter of its height",
+        ),
+        (
+            "AssertInitialFails",
+            "init failed at t = 0: an assertion of the model failed (detail: assertion), detail 0: x must start at 0.5 or above",
+        ),
+    ] {
+        let model = root().join("tests/models").join(format!("{name}.mo"));
+        let build = work.join(name);
+        let exe = build.join("run");
+        let out = Command::new("make")
+            .arg("-s")
+            .arg("-C")
+            .arg(&harness)
+            .arg(format!("MODEL={}", model.display()))
+            .arg(format!("NAME={name}"))
+            .arg("RTCFLAGS=--method fe --step 0.01")
+            .arg(format!("RTC={RTC}"))
+            .arg(format!("BUILD={}", build.display()))
+            .arg(&exe)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: make: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json = std::fs::read_to_string(build.join(format!("{name}.json"))).unwrap();
+        assert!(json.contains(&format!("\"asserts\": \"{name}_asserts\"")), "{json}");
+        let out = Command::new(&exe).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(stop_line), "{name}: {err}");
+        // rtc run stops at the same time with the same message.
+        let run = Command::new(RTC)
+            .arg("run")
+            .arg(&model)
+            .args(["--method", "fe", "--step", "0.01", "--interval", "0.01", "--stop", "5", "--out"])
+            .arg(work.join(format!("{name}.csv")))
+            .output()
+            .unwrap();
+        let run_err = String::from_utf8_lossy(&run.stderr);
+        let message = stop_line.rsplit(": ").next().unwrap();
+        let at = if name == "AssertDrain" {
+            "t = 2.77"
+        } else {
+            "initialisation failed"
+        };
+        assert!(
+            run.status.code() == Some(2) && run_err.contains(message) && run_err.contains(at),
+            "{name}: rtc run: {run_err}"
+        );
+        if name == "AssertDrain" {
+            // The rows printed before the stop equal the JIT's, to the bit.
+            let obj = String::from_utf8(out.stdout).unwrap();
+            let jit = std::fs::read_to_string(work.join(format!("{name}.csv"))).unwrap();
+            assert_eq!(compare(name, &jit, &obj), 0.0);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}

@@ -529,6 +529,46 @@ fn a_diverging_fmu_step_is_an_error_naming_the_variable() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A failing assertion of the model is an error of the step it fails in, logged with the
+/// assertion's message and the time `rtc run` stops at.
+#[test]
+fn a_failing_assertion_is_an_fmu_error_with_its_message() {
+    let dir = scratch("assert");
+    let exe = master(&dir);
+    let model = common::repo_root().join("tests/models/AssertDrain.mo");
+    let (code, _, err) = rtc(
+        &[
+            "fmu",
+            model.to_str().unwrap(),
+            "--method",
+            "fe",
+            "--step",
+            "0.01",
+            "-o",
+            "fmu",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (table, token) = description(&dir.join("fmu"));
+    let h = table.iter().find(|(n, _)| n == "h").unwrap().1;
+    let out = Command::new(&exe)
+        .arg(dir.join("fmu/binaries/x86_64-linux/AssertDrain.so"))
+        .args([token.as_str(), "5", "0.01"])
+        .arg(format!("out:{h}"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("fmu [3]")
+            && err
+                .contains("t = 2.77: assertion failed: the tank ran below a quarter of its height"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A tunable parameter changed between steps (halfway) takes effect from the next step, with
 /// what depends on it recomputed: the FMU equals the plan interpreter (which the native code
 /// matches bitwise) given the same change, to the bit.

@@ -24,11 +24,15 @@ pub struct Jit {
     zc: Option<OutputsFn>,
     pre: Option<ParametersFn>,
     events: Vec<ParametersFn>,
+    /// The assertions' conditions (models with assertions).
+    asserts: Option<OutputsFn>,
     /// Slots of the plan's variables; the scratch area follows.
     pub slots: usize,
     pub scratch: usize,
     /// Number of values `outputs` writes.
     pub output_count: usize,
+    /// Number of values `asserts` writes.
+    pub assertion_count: usize,
     /// Cranelift IR text of every function, when requested.
     pub clif: Vec<String>,
     residual_offset: usize,
@@ -164,6 +168,10 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
     let pre = g.pre.map(|f| unsafe {
         std::mem::transmute::<*const u8, ParametersFn>(g.module.get_finalized_function(f))
     });
+    // SAFETY: as above.
+    let asserts = g.asserts.map(|f| unsafe {
+        std::mem::transmute::<*const u8, OutputsFn>(g.module.get_finalized_function(f))
+    });
     let events = g
         .event_fns
         .iter()
@@ -188,9 +196,11 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
         zc,
         pre,
         events,
+        asserts,
         slots,
         scratch,
         output_count: plan.outputs.len(),
+        assertion_count: plan.assertions.len() + plan.initial_assertions.len(),
         clif: std::mem::take(&mut g.clif),
         residual_offset: slots,
         block_sizes,
@@ -283,6 +293,17 @@ impl Jit {
         assert!(mem.len() >= self.slots + self.scratch);
         // SAFETY: as above.
         unsafe { (self.events[k])(mem.as_mut_ptr()) };
+    }
+
+    /// Every assertion's condition (0/1; the plan's assertions, then its initial ones) into
+    /// `out`.
+    pub fn assertion_values(&self, mem: &[f64], out: &mut [f64]) {
+        assert!(mem.len() >= self.slots + self.scratch);
+        if let Some(f) = self.asserts {
+            assert!(out.len() >= self.assertion_count);
+            // SAFETY: both blocks are at least the sizes the code indexes, checked above.
+            unsafe { f(mem.as_ptr(), out.as_mut_ptr()) };
+        }
     }
 
     /// Every named variable (the plan's outputs, in order) from `mem` into `out`.

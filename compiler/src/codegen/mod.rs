@@ -377,6 +377,8 @@ struct Generated<M: Module> {
     zc: Option<FuncId>,
     pre: Option<FuncId>,
     event_fns: Vec<FuncId>,
+    /// The assertions' conditions, 0/1 (models with assertions).
+    asserts: Option<FuncId>,
     clif: Vec<String>,
     frames: FxHashMap<FuncId, Frame>,
     /// The C math library functions the code calls.
@@ -572,6 +574,21 @@ fn generate<M: Module>(
             event_fns.push(g.entry(&name, &chunks, Entry::Parameters)?);
         }
     }
+    // asserts: every assertion's condition as 0/1, those checked after every step first, then
+    // those of `when initial()` (the run loop's numbering).
+    let asserts = if plan.assertions.is_empty() && plan.initial_assertions.is_empty() {
+        None
+    } else {
+        let pieces: Vec<Piece> = plan
+            .assertions
+            .iter()
+            .chain(&plan.initial_assertions)
+            .enumerate()
+            .map(|(k, (e, _))| Piece::Output(k, *e))
+            .collect();
+        let chunks = g.chunks("asserts", pieces)?;
+        Some(g.entry("asserts", &chunks, Entry::Outputs)?)
+    };
     let mut libm: Vec<&'static str> = g
         .imports
         .keys()
@@ -588,6 +605,7 @@ fn generate<M: Module>(
         zc,
         pre,
         event_fns,
+        asserts,
         clif: g.clif.take().unwrap_or_default(),
         frames: std::mem::take(&mut g.frames),
         libm,

@@ -108,6 +108,8 @@ pub struct ObjectCode {
     pub stack_outputs: u32,
     /// Deepest stack use of the event functions (zc, pre, event<k>).
     pub stack_events: u32,
+    /// Deepest stack use of `asserts`.
+    pub stack_asserts: u32,
     /// Whether the step calls into the C math library (whose stack use adds to `stack_step`).
     pub step_calls_libm: bool,
     pub clif: Vec<String>,
@@ -151,6 +153,7 @@ pub fn object(
             .map(|&f| g.stack_bytes(f).0)
             .max()
             .unwrap_or(0);
+    let stack_asserts = g.asserts.map_or(0, |f| g.stack_bytes(f).0);
     let (externals, libm): (Vec<&'static str>, Vec<&'static str>) =
         g.libm.iter().partition(|n| !super::is_libm(n));
     let externals = externals
@@ -167,6 +170,7 @@ pub fn object(
         stack_step,
         stack_outputs,
         stack_events,
+        stack_asserts,
         step_calls_libm,
         clif,
     })

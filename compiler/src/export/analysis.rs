@@ -142,6 +142,18 @@ pub fn report(
         "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop)",
         w.flops, w.libm_calls, p.newton.max_iterations
     );
+    if !p.assertions.is_empty() || !p.initial_assertions.is_empty() {
+        let roots: Vec<_> = p.assertions.iter().map(|(e, _)| *e).collect();
+        let a = crate::plan::expr_work(&p.arena, &roots);
+        let _ = writeln!(
+            out,
+            "  assertions: {} checked after every step ({} flops, {} libm calls more), {} more after init",
+            p.assertions.len(),
+            a.flops,
+            a.libm_calls,
+            p.initial_assertions.len()
+        );
+    }
     initial_lines(&mut out, sources, p, init_r);
     emit_more(&mut out, flat, p, d, emit)?;
     Ok(out)

@@ -15,6 +15,7 @@ impl Description<'_> {
         self.slots(&mut h);
         self.tables(&mut h);
         self.event_section(&mut h);
+        self.assertion_section(&mut h);
         self.generic_names(&mut h);
         h.push_str("#endif\n\n#ifdef __cplusplus\n}\n#endif\n\n");
         let _ = writeln!(h, "#endif /* {guard} */");
@@ -343,6 +344,9 @@ impl Description<'_> {
             ("output_names", "output_names"),
             ("output_default", "output_default"),
             ("EVENT_COUNT", "EVENT_COUNT"),
+            ("ASSERTION_COUNT", "ASSERTION_COUNT"),
+            ("CHECK_ASSERTIONS", "check_assertions"),
+            ("assertion_messages", "assertion_messages"),
         ] {
             let _ = writeln!(h, "#define RTC_MODEL_{g} {p}_{s}");
         }
@@ -362,6 +366,53 @@ impl Description<'_> {
                 let _ = writeln!(h, "#define RTC_MODEL_{g} {p}_{s}");
             }
         }
+    }
+
+    /// The assertions: their conditions as a function, their messages, and the check a harness
+    /// runs after init and after every step (status 7, detail: the assertion).
+    fn assertion_section(&self, h: &mut String) {
+        let p = &self.prefix;
+        let plan = self.plan;
+        let (n, m) = (plan.assertions.len(), plan.initial_assertions.len());
+        let _ = writeln!(
+            h,
+            "\n/* Assertions: {n} checked after every step, {m} more (of `when initial()`) after init. */\n#define {p}_ASSERTION_COUNT {}\n#define {p}_ASSERTION 7",
+            n + m
+        );
+        let messages: Vec<String> = plan
+            .assertions
+            .iter()
+            .chain(&plan.initial_assertions)
+            .map(|(_, msg)| format!("  {}", c_string(msg)))
+            .collect();
+        let _ = writeln!(
+            h,
+            "static const char *const {p}_assertion_messages[{}] = {{\n{}\n}};",
+            (n + m).max(1),
+            if messages.is_empty() {
+                "  0".into()
+            } else {
+                messages.join(",\n")
+            }
+        );
+        if n + m == 0 {
+            let _ = writeln!(
+                h,
+                "static inline int32_t {p}_check_assertions(const double *mem, int32_t after_init) {{\n    (void)mem;\n    (void)after_init;\n    return 0;\n}}"
+            );
+            return;
+        }
+        let _ = writeln!(
+            h,
+            "/* asserts writes every assertion's condition (1 holds, 0 failed) into a[k], those\n * checked after every step first. Stack use: {} bytes (generated frames). */\nint32_t {p}_asserts(const double *mem, double *a);",
+            self.code.stack_asserts
+        );
+        let _ = writeln!(
+            h,
+            "/* After a step that returned 0 (after_init = 0) or after init (1): ASSERTION | k << 4\n * for the first assertion k that failed (those of `when initial()` first), else 0. */\nstatic inline int32_t {p}_check_assertions(const double *mem, int32_t after_init) {{\n    double a[{}];\n    int32_t k;\n    {p}_asserts(mem, a);\n    if (after_init)\n        for (k = {n}; k < {}; k++)\n            if (a[k] == 0.0) return {p}_ASSERTION | (k << 4);\n    for (k = 0; k < {n}; k++)\n        if (a[k] == 0.0) return {p}_ASSERTION | (k << 4);\n    return 0;\n}}",
+            n + m,
+            n + m
+        );
     }
 
     /// The events: count, functions and tables for an event stepper (`examples/embedded/

@@ -62,11 +62,16 @@ impl Description<'_> {
             &mut j,
             "functions",
             format!(
-                "{{\"init\": \"{p}_init\", \"start\": \"{p}_start\", \"step\": \"{p}_step\", \"outputs\": \"{p}_outputs\", \"parameters\": \"{p}_parameters\"{}}}",
+                "{{\"init\": \"{p}_init\", \"start\": \"{p}_start\", \"step\": \"{p}_step\", \"outputs\": \"{p}_outputs\", \"parameters\": \"{p}_parameters\"{}{}}}",
                 if plan.events.is_empty() {
                     String::new()
                 } else {
                     format!(", \"zc\": \"{p}_zc\", \"pre\": \"{p}_pre\", \"event\": \"{p}_event<k>\"")
+                },
+                if plan.assertions.is_empty() && plan.initial_assertions.is_empty() {
+                    String::new()
+                } else {
+                    format!(", \"asserts\": \"{p}_asserts\"")
                 }
             ),
         );
@@ -81,6 +86,23 @@ impl Description<'_> {
                         "{{\"condition\": {}, \"terminates\": {}}}",
                         json_string(&e.text),
                         e.terminate.is_some()
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+        field(
+            &mut j,
+            "assertions",
+            format!(
+                "[{}]",
+                plan.assertions
+                    .iter()
+                    .map(|a| (a, false))
+                    .chain(plan.initial_assertions.iter().map(|a| (a, true)))
+                    .map(|((_, m), initial)| format!(
+                        "{{\"message\": {}, \"after_init_only\": {initial}}}",
+                        json_string(m)
                     ))
                     .collect::<Vec<_>>()
                     .join(", ")
