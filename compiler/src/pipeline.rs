@@ -113,6 +113,11 @@ pub fn load_source(file_name: &str, text: &str, opts: &Options) -> Loaded {
     let mut diagnostics = outcome.diagnostics;
     let mut model = outcome.model;
     if let Some(m) = &mut model {
+        // Terms zero at the parameters' values leave the structure before it is analysed.
+        let notes = structure::vanishing::drop_vanishing_terms(m);
+        m.notes.extend(notes);
+    }
+    if let Some(m) = &mut model {
         // Index reduction first: a state it demotes to an algebraic variable has its
         // `fixed = true` turned into an initial equation with the others below.
         match structure::index::reduce(m) {

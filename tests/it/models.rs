@@ -178,3 +178,51 @@ fn rotation_is_solved_at_every_angle() {
         }
     }
 }
+
+/// A series resistance of zero (`i*Rs = vin - v` with `Rs = 0`) changes the structure: the
+/// equation constrains the capacitor's voltage and no longer determines the current. The
+/// term is left out before index reduction (the model's notes say so) and `Rs` is no longer
+/// tunable; the current is then C·d(vin)/dt = 0.01·cos(10 t), exact up to rounding since
+/// index reduction differentiates `vin = sin(10 t)` symbolically. With Rs = 0.5 the term
+/// stays, the circuit is an RC one, and Rs is tunable. (Before, the zero term was kept and
+/// the initial Jacobian was singular.)
+#[test]
+fn zero_series_resistance_is_evaluated_for_the_structure() {
+    let file = "../tests/models/ZeroSeriesResistance.mo";
+    let plan = common::compile_example(file, Method::BackwardEuler, &[], 10);
+    assert!(
+        plan.notes
+            .iter()
+            .any(|n| n.contains("`i*Rs` (`Rs` = 0) is zero") && n.contains("Rs now constant")),
+        "{:?}",
+        plan.notes
+    );
+    assert!(!plan
+        .tunable_parameters()
+        .iter()
+        .any(|&s| plan.vars[s.index()].name == "Rs"));
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 1e-3,
+        every: 1,
+        ..Default::default()
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &["i".to_string()]).expect("run");
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let i = tr.column("i").unwrap();
+    let worst = tr
+        .times
+        .iter()
+        .zip(&i)
+        .map(|(&t, &x)| (x - 0.01 * (10.0 * t).cos()).abs())
+        .fold(0.0, f64::max);
+    assert!(worst < 1e-12, "largest deviation {worst:e}");
+
+    let plan = common::compile_example(file, Method::BackwardEuler, &[("Rs", 0.5)], 10);
+    assert!(!plan.notes.iter().any(|n| n.contains("is zero")));
+    assert!(plan
+        .tunable_parameters()
+        .iter()
+        .any(|&s| plan.vars[s.index()].name == "Rs"));
+}

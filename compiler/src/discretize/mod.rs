@@ -64,6 +64,8 @@ struct Builder<'m> {
 impl<'m> Builder<'m> {
     fn add(&mut self, name: String, kind: SVarKind, flat: Option<FlatVar>, span: Span) -> SysVar {
         let id = SysVar(self.vars.len() as u32);
+        let constant =
+            flat.is_some_and(|f| self.flat.var(f).kind == crate::flat::VarKind::Constant);
         self.vars.push(SVar {
             name,
             kind,
@@ -71,6 +73,7 @@ impl<'m> Builder<'m> {
             pre_of: None,
             binding: None,
             span,
+            constant,
         });
         id
     }

@@ -51,6 +51,7 @@ pub fn build(
                 kind: SlotKind::System(v.kind),
                 binding: v.binding,
                 span: v.span,
+                constant: v.constant,
             })
             .collect(),
         parameters: Vec::new(),
@@ -497,6 +498,7 @@ fn torn_block(
                 kind: SlotKind::Tangent,
                 binding: None,
                 span: a.span,
+                constant: false,
             });
             tangents.push(Assign {
                 var: slot,

@@ -66,6 +66,7 @@ impl Hoister {
             kind: SlotKind::Hoisted,
             binding: Some(e),
             span: Default::default(),
+            constant: false,
         });
         plan.hoisted.push(v);
         self.slots.insert(e, v);

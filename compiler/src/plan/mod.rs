@@ -53,6 +53,8 @@ pub struct PlanVar {
     /// Start value or parameter binding (over parameters and other known slots).
     pub binding: Option<ExprId>,
     pub span: Span,
+    /// A constant of the model (not tunable, see [`crate::system::SVar::constant`]).
+    pub constant: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -306,6 +308,7 @@ impl Plan {
             .enumerate()
             .filter(|(_, v)| {
                 v.kind == SlotKind::System(SVarKind::Parameter)
+                    && !v.constant
                     && v.name != "initial()"
                     && v.binding
                         .is_none_or(|b| matches!(self.arena.node(b), Node::Const(_)))

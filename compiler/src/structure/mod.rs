@@ -10,6 +10,7 @@ pub mod blt;
 pub mod index;
 pub mod matching;
 pub mod tearing;
+pub mod vanishing;
 
 use crate::diag::Diagnostic;
 use crate::flat::{FlatEq, FlatVar};

@@ -224,6 +224,9 @@ pub struct SVar {
     /// Parameters: value expression (over parameters); states and algebraics: start value.
     pub binding: Option<ExprId>,
     pub span: Span,
+    /// A Modelica constant, or a parameter the structure was evaluated with (see
+    /// [`crate::structure::vanishing`]): never tunable.
+    pub constant: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -447,6 +450,7 @@ impl Discretized {
             pre_of,
             binding,
             span,
+            constant: false,
         });
         id
     }

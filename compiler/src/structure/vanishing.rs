@@ -1,0 +1,224 @@
+//! Terms that vanish at the parameters' values.
+//!
+//! A product whose factor of parameters is zero (`irs*p.m_sourceResistance` in a MOSFET
+//! model whose card gives no source resistance) is zero whatever its unknowns: the equation
+//! `irs*R = S.v - Sinternal` with `R = 0` says `Sinternal = S.v`, and does not determine
+//! `irs`. Left in, the term still counts as an occurrence of `irs`, so matching may assign the
+//! equation to it and index reduction does not see that `Sinternal` is constrained: the
+//! Jacobian is then singular where the structure said it was not (Cellier & Kofman §10.4:
+//! the structural analysis decides what a block solves for, the numbers must agree).
+//!
+//! So before index reduction such terms are dropped from the equations where that removes
+//! an unknown from them, if the structure depends on it: with them gone, fewer equations can
+//! be matched to unknowns (the model at these values has another structure, or a higher
+//! index). Elsewhere they are zeros in the Jacobian and nothing more (a state-space block
+//! with zeros in its matrix), and they stay, their parameters tunable. Where they are dropped
+//! the structure is that of the model at these parameter values, as a tool evaluating the
+//! parameters (`Evaluate = true`) would find it; the parameters the factor is computed from
+//! become constants, not tunable (in `rtc run`, FMUs and headers): a new value would need the
+//! term back. Each dropped term is reported in the model's notes (`rtc analyze`).
+
+use crate::flat::{FlatModel, FlatVar, VarKind};
+use crate::symbolic::{ExprId, Node};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// An equation without its vanishing terms: its index, its new sides, the dropped
+/// (factor, product) pairs, and the unknowns it no longer contains.
+type Change = (usize, ExprId, ExprId, Vec<(ExprId, ExprId)>, Vec<FlatVar>);
+
+/// Drops the vanishing terms of `m`'s equations where that removes an unknown from an
+/// equation and the structure needs it; the parameters they came from become constants.
+/// Returns the notes.
+pub fn drop_vanishing_terms(m: &mut FlatModel) -> Vec<String> {
+    let mut values: FxHashMap<ExprId, Option<f64>> = FxHashMap::default();
+    let mut changes: Vec<Change> = Vec::new();
+    for k in 0..m.equations.len() {
+        let eq = m.equations[k].clone();
+        let mut dropped: Vec<(ExprId, ExprId)> = Vec::new();
+        let lhs = rewrite(m, eq.lhs, &mut values, &mut dropped);
+        let rhs = rewrite(m, eq.rhs, &mut values, &mut dropped);
+        if dropped.is_empty() {
+            continue;
+        }
+        let before = unknowns(m, &[eq.lhs, eq.rhs]);
+        let after = unknowns(m, &[lhs, rhs]);
+        let mut lost: Vec<FlatVar> = before.into_iter().filter(|v| !after.contains(v)).collect();
+        if lost.is_empty() {
+            continue;
+        }
+        lost.sort_by_key(|v| v.index());
+        changes.push((k, lhs, rhs, dropped, lost));
+    }
+    if changes.is_empty() {
+        return Vec::new();
+    }
+    // Only where the structure depends on them: with the terms gone, fewer equations can be
+    // matched to unknowns (the model at these values has another structure, or a higher
+    // index). Otherwise they are zero in the Jacobian and nothing more, and the parameters
+    // stay tunable.
+    let mut without = m.clone();
+    for (k, lhs, rhs, ..) in &changes {
+        without.equations[*k].lhs = *lhs;
+        without.equations[*k].rhs = *rhs;
+    }
+    let deficiency = |model: &FlatModel| -> Option<usize> {
+        let sys = super::build_system(&mut model.clone()).ok()?;
+        let matched = super::matching::maximum_matching(&sys.incidence, sys.unknowns.len()).size;
+        Some(sys.equations.len().max(sys.unknowns.len()) - matched)
+    };
+    match (deficiency(m), deficiency(&without)) {
+        (Some(d), Some(d0)) if d0 > d => {}
+        _ => return Vec::new(),
+    }
+    let mut notes = Vec::new();
+    let mut frozen: FxHashSet<FlatVar> = FxHashSet::default();
+    for (k, lhs, rhs, dropped, lost) in changes {
+        let eq = m.equations[k].clone();
+        let mut names: Vec<String> = Vec::new();
+        for &(factor, _) in &dropped {
+            for p in roots(m, factor) {
+                if frozen.insert(p) {
+                    names.push(m.var(p).name.clone());
+                }
+            }
+        }
+        let terms: Vec<String> = dropped
+            .iter()
+            .map(|&(f, t)| format!("`{}` (`{}` = 0)", m.expr_string(t), m.expr_string(f)))
+            .collect();
+        notes.push(format!(
+            "equation `{} = {}`: {} is zero at the parameters' values and left out, so the equation no longer determines {}{}",
+            m.expr_string(eq.lhs),
+            m.expr_string(eq.rhs),
+            terms.join(", "),
+            lost.iter()
+                .map(|&v| format!("`{}`", m.var(v).name))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if names.is_empty() {
+                String::new()
+            } else {
+                format!("; {} now constant (not tunable)", names.join(", "))
+            }
+        ));
+        m.equations[k].lhs = lhs;
+        m.equations[k].rhs = rhs;
+    }
+    for p in frozen {
+        m.vars[p.index()].kind = VarKind::Constant;
+    }
+    notes
+}
+
+/// `e` with every product of a zero parameter factor and an unknown replaced by 0; the
+/// dropped (factor, product) pairs are added to `dropped`.
+fn rewrite(
+    m: &mut FlatModel,
+    e: ExprId,
+    values: &mut FxHashMap<ExprId, Option<f64>>,
+    dropped: &mut Vec<(ExprId, ExprId)>,
+) -> ExprId {
+    let mut order = Vec::new();
+    let mut seen = vec![false; m.arena.len()];
+    m.arena
+        .visit_postorder(e, &mut seen, &mut |id| order.push(id));
+    let mut new: FxHashMap<ExprId, ExprId> = FxHashMap::default();
+    for id in order {
+        let node = m.arena.node(id);
+        let out = match node {
+            Node::Const(_)
+            | Node::Var(_)
+            | Node::Der(_)
+            | Node::Pre(_)
+            | Node::Time
+            | Node::Arg(_) => id,
+            Node::Mul(a, b) => {
+                let zero = |m: &FlatModel, vals: &mut FxHashMap<ExprId, Option<f64>>, f, g| {
+                    let v = *vals
+                        .entry(f)
+                        .or_insert_with(|| super::alias::param_value(m, f, 0));
+                    v == Some(0.0) && has_unknown(m, g)
+                };
+                if zero(m, values, a, b) {
+                    dropped.push((a, id));
+                    m.arena.constant(0.0)
+                } else if zero(m, values, b, a) {
+                    dropped.push((b, id));
+                    m.arena.constant(0.0)
+                } else {
+                    let (a, b) = (new[&a], new[&b]);
+                    m.arena.mul(a, b)
+                }
+            }
+            Node::Call(c) => {
+                let ch: Vec<ExprId> = m.arena.children(id).map(|x| new[&x]).collect();
+                let site = m.arena.call_site(c).clone();
+                m.arena.call(site.f, site.out, &ch)
+            }
+            op => {
+                let ch: Vec<ExprId> = m.arena.children(id).map(|x| new[&x]).collect();
+                crate::symbolic::rebuild(&mut m.arena, op, &ch)
+            }
+        };
+        new.insert(id, out);
+    }
+    new[&e]
+}
+
+/// Whether `e` contains an unknown of the continuous system (an algebraic variable or a
+/// derivative; states are known).
+fn has_unknown(m: &FlatModel, e: ExprId) -> bool {
+    !unknowns(m, &[e]).is_empty()
+}
+
+/// The algebraic variables and the states under `der` that `roots` contain.
+fn unknowns(m: &FlatModel, roots: &[ExprId]) -> FxHashSet<FlatVar> {
+    let mut out = FxHashSet::default();
+    let mut leaves = Vec::new();
+    for &r in roots {
+        m.arena.leaves(r, &mut leaves);
+    }
+    for l in leaves {
+        match l {
+            Node::Var(v) if m.var(v).kind == VarKind::Algebraic => {
+                out.insert(v);
+            }
+            Node::Der(v) => {
+                out.insert(v);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The parameters `e`'s value comes from: those with a literal value (or none), through the
+/// bindings of the others.
+fn roots(m: &FlatModel, e: ExprId) -> Vec<FlatVar> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    let mut seen: FxHashSet<ExprId> = FxHashSet::default();
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        let mut leaves = Vec::new();
+        m.arena.leaves(x, &mut leaves);
+        for l in leaves {
+            let Node::Var(p) = l else { continue };
+            let var = m.var(p);
+            if var.kind != VarKind::Parameter {
+                continue;
+            }
+            match var.binding {
+                Some(b) if m.arena.as_const(b).is_none() => stack.push(b),
+                _ => {
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
