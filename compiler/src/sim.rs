@@ -630,6 +630,10 @@ pub struct Events<'p> {
     has_at: bool,
     /// Spare vectors for event function values.
     pool: Vec<Vec<f64>>,
+    /// The time events due at the instant being handled, and those handled in this step
+    /// (kept: a step allocates nothing once warm).
+    due: Vec<usize>,
+    fired: Vec<usize>,
     /// The assertions' values (kept: a step allocates nothing).
     asserted: Vec<f64>,
 }
@@ -652,6 +656,8 @@ impl<'p> Events<'p> {
             terminated: None,
             has_at: plan.events.iter().any(|e| e.at),
             pool: Vec::new(),
+            due: Vec::new(),
+            fired: Vec::new(),
             asserted: Vec::new(),
         }
     }
@@ -848,36 +854,44 @@ impl<'p> Events<'p> {
         failed.map_or(Status::Ok, |index| Status::Assertion { index })
     }
 
-    /// The earliest time event in (t, t + h]: (event, time); `z` has the event values at t
-    /// (the times of relations of time alone).
-    fn time_event(&self, z: &[f64], t: f64, h: f64) -> Option<(usize, f64)> {
-        let tol = 1e-9 * h.abs().max(f64::MIN_POSITIVE);
-        let mut best: Option<(usize, f64)> = None;
-        for (k, e) in self.plan.events.iter().enumerate() {
-            if e.at {
-                let te = z[k];
-                if te > t + tol && te <= t + h + tol && best.is_none_or(|b| te < b.1) {
-                    best = Some((k, te));
-                }
-                continue;
-            }
-            let Some((start, interval)) = e.sample else {
-                continue;
-            };
-            let mut j = if start > t + tol {
-                0.0
-            } else {
-                ((t - start) / interval).floor() + 1.0
-            };
-            if start + j * interval <= t + tol {
-                j += 1.0;
-            }
-            let te = start + j * interval;
-            if te <= t + h + tol && best.is_none_or(|b| te < b.1) {
-                best = Some((k, te));
+    /// When time event `k` is next due after `t` (beyond the tolerance): a sample's next tick,
+    /// a relation of time's time (in `z`, the event values at t); `None` for other events.
+    fn due_time(&self, z: &[f64], k: usize, t: f64, tol: f64) -> Option<f64> {
+        let e = &self.plan.events[k];
+        if e.at {
+            return (z[k] > t + tol).then_some(z[k]);
+        }
+        let (start, interval) = e.sample?;
+        let mut j = if start > t + tol {
+            0.0
+        } else {
+            ((t - start) / interval).floor() + 1.0
+        };
+        if start + j * interval <= t + tol {
+            j += 1.0;
+        }
+        Some(start + j * interval)
+    }
+
+    /// The earliest time in (t, end] at which time events are due, with every event due then
+    /// (within the tolerance: simultaneous samples, three switches closing at one time) in
+    /// `self.due`; `z` has the event values at t.
+    fn time_events(&mut self, z: &[f64], t: f64, end: f64, tol: f64) -> Option<f64> {
+        let n = self.plan.events.len();
+        let first = (0..n)
+            .filter_map(|k| self.due_time(z, k, t, tol))
+            .filter(|&te| te <= end + tol)
+            .min_by(f64::total_cmp)?;
+        self.due.clear();
+        for k in 0..n {
+            if self
+                .due_time(z, k, t, tol)
+                .is_some_and(|te| (te - first).abs() <= tol)
+            {
+                self.due.push(k);
             }
         }
-        best
+        Some(first)
     }
 
     /// One step from `t` to `t + h` with event handling: a time event due in the step splits
@@ -902,14 +916,21 @@ impl<'p> Events<'p> {
     }
 
     /// The most step-function evaluations one step may need: 1 without events, 5 with state
-    /// events, 11 with time events (what `rtc analyze` prints); one more while a chattering
-    /// event is held.
+    /// events, 5 + 6·T with T time events (11 with one; what `rtc analyze` prints); one more
+    /// while a chattering event is held.
     pub fn bound(&self) -> u32 {
         let p = self.plan;
         let held =
             u32::from(self.zeno == Zeno::Hold && p.events.iter().any(|e| e.sample.is_none()));
-        if p.events.iter().any(|e| e.sample.is_some() || e.at) {
-            11 + held
+        let timed = p
+            .events
+            .iter()
+            .filter(|e| e.sample.is_some() || e.at)
+            .count() as u32;
+        if timed > 0 {
+            // Each time event at most once per step: timed instants split it into timed + 1
+            // parts of up to 5 evaluations each, plus a zero-length step after each instant.
+            5 + 6 * timed + held
         } else if p.events.is_empty() {
             1
         } else {
@@ -923,39 +944,56 @@ impl<'p> Events<'p> {
         it.step(mem, t, h)
     }
 
+    /// The step with its time events: each instant at which some are due splits it at that
+    /// known time (no location needed), all events due then acting together; state events
+    /// are located inside each part. A time event due a second time in one step (a sample
+    /// faster than the step) chatters: its occurrences cannot be resolved.
     fn step_timed(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
         if self.plan.events.is_empty() {
             return self.call(it, mem, t, h);
         }
-        let z = if self.has_at {
-            self.values(it, mem)
-        } else {
-            Vec::new()
-        };
-        let found = self.time_event(&z, t, h);
-        if self.has_at {
-            self.recycle(z);
-        }
-        let Some((k, te)) = found else {
-            return self.step_state(it, mem, t, h);
-        };
         let end = t + h;
-        let at_end = (te - end).abs() <= 1e-9 * h.abs().max(f64::MIN_POSITIVE);
-        let h1 = if at_end { h } else { te - t };
-        let st = self.step_state(it, mem, t, h1);
-        if st != Status::Ok {
-            return st;
+        let tol = 1e-9 * h.abs().max(f64::MIN_POSITIVE);
+        self.fired.clear();
+        let mut cur = t;
+        loop {
+            // From t the rest is h itself (bitwise what a step without events gets).
+            let rest = if cur == t { h } else { end - cur };
+            let z = if self.has_at {
+                self.values(it, mem)
+            } else {
+                Vec::new()
+            };
+            let found = self.time_events(&z, cur, end, tol);
+            if self.has_at {
+                self.recycle(z);
+            }
+            let Some(te) = found else {
+                return self.step_state(it, mem, cur, rest);
+            };
+            if let Some(&k) = self.due.iter().find(|k| self.fired.contains(k)) {
+                return Status::Chattering { event: k };
+            }
+            let at_end = (te - end).abs() <= tol;
+            let h1 = if at_end { rest } else { te - cur };
+            let st = self.step_state(it, mem, cur, h1);
+            if st != Status::Ok {
+                return st;
+            }
+            let te = if at_end { end } else { te };
+            let due = std::mem::take(&mut self.due);
+            let st = self.instant(it, &due, mem, te, Outcome::Handled);
+            self.fired.extend_from_slice(&due);
+            self.due = due;
+            if st != Status::Ok {
+                return st;
+            }
+            let st = self.call(it, mem, te, 0.0);
+            if st != Status::Ok || at_end {
+                return st;
+            }
+            cur = te;
         }
-        let te = if at_end { end } else { te };
-        let st = self.instant(it, &[k], mem, te, Outcome::Handled);
-        if st != Status::Ok {
-            return st;
-        }
-        let st = self.call(it, mem, te, 0.0);
-        if st != Status::Ok || at_end {
-            return st;
-        }
-        self.step_state(it, mem, te, end - te)
     }
 
     /// A step with state-event handling only.

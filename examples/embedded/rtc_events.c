@@ -27,6 +27,8 @@ void rtc_events_rebind(rtc_events *ev, const rtc_event_model *m, double *d, int3
     ev->next = i + n;
     ev->cond = i + 2 * n;
     ev->last_close = i + 3 * n;
+    ev->due = i + 4 * n;
+    ev->fired = i + 5 * n;
 }
 
 void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_t *i) {
@@ -165,34 +167,43 @@ int32_t rtc_events_initial(rtc_events *ev, double *mem, double t0) {
     return ev->terminated >= 0 ? 6 | (ev->terminated << 4) : 0;
 }
 
-/* The earliest time event in (t, t + h]: its index (-1 none) and time; z: the event values
- * at t (the times of relations of time alone). */
-static int32_t time_event(const rtc_events *ev, const double *z, double t, double h, double *at) {
+/* When time event k is next due after t (beyond the tolerance), into *at: a sample's next
+ * tick, a relation of time's time (in z, the event values at t); 0 if k is no time event or
+ * not due. */
+static int due_time(const rtc_events *ev, const double *z, int32_t k, double t, double tol,
+                    double *at) {
     const rtc_event_model *m = ev->m;
-    double tol = 1e-9 * fmax(fabs(h), DBL_MIN);
-    int32_t k, best = -1;
-    for (k = 0; k < m->n_events; k++) {
-        double start, interval, j, te;
-        if (m->kind[k] == AT) {
-            te = z[k];
-            if (te > t + tol && te <= t + h + tol && (best < 0 || te < *at)) {
-                best = k;
-                *at = te;
-            }
-            continue;
-        }
-        if (m->kind[k] != SAMPLE) continue;
-        start = m->sample[k][0];
-        interval = m->sample[k][1];
-        j = start > t + tol ? 0.0 : floor((t - start) / interval) + 1.0;
-        if (start + j * interval <= t + tol) j += 1.0;
-        te = start + j * interval;
-        if (te <= t + h + tol && (best < 0 || te < *at)) {
-            best = k;
-            *at = te;
-        }
+    double start, interval, j;
+    if (m->kind[k] == AT) {
+        *at = z[k];
+        return z[k] > t + tol;
     }
-    return best;
+    if (m->kind[k] != SAMPLE) return 0;
+    start = m->sample[k][0];
+    interval = m->sample[k][1];
+    j = start > t + tol ? 0.0 : floor((t - start) / interval) + 1.0;
+    if (start + j * interval <= t + tol) j += 1.0;
+    *at = start + j * interval;
+    return 1;
+}
+
+/* The earliest time in (t, end] at which time events are due, into *at, with every event
+ * due then (within the tolerance) in ev->due; returns how many (0: none). z: the event
+ * values at t. */
+static int32_t time_events(rtc_events *ev, const double *z, double t, double end, double tol,
+                           double *at) {
+    int32_t k, n = ev->m->n_events, nd = 0, found = 0;
+    double first = 0.0, te;
+    for (k = 0; k < n; k++)
+        if (due_time(ev, z, k, t, tol, &te) && te <= end + tol && (!found || te < first)) {
+            first = te;
+            found = 1;
+        }
+    if (!found) return 0;
+    for (k = 0; k < n; k++)
+        if (due_time(ev, z, k, t, tol, &te) && fabs(te - first) <= tol) ev->due[nd++] = k;
+    *at = first;
+    return nd;
 }
 
 /* A step with state events only. */
@@ -266,24 +277,37 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
     return call(ev, mem, t + h, 0.0);
 }
 
+/* The step with its time events: each instant at which some are due splits it at that known
+ * time, all events due then acting together; a time event due twice in one step chatters. */
 static int32_t step_timed(rtc_events *ev, double *mem, double t, double h) {
-    double te = 0.0, end = t + h, h1;
-    int32_t k, at_end, st;
-    if (ev->m->n_events == 0) return call(ev, mem, t, h);
-    if (ev->has_at) ev->m->zc(mem, ev->zt);
-    k = time_event(ev, ev->zt, t, h, &te);
-    if (k < 0) return step_state(ev, mem, t, h);
-    at_end = fabs(te - end) <= 1e-9 * fmax(fabs(h), DBL_MIN);
-    h1 = at_end ? h : te - t;
-    st = step_state(ev, mem, t, h1);
-    if (st != 0) return st;
-    if (at_end) te = end;
-    ev->fire[0] = k;
-    st = instant(ev, mem, 1, te, 0);
-    if (st != 0) return st;
-    st = call(ev, mem, te, 0.0);
-    if (st != 0 || at_end) return st;
-    return step_state(ev, mem, te, end - te);
+    const rtc_event_model *m = ev->m;
+    double te = 0.0, end = t + h, tol = 1e-9 * fmax(fabs(h), DBL_MIN), cur = t, rest, h1;
+    int32_t k, nd, at_end, st;
+    if (m->n_events == 0) return call(ev, mem, t, h);
+    for (k = 0; k < m->n_events; k++) ev->fired[k] = 0;
+    for (;;) {
+        /* From t the rest is h itself (bitwise what a step without events gets). */
+        rest = cur == t ? h : end - cur;
+        if (ev->has_at) m->zc(mem, ev->zt);
+        nd = time_events(ev, ev->zt, cur, end, tol, &te);
+        if (nd == 0) return step_state(ev, mem, cur, rest);
+        for (k = 0; k < nd; k++)
+            if (ev->fired[ev->due[k]]) return 4 | (ev->due[k] << 4);
+        at_end = fabs(te - end) <= tol;
+        h1 = at_end ? rest : te - cur;
+        st = step_state(ev, mem, cur, h1);
+        if (st != 0) return st;
+        if (at_end) te = end;
+        for (k = 0; k < nd; k++) {
+            ev->fire[k] = ev->due[k];
+            ev->fired[ev->due[k]] = 1;
+        }
+        st = instant(ev, mem, nd, te, 0);
+        if (st != 0) return st;
+        st = call(ev, mem, te, 0.0);
+        if (st != 0 || at_end) return st;
+        cur = te;
+    }
 }
 
 int32_t rtc_events_step(rtc_events *ev, double *mem, double t, double h) {

@@ -7,10 +7,11 @@
  *   cubic Hermite, never an iteration; the step is repeated from
  *   t to the event time, the instant runs (pre values, the actions, a bounded event iteration
  *   over conditions of discrete variables), a zero-length step makes the model consistent,
- *   and the rest of the step reaches t + h on time. A time event (sample) splits the step at
- *   its known time. Further events in the same step are applied at its end and counted as
- *   deferred. Worst case per step: 5 step evaluations (11 with time events), at most
- *   RTC_EVENT_ITERATIONS rounds of actions per instant.
+ *   and the rest of the step reaches t + h on time. Time events (samples, relations of time)
+ *   split the step at their known times, all those due at one time acting together; one due
+ *   twice in a step stops with status 4. Further state events in the same step are applied
+ *   at its end and counted as deferred. Worst case per step: 5 step evaluations (5 + 6T with
+ *   T time events), at most RTC_EVENT_ITERATIONS rounds of actions per instant.
  *
  * Chattering rule (as `rtc run --zeno stop`): an event handled again less than
  * RTC_ZENO_STEPS steps after its previous occurrence, twice in a row or with its condition
@@ -44,15 +45,15 @@ typedef struct {
 } rtc_event_model;
 
 /* Work arrays: doubles for a copy of the memory, five vectors of the events' functions and
- * their derivatives, and two more per event; ints for four lists of events. */
+ * their derivatives, and two more per event; ints for six lists of events. */
 #define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 12 * (n_events))
-#define RTC_EVENTS_INTS(n_events) (4 * (n_events))
+#define RTC_EVENTS_INTS(n_events) (6 * (n_events))
 
 typedef struct {
     const rtc_event_model *m;
     double *snapshot;
     double *z0, *z1, *zb, *z2, *zt, *last_time;
-    int32_t *fire, *next, *cond, *last_close;
+    int32_t *fire, *next, *cond, *last_close, *due, *fired;
     /* Event k terminated the run at time terminated_at (-1: none). */
     int32_t terminated;
     double terminated_at;

@@ -738,3 +738,66 @@ fn assertions_stop_the_object_where_rtc_run_stops() {
     }
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// The C event stepper handles time events as `rtc run` does (tests/events.rs): all those due
+/// at one time together, several in one step one after the other; every value bitwise equal
+/// to the JIT's.
+#[test]
+fn simultaneous_time_events_in_the_c_stepper() {
+    let work = temp("simultaneous");
+    let name = "SimultaneousTimeEvents";
+    let model = root().join("tests/models").join(format!("{name}.mo"));
+    let build = work.join(name);
+    let exe = build.join("run");
+    let out = Command::new("make")
+        .arg("-s")
+        .arg("-C")
+        .arg(root().join("examples/embedded"))
+        .arg(format!("MODEL={}", model.display()))
+        .arg(format!("NAME={name}"))
+        .arg("RTCFLAGS=--method fe --step 0.1")
+        .arg(format!("RTC={RTC}"))
+        .arg(format!("BUILD={}", build.display()))
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "make: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(&exe).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let obj = String::from_utf8(out.stdout).unwrap();
+    let csv = work.join("jit.csv");
+    let run = Command::new(RTC)
+        .arg("run")
+        .arg(&model)
+        .args([
+            "--method",
+            "fe",
+            "--step",
+            "0.1",
+            "--interval",
+            "0.1",
+            "--out",
+        ])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let jit = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(compare(name, &jit, &obj), 0.0);
+    let (head, rows) = parse_csv(&obj);
+    let x = head.iter().position(|c| c == "x").expect("x recorded");
+    assert_eq!(rows.last().unwrap()[x], 1.5, "{obj}");
+    let _ = std::fs::remove_dir_all(&work);
+}

@@ -605,3 +605,107 @@ fn time_relations_are_time_events() {
         assert_eq!(times, [0.0, 0.05, 0.1005], "{method:?}");
     }
 }
+
+/// Time events due at one time act together, and several in one step each split it: three
+/// switches closing at 0.5 s (a three-phase contactor), relations of time at 0.52 and 0.55 s
+/// inside one step of 0.1 s, samples of 0.1 and 0.25 s whose ticks coincide at 0.5 and 1.
+/// Forward Euler integrates the piecewise-constant derivatives exactly once the steps are
+/// split at the switching times: x(1) = 3·0.5, y(1) = 0.48 + 0.45. (Before, only the first
+/// event due at a time was handled and the others were lost: x stayed 0, y missed 0.45, and
+/// 3 of 16 sample ticks were dropped.) The step stays within the printed bound, 5 + 6·T
+/// evaluations for T time events.
+#[test]
+fn simultaneous_time_events_all_act() {
+    let plan = common::compile_example(
+        "../tests/models/SimultaneousTimeEvents.mo",
+        Method::ForwardEuler,
+        &[],
+        10,
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 0.1,
+        every: 10,
+        ..Default::default()
+    };
+    let names: Vec<String> = ["x", "y", "fast", "slow"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (tr, failure, log) = rtc::sim::trajectory_with_events(&plan, &settings, &names).unwrap();
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let last = tr.values.last().unwrap();
+    for (got, want) in last.iter().zip([1.5, 0.93, 11.0, 5.0]) {
+        assert!((got - want).abs() < 1e-12, "{last:?}");
+    }
+    assert_eq!(log.iter().filter(|r| r.handled()).count(), 21, "{log:?}");
+    let mut it = rtc::plan::interp::Interp::new(&plan);
+    let mut events = rtc::sim::Events::new(&plan);
+    let mut mem = it.memory();
+    assert_eq!(it.init(&mut mem, 0.0), Status::Ok);
+    assert_eq!(events.initial(&mut it, &mut mem, 0.0), Status::Ok);
+    for k in 0..10 {
+        assert_eq!(
+            events.step(&mut it, &mut mem, k as f64 * 0.1, 0.1),
+            Status::Ok
+        );
+    }
+    assert_eq!(events.bound(), 5 + 6 * 7);
+    assert!(events.max_calls <= events.bound() && events.max_calls >= 5);
+}
+
+/// A sample faster than the step is due again within one step: its ticks cannot be
+/// resolved, and the run stops saying so (chattering, status 4) instead of dropping them.
+#[test]
+fn a_sample_faster_than_the_step_is_reported() {
+    let text = "model FastSample\n  Integer n(start = 0, fixed = true);\nequation\n  when sample(0, 0.01) then\n    n = pre(n) + 1;\n  end when;\nend FastSample;\n";
+    let flat = rtc::pipeline::check_source("FastSample.mo", text, &Default::default())
+        .model
+        .expect("model");
+    let (plan, _, _) =
+        rtc::pipeline::plan(&flat, &Method::ForwardEuler, Default::default()).unwrap();
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 0.1,
+        every: 1,
+        ..Default::default()
+    };
+    let (_, failure, _) =
+        rtc::sim::trajectory_with_events(&plan, &settings, &["n".into()]).unwrap();
+    let f = failure.expect("stopped");
+    assert!(
+        f.message.contains("is due again within one step"),
+        "{}",
+        f.message
+    );
+}
+
+/// Relations of Integer variables are no zero-crossing events: `idx - 1` going from 1 to -1
+/// as idx jumps from 2 to 0 would look like a crossing that never happened (and, with
+/// another close by, trip the chattering rule, as in the MSL's `RealNetwork1`). They change
+/// when what they are computed from does, here the two time events; x(1) = 4·0.5 + 6·0.06 +
+/// 2·0.44 exactly.
+#[test]
+fn integer_relations_are_not_located() {
+    let plan = common::compile_example(
+        "../tests/models/IntegerRelations.mo",
+        Method::ForwardEuler,
+        &[],
+        10,
+    );
+    let texts: Vec<&str> = plan.events.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(texts, ["time < 0.56", "time < 0.5"]);
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 0.01,
+        every: 100,
+        ..Default::default()
+    };
+    let (tr, failure, _) =
+        rtc::sim::trajectory_with_events(&plan, &settings, &["x".into()]).unwrap();
+    assert!(failure.is_none());
+    assert!((tr.values.last().unwrap()[0] - 3.24).abs() < 1e-12);
+}

@@ -308,13 +308,21 @@ pub(super) fn relation_events(
                 continue;
             }
         }
-        // Otherwise only relations on the continuous solution (states, derivatives, algebraic
-        // variables): not parameter tests.
+        // Otherwise only relations on the continuous solution (Real states, derivatives,
+        // algebraic variables): not parameter tests, and not relations of Integer or Boolean
+        // variables (`firstActiveIndex == 1`), which change only when what they are computed
+        // from changes; a zero-crossing function of them would jump, and `x - 1` going from
+        // 1 to -1 as x jumps from 2 to 0 would look like a crossing that never happened.
+        let flat = b.flat;
         let moving = leaves.iter().any(|l| match l {
-            Node::Var(v) => matches!(
-                b.vars[v.index()].kind,
-                SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic
-            ),
+            Node::Var(v) => {
+                matches!(
+                    b.vars[v.index()].kind,
+                    SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic
+                ) && b.vars[v.index()]
+                    .flat
+                    .is_none_or(|f| flat.var(f).ty == crate::flat::ScalarType::Real)
+            }
             _ => false,
         });
         if !moving {

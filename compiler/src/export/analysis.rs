@@ -196,17 +196,26 @@ fn method_lines(
     }
     if !d.events.is_empty() {
         let conds: Vec<&str> = d.events.iter().map(|e| e.text.as_str()).collect();
-        let timed = d.events.iter().any(|e| e.sample.is_some() || e.at);
+        let timed = d
+            .events
+            .iter()
+            .filter(|e| e.sample.is_some() || e.at)
+            .count();
         let _ = writeln!(
             out,
             "  events: {} ({}); a step with an event costs at most {} step evaluations ({})",
             conds.len(),
             conds.join("; "),
-            if timed { 11 } else { 5 },
-            if timed {
-                "a time event splits the step in two parts, each with up to 5 for a state event, plus a zero-length re-initialisation"
+            if timed > 0 { 5 + 6 * timed } else { 5 },
+            if timed == 1 {
+                "a time event splits the step in two parts, each with up to 5 for a state event, plus a zero-length re-initialisation".to_string()
+            } else if timed > 1 {
+                format!(
+                    "{timed} time events, each at most once per step, split it in up to {} parts, each with up to 5 for a state event, plus a zero-length re-initialisation after each",
+                    timed + 1
+                )
             } else {
-                "the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and one re-initialisation for deferred events"
+                "the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and one re-initialisation for deferred events".into()
             }
         );
         let _ = writeln!(

@@ -239,7 +239,9 @@ fn solve_system(
         if block.equations.len() == 1 {
             let e = block.equations[0];
             let v = block.unknowns[0];
-            if let Some(sol) = tearing::solve_for(&mut plan.arena, system, e, v) {
+            if let Some(sol) =
+                tearing::solve_for(&mut plan.arena, system, e, v, &Default::default())
+            {
                 stmts.push(Stmt::Assign(Assign {
                     var: v,
                     expr: sol,

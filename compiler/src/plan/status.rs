@@ -94,6 +94,14 @@ pub fn describe(plan: &Plan, status: Status) -> String {
                 .nth(index)
                 .map_or("", |(_, m)| m.as_str())
         ),
+        Status::Chattering { event }
+            if plan.events[event].sample.is_some() || plan.events[event].at =>
+        {
+            format!(
+                "time event {event} (`{}`) is due again within one step: it recurs faster than the step resolves (take a step no longer than its interval)",
+                plan.events[event].text
+            )
+        }
         Status::Chattering { event } => format!(
             "event {event} (`{}`) chatters: it came back less than {ZENO_STEPS} steps after its previous occurrence, faster than the step resolves (chattering rule; --zeno hold holds its states instead of stopping)",
             plan.events[event].text

@@ -36,14 +36,22 @@ pub struct Torn<V: Var> {
 }
 
 /// Whether equation `eq` can be solved for `v` symbolically; the solution if so. Solutions
-/// that divide by the step size are refused (see [`System::step_size`]).
-pub fn solve_for<V: Var>(ar: &mut Arena<V>, system: &System<V>, eq: usize, v: V) -> Option<ExprId> {
+/// that divide by the step size are refused (see [`System::step_size`]), and, inside a loop
+/// whose unknowns are `block`, those that divide by a factor of them ([`may_vanish`]).
+pub fn solve_for<V: Var>(
+    ar: &mut Arena<V>,
+    system: &System<V>,
+    eq: usize,
+    v: V,
+    block: &FxHashSet<V>,
+) -> Option<ExprId> {
     let e = system.equations[eq];
     let r = ar.sub(e.lhs, e.rhs);
     let (a, b) = linear(ar, r, v)?;
     if ar.as_const(a) == Some(0.0)
         || zero_at_parameters(ar, system, a)
         || oscillating(ar, system, a)
+        || may_vanish(ar, a, block)
     {
         return None;
     }
@@ -72,6 +80,29 @@ pub fn oscillating<V: Var>(ar: &Arena<V>, system: &System<V>, a: ExprId) -> bool
         _ => {}
     });
     found
+}
+
+/// Whether coefficient `a` has a factor among the unknowns of the loop being torn
+/// (`block`): the `(m/2*p)*i[2]` of a machine's torque equation, zero while the current is,
+/// and zero or not from one Newton iterate to the next. Solving for the variable would
+/// divide by it; the equation is left to the loop's Newton step instead, whose LU pivots.
+/// Factors are looked for through products, negations, numerators, powers' bases and the
+/// branches of if-expressions (the condition only selects); a sum (`1 + h*k*y` of an
+/// implicit formula) is not judged.
+pub fn may_vanish<V: Var>(ar: &Arena<V>, a: ExprId, block: &FxHashSet<V>) -> bool {
+    use crate::symbolic::Node;
+    if block.is_empty() {
+        return false;
+    }
+    match ar.node(a) {
+        Node::Var(v) => block.contains(&v),
+        Node::Neg(x) | Node::NoEvent(x) | Node::Div(x, _) | Node::Pow(x, _) => {
+            may_vanish(ar, x, block)
+        }
+        Node::Mul(x, y) => may_vanish(ar, x, block) || may_vanish(ar, y, block),
+        Node::If(_, t, e) => may_vanish(ar, t, block) || may_vanish(ar, e, block),
+        _ => false,
+    }
 }
 
 /// Whether `e` depends on something that is not a parameter (a variable, a state, time).
@@ -149,6 +180,7 @@ pub fn tear_with<V: Var>(
     forced: &[V],
 ) -> Torn<V> {
     let m = block.equations.len();
+    let in_block: FxHashSet<V> = block.unknowns.iter().copied().collect();
     let local: FxHashMap<V, usize> = block
         .unknowns
         .iter()
@@ -216,7 +248,7 @@ pub fn tear_with<V: Var>(
                         continue;
                     };
                     let sol = *solvable.entry((e, v)).or_insert_with(|| {
-                        solve_for(ar, system, block.equations[e], block.unknowns[v])
+                        solve_for(ar, system, block.equations[e], block.unknowns[v], &in_block)
                     });
                     if let Some(sol) = sol {
                         st.used[e] = true;
@@ -255,7 +287,17 @@ pub fn tear_with<V: Var>(
         for &v in &open {
             let (two, occ) = cheap(v, &st);
             let gain = if lookahead {
-                simulate_gain(ar, system, block, &eq_vars, &var_eqs, &st, v, &mut solvable)
+                simulate_gain(
+                    ar,
+                    system,
+                    block,
+                    &eq_vars,
+                    &var_eqs,
+                    &st,
+                    v,
+                    &mut solvable,
+                    &in_block,
+                )
             } else {
                 0
             };
@@ -309,6 +351,7 @@ fn simulate_gain<V: Var>(
     st: &State,
     v: usize,
     solvable: &mut FxHashMap<(usize, usize), Option<ExprId>>,
+    in_block: &FxHashSet<V>,
 ) -> usize {
     let mut known = st.known.clone();
     let mut used = st.used.clone();
@@ -338,7 +381,9 @@ fn simulate_gain<V: Var>(
         };
         let ok = solvable
             .entry((e, w))
-            .or_insert_with(|| solve_for(ar, system, block.equations[e], block.unknowns[w]))
+            .or_insert_with(|| {
+                solve_for(ar, system, block.equations[e], block.unknowns[w], in_block)
+            })
             .is_some();
         if ok {
             used[e] = true;
@@ -375,7 +420,7 @@ pub fn minimum_tearing<V: Var>(
     let mut can: FxHashSet<(usize, V)> = FxHashSet::default();
     for (i, &e) in block.equations.iter().enumerate() {
         for &v in &eq_vars[i] {
-            if solve_for(ar, system, e, v).is_some() {
+            if solve_for(ar, system, e, v, &in_block).is_some() {
                 can.insert((i, v));
             }
         }
@@ -532,8 +577,8 @@ mod tests {
             parameter_values: Default::default(),
             trig_vars: Default::default(),
         };
-        assert!(solve_for(&mut ar, &sys, 0, x).is_some());
-        assert!(solve_for(&mut ar, &sys, 0, d).is_none());
+        assert!(solve_for(&mut ar, &sys, 0, x, &Default::default()).is_some());
+        assert!(solve_for(&mut ar, &sys, 0, d, &Default::default()).is_none());
     }
 
     #[test]
@@ -556,8 +601,41 @@ mod tests {
             parameter_values: [(a, 0.0)].into_iter().collect(),
             trig_vars: Default::default(),
         };
-        assert!(solve_for(&mut ar, &sys, 0, d).is_none());
+        assert!(solve_for(&mut ar, &sys, 0, d, &Default::default()).is_none());
         sys.parameter_values.insert(a, 1.0);
-        assert!(solve_for(&mut ar, &sys, 0, d).is_some());
+        assert!(solve_for(&mut ar, &sys, 0, d, &Default::default()).is_some());
+    }
+
+    #[test]
+    fn factor_among_the_loop_unknowns_is_refused() {
+        // tau = k*i*psi (a machine's torque equation) in a loop over {i, psi}: solving it for
+        // psi would divide by the current i, zero at the start and between Newton iterates.
+        // Outside that loop (i computed before it) the division is the model's own; and a
+        // sum such as 1 + i is not judged.
+        let mut ar = Arena::new();
+        let (tau, k, i, psi) = (SysVar(0), SysVar(1), SysVar(2), SysVar(3));
+        let (taue, ke, ie, psie) = (ar.var(tau), ar.var(k), ar.var(i), ar.var(psi));
+        let ki = ar.mul(ke, ie);
+        let rhs = ar.mul(ki, psie);
+        let one = ar.constant(1.0);
+        let sum = ar.add(one, ie);
+        let rhs2 = ar.mul(sum, psie);
+        let eq = |lhs, rhs| SEquation {
+            lhs,
+            rhs,
+            span: Default::default(),
+            origin: Origin::Model(crate::flat::FlatEq(0)),
+        };
+        let sys = System {
+            equations: vec![eq(taue, rhs), eq(taue, rhs2)],
+            unknowns: vec![tau, i, psi],
+            step_size: None,
+            parameter_values: [(k, 2.0)].into_iter().collect(),
+            trig_vars: Default::default(),
+        };
+        let in_loop: FxHashSet<SysVar> = [i, psi].into_iter().collect();
+        assert!(solve_for(&mut ar, &sys, 0, psi, &in_loop).is_none());
+        assert!(solve_for(&mut ar, &sys, 0, psi, &[psi].into_iter().collect()).is_some());
+        assert!(solve_for(&mut ar, &sys, 1, psi, &in_loop).is_some());
     }
 }
