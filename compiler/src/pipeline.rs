@@ -531,7 +531,10 @@ fn system_as_written(flat: &FlatModel, method: &Method, newton: Newton) -> DResu
     }
     let d = crate::discretize::discretize(flat, method)?;
     crate::system::verify(&d)?;
-    let opts = plan::BuildOptions { newton };
+    let opts = plan::BuildOptions {
+        newton,
+        guard_factors: true,
+    };
     let d = match method {
         Method::Libe => {
             let (p0, _, _) = plan::build(&d, &opts)?;
@@ -600,24 +603,58 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
         let first = ds.iter().position(|d| d.is_error()).unwrap_or(0);
         return Err(Box::new(ds.swap_remove(first)));
     }
-    let (mut flat, mut notes) = if flat.initial_equations.is_empty() {
+    let (flat, mut notes) = if flat.initial_equations.is_empty() {
         (flat.clone(), Vec::new())
     } else {
         initialized(flat)?
     };
-    let mut system = system(&flat, method, newton)?;
-    let (mut plan, mut init_reports, mut step_reports) = plan_of(&system, method, newton)?;
+    let system = system(&flat, method, newton)?;
     // The start-time solve's continuation in homotopy's λ runs on a forward Euler plan of the
     // model as written (λ a parameter slot).
     let continuation = |f: &FlatModel| -> DResult<Plan> {
         let fe = Method::ForwardEuler;
         Ok(plan_of(&system_as_written(f, &fe, newton)?, &fe, newton)?.0)
     };
-    if let Some((started, n)) = crate::initialization::start_point(&flat, &plan, &continuation) {
-        notes.extend(n);
-        flat = started;
-        system = self::system(&flat, method, newton)?;
-        (plan, init_reports, step_reports) = plan_of(&system, method, newton)?;
+    let t0 = flat.experiment.start_time.unwrap_or(0.0);
+    let starts = |p: &Plan| {
+        let mut it = crate::plan::interp::Interp::new(p);
+        let mut mem = it.memory();
+        it.init(&mut mem, t0) == crate::plan::Status::Ok
+    };
+    // Tearing does not divide by a loop's own unknowns, which may vanish (a machine's current
+    // at rest). Where the model at the start time does not solve that way even from start
+    // values solved when compiling (a resistance torn on while its current is zero), the
+    // loops are torn as before, dividing by them. A start the plan's own Newton cannot solve
+    // is solved once more, damped, into start values, and the plan rebuilt.
+    let mut first = None;
+    for guard in [true, false] {
+        let (plan, i, s) = plan_torn(&system, method, newton, guard)?;
+        if starts(&plan) {
+            first = Some((flat.clone(), system.clone(), plan, i, s, Vec::new(), guard));
+            break;
+        }
+        let Some((started, n)) = crate::initialization::start_point(&flat, &plan, &continuation)
+        else {
+            first.get_or_insert((flat.clone(), system.clone(), plan, i, s, Vec::new(), guard));
+            continue;
+        };
+        let sys = self::system(&started, method, newton)?;
+        let (plan, i, s) = plan_torn(&sys, method, newton, guard)?;
+        let ok = starts(&plan);
+        if ok || first.is_none() {
+            first = Some((started, sys, plan, i, s, n, guard));
+        }
+        if ok {
+            break;
+        }
+    }
+    let (flat, system, mut plan, init_reports, step_reports, n, guard) =
+        first.ok_or_else(|| analysis_error("no plan was kept".into()))?;
+    notes.extend(n);
+    if !guard {
+        notes.push(
+            "loops torn dividing by their own unknowns: with those equations left to Newton, the model at the start time did not solve".into(),
+        );
     }
     plan.notes = flat.notes.iter().cloned().chain(notes).collect();
     Ok(Prepared {
@@ -643,7 +680,22 @@ pub fn plan_of(
     method: &Method,
     newton: Newton,
 ) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
-    let (mut p, init_r, step_r) = plan::build(d, &plan::BuildOptions { newton })?;
+    plan_torn(d, method, newton, true)
+}
+
+/// [`plan_of`], tearing with or without the guard against dividing by a loop's own
+/// unknowns ([`plan::BuildOptions::guard_factors`]).
+fn plan_torn(
+    d: &Discretized,
+    method: &Method,
+    newton: Newton,
+    guard_factors: bool,
+) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
+    let opts = plan::BuildOptions {
+        newton,
+        guard_factors,
+    };
+    let (mut p, init_r, step_r) = plan::build(d, &opts)?;
     p.method = method.name().to_string();
     Ok((p, init_r, step_r))
 }

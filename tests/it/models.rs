@@ -226,3 +226,37 @@ fn zero_series_resistance_is_evaluated_for_the_structure() {
         .iter()
         .any(|&s| plan.vars[s.index()].name == "Rs"));
 }
+
+/// Tearing leaves an equation to Newton rather than divide by one of its own loop's
+/// unknowns. The heated resistor's loop (R_actual, i, Q, T) was torn on R_actual with
+/// i = v/R_actual and a Jacobian that is zero while the current is (v = 0 at the start): the
+/// start needed solving, damped, when compiling. Torn on i it solves from the start, and
+/// T follows the closed form of (T − 300)·10·(1 + 0.01·(T − 300)) = v² to Newton's tolerance.
+#[test]
+fn heated_resistor_is_torn_without_dividing_by_its_loop() {
+    let plan = common::compile_example(
+        "../tests/models/HeatedResistor.mo",
+        Method::BackwardEuler,
+        &[],
+        10,
+    );
+    assert!(
+        !plan.notes.iter().any(|n| n.contains("did not solve")),
+        "{:?}",
+        plan.notes
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 0.01,
+        every: 1,
+        ..Default::default()
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &["T".into(), "v".into()]).expect("run");
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    for row in &tr.values {
+        let (t, v) = (row[0], row[1]);
+        let d = (-10.0 + (100.0 + 0.4 * v * v).sqrt()) / 0.2;
+        assert!((t - 300.0 - d).abs() < 1e-8, "T = {t}, v = {v}");
+    }
+}

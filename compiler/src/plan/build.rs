@@ -21,6 +21,11 @@ pub const MAX_TEARING: usize = 1000;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BuildOptions {
     pub newton: Newton,
+    /// Tearing never solves a loop's equation by dividing by a factor among the loop's own
+    /// unknowns ([`tearing::may_vanish`]). The pipeline builds with it, and without it where
+    /// the model at the start time is singular that way (`R_actual*i` torn on `R_actual`
+    /// while the current is zero).
+    pub guard_factors: bool,
 }
 
 /// What tearing found, for `rtc analyze`.
@@ -111,8 +116,10 @@ pub fn build(
     step_system.parameter_values = values;
     init_system.trig_vars = tearing::trig_variables(&plan.arena, &init_system);
     step_system.trig_vars = tearing::trig_variables(&plan.arena, &step_system);
-    let (init, init_report, _) = solve_system(&mut plan, d, &init_system, &mut counter)?;
-    let (step, step_report, symbolic) = solve_system(&mut plan, d, &step_system, &mut counter)?;
+    let guard = opts.guard_factors;
+    let (init, init_report, _) = solve_system(&mut plan, d, &init_system, &mut counter, guard)?;
+    let (step, step_report, symbolic) =
+        solve_system(&mut plan, d, &step_system, &mut counter, guard)?;
     plan.symbolic_loops = symbolic;
     plan.init = init;
     plan.step = step;
@@ -219,6 +226,7 @@ fn solve_system(
     d: &Discretized,
     system: &System<Slot>,
     counter: &mut usize,
+    guard: bool,
 ) -> Result<(Vec<Stmt>, Vec<BlockReport>, usize), Box<Diagnostic>> {
     let names = |v: Slot| d.vars[v.index()].name.clone();
     let texts = |e: &SEquation| {
@@ -250,7 +258,7 @@ fn solve_system(
                 continue;
             }
         }
-        let torn = tearing::tear(&mut plan.arena, system, block, &inc);
+        let torn = tearing::tear(&mut plan.arena, system, block, &inc, guard);
         if let Some(assigns) = solve_small_linear(plan, system, &torn) {
             symbolic += 1;
             stmts.extend(assigns.into_iter().map(Stmt::Assign));

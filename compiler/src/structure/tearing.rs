@@ -162,13 +162,15 @@ pub fn vanishes_with<V: Var>(ar: &mut Arena<V>, a: ExprId, h: V) -> bool {
 }
 
 /// Tears `block` with the greedy heuristic.
+/// `guard`: never divide by a factor among the block's unknowns ([`may_vanish`]).
 pub fn tear<V: Var>(
     ar: &mut Arena<V>,
     system: &System<V>,
     block: &Block<V>,
     incidence: &[Vec<V>],
+    guard: bool,
 ) -> Torn<V> {
-    tear_with(ar, system, block, incidence, &[])
+    tear_with(ar, system, block, incidence, &[], guard)
 }
 
 /// Tears `block`, starting from the given tearing variables (used to check a proposed set).
@@ -178,9 +180,14 @@ pub fn tear_with<V: Var>(
     block: &Block<V>,
     incidence: &[Vec<V>],
     forced: &[V],
+    guard: bool,
 ) -> Torn<V> {
     let m = block.equations.len();
-    let in_block: FxHashSet<V> = block.unknowns.iter().copied().collect();
+    let in_block: FxHashSet<V> = if guard {
+        block.unknowns.iter().copied().collect()
+    } else {
+        FxHashSet::default()
+    };
     let local: FxHashMap<V, usize> = block
         .unknowns
         .iter()
@@ -520,7 +527,7 @@ mod tests {
         let blocks = blt(&ar, &sys, &names, &|_| String::new()).expect("regular");
         assert_eq!(blocks.len(), 1);
         let inc = incidence(&ar, &sys);
-        let torn = tear(&mut ar, &sys, &blocks[0], &inc);
+        let torn = tear(&mut ar, &sys, &blocks[0], &inc, true);
         assert_eq!(torn.tearing.len(), 1);
         assert_eq!(torn.residuals.len(), 1);
         assert_eq!(torn.inner.len(), 6);
