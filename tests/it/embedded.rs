@@ -673,7 +673,6 @@ fn reported_stack_use_bounds_the_measured_one() {
 #[test]
 fn assertions_stop_the_object_where_rtc_run_stops() {
     let work = temp("asserts");
-    let harness = root().join("examples/embedded");
     for (name, stop_line) in [
         (
             "AssertDrain",
@@ -686,24 +685,7 @@ fn assertions_stop_the_object_where_rtc_run_stops() {
     ] {
         let model = root().join("tests/models").join(format!("{name}.mo"));
         let build = work.join(name);
-        let exe = build.join("run");
-        let out = Command::new("make")
-            .arg("-s")
-            .arg("-C")
-            .arg(&harness)
-            .arg(format!("MODEL={}", model.display()))
-            .arg(format!("NAME={name}"))
-            .arg("RTCFLAGS=--method fe --step 0.01")
-            .arg(format!("RTC={RTC}"))
-            .arg(format!("BUILD={}", build.display()))
-            .arg(&exe)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{name}: make: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let exe = host_harness(&model, name, "--method fe --step 0.01", &build);
         let json = std::fs::read_to_string(build.join(format!("{name}.json"))).unwrap();
         assert!(json.contains(&format!("\"asserts\": \"{name}_asserts\"")), "{json}");
         let out = Command::new(&exe).output().unwrap();
@@ -747,25 +729,7 @@ fn simultaneous_time_events_in_the_c_stepper() {
     let work = temp("simultaneous");
     let name = "SimultaneousTimeEvents";
     let model = root().join("tests/models").join(format!("{name}.mo"));
-    let build = work.join(name);
-    let exe = build.join("run");
-    let out = Command::new("make")
-        .arg("-s")
-        .arg("-C")
-        .arg(root().join("examples/embedded"))
-        .arg(format!("MODEL={}", model.display()))
-        .arg(format!("NAME={name}"))
-        .arg("RTCFLAGS=--method fe --step 0.1")
-        .arg(format!("RTC={RTC}"))
-        .arg(format!("BUILD={}", build.display()))
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "make: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let exe = host_harness(&model, name, "--method fe --step 0.1", &work.join(name));
     let out = Command::new(&exe).output().unwrap();
     assert!(
         out.status.success(),
@@ -800,4 +764,28 @@ fn simultaneous_time_events_in_the_c_stepper() {
     let x = head.iter().position(|c| c == "x").expect("x recorded");
     assert_eq!(rows.last().unwrap()[x], 1.5, "{obj}");
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// The harness built for this machine through its Makefile with `model` compiled by `rtc
+/// compile <flags>` into `build`: the program's path.
+fn host_harness(model: &Path, name: &str, flags: &str, build: &Path) -> PathBuf {
+    let exe = build.join("run");
+    let out = Command::new("make")
+        .arg("-s")
+        .arg("-C")
+        .arg(root().join("examples/embedded"))
+        .arg(format!("MODEL={}", model.display()))
+        .arg(format!("NAME={name}"))
+        .arg(format!("RTCFLAGS={flags}"))
+        .arg(format!("RTC={RTC}"))
+        .arg(format!("BUILD={}", build.display()))
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{name}: make: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
 }

@@ -490,22 +490,21 @@ fn aarch64_fmu_runs_under_qemu() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A step that diverges returns fmi3Error with a log message naming the variable and the
-/// time (the transmission line with forward Euler beyond its stability limit, as the run test
-/// `diverging_run_exits_2_and_names_the_variable`), never fmi3OK with garbage.
-#[test]
-fn a_diverging_fmu_step_is_an_error_naming_the_variable() {
-    let dir = scratch("diverge");
+/// The FMU of `model` (forward Euler at `step`) stepped by the C master to `stop` with one
+/// communication step per model step, reading variable `var`: the master's exit code and
+/// log.
+fn failing_fmu(tag: &str, model: &str, step: &str, stop: &str, var: &str) -> (Option<i32>, String) {
+    let dir = scratch(tag);
     let exe = master(&dir);
-    let model = common::repo_root().join("examples/VdPLine.mo");
+    let path = common::repo_root().join(model);
     let (code, _, err) = rtc(
         &[
             "fmu",
-            model.to_str().unwrap(),
+            path.to_str().unwrap(),
             "--method",
             "fe",
             "--step",
-            "1e-3",
+            step,
             "-o",
             "fmu",
         ],
@@ -513,60 +512,47 @@ fn a_diverging_fmu_step_is_an_error_naming_the_variable() {
     );
     assert_eq!(code, 0, "{err}");
     let (table, token) = description(&dir.join("fmu"));
+    let vr = table.iter().find(|(n, _)| n == var).expect("variable").1;
+    let name = path.file_stem().unwrap().to_str().unwrap();
     let out = Command::new(&exe)
-        .arg(dir.join("fmu/binaries/x86_64-linux/VdPLine.so"))
-        .args([token.as_str(), "0.2", "0.001"])
-        .arg(format!("out:{}", table[table.len() - 1].1))
+        .arg(dir.join(format!("fmu/binaries/x86_64-linux/{name}.so")))
+        .args([token.as_str(), stop, step])
+        .arg(format!("out:{vr}"))
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A step that diverges returns fmi3Error with a log message naming the variable and the
+/// time (the transmission line with forward Euler beyond its stability limit, as the run test
+/// `diverging_run_exits_2_and_names_the_variable`), never fmi3OK with garbage.
+#[test]
+fn a_diverging_fmu_step_is_an_error_naming_the_variable() {
+    let (code, err) = failing_fmu("diverge", "examples/VdPLine.mo", "1e-3", "0.2", "u_l");
+    assert_eq!(code, Some(2), "{err}");
     // fmi3Error is 3; the message names the variable and the time.
     assert!(
         err.contains("fmu [3]") && err.contains("became non-finite") && err.contains("t = 0.03"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A failing assertion of the model is an error of the step it fails in, logged with the
 /// assertion's message and the time `rtc run` stops at.
 #[test]
 fn a_failing_assertion_is_an_fmu_error_with_its_message() {
-    let dir = scratch("assert");
-    let exe = master(&dir);
-    let model = common::repo_root().join("tests/models/AssertDrain.mo");
-    let (code, _, err) = rtc(
-        &[
-            "fmu",
-            model.to_str().unwrap(),
-            "--method",
-            "fe",
-            "--step",
-            "0.01",
-            "-o",
-            "fmu",
-        ],
-        &dir,
-    );
-    assert_eq!(code, 0, "{err}");
-    let (table, token) = description(&dir.join("fmu"));
-    let h = table.iter().find(|(n, _)| n == "h").unwrap().1;
-    let out = Command::new(&exe)
-        .arg(dir.join("fmu/binaries/x86_64-linux/AssertDrain.so"))
-        .args([token.as_str(), "5", "0.01"])
-        .arg(format!("out:{h}"))
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let (code, err) = failing_fmu("assert", "tests/models/AssertDrain.mo", "0.01", "5", "h");
+    assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("fmu [3]")
             && err
                 .contains("t = 2.77: assertion failed: the tank ran below a quarter of its height"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A tunable parameter changed between steps (halfway) takes effect from the next step, with
