@@ -554,18 +554,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             None => String::new(),
         };
-        // AssertionLevel.warning does not stop the simulation: nothing to check in the step.
-        let level = args.positional.get(2).or_else(|| {
-            args.named
-                .iter()
-                .find(|(n, _)| &*n.name == "level")
-                .map(|(_, e)| e)
-        });
-        if let Some(l) = level {
-            let v = self.eval_const(l, env, "the level of an assert")?;
-            if v == 2.0 {
-                return Ok(());
-            }
+        if self.assert_is_warning(args, env, span)? {
+            return Ok(());
         }
         let ng = self.flat.arena.not(g);
         let cond = self.flat.arena.or(ng, c);

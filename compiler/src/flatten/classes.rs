@@ -39,10 +39,14 @@ pub const STDLIB: &[(&str, &str)] = &[
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClassId(pub u32);
 
-/// The predefined enumeration types, declared as the specification writes them.
+/// The predefined enumeration types, declared as the specification writes them, and `Init`,
+/// the initialisation choice of the MSL's blocks (`Modelica.Blocks.Types.Init`), which models
+/// written without the MSL use by its short name. A class of the same name in the model's
+/// scope hides each of them.
 const BUILTIN_ENUMERATIONS: &str =
     "type StateSelect = enumeration(never, avoid, default, prefer, always);\n\
-     type AssertionLevel = enumeration(error, warning);\n";
+     type AssertionLevel = enumeration(error, warning);\n\
+     type Init = enumeration(NoInit, SteadyState, InitialState, InitialOutput);\n";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
@@ -169,6 +173,7 @@ impl<'a> ClassTree<'a> {
                 });
                 let name: &'static str = match &*c.name.name {
                     "StateSelect" => "StateSelect",
+                    "Init" => "Init",
                     _ => "AssertionLevel",
                 };
                 t.builtins.insert(name, id);

@@ -22,6 +22,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             .at(args.span, "here"),
                     ));
                 }
+                if self.assert_is_warning(args, env, eq.span)? {
+                    return Ok(());
+                }
                 let c =
                     self.eval_condition(&args.positional[0], env, "the condition of an assert")?;
                 let message = match args.positional.get(1) {
@@ -59,6 +62,48 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .help("an equation is `lhs = rhs`, connect, for, if, when or assert"),
             )),
         }
+    }
+
+    /// Whether an `assert` has `level = AssertionLevel.warning` (specification 8.3.7: the
+    /// simulation continues when it fails). Such an assertion is not compiled: rtc checks
+    /// error-level assertions only, and says so here rather than stop a run the
+    /// specification lets continue, or drop the assertion without a word.
+    pub(super) fn assert_is_warning(
+        &mut self,
+        args: &'a ast::CallArgs,
+        env: Env,
+        span: Span,
+    ) -> DResult<bool> {
+        let level = args.positional.get(2).or_else(|| {
+            args.named
+                .iter()
+                .find(|(n, _)| &*n.name == "level")
+                .map(|(_, e)| e)
+        });
+        let Some(l) = level else {
+            return Ok(false);
+        };
+        // AssertionLevel is enumeration(error, warning): warning is 2.
+        if self.eval_const(l, env, "the level of an assert")? != 2.0 {
+            return Ok(false);
+        }
+        // Once per assert, however often its function is called.
+        let said = self
+            .diags
+            .iter()
+            .any(|d| d.code == "assert-warning" && d.primary.as_ref().is_some_and(|p| p.0 == span));
+        if said {
+            return Ok(true);
+        }
+        self.diags.push(
+            Diagnostic::warning(
+                "assert-warning",
+                "an assert with `level = AssertionLevel.warning` is not checked: the run continues whether it holds or not, and rtc does not report it",
+            )
+            .at(span, "not checked")
+            .help("use the default level (AssertionLevel.error) for a condition that must stop the run"),
+        );
+        Ok(true)
     }
 
     /// An if-equation: a branch chosen at compile time when the conditions are structural, else

@@ -17,6 +17,7 @@
 
 use super::modification::ClassRedeclared;
 use super::*;
+use rustc_hash::FxHashSet;
 
 /// Nested redeclarations resolved through each other deeper than this are refused.
 const MAX_REDECLARE_DEPTH: u32 = 32;
@@ -241,10 +242,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         cname: &str,
         r: &ClassRedeclared<'a>,
     ) -> DResult<()> {
-        let mut want = Vec::new();
-        self.public_components(constraint, &mut want, 0);
-        let mut have = Vec::new();
-        self.public_components(new, &mut have, 0);
+        let want = self.public_components(constraint);
+        let have = self.public_components(new);
         if let Some(missing) = want.iter().find(|w| !have.contains(w)) {
             return Err(Box::new(
                 Diagnostic::error(
@@ -263,20 +262,34 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// Names of the public components of a class and its bases (through short definitions).
-    fn public_components(&mut self, c: ClassId, out: &mut Vec<Box<str>>, depth: u32) {
-        if depth > 32 {
+    /// Each class is read once: inheritance cycles (reported where the class is
+    /// instantiated) and diamonds cost no more than the classes they name.
+    fn public_components(&mut self, c: ClassId) -> Vec<Box<str>> {
+        let mut out = Vec::new();
+        let mut seen = FxHashSet::default();
+        self.collect_public_components(c, &mut out, &mut seen);
+        out
+    }
+
+    fn collect_public_components(
+        &mut self,
+        c: ClassId,
+        out: &mut Vec<Box<str>>,
+        seen: &mut FxHashSet<ClassId>,
+    ) {
+        if !seen.insert(c) {
             return;
         }
         let info = self.tree.info(c);
         if let Some(ast::ClassBody::Short { base, .. }) = info.def.map(|d| &d.body) {
             let scope = info.parent.unwrap_or(c);
             if let Some(Found::Class(b)) = self.tree.lookup_name(scope, base) {
-                self.public_components(b, out, depth + 1);
+                self.collect_public_components(b, out, seen);
             }
             return;
         }
         for b in self.tree.bases(c) {
-            self.public_components(b, out, depth + 1);
+            self.collect_public_components(b, out, seen);
         }
         let Some(comp) = self.tree.info(c).composition() else {
             return;
@@ -331,10 +344,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some(Found::Class(constraint)) = self.tree.lookup_name(lexical, cname) else {
             return Ok(());
         };
-        let mut want = Vec::new();
-        self.public_components(constraint, &mut want, 0);
-        let mut have = Vec::new();
-        self.public_components(new, &mut have, 0);
+        let want = self.public_components(constraint);
+        let have = self.public_components(new);
         if let Some(missing) = want.iter().find(|w| !have.contains(w)) {
             return Err(Box::new(
                 Diagnostic::error(
