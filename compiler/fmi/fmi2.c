@@ -33,8 +33,8 @@ typedef struct {
 static void log_to_master(rtc_fmu *f, int error, const char *category, const char *message) {
     Instance *in = (Instance *)f->owner;
     if (!in->cb.logger || (!error && !in->logging)) return;
-    in->cb.logger(in->cb.componentEnvironment, in->name, error ? fmi2Error : fmi2OK, category,
-                  "%s", message);
+    in->cb.logger(in->cb.componentEnvironment, in->name,
+                  error == 2 ? fmi2Warning : error ? fmi2Error : fmi2OK, category, "%s", message);
 }
 
 static fmi2Status fail(Instance *in, const char *fmt, const char *what) {

@@ -31,7 +31,7 @@ typedef struct {
 static void log_to_master(rtc_fmu *f, int error, const char *category, const char *message) {
     Instance *in = (Instance *)f->owner;
     if (!in->log || (!error && !in->logging)) return;
-    in->log(in->env, error ? fmi3Error : fmi3OK, category, message);
+    in->log(in->env, error == 2 ? fmi3Warning : error ? fmi3Error : fmi3OK, category, message);
 }
 
 static fmi3Status fail(Instance *in, const char *fmt, const char *what) {

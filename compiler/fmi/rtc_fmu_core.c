@@ -40,6 +40,7 @@ double rtc_fmu_time(const rtc_fmu *f) {
 void rtc_fmu_defaults(rtc_fmu *f) {
     int i;
     memset(&f->s, 0, sizeof f->s);
+    memset(f->warned, 0, sizeof f->warned);
     f->start = RTC_MODEL_START_TIME;
     /* Parameters and start values as the model gives them (init from defaults), readable
      * before initialisation; the master may then change the tunable ones. */
@@ -84,6 +85,14 @@ static void explain(rtc_fmu *f, int32_t st, double t) {
     }
 }
 
+/* Assertions of level warning that fail for the first time: logged, and the step goes on. */
+static void report_warnings(rtc_fmu *f, double t) {
+    int32_t k;
+    while ((k = RTC_MODEL_CHECK_WARNINGS(f->s.mem, f->warned)) >= 0)
+        rtc_fmu_logf(f, 2, "logStatusWarning", "t = %.15g: warning (an assert of level warning): %s",
+                     t, RTC_MODEL_assertion_messages[k]);
+}
+
 int rtc_fmu_initialize(rtc_fmu *f) {
     int32_t st = RTC_MODEL_START(f->s.mem, f->start);
 #if RTC_MODEL_EVENT_COUNT > 0
@@ -91,6 +100,7 @@ int rtc_fmu_initialize(rtc_fmu *f) {
     if (st == 0) st = rtc_events_initial(&f->s.events, f->s.mem, f->start);
 #endif
     if (st == 0) st = RTC_MODEL_CHECK_ASSERTIONS(f->s.mem, 1);
+    if (st == 0) report_warnings(f, f->start);
     f->s.params_changed = 0;
     if (st != 0 && (st & 15) != 6) {
         explain(f, st, f->start);
@@ -189,6 +199,7 @@ int rtc_fmu_do_step(rtc_fmu *f, double t0, double step, double *last, const char
 #endif
         if (st == 0) st = RTC_MODEL_CHECK_ASSERTIONS(f->s.mem, 0);
         f->s.steps++;
+        if (st == 0) report_warnings(f, rtc_fmu_time(f));
         if ((st & 15) == 6) {
             rtc_fmu_logf(f, 0, "logEvents", "t = %.15g: terminate() in the model (event %ld)",
                          rtc_fmu_time(f), (long)(st >> 4));

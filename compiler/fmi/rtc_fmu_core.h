@@ -35,7 +35,8 @@ enum { RTC_FMU_INSTANTIATED, RTC_FMU_INITIALIZATION, RTC_FMU_STEPPING, RTC_FMU_T
        RTC_FMU_FAILED };
 
 typedef struct rtc_fmu rtc_fmu;
-/* Where messages go: `error` is 1 for errors (always reported), 0 for information. */
+/* Where messages go: `error` is 1 for errors and 2 for warnings (both always reported), 0 for
+ * information. */
 typedef void rtc_fmu_log(rtc_fmu *f, int error, const char *category, const char *message);
 
 struct rtc_fmu {
@@ -46,6 +47,8 @@ struct rtc_fmu {
     unsigned char saved_used[RTC_FMU_STATES];
     rtc_fmu_log *log;
     void *owner; /* the wrapper's instance */
+    /* Assertions of level warning already logged (each once per instance). */
+    unsigned char warned[RTC_MODEL_WARNING_COUNT > 0 ? RTC_MODEL_WARNING_COUNT : 1];
 };
 
 /* Parameters and start values as the model gives them; the mode after instantiation. */

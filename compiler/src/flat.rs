@@ -197,6 +197,9 @@ pub struct Assertion {
     pub condition: ExprId,
     pub message: String,
     pub span: Span,
+    /// `level = AssertionLevel.warning` (specification 8.3.7): reported when it fails, and
+    /// the run goes on.
+    pub warning: bool,
 }
 
 /// `annotation(experiment(...))` of the top-level class.

@@ -168,12 +168,7 @@ pub trait Stepper {
     /// Every assertion's condition as 0/1: the plan's assertions, then its initial ones (the
     /// expression evaluator unless the engine compiled them).
     fn assertion_values(&mut self, plan: &Plan, mem: &[f64], out: &mut [f64]) {
-        for (k, (e, _)) in plan
-            .assertions
-            .iter()
-            .chain(&plan.initial_assertions)
-            .enumerate()
-        {
+        for (k, (e, _)) in plan.all_assertions().enumerate() {
             out[k] = eval_at(plan, mem, *e);
         }
     }
@@ -636,6 +631,9 @@ pub struct Events<'p> {
     fired: Vec<usize>,
     /// The assertions' values (kept: a step allocates nothing).
     asserted: Vec<f64>,
+    /// Per warning-level assertion (`Plan::warnings`): the time of its first failure and
+    /// at how many checks it failed.
+    pub warned: Vec<(Option<f64>, u64)>,
 }
 
 impl<'p> Events<'p> {
@@ -659,6 +657,7 @@ impl<'p> Events<'p> {
             due: Vec::new(),
             fired: Vec::new(),
             asserted: Vec::new(),
+            warned: vec![(None, 0); plan.warnings.len()],
         }
     }
 
@@ -813,7 +812,7 @@ impl<'p> Events<'p> {
             })
             .collect();
         if first.is_empty() {
-            return self.check_initial_assertions(it, mem);
+            return self.check(it, mem, true, t0);
         }
         let st = self.instant(it, &first, mem, t0, Outcome::Handled);
         if st != Status::Ok {
@@ -825,33 +824,44 @@ impl<'p> Events<'p> {
         }
         match self.terminated {
             Some((event, _)) => Status::Terminated { event },
-            None => self.check_initial_assertions(it, mem),
+            None => self.check(it, mem, true, t0),
         }
     }
 
-    /// After initialisation: the assertions of `when initial()`, then the others.
-    fn check_initial_assertions(&mut self, it: &mut dyn Stepper, mem: &[f64]) -> Status {
-        self.check(it, mem, true)
-    }
-
-    /// The assertions on the values after a step (`initial`: after initialisation, those of
-    /// `when initial()` first), evaluated by the engine: compiled code costs what the
-    /// conditions cost.
-    fn check(&mut self, it: &mut dyn Stepper, mem: &[f64], initial: bool) -> Status {
-        let n = self.plan.assertions.len();
-        if n == 0 && !initial {
+    /// The assertions on the values at `t` after a step (`initial`: after initialisation,
+    /// those of `when initial()` first), evaluated by the engine: compiled code costs what the
+    /// conditions cost. Warning-level assertions that fail are counted (the first failure's
+    /// time kept) and do not stop the run.
+    fn check(&mut self, it: &mut dyn Stepper, mem: &[f64], initial: bool, t: f64) -> Status {
+        let p = self.plan;
+        let (n, m) = (p.assertions.len(), p.initial_assertions.len());
+        if n == 0 && p.warnings.is_empty() && !initial {
             return Status::Ok;
         }
         let mut a = std::mem::take(&mut self.asserted);
-        a.resize(n + self.plan.initial_assertions.len(), 1.0);
-        it.assertion_values(self.plan, mem, &mut a);
+        a.resize(n + m + p.warnings.len(), 1.0);
+        it.assertion_values(p, mem, &mut a);
         let failed = if initial {
-            (n..a.len()).chain(0..n).find(|&k| a[k] == 0.0)
+            (n..n + m).chain(0..n).find(|&k| a[k] == 0.0)
         } else {
             (0..n).find(|&k| a[k] == 0.0)
         };
+        for (w, &v) in self.warned.iter_mut().zip(&a[n + m..]) {
+            if v == 0.0 {
+                w.0.get_or_insert(t);
+                w.1 += 1;
+            }
+        }
         self.asserted = a;
         failed.map_or(Status::Ok, |index| Status::Assertion { index })
+    }
+
+    /// The warning-level assertions that failed: (message, first time, failed checks).
+    pub fn warnings(&self) -> impl Iterator<Item = (&str, f64, u64)> + '_ {
+        self.warned
+            .iter()
+            .zip(&self.plan.warnings)
+            .filter_map(|(&(t, n), (_, m))| Some((m.as_str(), t?, n)))
     }
 
     /// When time event `k` is next due after `t` (beyond the tolerance): a sample's next tick,
@@ -910,7 +920,7 @@ impl<'p> Events<'p> {
         self.max_calls = self.max_calls.max(self.calls);
         match (st, self.terminated) {
             (Status::Ok, Some((event, _))) => Status::Terminated { event },
-            (Status::Ok, None) => self.check(it, mem, false),
+            (Status::Ok, None) => self.check(it, mem, false, t + h),
             _ => st,
         }
     }

@@ -183,6 +183,17 @@ static const char *status_text(int32_t code) {
     }
 }
 
+/* Assertions of level warning: each reported on stderr the first time it fails; the run goes
+ * on (as rtc run, which also counts the failed checks). */
+static unsigned char warned[RTC_MODEL_WARNING_COUNT > 0 ? RTC_MODEL_WARNING_COUNT : 1];
+
+static void report_warnings(double t) {
+    int32_t k;
+    while ((k = RTC_MODEL_CHECK_WARNINGS(mem, warned)) >= 0)
+        fprintf(stderr, "%s: warning at t = %g: %s (an assert of level warning; the run goes on)\n",
+                RTC_MODEL_NAME, t, RTC_MODEL_assertion_messages[k]);
+}
+
 int main(int argc, char **argv) {
     const double h = RTC_MODEL_STEP_SIZE;
     const double t0 = RTC_MODEL_START_TIME;
@@ -216,6 +227,7 @@ int main(int argc, char **argv) {
     if (st == 0) st = rtc_events_initial(&events, mem, t0);
 #endif
     if (st == 0) st = RTC_MODEL_CHECK_ASSERTIONS(mem, 1);
+    if (st == 0) report_warnings(t0);
     if (st != 0) {
         fprintf(stderr, "%s: init failed at t = %g: %s, detail %ld%s%s\n", RTC_MODEL_NAME, t0,
                 status_text(st), (long)(st >> 4), (st & 15) == 7 ? ": " : "",
@@ -244,6 +256,7 @@ int main(int argc, char **argv) {
         st = RTC_MODEL_STEP(mem, t, h);
 #endif
         if (st == 0) st = RTC_MODEL_CHECK_ASSERTIONS(mem, 0);
+        if (st == 0) report_warnings(t1);
         if (st != 0) {
             print_row(t1);
             fprintf(stderr, "%s: stopped at t = %g: %s, detail %ld%s%s\n", RTC_MODEL_NAME, t1,

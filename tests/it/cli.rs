@@ -636,6 +636,48 @@ fn failed_assertion_stops_the_run() {
     assert!(out.contains("0.7000000000000001,8,3"), "{out}");
 }
 
+/// Assertions of level warning that fail are reported with the time of their first failure
+/// and how many checks failed, and the run goes on to its stop time (exit 0); `rtc analyze`
+/// counts them.
+#[test]
+fn warning_level_assertions_are_reported_and_the_run_goes_on() {
+    let args = [
+        "run",
+        "tests/models/AssertWarning.mo",
+        "--method",
+        "fe",
+        "--step",
+        "0.25",
+        "--stop",
+        "2",
+    ];
+    for engine in ["jit", "interp"] {
+        let mut a = args.to_vec();
+        a.extend(["--engine", engine]);
+        let (code, out, err) = rtc(&a);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("warning: t = 1.25: x above 1 (an assert of level warning: the run went on; it failed at 4 checks"),
+            "{engine}: {err}"
+        );
+        assert!(
+            err.contains("warning: t = 1.5: u reached 1.5 (an assert of level warning: the run went on; it failed at 3 checks"),
+            "{engine}: {err}"
+        );
+        assert!(out.trim_end().ends_with("\n2,2"), "{engine}: {out}");
+    }
+    let (code, out, err) = rtc(&[
+        "analyze",
+        "tests/models/AssertWarning.mo",
+        "--method",
+        "fe",
+        "--step",
+        "0.25",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("2 of them of level warning"), "{out}");
+}
+
 /// An `assert` of `when initial()` that fails stops the run after initialisation with its
 /// message (exit 2), as an assertion of the equations does after a step.
 #[test]

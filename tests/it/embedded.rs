@@ -766,6 +766,25 @@ fn simultaneous_time_events_in_the_c_stepper() {
     let _ = std::fs::remove_dir_all(&work);
 }
 
+/// Assertions of level warning in an object: the harness reports each once, at the time
+/// `rtc run` reports its first failure, and runs to the stop time.
+#[test]
+fn warning_level_assertions_are_reported_by_the_harness() {
+    let work = temp("warnings");
+    let name = "AssertWarning";
+    let model = root().join("tests/models").join(format!("{name}.mo"));
+    let exe = host_harness(&model, name, "--method fe --step 0.25", &work.join(name));
+    let out = Command::new(&exe).args(["--stop", "2"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.matches("warning at").count(), 2, "{err}");
+    assert!(err.contains("warning at t = 1.25: x above 1"), "{err}");
+    assert!(err.contains("warning at t = 1.5: u reached 1.5"), "{err}");
+    let rows = String::from_utf8_lossy(&out.stdout);
+    assert!(rows.trim_end().ends_with("\n2,2"), "{rows}");
+    let _ = std::fs::remove_dir_all(&work);
+}
+
 /// The harness built for this machine through its Makefile with `model` compiled by `rtc
 /// compile <flags>` into `build`: the program's path.
 fn host_harness(model: &Path, name: &str, flags: &str, build: &Path) -> PathBuf {

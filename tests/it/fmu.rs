@@ -492,8 +492,8 @@ fn aarch64_fmu_runs_under_qemu() {
 
 /// The FMU of `model` (forward Euler at `step`) stepped by the C master to `stop` with one
 /// communication step per model step, reading variable `var`: the master's exit code and
-/// log.
-fn failing_fmu(tag: &str, model: &str, step: &str, stop: &str, var: &str) -> (Option<i32>, String) {
+/// log (stderr).
+fn master_run(tag: &str, model: &str, step: &str, stop: &str, var: &str) -> (Option<i32>, String) {
     let dir = scratch(tag);
     let exe = master(&dir);
     let path = common::repo_root().join(model);
@@ -513,9 +513,15 @@ fn failing_fmu(tag: &str, model: &str, step: &str, stop: &str, var: &str) -> (Op
     assert_eq!(code, 0, "{err}");
     let (table, token) = description(&dir.join("fmu"));
     let vr = table.iter().find(|(n, _)| n == var).expect("variable").1;
-    let name = path.file_stem().unwrap().to_str().unwrap();
+    // The library is named after the model, the one file in the platform's folder.
+    let so = std::fs::read_dir(dir.join("fmu/binaries/x86_64-linux"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let out = Command::new(&exe)
-        .arg(dir.join(format!("fmu/binaries/x86_64-linux/{name}.so")))
+        .arg(so)
         .args([token.as_str(), stop, step])
         .arg(format!("out:{vr}"))
         .output()
@@ -532,7 +538,7 @@ fn failing_fmu(tag: &str, model: &str, step: &str, stop: &str, var: &str) -> (Op
 /// `diverging_run_exits_2_and_names_the_variable`), never fmi3OK with garbage.
 #[test]
 fn a_diverging_fmu_step_is_an_error_naming_the_variable() {
-    let (code, err) = failing_fmu("diverge", "examples/VdPLine.mo", "1e-3", "0.2", "u_l");
+    let (code, err) = master_run("diverge", "examples/VdPLine.mo", "1e-3", "0.2", "u_l");
     assert_eq!(code, Some(2), "{err}");
     // fmi3Error is 3; the message names the variable and the time.
     assert!(
@@ -545,12 +551,32 @@ fn a_diverging_fmu_step_is_an_error_naming_the_variable() {
 /// assertion's message and the time `rtc run` stops at.
 #[test]
 fn a_failing_assertion_is_an_fmu_error_with_its_message() {
-    let (code, err) = failing_fmu("assert", "tests/models/AssertDrain.mo", "0.01", "5", "h");
+    let (code, err) = master_run("assert", "tests/models/AssertDrain.mo", "0.01", "5", "h");
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("fmu [3]")
             && err
                 .contains("t = 2.77: assertion failed: the tank ran below a quarter of its height"),
+        "{err}"
+    );
+}
+
+/// An assert of level warning that fails is logged once with fmi3Warning and its message, and
+/// the FMU steps on to the stop time (as `rtc run`; specification 8.3.7).
+#[test]
+fn a_warning_level_assertion_is_logged_and_the_fmu_steps_on() {
+    let (code, err) = master_run(
+        "warning",
+        "tests/language/predefined_enumerations.mo",
+        "0.25",
+        "1",
+        "x",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    // fmi3Warning is 1.
+    assert_eq!(err.matches("fmu [1] logStatusWarning").count(), 1, "{err}");
+    assert!(
+        err.contains("t = 0: warning (an assert of level warning): x above 2"),
         "{err}"
     );
 }

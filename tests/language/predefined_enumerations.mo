@@ -1,8 +1,8 @@
 // The predefined enumerations (specification 4.9.5 StateSelect, 8.3.7 AssertionLevel) and
 // `Init`, the MSL blocks' initialisation choice, usable without a declaration: a parameter
 // of type Init selects the initial equation (steady state: x starts at u and stays there),
-// Integer() of a literal, a warning-level assertion that does not stop the run (rtc says it
-// does not check it), and a local `Init` that hides the built-in one.
+// Integer() of a literal, a warning-level assertion that fails from the start and does not
+// stop the run, and a local `Init` that hides the built-in one.
 // run: method=be step=0.25 stop=1
 // expect: x 3
 // expect: n 4

@@ -339,6 +339,13 @@ fn report_extras(
             eprintln!("rtc: {m}");
         }
     }
+    for (message, t, n) in events.warnings() {
+        eprintln!(
+            "rtc: warning: t = {t}: {} (an assert of level warning: the run went on; it failed at {n} check{} of the run)",
+            message.trim(),
+            if n == 1 { "" } else { "s" }
+        );
+    }
     if let Some(path) = &a.event_log {
         if let Err(e) = std::fs::write(path, events.csv()) {
             eprintln!("rtc: writing {} failed: {e}", path.display());

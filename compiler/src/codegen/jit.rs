@@ -200,7 +200,7 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
         slots,
         scratch,
         output_count: plan.outputs.len(),
-        assertion_count: plan.assertions.len() + plan.initial_assertions.len(),
+        assertion_count: plan.all_assertions().count(),
         clif: std::mem::take(&mut g.clif),
         residual_offset: slots,
         block_sizes,

@@ -575,14 +575,12 @@ fn generate<M: Module>(
         }
     }
     // asserts: every assertion's condition as 0/1, those checked after every step first, then
-    // those of `when initial()` (the run loop's numbering).
-    let asserts = if plan.assertions.is_empty() && plan.initial_assertions.is_empty() {
+    // those of `when initial()`, then the warning-level ones (the run loop's numbering).
+    let asserts = if plan.all_assertions().next().is_none() {
         None
     } else {
         let pieces: Vec<Piece> = plan
-            .assertions
-            .iter()
-            .chain(&plan.initial_assertions)
+            .all_assertions()
             .enumerate()
             .map(|(k, (e, _))| Piece::Output(k, *e))
             .collect();

@@ -270,8 +270,9 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     );
     events::event_slopes(&mut b, method, &mut events);
     let outputs = layout::outputs(&mut b, flat)?;
-    let initial_assertions = assertions(&mut b, &flat.initial_assertions)?;
-    let assertions = assertions(&mut b, &flat.assertions)?;
+    let initial_assertions = assertions(&mut b, &flat.initial_assertions, false)?;
+    let warnings = assertions(&mut b, &flat.assertions, true)?;
+    let assertions = assertions(&mut b, &flat.assertions, false)?;
     // Before the first step, pre(v) is v's start value (specification 8.6; `pre(v) = e` in an
     // initial equation sets that start value): the initial system reads it.
     for i in 0..b.vars.len() {
@@ -298,14 +299,20 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         alias_sets: std::mem::take(&mut b.aliases.sets),
         assertions,
         initial_assertions,
+        warnings,
     })
 }
 
-/// The model's assertions over system variables. An assertion is checked after a step, when
-/// `pre(v)` and `v` of a discrete variable agree, so it reads the variable itself.
-fn assertions(b: &mut Builder, list: &[crate::flat::Assertion]) -> DResult<Vec<(ExprId, String)>> {
+/// The model's assertions of one level (`warning`: `AssertionLevel.warning`) over system
+/// variables. An assertion is checked after a step, when `pre(v)` and `v` of a discrete
+/// variable agree, so it reads the variable itself.
+fn assertions(
+    b: &mut Builder,
+    list: &[crate::flat::Assertion],
+    warning: bool,
+) -> DResult<Vec<(ExprId, String)>> {
     let mut out = Vec::new();
-    for a in list {
+    for a in list.iter().filter(|a| a.warning == warning) {
         let c = b.translate(a.condition)?;
         let inverse: FxHashMap<SysVar, SysVar> = b.pre_of.iter().map(|(&v, &p)| (p, v)).collect();
         let mut cache = FxHashMap::default();

@@ -142,16 +142,26 @@ pub fn report(
         "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop)",
         w.flops, w.libm_calls, p.newton.max_iterations
     );
-    if !p.assertions.is_empty() || !p.initial_assertions.is_empty() {
-        let roots: Vec<_> = p.assertions.iter().map(|(e, _)| *e).collect();
+    if p.all_assertions().next().is_some() {
+        let roots: Vec<_> = p
+            .assertions
+            .iter()
+            .chain(&p.warnings)
+            .map(|(e, _)| *e)
+            .collect();
         let a = crate::plan::expr_work(&p.arena, &roots);
         let _ = writeln!(
             out,
-            "  assertions: {} checked after every step ({} flops, {} libm calls more), {} more after init",
-            p.assertions.len(),
+            "  assertions: {} checked after every step ({} flops, {} libm calls more), {} more after init{}",
+            p.assertions.len() + p.warnings.len(),
             a.flops,
             a.libm_calls,
-            p.initial_assertions.len()
+            p.initial_assertions.len(),
+            if p.warnings.is_empty() {
+                String::new()
+            } else {
+                format!("; {} of them of level warning (reported, the run goes on)", p.warnings.len())
+            }
         );
     }
     initial_lines(&mut out, sources, p, init_r);

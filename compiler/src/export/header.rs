@@ -346,6 +346,8 @@ impl Description<'_> {
             ("EVENT_COUNT", "EVENT_COUNT"),
             ("ASSERTION_COUNT", "ASSERTION_COUNT"),
             ("CHECK_ASSERTIONS", "check_assertions"),
+            ("WARNING_COUNT", "WARNING_COUNT"),
+            ("CHECK_WARNINGS", "check_warnings"),
             ("assertion_messages", "assertion_messages"),
         ] {
             let _ = writeln!(h, "#define RTC_MODEL_{g} {p}_{s}");
@@ -368,37 +370,41 @@ impl Description<'_> {
         }
     }
 
-    /// The assertions: their conditions as a function, their messages, and the check a harness
-    /// runs after init and after every step (status 7, detail: the assertion).
+    /// The assertions: their conditions as a function, their messages, the check a harness
+    /// runs after init and after every step (status 7, detail: the assertion), and the check
+    /// of the warning-level ones, which report and do not stop.
     fn assertion_section(&self, h: &mut String) {
         let p = &self.prefix;
         let plan = self.plan;
-        let (n, m) = (plan.assertions.len(), plan.initial_assertions.len());
+        let (n, m, w) = (
+            plan.assertions.len(),
+            plan.initial_assertions.len(),
+            plan.warnings.len(),
+        );
+        let all = n + m + w;
         let _ = writeln!(
             h,
-            "\n/* Assertions: {n} checked after every step, {m} more (of `when initial()`) after init. */\n#define {p}_ASSERTION_COUNT {}\n#define {p}_ASSERTION 7",
+            "\n/* Assertions: {n} checked after every step, {m} more (of `when initial()`) after init,\n * then {w} of level warning (WARNING_FIRST on), which report and do not stop. */\n#define {p}_ASSERTION_COUNT {all}\n#define {p}_WARNING_FIRST {}\n#define {p}_WARNING_COUNT {w}\n#define {p}_ASSERTION 7",
             n + m
         );
         let messages: Vec<String> = plan
-            .assertions
-            .iter()
-            .chain(&plan.initial_assertions)
+            .all_assertions()
             .map(|(_, msg)| format!("  {}", c_string(msg)))
             .collect();
         let _ = writeln!(
             h,
             "static const char *const {p}_assertion_messages[{}] = {{\n{}\n}};",
-            (n + m).max(1),
+            all.max(1),
             if messages.is_empty() {
                 "  0".into()
             } else {
                 messages.join(",\n")
             }
         );
-        if n + m == 0 {
+        if all == 0 {
             let _ = writeln!(
                 h,
-                "static inline int32_t {p}_check_assertions(const double *mem, int32_t after_init) {{\n    (void)mem;\n    (void)after_init;\n    return 0;\n}}"
+                "static inline int32_t {p}_check_assertions(const double *mem, int32_t after_init) {{\n    (void)mem;\n    (void)after_init;\n    return 0;\n}}\nstatic inline int32_t {p}_check_warnings(const double *mem, unsigned char *warned) {{\n    (void)mem;\n    (void)warned;\n    return -1;\n}}"
             );
             return;
         }
@@ -409,7 +415,19 @@ impl Description<'_> {
         );
         let _ = writeln!(
             h,
-            "/* After a step that returned 0 (after_init = 0) or after init (1): ASSERTION | k << 4\n * for the first assertion k that failed (those of `when initial()` first), else 0. */\nstatic inline int32_t {p}_check_assertions(const double *mem, int32_t after_init) {{\n    double a[{}];\n    int32_t k;\n    {p}_asserts(mem, a);\n    if (after_init)\n        for (k = {n}; k < {}; k++)\n            if (a[k] == 0.0) return {p}_ASSERTION | (k << 4);\n    for (k = 0; k < {n}; k++)\n        if (a[k] == 0.0) return {p}_ASSERTION | (k << 4);\n    return 0;\n}}",
+            "/* After a step that returned 0 (after_init = 0) or after init (1): ASSERTION | k << 4\n * for the first assertion k that failed (those of `when initial()` first), else 0. */\nstatic inline int32_t {p}_check_assertions(const double *mem, int32_t after_init) {{\n    double a[{all}];\n    int32_t k;\n    {p}_asserts(mem, a);\n    if (after_init)\n        for (k = {n}; k < {}; k++)\n            if (a[k] == 0.0) return {p}_ASSERTION | (k << 4);\n    for (k = 0; k < {n}; k++)\n        if (a[k] == 0.0) return {p}_ASSERTION | (k << 4);\n    return 0;\n}}",
+            n + m
+        );
+        if w == 0 {
+            let _ = writeln!(
+                h,
+                "static inline int32_t {p}_check_warnings(const double *mem, unsigned char *warned) {{\n    (void)mem;\n    (void)warned;\n    return -1;\n}}"
+            );
+            return;
+        }
+        let _ = writeln!(
+            h,
+            "/* After init and after each step, as check_assertions: the index k (message:\n * assertion_messages[k]) of a warning-level assertion that fails for the first time, -1 when\n * there is none. warned[WARNING_COUNT] starts zeroed and remembers which were reported; call\n * again until it returns -1. */\nstatic inline int32_t {p}_check_warnings(const double *mem, unsigned char *warned) {{\n    double a[{all}];\n    int32_t k;\n    {p}_asserts(mem, a);\n    for (k = 0; k < {w}; k++)\n        if (a[{} + k] == 0.0 && !warned[k]) {{\n            warned[k] = 1;\n            return {} + k;\n        }}\n    return -1;\n}}",
             n + m,
             n + m
         );

@@ -68,7 +68,7 @@ impl Description<'_> {
                 } else {
                     format!(", \"zc\": \"{p}_zc\", \"pre\": \"{p}_pre\", \"event\": \"{p}_event<k>\"")
                 },
-                if plan.assertions.is_empty() && plan.initial_assertions.is_empty() {
+                if plan.all_assertions().next().is_none() {
                     String::new()
                 } else {
                     format!(", \"asserts\": \"{p}_asserts\"")
@@ -98,10 +98,11 @@ impl Description<'_> {
                 "[{}]",
                 plan.assertions
                     .iter()
-                    .map(|a| (a, false))
-                    .chain(plan.initial_assertions.iter().map(|a| (a, true)))
-                    .map(|((_, m), initial)| format!(
-                        "{{\"message\": {}, \"after_init_only\": {initial}}}",
+                    .map(|a| (a, false, "error"))
+                    .chain(plan.initial_assertions.iter().map(|a| (a, true, "error")))
+                    .chain(plan.warnings.iter().map(|a| (a, false, "warning")))
+                    .map(|((_, m), initial, level)| format!(
+                        "{{\"message\": {}, \"after_init_only\": {initial}, \"level\": \"{level}\"}}",
                         json_string(m)
                     ))
                     .collect::<Vec<_>>()

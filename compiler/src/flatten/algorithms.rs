@@ -228,6 +228,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     condition: ok,
                     message: format!("a while-loop in {what} needs more than its bound of {limit} iterations (annotation __rtc(maxIterations), or the loop counter's limit)"),
                     span: st.span,
+                    warning: false,
                 });
                 break Ok(());
             }
@@ -554,12 +555,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             None => String::new(),
         };
-        if self.assert_is_warning(args, env, span)? {
-            return Ok(());
-        }
+        let warning = self.assert_is_warning(args, env)?;
         let ng = self.flat.arena.not(g);
         let cond = self.flat.arena.or(ng, c);
-        if self.fold(cond) == Some(0.0) {
+        if self.fold(cond) == Some(0.0) && !warning {
             return Err(Box::new(
                 Diagnostic::error("assert", format!("assertion fails: {message}"))
                     .at(span, "is false"),
@@ -569,6 +568,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             condition: cond,
             message,
             span,
+            warning,
         });
         Ok(())
     }

@@ -22,9 +22,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             .at(args.span, "here"),
                     ));
                 }
-                if self.assert_is_warning(args, env, eq.span)? {
-                    return Ok(());
-                }
+                let warning = self.assert_is_warning(args, env)?;
                 let c =
                     self.eval_condition(&args.positional[0], env, "the condition of an assert")?;
                 let message = match args.positional.get(1) {
@@ -39,7 +37,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     }
                     None => String::new(),
                 };
-                if self.fold(c) == Some(0.0) {
+                if self.fold(c) == Some(0.0) && !warning {
                     return Err(Box::new(
                         Diagnostic::error("assert", format!("assertion fails: {message}"))
                             .at(args.positional[0].span, "is false"),
@@ -49,6 +47,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     condition: c,
                     message,
                     span: eq.span,
+                    warning,
                 });
                 Ok(())
             }
@@ -65,15 +64,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// Whether an `assert` has `level = AssertionLevel.warning` (specification 8.3.7: the
-    /// simulation continues when it fails). Such an assertion is not compiled: rtc checks
-    /// error-level assertions only, and says so here rather than stop a run the
-    /// specification lets continue, or drop the assertion without a word.
-    pub(super) fn assert_is_warning(
-        &mut self,
-        args: &'a ast::CallArgs,
-        env: Env,
-        span: Span,
-    ) -> DResult<bool> {
+    /// run reports it when it fails and goes on).
+    pub(super) fn assert_is_warning(&mut self, args: &'a ast::CallArgs, env: Env) -> DResult<bool> {
         let level = args.positional.get(2).or_else(|| {
             args.named
                 .iter()
@@ -84,26 +76,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Ok(false);
         };
         // AssertionLevel is enumeration(error, warning): warning is 2.
-        if self.eval_const(l, env, "the level of an assert")? != 2.0 {
-            return Ok(false);
-        }
-        // Once per assert, however often its function is called.
-        let said = self
-            .diags
-            .iter()
-            .any(|d| d.code == "assert-warning" && d.primary.as_ref().is_some_and(|p| p.0 == span));
-        if said {
-            return Ok(true);
-        }
-        self.diags.push(
-            Diagnostic::warning(
-                "assert-warning",
-                "an assert with `level = AssertionLevel.warning` is not checked: the run continues whether it holds or not, and rtc does not report it",
-            )
-            .at(span, "not checked")
-            .help("use the default level (AssertionLevel.error) for a condition that must stop the run"),
-        );
-        Ok(true)
+        Ok(self.eval_const(l, env, "the level of an assert")? == 2.0)
     }
 
     /// An if-equation: a branch chosen at compile time when the conditions are structural, else

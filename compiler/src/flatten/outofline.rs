@@ -43,8 +43,8 @@ pub(super) struct Compiled {
     /// The outputs as the placeholder execution left them: each non-constant scalar is an
     /// output of the compiled function, in walk order.
     template: Vec<Val>,
-    /// The body's assertions: (output holding the condition, message, span).
-    asserts: Vec<(u32, String, Span)>,
+    /// The body's assertions: (output holding the condition, message, span, warning level).
+    asserts: Vec<(u32, String, Span, bool)>,
 }
 
 /// The annotations of a function that decide how it is compiled.
@@ -127,12 +127,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .iter()
             .map(|v| self.instantiate_output(v, c.id, &actual, &mut k))
             .collect();
-        for (out, message, aspan) in &c.asserts {
+        for (out, message, aspan, warning) in &c.asserts {
             let cond = self.flat.arena.call(c.id, *out, &actual);
             self.flat.assertions.push(Assertion {
                 condition: cond,
                 message: message.clone(),
                 span: *aspan,
+                warning: *warning,
             });
         }
         Ok(Some(outs))
@@ -189,7 +190,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let asserts = asserts
             .into_iter()
             .enumerate()
-            .map(|(k, a)| ((n_values + k) as u32, a.message, a.span))
+            .map(|(k, a)| ((n_values + k) as u32, a.message, a.span, a.warning))
             .collect();
         Ok(Some(Rc::new(Compiled {
             f,

@@ -389,6 +389,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     condition: inside,
                     message: "table lookup outside the table's abscissa range (extrapolation = NoExtrapolation)".into(),
                     span,
+                    warning: false,
                 });
                 u
             }

@@ -330,6 +330,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     let before = self.flat.assertions.len();
                     self.call_equation(b, f, args, env)?;
                     let added: Vec<Assertion> = self.flat.assertions.drain(before..).collect();
+                    if added.iter().any(|a| a.warning) {
+                        return Err(self.unsupported(
+                            b.span,
+                            "an assert of level `AssertionLevel.warning` in `when initial()`",
+                        ));
+                    }
                     self.flat.initial_assertions.extend(added);
                     continue;
                 }

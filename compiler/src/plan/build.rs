@@ -72,6 +72,7 @@ pub fn build(
         events: d.events.iter().map(|e| e.map(Slot::of)).collect(),
         assertions: d.assertions.clone(),
         initial_assertions: d.initial_assertions.clone(),
+        warnings: d.warnings.clone(),
         notes: Vec::new(),
         time: Slot::of(d.time),
         step_start: Slot::of(d.step_start),

@@ -171,6 +171,10 @@ pub struct Plan {
     /// `assert` in `when initial()`, checked once after initialisation; a failure's index
     /// counts on from `assertions`.
     pub initial_assertions: Vec<(ExprId, String)>,
+    /// `assert(…, level = AssertionLevel.warning)`, checked after initialisation and after
+    /// every step; a failure is reported and the run goes on. Their indices count on from
+    /// `initial_assertions` (the compiled conditions come in that order).
+    pub warnings: Vec<(ExprId, String)>,
     /// What was done before the plan was built that a user should hear of (the initial
     /// system solved into start values).
     pub notes: Vec<String>,
@@ -287,6 +291,15 @@ pub fn expr_work<V: crate::symbolic::Var>(
 }
 
 impl Plan {
+    /// Every assertion in the order the compiled conditions and status indices use: those
+    /// checked after every step, those of `when initial()`, the warning-level ones.
+    pub fn all_assertions(&self) -> impl Iterator<Item = &(ExprId, String)> {
+        self.assertions
+            .iter()
+            .chain(&self.initial_assertions)
+            .chain(&self.warnings)
+    }
+
     /// The input slots the environment writes (the value at the end of the step; inputs read
     /// at stage times have further slots in `input_stages`).
     pub fn input_slots(&self) -> Vec<Slot> {

@@ -88,9 +88,7 @@ pub fn describe(plan: &Plan, status: Status) -> String {
         ),
         Status::Assertion { index } => format!(
             "assertion failed: {}",
-            plan.assertions
-                .iter()
-                .chain(&plan.initial_assertions)
+            plan.all_assertions()
                 .nth(index)
                 .map_or("", |(_, m)| m.as_str())
         ),

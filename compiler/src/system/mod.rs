@@ -356,6 +356,9 @@ pub struct Discretized {
     pub assertions: Vec<(ExprId, String)>,
     /// `assert` in `when initial()`: checked once, after initialisation.
     pub initial_assertions: Vec<(ExprId, String)>,
+    /// `assert(…, level = AssertionLevel.warning)`: checked after initialisation and every
+    /// step like the others; one that fails is reported and the run goes on.
+    pub warnings: Vec<(ExprId, String)>,
 }
 
 /// An event (Cellier & Kofman §10.8): a state event, the relation `z ≤ 0` (`below`) or
