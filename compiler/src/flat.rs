@@ -190,6 +190,25 @@ pub enum EquationOrigin {
     ConnectFlow,
     /// A binding of a non-parameter variable (`Real y = 2*x`).
     Binding,
+    /// `d = time`, standing for `d = delay(e, T)` ([`Delay`]): the equation that determines
+    /// `d`, whose incidence is `d` alone (the delayed value depends on the past only, so it
+    /// breaks algebraic loops); inline integration replaces it by the read of the delay's
+    /// buffer, and index reduction never differentiates it.
+    Delay(usize),
+}
+
+/// `delay(expr, delayTime)` (specification 3.7.4.1): `var` is `expr` at `time − delay`, and
+/// `expr` at the start time while `time − delay` is before it. The delay is known when
+/// compiling (its parameters become constants); the step keeps a buffer of `expr` sampled at
+/// the step size and interpolates linearly (see `discretize::delays`).
+#[derive(Clone, Debug)]
+pub struct Delay {
+    pub var: FlatVar,
+    pub expr: ExprId,
+    /// The delay time, and the parameter expression it was computed from.
+    pub time: f64,
+    pub time_expr: ExprId,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -211,6 +230,9 @@ pub struct Experiment {
     pub tolerance: Option<f64>,
     /// `annotation(__rtc(ratio = N))`: fast sub-steps per step in multi-rate integration.
     pub ratio: Option<f64>,
+    /// The step the plans are built for, set by the driver (`--step`, else the Interval):
+    /// what a `delay`'s buffer is sampled at.
+    pub step: Option<f64>,
 }
 
 /// A when-equation of the supported forms: a relation that triggers when it becomes true, or
@@ -257,6 +279,9 @@ pub struct FlatModel {
     pub assertions: Vec<Assertion>,
     /// `assert` in a `when initial()` body: checked once, after initialisation.
     pub initial_assertions: Vec<Assertion>,
+    /// `delay(e, T)` calls; each is a variable whose equation has origin
+    /// [`EquationOrigin::Delay`].
+    pub delays: Vec<Delay>,
     /// `when <relation> then reinit(x, e); … end when;`
     pub whens: Vec<When>,
     pub arena: Arena<FlatVar>,
@@ -315,6 +340,10 @@ impl FlatModel {
         for k in 0..m.initial_assertions.len() {
             let c = m.initial_assertions[k].condition;
             m.initial_assertions[k].condition = sub(&mut m, c);
+        }
+        for k in 0..m.delays.len() {
+            let e = m.delays[k].expr;
+            m.delays[k].expr = sub(&mut m, e);
         }
         for k in 0..m.whens.len() {
             let c = m.whens[k].condition;
@@ -447,12 +476,18 @@ impl FlatModel {
         }
         s.push_str("equation\n");
         for e in &self.equations {
-            let _ = writeln!(
-                s,
-                "  {} = {};",
-                self.expr_string(e.lhs),
-                self.expr_string(e.rhs)
-            );
+            let rhs = match e.origin {
+                EquationOrigin::Delay(k) => {
+                    let d = &self.delays[k];
+                    format!(
+                        "delay({}, {})",
+                        self.expr_string(d.expr),
+                        self.expr_string(d.time_expr)
+                    )
+                }
+                _ => self.expr_string(e.rhs),
+            };
+            let _ = writeln!(s, "  {} = {rhs};", self.expr_string(e.lhs));
         }
         for a in &self.assertions {
             let _ = writeln!(

@@ -363,6 +363,18 @@ pub fn needs_partition(flat: &FlatModel, method: &Method) -> bool {
 
 /// The linearisation of `flat` at its initial point (from a forward Euler plan).
 pub fn linearize(flat: &FlatModel) -> DResult<crate::partition::Linearization> {
+    if let Some(d) = flat.delays.first() {
+        // The buffer's samples would read as constants: eigenvalues without the delay's
+        // dynamics, silently wrong.
+        return Err(Box::new(
+            Diagnostic::error(
+                "delay",
+                "a model with `delay` has no linearisation of finite order: eigenvalues, error measures, step advice and the automatic partition are not available for it",
+            )
+            .at(d.span, "delay")
+            .help("choose the method and the step yourself (--method, --step)"),
+        ));
+    }
     let (p, _, _) = plan(flat, &Method::ForwardEuler, Newton::default())?;
     crate::partition::linearize(&p, flat.experiment.start_time.unwrap_or(0.0))
 }

@@ -678,6 +678,25 @@ fn warning_level_assertions_are_reported_and_the_run_goes_on() {
     assert!(out.contains("2 of them of level warning"), "{out}");
 }
 
+/// A delay shorter than the step is refused at the delay (it would read the step's own end
+/// value), and a model with a delay has no eigenvalues to report: located errors, exit 1.
+#[test]
+fn delay_refusals_are_located() {
+    let model = "tests/language/delay.mo";
+    let (code, _, err) = rtc(&[
+        "run", model, "--method", "be", "--step", "0.5", "--stop", "1",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("the delay time 0.25 is shorter than the step 0.5")
+            && err.contains("delay.mo:12:"),
+        "{err}"
+    );
+    let (code, _, err) = rtc(&["analyze", model, "--eigenvalues", "--step", "0.1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no linearisation of finite order"), "{err}");
+}
+
 /// An `assert` of `when initial()` that fails stops the run after initialisation with its
 /// message (exit 2), as an assertion of the equations does after a step.
 #[test]

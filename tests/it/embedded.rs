@@ -149,6 +149,13 @@ const CASES: &[Case] = &[
         stop: "40",
         inputs: None,
     },
+    // A transport delay: its buffer of 120 samples lives in the step's memory.
+    Case {
+        file: "ShowerDelay.mo",
+        flags: &["--method", "trapezoid", "--step", "0.01"],
+        stop: "40",
+        inputs: None,
+    },
 ];
 
 struct Platform {

@@ -71,10 +71,12 @@ fn language_constructs_check_run_and_agree() {
         let c = case(&text, &file);
         let checked = check_source(&file, &text, &Options::default());
         let diags = checked.short_diagnostics();
-        let Some(model) = checked.model else {
+        let Some(mut model) = checked.model else {
             failures.push(format!("{file}: does not check: {diags:?}"));
             continue;
         };
+        // The step the plan is built for, as the command line records it (delays need it).
+        model.experiment.step = Some(c.step);
         let plan = match rtc::pipeline::plan(&model, &c.method, Default::default()) {
             Ok((p, _, _)) => p,
             Err(d) => {

@@ -11,6 +11,7 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
     let Some((flat, sources)) = load_model(&a.model) else {
         return 1;
     };
+    let flat = super::args::with_step(flat, &a.method);
     let short = a.model.short_diagnostics;
     let method = match method_of(&a.method) {
         Ok(m) => m,

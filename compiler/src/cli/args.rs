@@ -118,7 +118,7 @@ pub struct RunArgs {
     /// Output interval (default: the experiment annotation's Interval, else every step).
     #[arg(long)]
     pub interval: Option<f64>,
-    /// CSV output file (default: standard output).
+    /// CSV output file (default, and `-`: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Variables to record (comma-separated; default: states and outputs).
@@ -293,6 +293,17 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
 
 /// The step size: `--step`, else the experiment annotation's interval, else the stop time
 /// divided into 500 steps (said on stderr, since the step decides the accuracy).
+/// The model with the step its plans are built for recorded (`--step`, else the experiment's
+/// Interval or the default), which a `delay` buffer is sampled at; unchanged without delays.
+pub(crate) fn with_step(mut flat: FlatModel, m: &MethodArgs) -> FlatModel {
+    if !flat.delays.is_empty() {
+        flat.experiment.step = pipeline::step_size_or_default(m.step, &flat)
+            .ok()
+            .map(|(h, _)| h);
+    }
+    flat
+}
+
 pub(crate) fn step_of(m: &MethodArgs, flat: &FlatModel) -> Result<f64, Box<Diagnostic>> {
     let (h, default) = pipeline::step_size_or_default(m.step, flat)?;
     if default {

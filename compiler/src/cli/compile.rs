@@ -62,6 +62,7 @@ pub fn compile(a: &CompileArgs) -> u8 {
     let Some((flat, sources)) = load_model(&a.model) else {
         return 1;
     };
+    let flat = super::args::with_step(flat, &a.method);
     let short = a.model.short_diagnostics;
     match compile_inner(a, &flat) {
         Ok(files) => {

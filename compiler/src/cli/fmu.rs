@@ -10,6 +10,7 @@ pub fn fmu(a: &FmuArgs) -> u8 {
     let Some((flat, sources)) = load_model(&a.model) else {
         return 1;
     };
+    let flat = super::args::with_step(flat, &a.method);
     match fmu_inner(a, &flat) {
         Ok(notes) => {
             for n in notes {

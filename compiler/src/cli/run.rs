@@ -33,6 +33,7 @@ pub fn run(a: &RunArgs) -> u8 {
     let Some((flat, sources)) = load_model(&a.model) else {
         return 1;
     };
+    let flat = super::args::with_step(flat, &a.method);
     let short = a.model.short_diagnostics;
     match run_inner(a, &flat) {
         Ok(code) => code,
@@ -216,7 +217,7 @@ fn output_sinks(
 ) -> Result<Vec<Box<dyn rtc_runtime::io::OutputSink>>, Box<Diagnostic>> {
     use rtc_runtime::io::{CsvSink, OutputSink, UdpSink};
     let mut sinks: Vec<Box<dyn OutputSink>> = Vec::new();
-    let csv_out: Box<dyn Write> = match &a.out {
+    let csv_out: Box<dyn Write> = match a.out.as_ref().filter(|p| p.as_os_str() != "-") {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => Box::new(std::io::BufWriter::with_capacity(1 << 20, f)),
             Err(e) => {

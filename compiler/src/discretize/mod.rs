@@ -31,6 +31,7 @@ use crate::symbolic::{ExprId, Node};
 
 type Arena = crate::symbolic::Arena<SysVar>;
 use crate::system::SysVar;
+mod delays;
 mod events;
 mod formulas;
 mod layout;
@@ -234,6 +235,13 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         ));
     }
     let mut work = flat.clone();
+    // A delay's buffer is sized for its delay time when compiling: the parameters it comes
+    // from are constants (not tunable).
+    for d in &flat.delays {
+        for p in crate::structure::vanishing::roots(flat, d.time_expr) {
+            work.vars[p.index()].kind = crate::flat::VarKind::Constant;
+        }
+    }
     let aliases = alias::eliminate(&mut work).map_err(|mut e| Box::new(e.swap_remove(0)))?;
     // From here on the model with each alias set's start value, `fixed` and marks merged into
     // its representative.
@@ -257,7 +265,16 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     let model_eqs = layout::model_equations(&mut b, flat)?;
     let stepped = formulas::formula_equations(&mut b, flat, &layout, &formulas)?;
     let formula_list = stepped.formula_list.clone();
+    let buffers = delays::buffers(&mut b, flat)?;
     let (mut init, mut step) = layout::systems(&mut b, model_eqs, stepped);
+    delays::equations(
+        &mut b,
+        flat,
+        &buffers,
+        &mut init,
+        &mut step,
+        (layout.step_start, layout.step_size),
+    )?;
     initial_flag_in_init(&mut b, flat, &mut init.equations);
     step.step_size = Some(layout.step_size);
     order_pre_copies(&mut b.pre_copies);

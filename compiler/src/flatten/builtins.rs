@@ -47,6 +47,8 @@ enum Op {
     /// `cross`, `skew`, `outerProduct`, `diagonal`, `symmetric`, `linspace` (specification
     /// 10.3.5–10.3.6).
     ArrayAlgebra,
+    /// `delay(expr, delayTime[, delayMax])` (specification 3.7.4.1).
+    Delay,
 }
 
 /// A built-in: its names, its positional arguments (at least, at most) and what it does.
@@ -104,6 +106,11 @@ const BUILTINS: &[Builtin] = &[
         names: &["semiLinear"],
         args: (3, 3),
         op: Op::SemiLinear,
+    },
+    Builtin {
+        names: &["delay"],
+        args: (2, 3),
+        op: Op::Delay,
     },
     Builtin {
         names: &["sample"],
@@ -210,7 +217,6 @@ const UNSUPPORTED: &[(&[&str], &str)] = &[
             "reinit",
             "terminal",
             "initial",
-            "delay",
             "spatialDistribution",
             "Clock",
             "hold",
@@ -453,6 +459,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             Op::Homotopy => self.homotopy(c),
             Op::SemiLinear => self.semi_linear(c),
+            Op::Delay => self.delay_call(c.e, c.arg(0), c.arg(1), c.args.positional.get(2), c.env),
             Op::Sample => self.sample_expression(c),
             Op::Pure => self.eval(c.arg(0), c.env),
             Op::Integer => {

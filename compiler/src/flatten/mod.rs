@@ -23,6 +23,7 @@ mod algorithms;
 mod builtins;
 mod connect;
 mod constants;
+mod delay;
 mod enums;
 mod equations;
 mod expandable;

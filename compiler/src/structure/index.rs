@@ -445,6 +445,11 @@ impl<'m> Pantelides<'m> {
         if self.eqs[l].depth >= MAX_DIFFERENTIATIONS {
             return Err(());
         }
+        // A delay's equation stands for `d = delay(e, T)`: its derivative is that of `e` some
+        // time ago, which no equation of the model gives.
+        if matches!(self.eqs[l].origin, EquationOrigin::Delay(_)) {
+            return Err(());
+        }
         let mut rates = FxHashMap::default();
         let mut leaves = Vec::new();
         self.model.arena.leaves(self.eqs[l].lhs, &mut leaves);
@@ -774,6 +779,10 @@ impl<'m> Pantelides<'m> {
         for k in 0..model.initial_assertions.len() {
             let c = model.initial_assertions[k].condition;
             model.initial_assertions[k].condition = sub(model, c);
+        }
+        for k in 0..model.delays.len() {
+            let e = model.delays[k].expr;
+            model.delays[k].expr = sub(model, e);
         }
         for k in 0..model.whens.len() {
             let c = model.whens[k].condition;

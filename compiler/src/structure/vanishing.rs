@@ -194,7 +194,7 @@ fn unknowns(m: &FlatModel, roots: &[ExprId]) -> FxHashSet<FlatVar> {
 
 /// The parameters `e`'s value comes from: those with a literal value (or none), through the
 /// bindings of the others.
-fn roots(m: &FlatModel, e: ExprId) -> Vec<FlatVar> {
+pub(crate) fn roots(m: &FlatModel, e: ExprId) -> Vec<FlatVar> {
     let mut out = Vec::new();
     let mut stack = vec![e];
     let mut seen: FxHashSet<ExprId> = FxHashSet::default();

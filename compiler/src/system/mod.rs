@@ -235,6 +235,8 @@ pub enum Origin {
     Model(FlatEq),
     /// The discretisation equation of a state (step variable).
     Formula(SysVar),
+    /// The buffer of a `delay` (its source, samples and grid time; `discretize::delays`).
+    Delay,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -43,6 +43,7 @@ impl Discretized {
         let origin = match e.origin {
             Origin::Model(k) => format!("model equation {}", k.0),
             Origin::Formula(v) => format!("formula of {}", self.name_of(v)),
+            Origin::Delay => "delay buffer".to_string(),
         };
         format!(
             "{} = {}    // {origin}",

@@ -1,9 +1,0 @@
-model OpDelay
-  Real x(start = 1, fixed = true);
-  Boolean b;
-  Real y;
-equation
-  der(x) = -x;
-  b = x > 0.5;
-  y = if delay(x, 0.1) > 0 then 1 else 0;
-end OpDelay;
