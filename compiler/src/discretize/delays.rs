@@ -15,7 +15,11 @@
 //!              else lerp(pre(B_{k+1}), pre(B_{k+2}), q − k)
 //! ```
 //!
-//! (relations without events). The read uses past samples only, so the delayed value never
+//! (relations without events). A delayed value that changes only at events (an Integer,
+//! Boolean or enumeration, or a Real computed from such values and `pre`) is held instead of
+//! interpolated — the sample at or before τ − T, never a value between two levels — and the
+//! zero-length step after an event at the newest sample's time refreshes that sample, so a
+//! change at an event on the grid comes out exactly T later. The read uses past samples only, so the delayed value never
 //! joins an algebraic loop with `e` — which is why T ≥ H is required. In the initial system
 //! (the model at t0) d = e, every B_j = e and G = t0 + H: before t0 + T the delay gives e at
 //! the start time, as the specification says. Linear interpolation of samples H apart adds
@@ -26,8 +30,10 @@
 use super::{Arena, Builder, DResult};
 use crate::diag::Diagnostic;
 use crate::flat::{EquationOrigin, FlatModel};
-use crate::symbolic::{CmpOp, ExprId};
+use crate::flat::{FlatVar, VarKind};
+use crate::symbolic::{CmpOp, ExprId, Func1, Node};
 use crate::system::{Origin, SEquation, SVarKind, SysVar, System};
+use rustc_hash::FxHashSet;
 
 /// Buffers larger than this are refused (the step's memory and its copies grow with them).
 const MAX_SAMPLES: usize = 100_000;
@@ -44,12 +50,14 @@ pub(super) struct Buffer {
     pre_grid: SysVar,
     /// k and T/H.
     whole: usize,
+    /// Held, not interpolated (a value that changes only at events).
+    hold: bool,
     ratio: f64,
     step: f64,
 }
 
 /// The buffers' variables (made after the stage copies: they are not copied per stage).
-pub(super) fn buffers(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Buffer>> {
+pub(super) fn buffers(b: &mut Builder, flat: &FlatModel, held: &[bool]) -> DResult<Vec<Buffer>> {
     let mut out = Vec::new();
     for (k, d) in flat.delays.iter().enumerate() {
         let Some(step) = flat.experiment.step else {
@@ -108,6 +116,7 @@ pub(super) fn buffers(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Buffer>>
             grid,
             pre_grid,
             whole,
+            hold: held[k],
             ratio,
             step,
         });
@@ -160,12 +169,23 @@ pub(super) fn equations(
         let due = ar.sub(pg, tol);
         let shift = ar.cmp(CmpOp::Ge, end, due);
         let mut previous = src;
-        for (&s, &p) in buf.samples.iter().zip(&buf.pre_samples) {
+        for (j, (&s, &p)) in buf.samples.iter().zip(&buf.pre_samples).enumerate() {
             let kept = ar.var(p);
+            let kept = if j == 0 && buf.hold {
+                // A step ending at the newest sample's time (the zero-length step after an
+                // event there) refreshes it with the value after the event.
+                let last = ar.sub(pg, hh);
+                let gap = ar.sub(end, last);
+                let gap = ar.call1(Func1::Abs, gap);
+                let at_last = ar.cmp(CmpOp::Le, gap, tol);
+                ar.if_(at_last, src, kept)
+            } else {
+                kept
+            };
             let v = ar.if_(shift, previous, kept);
             let v = ar.no_event(v);
             step.equations.push(eq(s, v, ar));
-            previous = kept;
+            previous = ar.var(p);
         }
         let next = ar.add(pg, hh);
         let g = ar.if_(shift, next, pg);
@@ -203,10 +223,17 @@ fn read(ar: &mut Arena, buf: &Buffer, tau: ExprId) -> ExprId {
     let steps = ar.div(ahead, hh);
     let shift = ar.constant(buf.ratio - 1.0);
     let q = ar.add(steps, shift);
+    let hold = buf.hold;
     let lerp = |ar: &mut Arena, a: SysVar, b: SysVar, base: f64| {
         let (a, b) = (ar.var(a), ar.var(b));
         let base = ar.constant(base);
         let w = ar.sub(q, base);
+        if hold {
+            // The newer sample only where τ − T is its time (up to rounding), else the older.
+            let tiny = ar.constant(1e-6);
+            let at = ar.cmp(CmpOp::Le, w, tiny);
+            return ar.if_(at, a, b);
+        }
         let diff = ar.sub(b, a);
         let step = ar.mul(w, diff);
         ar.add(a, step)
@@ -218,4 +245,51 @@ fn read(ar: &mut Arena, buf: &Buffer, tau: ExprId) -> ExprId {
     let first = ar.cmp(CmpOp::Lt, q, kk);
     let v = ar.if_(first, near, far);
     ar.no_event(v)
+}
+
+/// Per delay of `flat`: whether its expression changes only at events — built of discrete
+/// variables, parameters, `pre` values and Real variables an equation defines from those
+/// alone (`xr = Integer(pre(x))`), without `time` or `der`.
+pub(super) fn piecewise_constant(flat: &FlatModel) -> Vec<bool> {
+    if flat.delays.is_empty() {
+        return Vec::new();
+    }
+    let mut pc: FxHashSet<FlatVar> = (0..flat.vars.len())
+        .map(|i| FlatVar(i as u32))
+        .filter(|&v| {
+            matches!(
+                flat.var(v).kind,
+                VarKind::Discrete | VarKind::Sampled | VarKind::Parameter | VarKind::Constant
+            )
+        })
+        .collect();
+    let changes_at_events = |pc: &FxHashSet<FlatVar>, e: ExprId| {
+        let mut leaves = Vec::new();
+        flat.arena.leaves(e, &mut leaves);
+        leaves.iter().all(|l| match *l {
+            Node::Var(v) => pc.contains(&v),
+            Node::Pre(_) | Node::Const(_) => true,
+            _ => false,
+        })
+    };
+    loop {
+        let mut grew = false;
+        for eq in &flat.equations {
+            for (l, r) in [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)] {
+                if let Node::Var(v) = flat.arena.node(l) {
+                    if !pc.contains(&v) && changes_at_events(&pc, r) {
+                        pc.insert(v);
+                        grew = true;
+                    }
+                }
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    flat.delays
+        .iter()
+        .map(|d| changes_at_events(&pc, d.expr))
+        .collect()
 }

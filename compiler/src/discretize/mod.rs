@@ -234,6 +234,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
                 .help("the pipeline solves initial equations into start values first (pipeline::initialized)"),
         ));
     }
+    let held = delays::piecewise_constant(flat);
     let mut work = flat.clone();
     // A delay's buffer is sized for its delay time when compiling: the parameters it comes
     // from are constants (not tunable).
@@ -265,7 +266,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     let model_eqs = layout::model_equations(&mut b, flat)?;
     let stepped = formulas::formula_equations(&mut b, flat, &layout, &formulas)?;
     let formula_list = stepped.formula_list.clone();
-    let buffers = delays::buffers(&mut b, flat)?;
+    let buffers = delays::buffers(&mut b, flat, &held)?;
     let (mut init, mut step) = layout::systems(&mut b, model_eqs, stepped);
     delays::equations(
         &mut b,
