@@ -86,7 +86,14 @@ pub fn check_model(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
                 // be redundant and consistent (numeric, so the initial system is solved here
                 // to say).
                 Some(Count::Over | Count::NoneFree) => {
-                    if let Err(d) = initialized(model) {
+                    // The model at the start time reads each delay as its expression, at any
+                    // step: the experiment's (or the default) serves when none is given.
+                    let mut stepped = model.clone();
+                    if stepped.experiment.step.is_none() && !stepped.delays.is_empty() {
+                        stepped.experiment.step =
+                            step_size_or_default(None, model).ok().map(|(h, _)| h);
+                    }
+                    if let Err(d) = initialized(&stepped) {
                         return Err(vec![*d]);
                     }
                 }

@@ -697,6 +697,18 @@ fn delay_refusals_are_located() {
     assert!(err.contains("no linearisation of finite order"), "{err}");
 }
 
+/// `rtc check` of a model with a delay and redundant initial equations solves the model at
+/// the start time without being given a step (the experiment's serves), and the run keeps y = x.
+#[test]
+fn delay_with_initial_equations_checks_and_runs() {
+    let (code, out, err) = rtc(&["check", "tests/models/DelayInitial.mo"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("DelayInitial: 1 state"), "{out}");
+    let (code, out, err) = rtc(&["run", "tests/models/DelayInitial.mo", "--vars", "x,y"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.trim_end().ends_with("\n1,2,2"), "{out}");
+}
+
 /// An `assert` of `when initial()` that fails stops the run after initialisation with its
 /// message (exit 2), as an assertion of the equations does after a step.
 #[test]
