@@ -770,7 +770,10 @@ pub fn exercise(text: String, model: Option<String>) -> Result<bool, &'static st
         let checked = c.summary.is_some();
         if let (Some(m), true) = (&c.model, checked) {
             let method = rtc::pipeline::Method::BackwardEuler;
-            if let Ok(d) = rtc::pipeline::system(m, &method, Default::default()) {
+            // The step a driver records (delays are sampled at it).
+            let mut m = m.clone();
+            m.experiment.step = Some(m.experiment.interval.unwrap_or(0.01));
+            if let Ok(d) = rtc::pipeline::system(&m, &method, Default::default()) {
                 let _ = rtc::plan::build(&d, &rtc::plan::BuildOptions::default());
             }
         }

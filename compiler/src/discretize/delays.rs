@@ -70,6 +70,13 @@ pub(super) fn buffers(b: &mut Builder, flat: &FlatModel, held: &[bool]) -> DResu
                 .help("give --step (or an experiment Interval)"),
             ));
         };
+        if !step.is_finite() || step <= 0.0 {
+            return Err(Box::new(
+                Diagnostic::error("delay", format!("the step {step} cannot sample a delay"))
+                    .at(d.span, "delay")
+                    .help("give a positive --step"),
+            ));
+        }
         let ratio = d.time / step;
         let whole = (ratio + 1e-9).floor();
         if whole < 1.0 {
@@ -85,8 +92,7 @@ pub(super) fn buffers(b: &mut Builder, flat: &FlatModel, held: &[bool]) -> DResu
                 .help("use a step no longer than the delay time"),
             ));
         }
-        let whole = whole as usize;
-        if whole + 2 > MAX_SAMPLES {
+        if whole + 2.0 > MAX_SAMPLES as f64 {
             return Err(Box::new(
                 Diagnostic::error(
                     "delay",
@@ -99,6 +105,7 @@ pub(super) fn buffers(b: &mut Builder, flat: &FlatModel, held: &[bool]) -> DResu
                 .help("use a longer step"),
             ));
         }
+        let whole = whole as usize;
         let span = d.span;
         let name = flat.var(d.var).name.clone();
         let src = b.add(format!("{name}.src"), SVarKind::Algebraic, None, span);
