@@ -106,20 +106,28 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// Every `connect` written directly in an equation section of an instance, with its scope.
     fn all_connects(&mut self) -> Vec<(&'a ast::ComponentRef, &'a ast::ComponentRef, Env)> {
         let mut out = Vec::new();
-        for k in 0..self.nodes.len() {
-            let classes = self.nodes[k].classes.clone();
-            for class in classes {
-                let Some(comp) = self.tree.info(class).composition() else {
-                    continue;
-                };
-                let env = Env {
-                    node: Some(NodeId(k as u32)),
-                    class,
-                };
-                for eq in &comp.equations {
-                    if let ast::EquationKind::Connect(a, b) = &eq.kind {
-                        out.push((a, b, env));
-                    }
+        for (comp, env) in self.instance_sections() {
+            for eq in &comp.equations {
+                if let ast::EquationKind::Connect(a, b) = &eq.kind {
+                    out.push((a, b, env));
+                }
+            }
+        }
+        out
+    }
+
+    /// The composition of every class of every instance, with the scope its equations are
+    /// read in.
+    pub(super) fn instance_sections(&self) -> Vec<(&'a ast::Composition, Env)> {
+        let mut out = Vec::new();
+        for (k, node) in self.nodes.iter().enumerate() {
+            for &class in &node.classes {
+                if let Some(comp) = self.tree.info(class).composition() {
+                    let env = Env {
+                        node: Some(NodeId(k as u32)),
+                        class,
+                    };
+                    out.push((comp, env));
                 }
             }
         }

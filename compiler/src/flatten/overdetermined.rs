@@ -299,18 +299,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// Every instance's equation sections.
     fn scan_model(&mut self, g: &mut ConnectionGraph) -> DResult<()> {
-        for k in 0..self.nodes.len() {
-            let classes = self.nodes[k].classes.clone();
-            for class in classes {
-                let Some(comp) = self.tree.info(class).composition() else {
-                    continue;
-                };
-                let env = Env {
-                    node: Some(NodeId(k as u32)),
-                    class,
-                };
-                self.scan_equations(&comp.equations, env, g)?;
-            }
+        for (comp, env) in self.instance_sections() {
+            self.scan_equations(&comp.equations, env, g)?;
         }
         Ok(())
     }

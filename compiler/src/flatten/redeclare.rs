@@ -242,23 +242,36 @@ impl<'t, 'a> Flattener<'t, 'a> {
         cname: &str,
         r: &ClassRedeclared<'a>,
     ) -> DResult<()> {
+        let what = ("class", &*r.arg.def.name.name, r.arg.span);
+        self.fits(new, constraint, cname, what)
+    }
+
+    /// `new` has every public component of `constraint` (named `cname`), else a diagnostic at
+    /// the redeclaration of `what` (what is redeclared: "class" or "component's type", its
+    /// name, where).
+    fn fits(
+        &mut self,
+        new: ClassId,
+        constraint: ClassId,
+        cname: &str,
+        (kind, name, span): (&str, &str, Span),
+    ) -> DResult<()> {
         let want = self.public_components(constraint);
         let have = self.public_components(new);
-        if let Some(missing) = want.iter().find(|w| !have.contains(w)) {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "redeclare",
-                    format!(
-                        "`{}` does not fit the constraining class `{cname}` of `{}`: it has no element `{missing}`",
-                        self.tree.info(new).full_name,
-                        r.arg.def.name.name
-                    ),
-                )
-                .at(r.arg.span, "redeclared here")
-                .help(format!("a redeclared class must have every public element of `{cname}`")),
-            ));
-        }
-        Ok(())
+        let Some(missing) = want.iter().find(|w| !have.contains(w)) else {
+            return Ok(());
+        };
+        Err(Box::new(
+            Diagnostic::error(
+                "redeclare",
+                format!(
+                    "`{}` does not fit the constraining class `{cname}` of `{name}`: it has no element `{missing}`",
+                    self.tree.info(new).full_name,
+                ),
+            )
+            .at(span, "redeclared here")
+            .help(format!("a redeclared {kind} must have every public element of `{cname}`")),
+        ))
     }
 
     /// Names of the public components of a class and its bases (through short definitions).
@@ -344,26 +357,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some(Found::Class(constraint)) = self.tree.lookup_name(lexical, cname) else {
             return Ok(());
         };
-        let want = self.public_components(constraint);
-        let have = self.public_components(new);
-        if let Some(missing) = want.iter().find(|w| !have.contains(w)) {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "redeclare",
-                    format!(
-                        "`{}` does not fit the constraining class `{}` of `{}`: it has no element `{missing}`",
-                        self.tree.info(new).full_name,
-                        cname.to_dotted(),
-                        decl.name.name
-                    ),
-                )
-                .at(new_clause.span, "redeclared here")
-                .help(format!(
-                    "a redeclared component's type must have every public element of `{}`",
-                    cname.to_dotted()
-                )),
-            ));
-        }
-        Ok(())
+        let what = ("component's type", &*decl.name.name, new_clause.span);
+        self.fits(new, constraint, &cname.to_dotted(), what)
     }
 }
