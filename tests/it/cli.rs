@@ -689,7 +689,7 @@ fn delay_refusals_are_located() {
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("the delay time 0.25 is shorter than the step 0.5")
-            && err.contains("delay.mo:12:"),
+            && err.contains("delay.mo:14:"),
         "{err}"
     );
     let (code, _, err) = rtc(&["analyze", model, "--eigenvalues", "--step", "0.1"]);

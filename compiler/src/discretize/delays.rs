@@ -57,6 +57,11 @@ pub(super) struct Buffer {
 }
 
 /// The buffers' variables (made after the stage copies: they are not copied per stage).
+/// A number in a message: the shortest form that reads back (1e300, not 301 digits).
+fn real(x: f64) -> String {
+    crate::symbolic::fmt_real_pub(x)
+}
+
 pub(super) fn buffers(b: &mut Builder, flat: &FlatModel, held: &[bool]) -> DResult<Vec<Buffer>> {
     let mut out = Vec::new();
     for (k, d) in flat.delays.iter().enumerate() {
@@ -72,9 +77,12 @@ pub(super) fn buffers(b: &mut Builder, flat: &FlatModel, held: &[bool]) -> DResu
         };
         if !step.is_finite() || step <= 0.0 {
             return Err(Box::new(
-                Diagnostic::error("delay", format!("the step {step} cannot sample a delay"))
-                    .at(d.span, "delay")
-                    .help("give a positive --step"),
+                Diagnostic::error(
+                    "delay",
+                    format!("the step {} cannot sample a delay", real(step)),
+                )
+                .at(d.span, "delay")
+                .help("give a positive --step"),
             ));
         }
         let ratio = d.time / step;
@@ -84,8 +92,9 @@ pub(super) fn buffers(b: &mut Builder, flat: &FlatModel, held: &[bool]) -> DResu
                 Diagnostic::error(
                     "delay",
                     format!(
-                        "the delay time {} is shorter than the step {step}: rtc reads delays from the samples of past steps",
-                        d.time
+                        "the delay time {} is shorter than the step {}: rtc reads delays from the samples of past steps",
+                        real(d.time),
+                        real(step)
                     ),
                 )
                 .at(d.span, "delay")
@@ -97,8 +106,10 @@ pub(super) fn buffers(b: &mut Builder, flat: &FlatModel, held: &[bool]) -> DResu
                 Diagnostic::error(
                     "delay",
                     format!(
-                        "the delay time {} is {whole} steps of {step}: a buffer of more than {MAX_SAMPLES} samples",
-                        d.time
+                        "the delay time {} is {} steps of {}: a buffer of more than {MAX_SAMPLES} samples",
+                        real(d.time),
+                        real(whole),
+                        real(step)
                     ),
                 )
                 .at(d.span, "delay")

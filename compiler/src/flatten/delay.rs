@@ -23,7 +23,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         max: Option<&'a ast::Expr>,
         env: Env,
     ) -> DResult<Val> {
-        if !self.frames.is_empty() {
+        // A model's algorithm section runs as a frame too, and may delay; a function may not.
+        if self.frames.iter().any(|f| !f.is_model) {
             return Err(Box::new(
                 Diagnostic::error("delay", "`delay` in a function")
                     .at(call.span, "here")
@@ -40,6 +41,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .at(t.span, format!("has size {}", dims_text(&ta.dims))),
             ));
         };
+        let real = crate::symbolic::fmt_real_pub;
         let Some(time) = self.fold(time_expr) else {
             return Err(self.unsupported(
                 t.span,
@@ -52,7 +54,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Err(Box::new(
                     Diagnostic::error(
                         "delay",
-                        format!("the delay time {time} is larger than the maximum delay {tmax}"),
+                        format!(
+                            "the delay time {} is larger than the maximum delay {}",
+                            real(time),
+                            real(tmax)
+                        ),
                     )
                     .at(t.span, "delay time")
                     .also(m.span, "maximum"),
@@ -61,8 +67,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         if time.is_nan() || time < 0.0 || time.is_infinite() {
             return Err(Box::new(
-                Diagnostic::error("delay", format!("the delay time must be ≥ 0, not {time}"))
-                    .at(t.span, "delay time"),
+                Diagnostic::error(
+                    "delay",
+                    format!("the delay time must be ≥ 0, not {}", real(time)),
+                )
+                .at(t.span, "delay time"),
             ));
         }
         if time == 0.0 {
@@ -75,13 +84,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let text = self.flat.expr_string(expr);
             // A name without commas: CSV headers and `--vars` lists are comma-separated.
             let name = if text.len() <= 48 && !text.contains(',') {
-                format!("delay({text} by {time})")
+                format!("delay({text} by {})", real(time))
             } else {
                 format!("delay#{}", n + 1)
             };
             let var = FlatVar(self.flat.vars.len() as u32);
             self.flat.vars.push(Variable {
-                description: Some(format!("the value of `{text}` {time} s before")),
+                description: Some(format!("the value of `{text}` {} s before", real(time))),
                 ..Variable::new(name, VarKind::Algebraic, ScalarType::Real, call.span)
             });
             self.meta.push(VarMeta {
