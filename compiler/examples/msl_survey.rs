@@ -14,12 +14,12 @@
 //! (`target/release/rtc`) unless `--rtc PATH` names another. The report lists every example
 //! with its outcome, then the first diagnostics grouped by message.
 
-use rtc::flatten::classes::{ClassId, ClassTree, Found};
-use rtc::syntax::ast;
+#[path = "msl_common/mod.rs"]
+mod msl_common;
+
+use msl_common::{first_error, lib_args};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 struct Args {
     libs: Vec<PathBuf>,
@@ -35,10 +35,7 @@ fn args() -> Args {
     let mut a = Args {
         libs: Vec::new(),
         packages: Vec::new(),
-        rtc: std::env::current_exe()
-            .ok()
-            .and_then(|p| Some(p.parent()?.parent()?.join("rtc")))
-            .unwrap_or_else(|| PathBuf::from("rtc")),
+        rtc: msl_common::default_rtc(),
         timeout: 60.0,
         run: true,
         retry: false,
@@ -69,88 +66,9 @@ fn args() -> Args {
     a
 }
 
-/// Non-partial models below `pkg`, recursively, by qualified name.
-fn examples(tree: &mut ClassTree, pkg: ClassId, out: &mut Vec<String>) {
-    let mut names = tree.child_names(pkg);
-    names.sort();
-    for n in names {
-        let Some(c) = tree.child(pkg, &n) else {
-            continue;
-        };
-        let info = tree.info(c);
-        let Some(def) = info.def else { continue };
-        match def.restriction {
-            ast::Restriction::Package => examples(tree, c, out),
-            ast::Restriction::Model | ast::Restriction::Class | ast::Restriction::Block
-                if !def.partial && has_experiment(def) =>
-            {
-                out.push(info.full_name.clone())
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Examples carry `annotation(experiment(…))`; the other models below an Examples package are
-/// parts of them.
-fn has_experiment(def: &ast::ClassDef) -> bool {
-    def.description.annotation.as_ref().is_some_and(|ann| {
-        ann.args.iter().any(|a| match a {
-            ast::Argument::Modify(m) => m.name.to_dotted() == "experiment",
-            _ => false,
-        })
-    })
-}
-
-/// Runs `rtc` with a time limit: (exit code, stderr), or `None` on timeout.
+/// Runs `rtc` with the survey's time limit.
 fn rtc(a: &Args, args: &[String]) -> Option<(i32, String)> {
-    let mut child = Command::new(&a.rtc)
-        .args(args)
-        .env_remove("MODELICAPATH")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start rtc");
-    let t0 = Instant::now();
-    loop {
-        if let Ok(Some(status)) = child.try_wait() {
-            let mut err = String::new();
-            if let Some(mut e) = child.stderr.take() {
-                let _ = std::io::Read::read_to_string(&mut e, &mut err);
-            }
-            return Some((status.code().unwrap_or(-1), err));
-        }
-        if t0.elapsed() > Duration::from_secs_f64(a.timeout) {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// The first error line of `rtc`'s short diagnostics, without its location (notes such as
-/// what index reduction or the initial system did are skipped).
-fn first_error(err: &str) -> String {
-    let line = err
-        .lines()
-        .find(|l| l.contains("error["))
-        .or_else(|| err.lines().find(|l| l.starts_with("rtc: run stopped")))
-        .or_else(|| {
-            err.lines().find(|l| {
-                l.starts_with("rtc:")
-                    && !l.starts_with("rtc: note:")
-                    && !l.starts_with("rtc: events:")
-                    && !l.starts_with("rtc: index reduction")
-                    && !l.starts_with("rtc:   ")
-                    && !l.starts_with("rtc: initial system")
-            })
-        })
-        .unwrap_or("(no message)");
-    match line.find("error[") {
-        Some(i) => line[i..].to_string(),
-        None => line.to_string(),
-    }
+    msl_common::rtc(&a.rtc, args, a.timeout)
 }
 
 /// Settings tried, in order, for a run that failed numerically: more Newton iterations, then
@@ -172,29 +90,8 @@ fn retry(a: &Args, name: &str, with_libs: &dyn Fn(&[&str]) -> Vec<String>) -> Op
 
 fn main() {
     let a = args();
-    let arena = typed_arena::Arena::new();
-    let mut tree = ClassTree::new(&arena);
-    tree.add_library_paths(&a.libs, None);
-    let libs: Vec<String> = a
-        .libs
-        .iter()
-        .flat_map(|l| ["--lib".to_string(), l.display().to_string()])
-        .collect();
-    let mut all = Vec::new();
-    for p in &a.packages {
-        let parts: Vec<&str> = p.split('.').collect();
-        let mut cur = tree.top_level(parts[0]);
-        for part in &parts[1..] {
-            cur = match cur.and_then(|c| tree.member(c, part, 0)) {
-                Some(Found::Class(k)) => Some(k),
-                _ => None,
-            };
-        }
-        match cur {
-            Some(c) => examples(&mut tree, c, &mut all),
-            None => eprintln!("msl_survey: no package {p}"),
-        }
-    }
+    let libs = lib_args(&a.libs);
+    let all = msl_common::examples_below(&a.libs, &a.packages);
     let mut checked = 0;
     let mut ran = 0;
     let mut ran_otherwise = 0;
