@@ -11,7 +11,8 @@
 //! annotation below the given packages that has such a folder is run with
 //! `rtc run CLASS --vars <its comparison signals> --out CSV` and the default settings (the
 //! experiment's StopTime and Interval; options after `--` are passed to every run, e.g.
-//! `-- --method radau`), with a time limit (`--timeout`, default 60 s), `--jobs` at a time.
+//! `-- --method radau`; `--step-divisor N` runs with the step the reference's Interval / N),
+//! with a time limit (`--timeout`, default 60 s), `--jobs` at a time.
 //!
 //! **The criterion** (issue 27): a signal agrees when at every reference time point t the
 //! smallest distance between the reference value and rtc's trajectory (linearly interpolated)
@@ -48,6 +49,9 @@ struct Args {
     only: Vec<String>,
     /// Passed to every `rtc run`.
     extra: Vec<String>,
+    /// Run with `--step` the reference's Interval divided by this (to see what a finer step
+    /// changes).
+    divisor: Option<f64>,
 }
 
 fn args() -> Args {
@@ -61,6 +65,7 @@ fn args() -> Args {
         jobs: 2,
         only: Vec::new(),
         extra: Vec::new(),
+        divisor: None,
     };
     let v: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -77,6 +82,13 @@ fn args() -> Args {
             "--rtc" => a.rtc = PathBuf::from(value(i, "--rtc")),
             "--only" => a.only.push(value(i, "--only")),
             "--timeout" => a.timeout = value(i, "--timeout").parse().expect("--timeout SECONDS"),
+            "--step-divisor" => {
+                a.divisor = Some(
+                    value(i, "--step-divisor")
+                        .parse()
+                        .expect("--step-divisor N"),
+                )
+            }
             "--jobs" => a.jobs = value(i, "--jobs").parse().expect("--jobs N"),
             "--" => {
                 a.extra = v[i + 1..].to_vec();
@@ -342,6 +354,10 @@ fn run_one(a: &Args, name: &str) -> Outcome {
     ];
     cmd.extend(msl_common::lib_args(&a.libs));
     cmd.extend(a.extra.iter().cloned());
+    if let Some(d) = a.divisor {
+        cmd.extend(["--step".to_string(), format!("{}", r.interval / d)]);
+        cmd.extend(["--interval".to_string(), format!("{}", r.interval)]);
+    }
     let _ = std::fs::remove_file(&csv);
     let (code, err) = match msl_common::rtc(&a.rtc, &cmd, a.timeout) {
         None => return Outcome::TimeLimit,

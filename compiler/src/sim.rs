@@ -288,6 +288,13 @@ impl rtc_runtime::Model for RunModel<'_> {
         self.stepper.parameters_changed(mem);
         Ok(())
     }
+    fn take_event_rows(&mut self, row: &mut dyn FnMut(f64, &[f64])) {
+        if let Some(rows) = self.events.rows.as_mut() {
+            for (t, out) in rows.drain(..) {
+                row(t, &out);
+            }
+        }
+    }
     fn take_events(&mut self) -> (u32, u32) {
         let new = &self.events.log[self.events_seen..];
         let handled = new.iter().filter(|r| r.handled()).count() as u32;
@@ -634,7 +641,14 @@ pub struct Events<'p> {
     /// Per warning-level assertion (`Plan::warnings`): the time of its first failure and
     /// at how many checks it failed.
     pub warned: Vec<(Option<f64>, u64)>,
+    /// When recorded ([`Events::record_rows`]): every output just before and just after each
+    /// event instant, at its time, until the run loop takes them.
+    pub rows: Option<Vec<(f64, Vec<f64>)>>,
 }
+
+/// Event rows kept between two takes at most (a run that records more drops the rest: the
+/// frame rows go on).
+const MAX_EVENT_ROWS: usize = 1 << 20;
 
 impl<'p> Events<'p> {
     pub fn new(plan: &'p Plan) -> Events<'p> {
@@ -658,6 +672,24 @@ impl<'p> Events<'p> {
             fired: Vec::new(),
             asserted: Vec::new(),
             warned: vec![(None, 0); plan.warnings.len()],
+            rows: None,
+        }
+    }
+
+    /// Record every output just before and just after each event instant (for result files:
+    /// a jump shows as two rows at its time).
+    pub fn record_rows(&mut self) {
+        self.rows = Some(Vec::new());
+    }
+
+    /// The outputs at `t` as an event row, when rows are recorded.
+    fn row(&mut self, it: &mut dyn Stepper, mem: &[f64], t: f64) {
+        if let Some(rows) = self.rows.as_mut() {
+            if rows.len() < MAX_EVENT_ROWS {
+                let mut out = vec![0.0; self.plan.outputs.len()];
+                it.outputs(self.plan, mem, &mut out);
+                rows.push((t, out));
+            }
         }
     }
 
@@ -739,6 +771,7 @@ impl<'p> Events<'p> {
         outcome: Outcome,
     ) -> Status {
         let p = self.plan;
+        self.row(it, mem, te);
         it.event_pre(p, mem);
         let mut z_before = self.values(it, mem);
         // A discrete condition fires when it becomes true at this instant: against its value
@@ -814,7 +847,10 @@ impl<'p> Events<'p> {
         if first.is_empty() {
             return self.check(it, mem, true, t0);
         }
+        // The run's first row is the state after this instant: no event rows for it.
+        let rows = self.rows.take();
         let st = self.instant(it, &first, mem, t0, Outcome::Handled);
+        self.rows = rows;
         if st != Status::Ok {
             return st;
         }
@@ -999,7 +1035,11 @@ impl<'p> Events<'p> {
                 return st;
             }
             let st = self.call(it, mem, te, 0.0);
-            if st != Status::Ok || at_end {
+            if st != Status::Ok {
+                return st;
+            }
+            self.row(it, mem, te);
+            if at_end {
                 return st;
             }
             cur = te;
@@ -1051,6 +1091,7 @@ impl<'p> Events<'p> {
         if st != Status::Ok {
             return st;
         }
+        self.row(it, mem, te);
         // The states just after the event: what a chattering event holds.
         self.snapshot.copy_from_slice(mem);
         let mut zb = self.values(it, mem);
@@ -1098,7 +1139,11 @@ impl<'p> Events<'p> {
         if st != Status::Ok {
             return st;
         }
-        self.call(it, mem, t + h, 0.0)
+        let st = self.call(it, mem, t + h, 0.0);
+        if st == Status::Ok {
+            self.row(it, mem, t + h);
+        }
+        st
     }
 
     /// Event `k`, handled at `te`, chatters: stop, or hold its states at their values just

@@ -311,6 +311,11 @@ pub trait OutputSink {
     }
     /// One frame's outputs at simulated time `t`.
     fn write(&mut self, frame: u64, t: f64, values: &[f64]) -> std::io::Result<()>;
+    /// The outputs just before or just after an event at `t` (between frames, when the run
+    /// records events: [`crate::Config::event_rows`]); ignored unless the sink keeps them.
+    fn write_event(&mut self, _t: f64, _values: &[f64]) -> std::io::Result<()> {
+        Ok(())
+    }
     fn finish(&mut self) -> std::io::Result<()>;
 }
 
@@ -344,6 +349,12 @@ impl OutputSink for CsvSink {
         if !frame.is_multiple_of(self.every) {
             return Ok(());
         }
+        self.write_event(t, values)
+    }
+
+    /// Event rows are written whatever the interval: a row before and a row after each event,
+    /// at its time, as a result file keeps them.
+    fn write_event(&mut self, t: f64, values: &[f64]) -> std::io::Result<()> {
         self.line.clear();
         push_f64(&mut self.line, t);
         for &v in values {

@@ -59,6 +59,11 @@ pub trait Model {
     fn take_events(&mut self) -> (u32, u32) {
         (0, 0)
     }
+    /// The rows recorded at events since the last call, oldest first: each event instant's
+    /// time with every output (in [`Layout::outputs`] order) just before and just after it,
+    /// for the sinks that keep them ([`OutputSink::write_event`]). Models without events, or
+    /// that do not record them, have none.
+    fn take_event_rows(&mut self, _row: &mut dyn FnMut(f64, &[f64])) {}
     /// Frames `from..to` back to back, as fast as possible and with no input between steps:
     /// frame f's steps start at the times [`FrameTimes`] gives, exactly as the frame loop
     /// would call [`Model::step`]. The default loops over `step` (monomorphised per model, so
@@ -175,6 +180,9 @@ pub struct Config {
     pub frame_log: Option<Box<dyn FrameLog>>,
     /// Flush subnormal numbers to zero on the loop's thread for the run ([`fp`]).
     pub flush_to_zero: bool,
+    /// Pass the rows the model records at events ([`Model::take_event_rows`]) to the sinks,
+    /// between the frame rows.
+    pub event_rows: bool,
 }
 
 impl Config {
@@ -198,6 +206,7 @@ impl Config {
             injected_load: Vec::new(),
             frame_log: None,
             flush_to_zero: false,
+            event_rows: false,
         }
     }
 }
@@ -442,6 +451,9 @@ impl Recorder {
         last: bool,
         t: f64,
     ) {
+        if cfg.event_rows {
+            self.write_events(model, cfg);
+        }
         if last {
             self.write(model, mem, cfg, 0, t);
         } else if done >= self.next {
@@ -464,6 +476,21 @@ impl Recorder {
                 self.io_error.get_or_insert(e.to_string());
             }
         }
+    }
+
+    /// The rows the model recorded at events, before the frame row that follows them.
+    fn write_events(&mut self, model: &mut dyn Model, cfg: &mut Config) {
+        let (row, io_error) = (&mut self.row, &mut self.io_error);
+        model.take_event_rows(&mut |t, out| {
+            for (k, &i) in cfg.selected.iter().enumerate() {
+                row[k] = out[i];
+            }
+            for s in cfg.sinks.iter_mut() {
+                if let Err(e) = s.write_event(t, row) {
+                    io_error.get_or_insert(e.to_string());
+                }
+            }
+        });
     }
 
     fn finish(mut self, cfg: &mut Config) -> Option<String> {

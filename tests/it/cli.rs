@@ -753,3 +753,38 @@ fn analyze_prints_the_initial_system() {
         "{out}"
     );
 }
+
+/// A result file has a row just before and a row just after each event, at its time, between
+/// the rows of the output grid (a jump is a jump, not a ramp between two grid rows); with
+/// `--no-event-rows` only the grid. TimeSteps' step at 0.1005 falls inside a step of 0.01.
+#[test]
+fn results_have_rows_at_events() {
+    let args = [
+        "run",
+        "tests/models/TimeSteps.mo",
+        "--method",
+        "be",
+        "--step",
+        "0.01",
+        "--stop",
+        "0.2",
+        "--vars",
+        "s.y",
+    ];
+    let (code, out, err) = rtc(&args);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out.lines().collect();
+    let at: Vec<&&str> = rows.iter().filter(|r| r.starts_with("0.1005,")).collect();
+    assert_eq!(at, [&"0.1005,0", &"0.1005,1"], "{out}");
+    let i = rows.iter().position(|r| r.starts_with("0.1005,")).unwrap();
+    assert!(
+        rows[i - 1].starts_with("0.1,") && rows[i + 2].starts_with("0.11,"),
+        "{out}"
+    );
+    let mut grid = args.to_vec();
+    grid.push("--no-event-rows");
+    let (code, out, err) = rtc(&grid);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("0.1005,"), "{out}");
+    assert_eq!(out.lines().count(), 1 + 21, "{out}");
+}

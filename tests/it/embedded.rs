@@ -334,6 +334,7 @@ fn jit_run(case: &Case, work: &Path) -> String {
     let mut run = Command::new(RTC);
     run.arg("run")
         .arg(root().join("examples").join(case.file))
+        .arg("--no-event-rows")
         .args(case.flags)
         .args(["--interval", step, "--stop", case.stop, "--out"])
         .arg(&path);
@@ -703,7 +704,8 @@ fn assertions_stop_the_object_where_rtc_run_stops() {
         let run = Command::new(RTC)
             .arg("run")
             .arg(&model)
-            .args(["--method", "fe", "--step", "0.01", "--interval", "0.01", "--stop", "5", "--out"])
+            .args(["--no-event-rows", "--method", "fe", "--step", "0.01", "--interval", "0.01"])
+            .args(["--stop", "5", "--out"])
             .arg(work.join(format!("{name}.csv")))
             .output()
             .unwrap();
@@ -749,6 +751,7 @@ fn simultaneous_time_events_in_the_c_stepper() {
         .arg("run")
         .arg(&model)
         .args([
+            "--no-event-rows",
             "--method",
             "fe",
             "--step",

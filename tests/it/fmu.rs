@@ -157,7 +157,14 @@ fn same_as_run_fmi(
     );
     let fmu_rows = parse_csv(&String::from_utf8_lossy(&out.stdout));
     let csv = dir.join("run.csv");
-    let mut args = vec!["run", model, "--out", csv.to_str().unwrap(), "--vars"];
+    let mut args = vec![
+        "run",
+        model,
+        "--no-event-rows",
+        "--out",
+        csv.to_str().unwrap(),
+        "--vars",
+    ];
     let joined = vars.join(",");
     args.push(&joined);
     args.extend(run_args);

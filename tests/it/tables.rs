@@ -55,3 +55,119 @@ fn akima_splines_match_scipy() {
     }
     assert_eq!(checked, 33);
 }
+
+/// The plan of a table test model, and its trajectory from 0 to `stop` with backward Euler.
+fn run_tables(file: &str, stop: f64, step: f64, names: &[&str]) -> rtc::sim::Trajectory {
+    let path = common::repo_root().join("tests/models/tables").join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let c = check_source(file, &text, &Default::default());
+    assert!(!c.has_errors(), "{:?}", c.short_diagnostics());
+    let model = c.model.unwrap();
+    let (plan, _, _) =
+        rtc::pipeline::plan(&model, &Method::BackwardEuler, Default::default()).unwrap();
+    let settings = RunSettings {
+        start: 0.0,
+        stop,
+        step,
+        every: 1,
+        ..Default::default()
+    };
+    let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    let (tr, failure) = trajectory(&plan, &settings, &names).unwrap();
+    assert!(failure.is_none(), "{file}: {failure:?}");
+    tr
+}
+
+/// Fritsch–Butland's and Steffen's monotone splines (`MonotoneContinuousDerivative1/2`)
+/// against `tests/refdata/monotone.py` (the same slope formulas written in Python, the cubic
+/// evaluated by scipy); outside the table the lines with the end secants. Rounding only.
+#[test]
+fn monotone_splines_match_their_formulas() {
+    let tr = run_tables("MonotoneTables.mo", 8.0, 0.25, &["u", "f", "s"]);
+    let (_, rows) = common::read_csv(&common::refdata().join("monotone.csv"));
+    let inside: Vec<&Vec<f64>> = rows.iter().filter(|r| r[0].is_finite()).collect();
+    let slopes: Vec<&Vec<f64>> = rows.iter().filter(|r| !r[0].is_finite()).collect();
+    let (left, right) = (slopes[0], slopes[1]);
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-13 * b.abs().max(1.0);
+    let mut checked = 0;
+    for v in &tr.values {
+        let (u, f, s) = (v[0], v[1], v[2]);
+        let (ef, es) = if u < 0.0 {
+            (left[1] * u, left[2] * u)
+        } else if u > 6.0 {
+            (2.0 + right[1] * (u - 6.0), 2.0 + right[2] * (u - 6.0))
+        } else {
+            let r = inside
+                .iter()
+                .find(|r| (r[0] - u).abs() < 1e-9)
+                .unwrap_or_else(|| panic!("no reference at u = {u}"));
+            (r[1], r[2])
+        };
+        assert!(close(f, ef), "Fritsch-Butland at u = {u}: {f} vs {ef}");
+        assert!(close(s, es), "Steffen at u = {u}: {s} vs {es}");
+        checked += 1;
+    }
+    assert_eq!(checked, 33);
+}
+
+/// Time tables as the MSL's C tables define them (`tests/models/tables/TimeTables.mo` states
+/// each column's closed form): a jump at a repeated abscissa is right-continuous, HoldLastPoint
+/// holds the first row's value before the table (the MSL's BooleanTable is false before its
+/// first time), LastTwoPoints extrapolates constant segments linearly, `startTime` gives 0
+/// before it, `shiftTime` shifts, periodic tables wrap. Then the breakpoints as time events:
+/// backward Euler with steps of 0.3 integrates the piecewise-constant column exactly.
+#[test]
+fn time_tables_follow_the_c_tables() {
+    let tr = run_tables("TimeTables.mo", 8.0, 0.125, &["h", "j", "c", "l", "p"]);
+    let mut checked = 0;
+    for (&t, v) in tr.times.iter().zip(&tr.values) {
+        let held = if t < 2.0 || (4.0..6.0).contains(&t) {
+            0.0
+        } else {
+            1.0
+        };
+        let jump = if t < 3.0 {
+            0.5 * (t - 1.0)
+        } else {
+            4.0 + (t - 3.0)
+        };
+        let u = t - 2.0;
+        let stairs = if u < 0.0 {
+            1.0 + u
+        } else if u < 1.0 {
+            1.0
+        } else if u < 3.0 {
+            2.0
+        } else {
+            2.0 + 1.5 * (u - 1.0)
+        };
+        let late = if t < 0.5 {
+            0.0
+        } else if t < 2.0 {
+            0.5 * t
+        } else if t < 3.0 {
+            4.0 + (t - 2.0)
+        } else {
+            5.0
+        };
+        let periodic = if t % 2.0 < 1.0 { 1.0 } else { 2.0 };
+        for (name, got, want) in [
+            ("held", v[0], held),
+            ("jump", v[1], jump),
+            ("stairs", v[2], stairs),
+            ("late", v[3], late),
+            ("periodic", v[4], periodic),
+        ] {
+            assert!(
+                (got - want).abs() <= 1e-12 * want.abs().max(1.0),
+                "{name} at t = {t}: {got}, expected {want}"
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 65);
+    // 27 steps of 0.3 to 8.1: h is 1 on [2, 4) and from 6 on.
+    let tr = run_tables("TimeTables.mo", 8.1, 0.3, &["H"]);
+    let last = tr.values.last().unwrap()[0];
+    assert!((last - 4.1).abs() < 1e-12, "integral of h at 8.1: {last}");
+}

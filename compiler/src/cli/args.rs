@@ -180,6 +180,10 @@ pub struct RunArgs {
     /// at that scale and saves the cost of subnormal arithmetic.
     #[arg(long)]
     pub ftz: bool,
+    /// Record only the output grid: no rows at events (by default, outside real time, the
+    /// results get a row just before and a row just after each event, at its time).
+    #[arg(long)]
+    pub no_event_rows: bool,
     /// Also draw the recorded variables over time as SVG, with the events marked.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,

@@ -186,6 +186,12 @@ impl rtc_runtime::io::OutputSink for PlotSink {
         }
         Ok(())
     }
+    fn write_event(&mut self, t: f64, values: &[f64]) -> std::io::Result<()> {
+        let mut d = self.data.borrow_mut();
+        d.time.push(t);
+        d.rows.push(values.to_vec());
+        Ok(())
+    }
     fn finish(&mut self) -> std::io::Result<()> {
         Ok(())
     }
@@ -452,6 +458,11 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     let mut stepper = sim::stepper(&p, engine)?;
     let mut events = sim::Events::new(&p);
     events.zeno = a.zeno;
+    // Outside real time, result files get a row just before and just after each event.
+    let event_rows = !a.realtime && !a.no_event_rows;
+    if event_rows {
+        events.record_rows();
+    }
     let mut mem = match initial_state(&p, stepper.as_mut(), &mut events, &mut sources, start) {
         Ok(mem) => mem,
         Err(st) => {
@@ -476,6 +487,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     cfg.commands = commands;
     cfg.injected_load = injected;
     cfg.flush_to_zero = a.ftz;
+    cfg.event_rows = event_rows;
     if a.ftz && !rtc_runtime::fp::FlushToZero::supported() {
         eprintln!("rtc: warning: --ftz: flushing subnormals is implemented on x86-64 and AArch64 only; running without it");
     }

@@ -251,12 +251,20 @@ pub(super) fn relation_events(
         }
     }
     let mut frozen: FxHashMap<ExprId, ExprId> = FxHashMap::default();
+    let of_time = functions_of_time(b, init_eqs);
     for r in relations {
-        let Node::Cmp(op, a, c) = b.arena.node(r) else {
+        // The relation with the variables that are functions of time alone (a table's
+        // `timeScaled = time/timeScale`) written out.
+        let mut cache = FxHashMap::default();
+        let rt = b.arena.substitute(r, &mut cache, &mut |_, n| match n {
+            Node::Var(v) => of_time.get(&v).copied(),
+            _ => None,
+        });
+        let Node::Cmp(op, a, c) = b.arena.node(rt) else {
             continue;
         };
         let mut leaves = Vec::new();
-        b.arena.leaves(r, &mut leaves);
+        b.arena.leaves(rt, &mut leaves);
         // A relation of time alone (a block's `time < startTime`), linear in time: a time
         // event at its known time T = −b/a. The relation is frozen in a discrete slot (its
         // value at the start time, then the value after T from T on), so the step is split
@@ -281,7 +289,7 @@ pub(super) fn relation_events(
                 .to_string(r);
                 let span = b.vars[b.time.index()].span;
                 let slot = b.add(format!("({text})"), SVarKind::Discrete, None, span);
-                b.vars[slot.index()].binding = Some(r);
+                b.vars[slot.index()].binding = Some(rt);
                 let neg = b.arena.neg(offset);
                 let at = b.arena.div(neg, slope);
                 let zero = b.arena.constant(0.0);
@@ -370,6 +378,36 @@ pub(super) fn relation_events(
             }
         }
     }
+}
+
+/// The algebraic variables that an equation defines as a function of time and parameters
+/// alone (`v = time/T`), with that function.
+fn functions_of_time(b: &mut Builder, eqs: &[SEquation]) -> FxHashMap<SysVar, ExprId> {
+    let mut out = FxHashMap::default();
+    for eq in eqs {
+        for (v, e) in [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)] {
+            let Node::Var(x) = b.arena.node(v) else {
+                continue;
+            };
+            if b.vars[x.index()].kind != SVarKind::Algebraic {
+                continue;
+            }
+            let mut leaves = Vec::new();
+            b.arena.leaves(e, &mut leaves);
+            let of_time = leaves
+                .iter()
+                .any(|l| matches!(l, Node::Var(t) if *t == b.time))
+                && leaves.iter().all(|l| match l {
+                    Node::Var(t) => *t == b.time || b.vars[t.index()].kind == SVarKind::Parameter,
+                    Node::Const(_) => true,
+                    _ => false,
+                });
+            if of_time {
+                out.entry(x).or_insert(e);
+            }
+        }
+    }
+    out
 }
 
 /// Methods of order 3 and more locate state events by a cubic: the time derivative of each

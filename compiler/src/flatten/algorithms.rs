@@ -1077,6 +1077,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             when_assigned: Vec::new(),
             reinits: None,
             terminate: None,
+            time_table: false,
         });
         let saved_loops = std::mem::take(&mut self.loop_vars);
         let r = self.exec_block(&alg.statements, yes, env);

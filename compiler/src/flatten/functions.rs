@@ -83,6 +83,10 @@ pub(super) struct Frame<'a> {
     /// Inside a when-statement's branch: its `reinit(x, v)` and `terminate("why")`.
     pub reinits: Option<Vec<(FlatVar, ExprId)>>,
     pub terminate: Option<String>,
+    /// The function looked up a time table (`ModelicaStandardTables_CombiTimeTable_…`, whose
+    /// breakpoints are time events, as the C table's own `nextTimeEvent` makes them): its
+    /// outputs keep their relations as events.
+    pub time_table: bool,
 }
 
 /// One variable declared in a function.
@@ -606,6 +610,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             when_assigned: Vec::new(),
             reinits: None,
             terminate: None,
+            time_table: false,
         };
         // Declarations first (types), values after: a size may refer to an input.
         for p in &def.params {
@@ -884,8 +889,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             .also(span, "called here"),
                         ));
                     }
+                    let events = self.frames.last().is_some_and(|f| f.time_table);
                     let a = a.map(&mut self.flat.arena, |ar, x| {
-                        if has_relation(ar, x) {
+                        if !events && has_relation(ar, x) {
                             ar.no_event(x)
                         } else {
                             x
@@ -1235,6 +1241,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 args.push(self.eval(a, env)?);
             }
             let value = self.table_function(&fname, &args, x.span)?;
+            if fname.starts_with("ModelicaStandardTables_CombiTimeTable_") {
+                if let Some(f) = self.frames.last_mut() {
+                    f.time_table = true;
+                }
+            }
             let Some(target) = x.output.as_ref().map(|r| r.parts[0].ident.name.to_string()) else {
                 return Ok(());
             };

@@ -7,12 +7,12 @@
 //! is the record of its constructor's arguments (the table matrix, the columns, smoothness and
 //! extrapolation), and a lookup becomes an expression: a chain over the table rows, so its work
 //! is bounded by the row count and counted in the plan like any other expression, and the
-//! Jacobian through it is exact. Linear and constant segments, and the C¹ cubic Hermite
-//! splines with Akima's slopes (`ContinuousDerivative`, Akima 1970: the slope at each point a
-//! weighted mean of its neighbouring secants, two secants extrapolated linearly beyond each
-//! end) and the modified Akima slopes (`ModifiedContinuousDerivative`), are supported with
-//! every extrapolation (beyond the ends, `LastTwoPoints` continues with the end point's slope);
-//! the monotone splines and tables read from files are refused with a diagnostic.
+//! Jacobian through it is exact. The values are those of the C library (`Flattener::lookup`
+//! states them): constant and linear segments with jumps at repeated abscissae, the cubic
+//! Hermite splines with Akima's slopes (`ContinuousDerivative`, Akima 1970), the modified
+//! Akima slopes, and the monotone slopes of Fritsch and Butland (1984) and Steffen (1990),
+//! every extrapolation, `startTime` and `shiftTime`; tables read from files are refused with
+//! a diagnostic.
 //!
 //! A 1-D table of an input `u` generates no events (its relations are `noEvent`, as the C
 //! tables do). A time table's breakpoints are relations of time alone, which rtc makes time
@@ -187,7 +187,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 if is_time {
                     self.time_lookup(&t, col - 1, u, span)
                 } else {
-                    self.lookup(&t, col - 1, u, true, span)
+                    self.lookup(&t, col - 1, u, false, span)
                 }
             }
             _ => Err(self.unsupported(span, &format!("the table function `{fname}`"))),
@@ -322,10 +322,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 | "ConstantSegments"
                 | "ContinuousDerivative"
                 | "ModifiedContinuousDerivative"
+                | "MonotoneContinuousDerivative1"
+                | "MonotoneContinuousDerivative2"
         ) {
-            return Err(self.unsupported(
-                span,
-                &format!("table smoothness `{smoothness}` (the monotone splines; LinearSegments, ConstantSegments, ContinuousDerivative and ModifiedContinuousDerivative are)"),
+            return Err(Box::new(
+                Diagnostic::error(
+                    "external",
+                    format!("unknown table smoothness `{smoothness}`"),
+                )
+                .at(span, "smoothness"),
             ));
         }
         let scalar_field = |f: &str| match obj.field(f) {
@@ -344,22 +349,47 @@ impl<'t, 'a> Flattener<'t, 'a> {
         })
     }
 
-    /// The table's column `col` (0-based) at `u`: a chain over the rows from the top.
+    /// The table's column `col` (0-based) at `u`, as `ModelicaStandardTables` defines it: a
+    /// chain over the rows, so its work is bounded by the row count.
+    ///
+    /// Inside the table, the piece of row k covers `x_k ≤ u < x_{k+1}` (right-continuous: at a
+    /// repeated abscissa, a jump, the value is the later row's); `ConstantSegments` gives y_k,
+    /// `LinearSegments` the line through rows k and k+1, the splines their cubic Hermite
+    /// polynomial. From `u ≥ x_{n-1}` (the same value at `u = x_{n-1}` for every piece), and below
+    /// `x_0`, the extrapolation: `HoldLastPoint` the end row's value; `LastTwoPoints` the line
+    /// through the two end rows — for constant segments too, and the end row's value where those
+    /// two share their abscissa —, or for the splines the line with the end slope; `Periodic`
+    /// wraps `u` into `[x_0, x_{n-1})`; `NoExtrapolation` is an assertion. A time table's
+    /// relations are time events (except periodic ones); a 1-D table's are `noEvent`, as the C
+    /// tables generate no events.
     fn lookup(
         &mut self,
         t: &Table,
         col: usize,
         u: ExprId,
-        no_event: bool,
+        time: bool,
         span: Span,
     ) -> DResult<ExprId> {
         let x = |k: usize| t.data[k * t.cols];
         let y = |k: usize| t.data[k * t.cols + col];
         let n = t.rows;
-        let ar = &mut self.flat.arena;
         if n == 1 {
             return Ok(y(0));
         }
+        // The abscissae where they are known: a piece of zero length (a jump) is left out.
+        let xs: Option<Vec<f64>> = (0..n).map(|k| self.fold(x(k))).collect();
+        let same = |a: usize, b: usize| xs.as_ref().is_some_and(|v| v[a] == v[b]);
+        let periodic = t.extrapolation == "Periodic";
+        let no_event = !time || periodic;
+        let spline =
+            n > 2 && t.smoothness != "LinearSegments" && t.smoothness != "ConstantSegments";
+        let slopes = if spline {
+            let (xv, yv): (Vec<ExprId>, Vec<ExprId>) = (0..n).map(|k| (x(k), y(k))).unzip();
+            Some(self.spline_slopes(&xv, &yv, &t.smoothness))
+        } else {
+            None
+        };
+        let ar = &mut self.flat.arena;
         let guard = |ar: &mut crate::symbolic::Arena<FlatVar>, c: ExprId| {
             if no_event {
                 ar.no_event(c)
@@ -367,12 +397,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 c
             }
         };
-        // The abscissa actually looked up.
         let u = match t.extrapolation.as_str() {
-            "HoldLastPoint" => {
-                let lo = ar.call2(Func2::Max, u, x(0));
-                ar.call2(Func2::Min, lo, x(n - 1))
-            }
             "Periodic" => {
                 let period = ar.sub(x(n - 1), x(0));
                 let d = ar.sub(u, x(0));
@@ -395,22 +420,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             _ => u,
         };
-        if n > 2
-            && matches!(
-                t.smoothness.as_str(),
-                "ContinuousDerivative" | "ModifiedContinuousDerivative"
-            )
-        {
-            return Ok(self.spline_lookup(t, col, u, no_event));
-        }
-        let ar = &mut self.flat.arena;
-        let constant = t.smoothness == "ConstantSegments";
-        // Segment k (0-based) covers [x(k), x(k+1)); the last one also everything above it
-        // and the first everything below (LastTwoPoints extrapolation).
-        let segment = |ar: &mut crate::symbolic::Arena<FlatVar>, k: usize| {
-            if constant {
-                return y(k);
-            }
+        // The line through rows k and k + 1.
+        let line = |ar: &mut crate::symbolic::Arena<FlatVar>, k: usize| {
             let dy = ar.sub(y(k + 1), y(k));
             let dx = ar.sub(x(k + 1), x(k));
             let du = ar.sub(u, x(k));
@@ -418,130 +429,141 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let s = ar.div(s, dx);
             ar.add(y(k), s)
         };
-        let mut result = if constant {
-            // At and above the last point: its value.
-            let above = ar.cmp(CmpOp::Ge, u, x(n - 1));
-            let above = guard(ar, above);
-            ar.if_(above, y(n - 1), y(n - 2))
-        } else {
-            segment(ar, n - 2)
-        };
-        for k in (0..n - 2).rev() {
-            let below = ar.cmp(CmpOp::Lt, u, x(k + 1));
-            let below = guard(ar, below);
-            let s = segment(ar, k);
-            result = ar.if_(below, s, result);
-        }
-        Ok(result)
-    }
-
-    /// The Akima spline through column `col` at `u` (at least three rows): on each interval
-    /// the cubic Hermite polynomial with the slopes of [`Flattener::akima_slopes`], beyond the
-    /// ends the line through the end point with its slope.
-    fn spline_lookup(&mut self, t: &Table, col: usize, u: ExprId, no_event: bool) -> ExprId {
-        let x = |k: usize| t.data[k * t.cols];
-        let y = |k: usize| t.data[k * t.cols + col];
-        let n = t.rows;
-        let modified = t.smoothness == "ModifiedContinuousDerivative";
-        let slopes = self.akima_slopes(
-            &(0..n).map(x).collect::<Vec<_>>(),
-            &(0..n).map(y).collect::<Vec<_>>(),
-            modified,
-        );
-        let ar = &mut self.flat.arena;
-        let guard = |ar: &mut crate::symbolic::Arena<FlatVar>, c: ExprId| {
-            if no_event {
-                ar.no_event(c)
-            } else {
-                c
-            }
-        };
-        // y_k + ((c0·v + c1)·v + c2)·v, v = u − x_k: c2 = t_k, c1 = (3s − 2t_k − t_{k+1})/dx,
-        // c0 = (t_k + t_{k+1} − 2s)/dx², s the secant.
-        let cubic = |ar: &mut crate::symbolic::Arena<FlatVar>, k: usize| {
-            let dx = ar.sub(x(k + 1), x(k));
-            let dy = ar.sub(y(k + 1), y(k));
-            let sec = ar.div(dy, dx);
-            let (t0, t1) = (slopes[k], slopes[k + 1]);
-            let three = ar.constant(3.0);
-            let two = ar.constant(2.0);
-            let s3 = ar.mul(three, sec);
-            let t02 = ar.mul(two, t0);
-            let c1n = ar.sub(s3, t02);
-            let c1n = ar.sub(c1n, t1);
-            let c1 = ar.div(c1n, dx);
-            let s2 = ar.mul(two, sec);
-            let c0n = ar.add(t0, t1);
-            let c0n = ar.sub(c0n, s2);
-            let dx2 = ar.mul(dx, dx);
-            let c0 = ar.div(c0n, dx2);
-            let v = ar.sub(u, x(k));
-            let p = ar.mul(c0, v);
-            let p = ar.add(p, c1);
-            let p = ar.mul(p, v);
-            let p = ar.add(p, t0);
-            let p = ar.mul(p, v);
-            ar.add(y(k), p)
-        };
-        let line = |ar: &mut crate::symbolic::Arena<FlatVar>, k: usize| {
-            let v = ar.sub(u, x(k));
-            let d = ar.mul(slopes[k], v);
+        // The line through row k with slope s.
+        let tangent = |ar: &mut crate::symbolic::Arena<FlatVar>, k: usize, s: ExprId| {
+            let du = ar.sub(u, x(k));
+            let d = ar.mul(s, du);
             ar.add(y(k), d)
         };
-        let above = ar.cmp(CmpOp::Gt, u, x(n - 1));
-        let above = guard(ar, above);
-        let last = cubic(ar, n - 2);
-        let end = line(ar, n - 1);
-        let mut result = ar.if_(above, end, last);
-        for k in (0..n - 2).rev() {
+        let piece = |ar: &mut crate::symbolic::Arena<FlatVar>, k: usize| match &slopes {
+            Some(sl) => hermite(
+                ar,
+                (x(k), x(k + 1)),
+                (y(k), y(k + 1)),
+                (sl[k], sl[k + 1]),
+                u,
+            ),
+            None if t.smoothness == "ConstantSegments" => y(k),
+            None => line(ar, k),
+        };
+        let right = match (t.extrapolation.as_str(), &slopes) {
+            ("LastTwoPoints", Some(sl)) => tangent(ar, n - 1, sl[n - 1]),
+            ("LastTwoPoints", None) if !same(n - 2, n - 1) => line(ar, n - 2),
+            _ => y(n - 1),
+        };
+        let left = match (t.extrapolation.as_str(), &slopes) {
+            ("LastTwoPoints", Some(sl)) => tangent(ar, 0, sl[0]),
+            ("LastTwoPoints", None) if !same(0, 1) => line(ar, 0),
+            ("NoExtrapolation", _) => piece(ar, 0),
+            _ => y(0),
+        };
+        let mut result = right;
+        for k in (0..n - 1).rev() {
+            if same(k, k + 1) {
+                continue;
+            }
             let below = ar.cmp(CmpOp::Lt, u, x(k + 1));
             let below = guard(ar, below);
-            let c = cubic(ar, k);
-            result = ar.if_(below, c, result);
+            let p = piece(ar, k);
+            result = ar.if_(below, p, result);
         }
         let before = ar.cmp(CmpOp::Lt, u, x(0));
         let before = guard(ar, before);
-        let start = line(ar, 0);
-        ar.if_(before, start, result)
+        Ok(ar.if_(before, left, result))
     }
 
-    /// Akima's slope at each of the points `(xs, ys)` (Akima 1970): the secants m_k, two more
-    /// beyond each end continued linearly (m_{-1} = 2m_0 − m_1, m_{-2} = 3m_0 − 2m_1, and the
-    /// same at the right), and t_i = (w_1·m_{i−1} + w_2·m_i)/(w_1 + w_2) with
-    /// w_1 = |m_{i+1} − m_i|, w_2 = |m_{i−1} − m_{i−2}| (the mean of the two where both weights
-    /// vanish); the modified Akima weights add |m_{i+1} + m_i|/2 and |m_{i−1} + m_{i−2}|/2.
+    /// The slope at each of the points `(xs, ys)` (at least three) of the table's spline, as
+    /// `ModelicaStandardTables` computes it, with d_k the secant of interval k:
+    ///
+    /// - `ContinuousDerivative` (Akima 1970): two more secants continued linearly beyond each
+    ///   end (d_{-1} = 2d_0 − d_1, d_{-2} = 3d_0 − 2d_1, the same at the right), and
+    ///   t_i = (w_1·d_{i−1} + w_2·d_i)/(w_1 + w_2) with w_1 = |d_{i+1} − d_i|,
+    ///   w_2 = |d_{i−1} − d_{i−2}| (the mean of d_{i−1} and d_i where both weights vanish);
+    /// - `ModifiedContinuousDerivative` (modified Akima): the weights add |d_{i+1} + d_i|/2 and
+    ///   |d_{i−1} + d_{i−2}|/2, and the slope is 0 where both vanish;
+    /// - `MonotoneContinuousDerivative1` (Fritsch and Butland 1984) and
+    ///   `MonotoneContinuousDerivative2` (Steffen 1990): the end slopes are the end secants; an
+    ///   inner point where the secants change sign or one is zero gets slope 0; otherwise
+    ///   Fritsch–Butland's weighted harmonic mean 3(h_{i−1} + h_i)/((h_{i−1} + 2h_i)/d_{i−1} +
+    ///   (h_i + 2h_{i−1})/d_i), or Steffen's weighted mean (d_{i−1}h_i + d_ih_{i−1})/(h_{i−1} + h_i)
+    ///   limited to 2·min(|d_{i−1}|, |d_i|) in magnitude.
+    ///
     /// Expressions of the table's values (parameters), so they are computed once.
-    fn akima_slopes(&mut self, xs: &[ExprId], ys: &[ExprId], modified: bool) -> Vec<ExprId> {
+    fn spline_slopes(&mut self, xs: &[ExprId], ys: &[ExprId], smoothness: &str) -> Vec<ExprId> {
         let n = xs.len();
         let ar = &mut self.flat.arena;
-        // d[k + 2] = m_k for k = 0..n-2.
-        let mut d: Vec<ExprId> = Vec::with_capacity(n + 3);
+        let h: Vec<ExprId> = (0..n - 1).map(|k| ar.sub(xs[k + 1], xs[k])).collect();
+        let sec: Vec<ExprId> = (0..n - 1)
+            .map(|k| {
+                let dy = ar.sub(ys[k + 1], ys[k]);
+                ar.div(dy, h[k])
+            })
+            .collect();
         let zero = ar.constant(0.0);
-        d.extend([zero, zero]);
-        for k in 0..n - 1 {
-            let dy = ar.sub(ys[k + 1], ys[k]);
-            let dx = ar.sub(xs[k + 1], xs[k]);
-            d.push(ar.div(dy, dx));
-        }
-        let (two, three) = (ar.constant(2.0), ar.constant(3.0));
-        let lin = |ar: &mut crate::symbolic::Arena<FlatVar>,
-                   a: ExprId,
-                   ka: ExprId,
-                   b: ExprId,
-                   kb: ExprId| {
-            let p = ar.mul(ka, a);
-            let q = ar.mul(kb, b);
-            ar.sub(p, q)
+        let (half, two, three) = (ar.constant(0.5), ar.constant(2.0), ar.constant(3.0));
+        let positive = |ar: &mut crate::symbolic::Arena<FlatVar>, e: ExprId| {
+            let c = ar.cmp(CmpOp::Gt, e, zero);
+            ar.no_event(c)
         };
-        let one = ar.constant(1.0);
-        d[0] = lin(ar, d[2], three, d[3], two);
-        d[1] = lin(ar, d[2], two, d[3], one);
-        let (a, b) = (d[n], d[n - 1]);
-        let r1 = lin(ar, a, two, b, one);
-        d.push(r1);
-        let r2 = lin(ar, a, three, b, two);
-        d.push(r2);
-        let half = ar.constant(0.5);
+        if smoothness.starts_with("Monotone") {
+            let steffen = smoothness.ends_with('2');
+            let mut out = vec![sec[0]];
+            for i in 1..n - 1 {
+                let (dl, dr, hl, hr) = (sec[i - 1], sec[i], h[i - 1], h[i]);
+                let same_sign = ar.mul(dl, dr);
+                let same_sign = positive(ar, same_sign);
+                let inner = if steffen {
+                    let a = ar.mul(dl, hr);
+                    let b = ar.mul(dr, hl);
+                    let num = ar.add(a, b);
+                    let den = ar.add(hl, hr);
+                    let c = ar.div(num, den);
+                    let abs_c = ar.call1(Func1::Abs, c);
+                    let half_c = ar.mul(half, abs_c);
+                    let (al, arr) = (ar.call1(Func1::Abs, dl), ar.call1(Func1::Abs, dr));
+                    let over_l = ar.cmp(CmpOp::Gt, half_c, al);
+                    let over_r = ar.cmp(CmpOp::Gt, half_c, arr);
+                    let over = ar.or(over_l, over_r);
+                    let over = ar.no_event(over);
+                    let m = ar.call2(Func2::Min, al, arr);
+                    let m = ar.mul(two, m);
+                    let up = positive(ar, dl);
+                    let neg = ar.neg(m);
+                    let limited = ar.if_(up, m, neg);
+                    ar.if_(over, limited, c)
+                } else {
+                    let sum = ar.add(hl, hr);
+                    let num = ar.mul(three, sum);
+                    let a = ar.mul(two, hr);
+                    let a = ar.add(hl, a);
+                    let a = ar.div(a, dl);
+                    let b = ar.mul(two, hl);
+                    let b = ar.add(hr, b);
+                    let b = ar.div(b, dr);
+                    let den = ar.add(a, b);
+                    ar.div(num, den)
+                };
+                out.push(ar.if_(same_sign, inner, zero));
+            }
+            out.push(sec[n - 2]);
+            return out;
+        }
+        let modified = smoothness == "ModifiedContinuousDerivative";
+        // d[k + 2] = d_k for k = 0..n-2, two continued secants at each end.
+        let mut d: Vec<ExprId> = Vec::with_capacity(n + 3);
+        let lin =
+            |ar: &mut crate::symbolic::Arena<FlatVar>, a: ExprId, ka: f64, b: ExprId, kb: f64| {
+                let ka = ar.constant(ka);
+                let kb = ar.constant(kb);
+                let p = ar.mul(ka, a);
+                let q = ar.mul(kb, b);
+                ar.sub(p, q)
+            };
+        d.push(lin(ar, sec[0], 3.0, sec[1], 2.0));
+        d.push(lin(ar, sec[0], 2.0, sec[1], 1.0));
+        d.extend(sec.iter().copied());
+        d.push(lin(ar, sec[n - 2], 2.0, sec[n - 3], 1.0));
+        d.push(lin(ar, sec[n - 2], 3.0, sec[n - 3], 2.0));
         let weight = |ar: &mut crate::symbolic::Arena<FlatVar>, p: ExprId, q: ExprId| {
             let diff = ar.sub(p, q);
             let w = ar.call1(Func1::Abs, diff);
@@ -563,11 +585,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let num2 = ar.mul(w2, d[i + 2]);
                 let num = ar.add(num1, num2);
                 let q = ar.div(num, den);
-                let mean = ar.add(d[i + 1], d[i + 2]);
-                let mean = ar.mul(half, mean);
-                let pos = ar.cmp(CmpOp::Gt, den, zero);
-                let pos = ar.no_event(pos);
-                ar.if_(pos, q, mean)
+                let fallback = if modified {
+                    zero
+                } else {
+                    let mean = ar.add(d[i + 1], d[i + 2]);
+                    ar.mul(half, mean)
+                };
+                let pos = positive(ar, den);
+                ar.if_(pos, q, fallback)
             })
             .collect()
     }
@@ -578,8 +603,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Some(s) => self.flat.arena.sub(time, s),
             None => time,
         };
-        let periodic = t.extrapolation == "Periodic";
-        let v = self.lookup(t, col, shifted, periodic, span)?;
+        let v = self.lookup(t, col, shifted, true, span)?;
         Ok(match t.start_time {
             Some(s) => {
                 let ar = &mut self.flat.arena;
@@ -590,4 +614,38 @@ impl<'t, 'a> Flattener<'t, 'a> {
             None => v,
         })
     }
+}
+
+/// The cubic Hermite polynomial on `[x0, x1]` through `y0`, `y1` with slopes `s0`, `s1`, at `u`:
+/// y0 + ((c0·v + c1)·v + s0)·v with v = u − x0, c1 = (3d − 2s0 − s1)/h, c0 = (s0 + s1 − 2d)/h²,
+/// d the secant and h = x1 − x0 (the coefficients `ModelicaStandardTables` stores).
+fn hermite(
+    ar: &mut crate::symbolic::Arena<FlatVar>,
+    (x0, x1): (ExprId, ExprId),
+    (y0, y1): (ExprId, ExprId),
+    (s0, s1): (ExprId, ExprId),
+    u: ExprId,
+) -> ExprId {
+    let h = ar.sub(x1, x0);
+    let dy = ar.sub(y1, y0);
+    let d = ar.div(dy, h);
+    let three = ar.constant(3.0);
+    let two = ar.constant(2.0);
+    let d3 = ar.mul(three, d);
+    let s02 = ar.mul(two, s0);
+    let c1 = ar.sub(d3, s02);
+    let c1 = ar.sub(c1, s1);
+    let c1 = ar.div(c1, h);
+    let d2 = ar.mul(two, d);
+    let c0 = ar.add(s0, s1);
+    let c0 = ar.sub(c0, d2);
+    let h2 = ar.mul(h, h);
+    let c0 = ar.div(c0, h2);
+    let v = ar.sub(u, x0);
+    let p = ar.mul(c0, v);
+    let p = ar.add(p, c1);
+    let p = ar.mul(p, v);
+    let p = ar.add(p, s0);
+    let p = ar.mul(p, v);
+    ar.add(y0, p)
 }
