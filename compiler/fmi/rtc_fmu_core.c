@@ -16,11 +16,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#if RTC_MODEL_EVENT_COUNT > 0
+#if RTC_MODEL_EVENT_STEPPER
 static const rtc_event_model event_model = {
-    RTC_MODEL_EVENT_COUNT, RTC_MODEL_MEM_SLOTS, RTC_MODEL_event_kind, RTC_MODEL_event_chain,
-    RTC_MODEL_event_branch, RTC_MODEL_event_sample, RTC_MODEL_event_terminates,
-    RTC_MODEL_event_cubic, RTC_MODEL_STEP, RTC_MODEL_ZC, RTC_MODEL_PRE, RTC_MODEL_EVENT};
+    RTC_MODEL_EVENT_COUNT,        RTC_MODEL_MEM_SLOTS,     RTC_MODEL_event_kind,
+    RTC_MODEL_event_chain,        RTC_MODEL_event_branch,  RTC_MODEL_event_sample,
+    RTC_MODEL_event_terminates,   RTC_MODEL_event_cubic,   RTC_MODEL_event_slot,
+    RTC_MODEL_event_observes,     RTC_MODEL_event_rank,    RTC_MODEL_DISCRETE_PRE_COUNT,
+    RTC_MODEL_discrete_pre,
+    RTC_MODEL_STEP,
+    RTC_MODEL_ZC,                 RTC_MODEL_PRE,           RTC_MODEL_EVENT};
 #endif
 
 void rtc_fmu_logf(rtc_fmu *f, int error, const char *category, const char *fmt, ...) {
@@ -95,7 +99,7 @@ static void report_warnings(rtc_fmu *f, double t) {
 
 int rtc_fmu_initialize(rtc_fmu *f) {
     int32_t st = RTC_MODEL_START(f->s.mem, f->start);
-#if RTC_MODEL_EVENT_COUNT > 0
+#if RTC_MODEL_EVENT_STEPPER
     rtc_events_init(&f->s.events, &event_model, f->s.event_doubles, f->s.event_ints);
     if (st == 0) st = rtc_events_initial(&f->s.events, f->s.mem, f->start);
 #endif
@@ -192,7 +196,7 @@ int rtc_fmu_do_step(rtc_fmu *f, double t0, double step, double *last, const char
     for (k = 0; k < n; k++) {
         const double t = rtc_fmu_time(f);
         int32_t st;
-#if RTC_MODEL_EVENT_COUNT > 0
+#if RTC_MODEL_EVENT_STEPPER
         st = rtc_events_step(&f->s.events, f->s.mem, t, h);
 #else
         st = RTC_MODEL_STEP(f->s.mem, t, h);
@@ -249,7 +253,7 @@ int rtc_fmu_restore(rtc_fmu *f, const rtc_fmu_snapshot *s, const char *fn) {
         return -1;
     }
     f->s = *s;
-#if RTC_MODEL_EVENT_COUNT > 0
+#if RTC_MODEL_EVENT_STEPPER
     /* The copy's pointers are those of the snapshot's arrays: point them at ours. */
     rtc_events_rebind(&f->s.events, &event_model, f->s.event_doubles, f->s.event_ints);
 #endif

@@ -24,7 +24,7 @@ typedef struct {
     int mode;
     int params_changed;
     double mem[RTC_MODEL_MEM_SLOTS];
-#if RTC_MODEL_EVENT_COUNT > 0
+#if RTC_MODEL_EVENT_STEPPER
     rtc_events events;
     double event_doubles[RTC_EVENTS_DOUBLES(RTC_MODEL_MEM_SLOTS, RTC_MODEL_EVENT_COUNT)];
     int32_t event_ints[RTC_EVENTS_INTS(RTC_MODEL_EVENT_COUNT)];

@@ -225,7 +225,19 @@ pub fn initialize(
             let mut sub = |e: ExprId| {
                 arena.substitute(e, &mut cache, &mut |ar, node| match node {
                     Node::Der(v) => Some(ar.var(FlatVar(v.0 + n))),
-                    Node::Pre(v) => Some(ar.var(v)),
+                    // In the initial system pre(v) of a discrete variable is its start value
+                    // (specification 8.6); of a continuous one, its value.
+                    Node::Pre(v) => Some(
+                        flat.var(v)
+                            .start
+                            .filter(|_| {
+                                matches!(
+                                    flat.var(v).kind,
+                                    crate::flat::VarKind::Discrete | crate::flat::VarKind::Sampled
+                                )
+                            })
+                            .unwrap_or_else(|| ar.var(v)),
+                    ),
                     _ => None,
                 })
             };

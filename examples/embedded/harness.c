@@ -33,12 +33,16 @@
 static double mem[RTC_MODEL_MEM_SLOTS];
 static double out[RTC_MODEL_OUTPUT_COUNT];
 
-#if RTC_MODEL_EVENT_COUNT > 0
+#if RTC_MODEL_EVENT_STEPPER
 /* The event stepper's description of the model and its work arrays. */
 static const rtc_event_model event_model = {
-    RTC_MODEL_EVENT_COUNT, RTC_MODEL_MEM_SLOTS, RTC_MODEL_event_kind, RTC_MODEL_event_chain,
-    RTC_MODEL_event_branch, RTC_MODEL_event_sample, RTC_MODEL_event_terminates,
-    RTC_MODEL_event_cubic, RTC_MODEL_STEP, RTC_MODEL_ZC, RTC_MODEL_PRE, RTC_MODEL_EVENT};
+    RTC_MODEL_EVENT_COUNT,        RTC_MODEL_MEM_SLOTS,     RTC_MODEL_event_kind,
+    RTC_MODEL_event_chain,        RTC_MODEL_event_branch,  RTC_MODEL_event_sample,
+    RTC_MODEL_event_terminates,   RTC_MODEL_event_cubic,   RTC_MODEL_event_slot,
+    RTC_MODEL_event_observes,     RTC_MODEL_event_rank,    RTC_MODEL_DISCRETE_PRE_COUNT,
+    RTC_MODEL_discrete_pre,
+    RTC_MODEL_STEP,
+    RTC_MODEL_ZC,                 RTC_MODEL_PRE,           RTC_MODEL_EVENT};
 static double event_doubles[RTC_EVENTS_DOUBLES(RTC_MODEL_MEM_SLOTS, RTC_MODEL_EVENT_COUNT)];
 static int32_t event_ints[RTC_EVENTS_INTS(RTC_MODEL_EVENT_COUNT)];
 static rtc_events events;
@@ -222,7 +226,7 @@ int main(int argc, char **argv) {
         if (RTC_MODEL_input_names[i]) mem[RTC_MODEL_input_slots[i]] = RTC_MODEL_input_starts[i];
     apply_inputs(t0, 0.0);
     st = RTC_MODEL_INIT(mem, t0);
-#if RTC_MODEL_EVENT_COUNT > 0
+#if RTC_MODEL_EVENT_STEPPER
     rtc_events_init(&events, &event_model, event_doubles, event_ints);
     if (st == 0) st = rtc_events_initial(&events, mem, t0);
 #endif
@@ -242,7 +246,7 @@ int main(int argc, char **argv) {
         const double t = t0 + (double)k * h;
         const double t1 = t0 + (double)(k + 1) * h;
         apply_inputs(t, h);
-#if RTC_MODEL_EVENT_COUNT > 0
+#if RTC_MODEL_EVENT_STEPPER
         st = rtc_events_step(&events, mem, t, h);
         if ((st & 15) == 6) {
             /* terminate() in an event's actions: the run ends after this step. */
@@ -266,7 +270,7 @@ int main(int argc, char **argv) {
         }
         if ((k + 1) % every == 0 || k + 1 == n) print_row(t1);
     }
-#if RTC_MODEL_EVENT_COUNT > 0
+#if RTC_MODEL_EVENT_STEPPER
     fprintf(stderr, "%s: events: %ld handled, %ld deferred to the end of their step\n",
             RTC_MODEL_NAME, events.handled, events.deferred);
 #endif

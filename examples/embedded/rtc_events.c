@@ -1,7 +1,7 @@
 /*
  * rtc_events.c: events in bounded work (Cellier & Kofman §10.8) around a compiled model; see
- * rtc_events.h. The arithmetic is that of `rtc run` (compiler/src/sim.rs, `Events`) step by
- * step, so a run here and a JIT run agree to the bit on the same machine.
+ * rtc_events.h. The arithmetic is that of `rtc run` (compiler/src/sim/events.rs, `Events`)
+ * step by step, so a run here and a JIT run agree to the bit on the same machine.
  */
 #include "rtc_events.h"
 
@@ -9,26 +9,47 @@
 #include <math.h>
 #include <string.h>
 
-enum { BELOW = 0, ABOVE = 1, BOTH = 2, SAMPLE = 3, INITIAL = 4, DISCRETE = 5, AT = 6 };
+enum {
+    BELOW = 0,
+    ABOVE = 1,
+    BOTH = 2,
+    SAMPLE = 3,
+    INITIAL = 4,
+    DISCRETE = 5,
+    AT = 6,
+    ABOVE_CLOSED = 7,
+    WHEN_AT = 8
+};
+
+/* Located events whose times differ by at most this fraction of the step are simultaneous. */
+#define SIMULTANEOUS 1e-6
+/* A relation whose event acted takes its live value again when the actions moved its function
+ * beyond this fraction of |z0| + |z1| over the part of the step it crossed in. */
+#define MOVED 1e-6
 
 void rtc_events_rebind(rtc_events *ev, const rtc_event_model *m, double *d, int32_t *i) {
-    int32_t n = m->n_events;
+    int32_t n = RTC_EVENTS_N(m->n_events);
     ev->m = m;
     ev->snapshot = d;
     d += m->mem_slots;
     ev->z0 = d;
-    ev->z1 = d + 2 * n;
-    ev->zb = d + 4 * n;
-    ev->z2 = d + 6 * n;
-    ev->zt = d + 8 * n;
-    ev->last_time = d + 10 * n;
-    /* d + 11n .. 12n: sort keys */
+    ev->z1 = d + 3 * n;
+    ev->zb = d + 6 * n;
+    ev->z2 = d + 9 * n;
+    ev->zt = d + 12 * n;
+    ev->last_time = d + 15 * n;
+    ev->theta = d + 16 * n;
+    ev->zscale = d + 17 * n;
     ev->fire = i;
     ev->next = i + n;
     ev->cond = i + 2 * n;
     ev->last_close = i + 3 * n;
     ev->due = i + 4 * n;
     ev->fired = i + 5 * n;
+    ev->acted = i + 6 * n;
+    ev->here = i + 7 * n;
+    ev->crossed = i + 8 * n;
+    ev->first = i + 9 * n;
 }
 
 void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_t *i) {
@@ -38,31 +59,68 @@ void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_
         ev->last_time[k] = NAN;
         ev->last_close[k] = 0;
         ev->cond[k] = 0;
+        ev->zscale[k] = 0.0;
     }
     ev->has_at = 0;
     for (k = 0; k < n; k++)
-        if (m->kind[k] == AT) ev->has_at = 1;
+        if (m->kind[k] == AT || m->kind[k] == WHEN_AT) ev->has_at = 1;
     ev->terminated = -1;
     ev->terminated_at = 0.0;
     ev->handled = 0;
     ev->deferred = 0;
     ev->calls = 0;
+    ev->tol = 0.0;
+}
+
+static void values(const rtc_events *ev, const double *mem, double *z) {
+    int32_t k, n = ev->m->n_events;
+    if (n == 0) return;
+    for (k = 0; k < 3 * n; k++) z[k] = 0.0;
+    ev->m->zc(mem, z);
 }
 
 static int located(const rtc_events *ev, int32_t k) {
     int32_t kind = ev->m->kind[k];
-    return kind == BELOW || kind == ABOVE || kind == BOTH;
+    return kind == BELOW || kind == ABOVE || kind == ABOVE_CLOSED || kind == BOTH;
 }
 
 static int active(const rtc_events *ev, int32_t k, double z) {
+    int32_t kind = ev->m->kind[k];
     if (!located(ev, k)) return 0;
-    return ev->m->kind[k] == BELOW ? z <= 0.0 : z > 0.0;
+    if (kind == BELOW) return z <= 0.0;
+    if (kind == ABOVE_CLOSED) return z >= 0.0;
+    return z > 0.0;
 }
 
-static int crossed(const rtc_events *ev, int32_t k, double z0, double z1) {
+/* Event k happened between z0 and z1 (mem: the memory at the end, where a frozen relation's
+ * slot still holds its old value). */
+static int crossed(const rtc_events *ev, int32_t k, const double *z0, const double *z1,
+                   const double *mem) {
+    int32_t n = ev->m->n_events, slot = ev->m->slot[k];
     if (!located(ev, k)) return 0;
-    if (ev->m->kind[k] == BOTH) return (z0 > 0.0) != (z1 > 0.0);
-    return !active(ev, k, z0) && active(ev, k, z1);
+    if (slot >= 0) return (z1[2 * n + k] != 0.0) != (mem[slot] != 0.0);
+    if (ev->m->kind[k] == BOTH) return (z0[k] > 0.0) != (z1[k] > 0.0);
+    return !active(ev, k, z0[k]) && active(ev, k, z1[k]);
+}
+
+/* The when-condition of event k in z: a discrete condition, or a condition of time. */
+static int condition(const rtc_events *ev, int32_t k, const double *z) {
+    int32_t n = ev->m->n_events;
+    if (ev->m->kind[k] == DISCRETE) return z[k] != 0.0;
+    if (ev->m->kind[k] == WHEN_AT) return z[2 * n + k] != 0.0;
+    return 0;
+}
+
+/* The first discrete variable whose pre value differs from it (bitwise), -1 if none. */
+static int32_t unsettled(const rtc_events *ev, const double *mem) {
+    int32_t d;
+    for (d = 0; d < ev->m->n_discrete_pre; d++) {
+        uint64_t a, b;
+        memcpy(&a, &mem[ev->m->discrete_pre[d][0]], sizeof a);
+        memcpy(&b, &mem[ev->m->discrete_pre[d][1]], sizeof b);
+        if (a != b) return d;
+    }
+    return -1;
 }
 
 static int32_t call(rtc_events *ev, double *mem, double t, double h) {
@@ -92,26 +150,39 @@ static double locate(double z0, double z1, double d0, double d1, double h, int c
     return theta < 0.0 ? 0.0 : (theta > 1.0 ? 1.0 : theta);
 }
 
-/* An instant at te: pre values, the events in fire[0..nfire) act (only the first branch of
- * a chain), then the event iteration. `deferred`: how the first round is counted. */
-static int32_t instant(rtc_events *ev, double *mem, int32_t nfire, double te, int deferred) {
+/* An instant at te, the event iteration: rounds of pre(v) := v, the actions of the events
+ * that fire (first[0..nfirst) in the first round; only the first branch of a chain), the model
+ * solved at te; until nothing fires, no frozen relation moves and the discrete variables
+ * settle. `deferred`: how the first round is counted. */
+static int32_t instant(rtc_events *ev, double *mem, const int32_t *first, int32_t nfirst,
+                       double te, int deferred) {
     const rtc_event_model *m = ev->m;
-    int32_t n = m->n_events, round = 0, a, b, j;
-    m->pre(mem);
-    m->zc(mem, ev->zb);
-    /* Discrete conditions fire when they become true at this instant: against their values
-     * just before it (as compiler/src/sim.rs). */
-    for (j = 0; j < n; j++) ev->cond[j] = m->kind[j] == DISCRETE && ev->zb[j] != 0.0;
-    while (nfire > 0) {
-        if (round == RTC_EVENT_ITERATIONS) return 5 | (ev->fire[0] << 4);
+    int32_t n = m->n_events, round = 0, nfire = nfirst, a, b, j, st, new_round = 1;
+    values(ev, mem, ev->zb);
+    for (j = 0; j < n; j++) ev->acted[j] = 0;
+    for (a = 0; a < nfirst; a++) {
+        ev->fire[a] = first[a];
+        ev->acted[first[a]] = 1;
+    }
+    for (;;) {
+        int moved = 0, d;
+        int32_t nn = 0;
+        if (round == RTC_EVENT_ITERATIONS) {
+            d = unsettled(ev, mem);
+            if (nfire > 0) return 5 | (ev->fire[0] << 4);
+            if (d >= 0) return 5 | ((n + d) << 4);
+            return 5;
+        }
+        /* A round starts with pre(v) := v; within it the model is solved again with the
+         * relations that moved and the when-clauses its solution made true; the next round
+         * starts when nothing moves and a discrete variable changed. */
+        if (new_round) m->pre(mem);
         for (a = 0; a < nfire; a++) {
             int32_t k = ev->fire[a], skip = 0;
             if (m->chain[k] >= 0)
                 for (b = 0; b < nfire; b++) {
                     int32_t o = ev->fire[b];
-                    if (o != k && m->chain[o] == m->chain[k] &&
-                        (m->branch[o] < m->branch[k] ||
-                         (m->branch[o] == m->branch[k] && o < k)))
+                    if (o != k && m->chain[o] == m->chain[k] && m->branch[o] < m->branch[k])
                         skip = 1;
                 }
             if (skip) continue;
@@ -125,56 +196,101 @@ static int32_t instant(rtc_events *ev, double *mem, int32_t nfire, double te, in
             else
                 ev->handled++;
         }
+        st = call(ev, mem, te, 0.0);
+        if (st != 0) return st;
         round++;
-        m->zc(mem, ev->zt);
-        {
-            int32_t nn = 0;
-            for (j = 0; j < n; j++) {
-                int now = m->kind[j] == DISCRETE && ev->zt[j] != 0.0;
-                int in_fire = 0;
-                for (b = 0; b < nfire; b++)
-                    if (ev->fire[b] == j) in_fire = 1;
-                if ((now && !ev->cond[j]) ||
-                    (m->kind[j] != BOTH && !in_fire && !active(ev, j, ev->zb[j]) &&
-                     active(ev, j, ev->zt[j])))
-                    ev->next[nn++] = j;
+        values(ev, mem, ev->z2);
+        /* Frozen relations take their live values: those whose events did not act, and those
+         * that acted but that the actions moved clearly away from their threshold (relations
+         * that observe the model, not switches); one that moved is solved with again in the
+         * same round. */
+        for (j = 0; j < n; j++) {
+            int32_t slot = m->slot[j];
+            int resync = !ev->acted[j] || (m->kind[j] == AT && fabs(ev->z2[j] - te) > ev->tol) ||
+                         (m->kind[j] == BOTH && m->observes[j] &&
+                          fabs(ev->z2[j]) > MOVED * ev->zscale[j]);
+            if (slot >= 0 && resync) {
+                int live = ev->z2[2 * n + j] != 0.0;
+                if (live != (mem[slot] != 0.0)) {
+                    mem[slot] = live ? 1.0 : 0.0;
+                    moved = 1;
+                }
             }
-            for (j = 0; j < n; j++) {
-                ev->cond[j] = m->kind[j] == DISCRETE && ev->zt[j] != 0.0;
-                ev->zb[j] = ev->zt[j];
-            }
-            memcpy(ev->fire, ev->next, sizeof(int32_t) * (size_t)nn);
-            nfire = nn;
         }
+        if (moved) {
+            nfire = 0;
+            new_round = 0;
+            continue;
+        }
+        /* The conditions of the events that just acted count as true from before. */
+        for (a = 0; a < nfire; a++) ev->cond[ev->fire[a]] = 1;
+        for (j = 0; j < n; j++)
+            if (condition(ev, j, ev->z2) && !ev->cond[j]) ev->next[nn++] = j;
+        /* Located when-conditions the actions moved across their threshold. */
+        for (j = 0; j < n; j++) {
+            int in_next = 0;
+            for (b = 0; b < nn; b++)
+                if (ev->next[b] == j) in_next = 1;
+            if (m->slot[j] < 0 && m->kind[j] != BOTH && !ev->acted[j] && !in_next &&
+                !active(ev, j, ev->zb[j]) && active(ev, j, ev->z2[j]))
+                ev->next[nn++] = j;
+        }
+        /* Of those, the lowest rank acts now; the others are checked again after the model is
+         * solved with its actions. */
+        if (nn > 0) {
+            int32_t low = m->rank[ev->next[0]], kept = 0;
+            for (a = 1; a < nn; a++)
+                if (m->rank[ev->next[a]] < low) low = m->rank[ev->next[a]];
+            for (a = 0; a < nn; a++)
+                if (m->rank[ev->next[a]] == low) ev->next[kept++] = ev->next[a];
+            nn = kept;
+        }
+        for (j = 0; j < n; j++) {
+            int now = condition(ev, j, ev->z2), in_next = 0;
+            for (b = 0; b < nn; b++)
+                if (ev->next[b] == j) in_next = 1;
+            ev->cond[j] = now && (ev->cond[j] || in_next);
+        }
+        memcpy(ev->zb, ev->z2, sizeof(double) * (size_t)(3 * n));
+        for (a = 0; a < nn; a++) ev->acted[ev->next[a]] = 1;
+        memcpy(ev->fire, ev->next, sizeof(int32_t) * (size_t)nn);
+        nfire = nn;
+        if (nn > 0) {
+            new_round = 0;
+            continue;
+        }
+        if (unsettled(ev, mem) < 0) break;
+        new_round = 1;
     }
     return 0;
 }
 
 int32_t rtc_events_initial(rtc_events *ev, double *mem, double t0) {
     const rtc_event_model *m = ev->m;
-    int32_t n = m->n_events, k, nfire = 0, st;
-    m->zc(mem, ev->zt);
-    for (k = 0; k < n; k++) ev->cond[k] = m->kind[k] == DISCRETE && ev->zt[k] != 0.0;
+    int32_t n = m->n_events, k, nfirst = 0, st;
+    values(ev, mem, ev->zt);
     for (k = 0; k < n; k++)
-        if (m->kind[k] == INITIAL || (m->kind[k] == AT && ev->zt[k] <= t0) ||
+        if (m->slot[k] >= 0) mem[m->slot[k]] = ev->zt[2 * n + k] != 0.0 ? 1.0 : 0.0;
+    values(ev, mem, ev->zt);
+    for (k = 0; k < n; k++) ev->cond[k] = condition(ev, k, ev->zt);
+    for (k = 0; k < n; k++)
+        if (m->kind[k] == INITIAL || (m->kind[k] == AT && m->slot[k] >= 0 && ev->zt[k] <= t0) ||
             (m->kind[k] == SAMPLE && fabs(m->sample[k][0] - t0) <= 1e-9 * m->sample[k][1]))
-            ev->fire[nfire++] = k;
-    if (nfire == 0) return 0;
-    st = instant(ev, mem, nfire, t0, 0);
-    if (st != 0) return st;
-    st = m->step(mem, t0, 0.0);
+            ev->first[nfirst++] = k;
+    if (nfirst == 0 && m->n_discrete_pre == 0) return 0;
+    st = instant(ev, mem, ev->first, nfirst, t0, 0);
     if (st != 0) return st;
     return ev->terminated >= 0 ? 6 | (ev->terminated << 4) : 0;
 }
 
 /* When time event k is next due after t (beyond the tolerance), into *at: a sample's next
- * tick, a relation of time's time (in z, the event values at t); 0 if k is no time event or
- * not due. */
+ * tick, a relation's time (in z, the event values at t); 0 if k is no time event or not
+ * due. */
 static int due_time(const rtc_events *ev, const double *z, int32_t k, double t, double tol,
                     double *at) {
     const rtc_event_model *m = ev->m;
     double start, interval, j;
-    if (m->kind[k] == AT) {
+    if (m->kind[k] == AT || m->kind[k] == WHEN_AT) {
         *at = z[k];
         return z[k] > t + tol;
     }
@@ -206,75 +322,101 @@ static int32_t time_events(rtc_events *ev, const double *z, double t, double end
     return nd;
 }
 
-/* A step with state events only. */
+/* A step with state events only: up to RTC_LOCATED_PER_STEP events located one after the
+ * other, the rest acting at the end of the step (as rtc run's `step_state`). */
 static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
     const rtc_event_model *m = ev->m;
-    int32_t n = m->n_events, k = -1, j, a, nl = 0, st, close, prev_close, still;
-    double theta = 0.0, h1, te, gap, *key = ev->last_time + n;
-    m->zc(mem, ev->z0);
-    memcpy(ev->snapshot, mem, sizeof(double) * (size_t)m->mem_slots);
-    st = call(ev, mem, t, h);
-    if (st != 0) return st;
-    m->zc(mem, ev->z1);
-    /* One interpolation per crossed function; the earliest is handled. */
-    for (j = 0; j < n; j++) {
-        double th;
-        if (!crossed(ev, j, ev->z0[j], ev->z1[j])) continue;
-        th = m->cubic[j] == 2
-                 ? 1.0
-                 : locate(ev->z0[j], ev->z1[j], ev->z0[n + j], ev->z1[n + j], h, m->cubic[j]);
-        if (k < 0 || th < theta) {
-            k = j;
-            theta = th;
+    int32_t n = m->n_events, j, a, st, nc, nl = 0, just = -1, k, nt;
+    double end = t + h, cur = t, rest, theta, h1, te, gap, just_z = 0.0;
+    for (j = 0; j < n; j++) ev->here[j] = 0;
+    for (;;) {
+        int prev_close, close, again;
+        /* From t the rest is h itself (bitwise what a step without events gets). */
+        rest = cur == t ? h : end - cur;
+        values(ev, mem, ev->z0);
+        if (just >= 0) ev->z0[just] = just_z;
+        memcpy(ev->snapshot, mem, sizeof(double) * (size_t)m->mem_slots);
+        st = call(ev, mem, cur, rest);
+        if (st != 0) return st;
+        values(ev, mem, ev->z1);
+        nc = 0;
+        for (j = 0; j < n; j++)
+            if (crossed(ev, j, ev->z0, ev->z1, mem)) {
+                ev->crossed[nc++] = j;
+                ev->zscale[j] = fabs(ev->z0[j]) + fabs(ev->z1[j]);
+            }
+        if (nc == 0 || nl == RTC_LOCATED_PER_STEP) {
+            /* An instant at the end for the events that crossed, the conditions that became
+             * true (not the relations of time: they act at their times) and the discrete
+             * variables that changed without an event. */
+            int32_t nf = nc;
+            memcpy(ev->first, ev->crossed, sizeof(int32_t) * (size_t)nc);
+            for (j = 0; j < n; j++) {
+                int in = 0;
+                if (!condition(ev, j, ev->z1) || ev->cond[j] || m->kind[j] == AT ||
+                    m->kind[j] == WHEN_AT)
+                    continue;
+                for (a = 0; a < nc; a++)
+                    if (ev->crossed[a] == j) in = 1;
+                if (!in) ev->first[nf++] = j;
+            }
+            if (nf == 0 && unsettled(ev, mem) < 0) return 0;
+            return instant(ev, mem, ev->first, nf, end, 1);
         }
-    }
-    if (k < 0) return 0;
-    h1 = theta * h;
-    te = t + h1;
-    memcpy(mem, ev->snapshot, sizeof(double) * (size_t)m->mem_slots);
-    st = call(ev, mem, t, h1);
-    if (st != 0) return st;
-    ev->fire[0] = k;
-    st = instant(ev, mem, 1, te, 0);
-    if (st != 0) return st;
-    st = call(ev, mem, te, 0.0);
-    if (st != 0) return st;
-    m->zc(mem, ev->zb);
-    ev->zb[k] = ev->z1[k];
-    /* instant() used zb as scratch before the zero-length step; recompute as rtc run does. */
-    st = call(ev, mem, te, h - h1);
-    if (st != 0) return st;
-    m->zc(mem, ev->z2);
-    /* The chattering rule. */
-    gap = isnan(ev->last_time[k]) ? INFINITY : te - ev->last_time[k];
-    prev_close = !isnan(ev->last_time[k]) && ev->last_close[k];
-    close = gap < RTC_ZENO_STEPS * h;
-    ev->last_time[k] = te;
-    ev->last_close[k] = close;
-    still = m->kind[k] != BOTH && active(ev, k, ev->z2[k]);
-    if (close && (prev_close || still)) return 4 | (k << 4);
-    /* Further events crossed in the step: deferred to its end, in the order of their
-     * interpolated times. */
-    for (j = 0; j < n; j++) {
-        double d;
-        if (j == k) continue;
-        if (!crossed(ev, j, ev->zb[j], ev->z2[j]) && !crossed(ev, j, ev->z0[j], ev->z2[j]))
-            continue;
-        d = ev->zb[j] - ev->z2[j];
-        key[j] = d != 0.0 ? ev->zb[j] / d : 1.0;
-        /* Stable insertion by key. */
-        a = nl;
-        while (a > 0 && key[j] < key[ev->fire[a - 1]]) {
-            ev->fire[a] = ev->fire[a - 1];
-            a--;
+        /* One interpolation per crossed function; the earliest is handled, with those
+         * located within SIMULTANEOUS of it. */
+        k = -1;
+        theta = 0.0;
+        for (a = 0; a < nc; a++) {
+            j = ev->crossed[a];
+            ev->theta[a] =
+                m->cubic[j] == 2
+                    ? 1.0
+                    : locate(ev->z0[j], ev->z1[j], ev->z0[n + j], ev->z1[n + j], rest,
+                             m->cubic[j]);
+            if (k < 0 || ev->theta[a] < theta) {
+                k = j;
+                theta = ev->theta[a];
+            }
         }
-        ev->fire[a] = j;
+        nt = 0;
+        ev->first[nt++] = k;
+        for (a = 0; a < nc; a++)
+            if (ev->crossed[a] != k && ev->theta[a] - theta <= SIMULTANEOUS)
+                ev->first[nt++] = ev->crossed[a];
+        just_z = ev->z1[k];
+        h1 = theta * rest;
+        te = theta >= 1.0 ? end : cur + h1;
+        if (theta < 1.0) {
+            memcpy(mem, ev->snapshot, sizeof(double) * (size_t)m->mem_slots);
+            st = call(ev, mem, cur, h1);
+            if (st != 0) return st;
+            /* Events the partial step already carried past their thresholds act here too. */
+            values(ev, mem, ev->z1);
+            for (a = 0; a < nc; a++) {
+                int in = 0, b;
+                j = ev->crossed[a];
+                for (b = 0; b < nt; b++)
+                    if (ev->first[b] == j) in = 1;
+                if (!in && crossed(ev, j, ev->z0, ev->z1, mem)) ev->first[nt++] = j;
+            }
+        }
+        st = instant(ev, mem, ev->first, nt, te, 0);
+        if (st != 0) return st;
+        /* The chattering rule. */
+        gap = isnan(ev->last_time[k]) ? INFINITY : te - ev->last_time[k];
+        prev_close = !isnan(ev->last_time[k]) && ev->last_close[k];
+        close = gap < RTC_ZENO_STEPS * h;
+        ev->last_time[k] = te;
+        ev->last_close[k] = close;
+        again = m->kind[k] != BOTH && ev->here[k];
+        if (close && (prev_close || again)) return 4 | (k << 4);
+        ev->here[k] = 1;
         nl++;
+        if (te >= end) return 0;
+        cur = te;
+        just = k;
     }
-    if (nl == 0) return 0;
-    st = instant(ev, mem, nl, t + h, 1);
-    if (st != 0) return st;
-    return call(ev, mem, t + h, 0.0);
 }
 
 /* The step with its time events: each instant at which some are due splits it at that known
@@ -283,12 +425,13 @@ static int32_t step_timed(rtc_events *ev, double *mem, double t, double h) {
     const rtc_event_model *m = ev->m;
     double te = 0.0, end = t + h, tol = 1e-9 * fmax(fabs(h), DBL_MIN), cur = t, rest, h1;
     int32_t k, nd, at_end, st;
-    if (m->n_events == 0) return call(ev, mem, t, h);
+    if (m->n_events == 0 && m->n_discrete_pre == 0) return call(ev, mem, t, h);
+    ev->tol = tol;
     for (k = 0; k < m->n_events; k++) ev->fired[k] = 0;
     for (;;) {
         /* From t the rest is h itself (bitwise what a step without events gets). */
         rest = cur == t ? h : end - cur;
-        if (ev->has_at) m->zc(mem, ev->zt);
+        if (ev->has_at) values(ev, mem, ev->zt);
         nd = time_events(ev, ev->zt, cur, end, tol, &te);
         if (nd == 0) return step_state(ev, mem, cur, rest);
         for (k = 0; k < nd; k++)
@@ -298,13 +441,8 @@ static int32_t step_timed(rtc_events *ev, double *mem, double t, double h) {
         st = step_state(ev, mem, cur, h1);
         if (st != 0) return st;
         if (at_end) te = end;
-        for (k = 0; k < nd; k++) {
-            ev->fire[k] = ev->due[k];
-            ev->fired[ev->due[k]] = 1;
-        }
-        st = instant(ev, mem, nd, te, 0);
-        if (st != 0) return st;
-        st = call(ev, mem, te, 0.0);
+        for (k = 0; k < nd; k++) ev->fired[ev->due[k]] = 1;
+        st = instant(ev, mem, ev->due, nd, te, 0);
         if (st != 0 || at_end) return st;
         cur = te;
     }

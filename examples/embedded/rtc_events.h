@@ -1,21 +1,32 @@
 /*
  * rtc_events.h: events in bounded work around a model compiled by `rtc compile`
- * (Cellier & Kofman §10.8), the same algorithm as `rtc run`:
+ * (Cellier & Kofman §10.8; the event iteration of the Modelica specification 8.6), the same
+ * algorithm as `rtc run`:
  *
- *   after the regular step from t to t + h, a state event whose function changed sign is
- *   located by ONE interpolation, regula falsi or (methods of order 3 and more) an inverse
- *   cubic Hermite, never an iteration; the step is repeated from
- *   t to the event time, the instant runs (pre values, the actions, a bounded event iteration
- *   over conditions of discrete variables), a zero-length step makes the model consistent,
- *   and the rest of the step reaches t + h on time. Time events (samples, relations of time)
- *   split the step at their known times, all those due at one time acting together; one due
- *   twice in a step stops with status 4. Further state events in the same step are applied
- *   at its end and counted as deferred. Worst case per step: 5 step evaluations (5 + 6T with
- *   T time events), at most RTC_EVENT_ITERATIONS rounds of actions per instant.
+ *   after the regular step from t to t + h, an event whose function changed sign — a
+ *   when-condition on the continuous solution, or a relation frozen between events (the step
+ *   reads its slot) — is located by ONE interpolation, regula falsi or (methods of order 3 and
+ *   more) an inverse cubic Hermite, never an iteration; the step is repeated from t to the
+ *   event time, the instant runs, and the rest of the step is taken the same way, up to
+ *   RTC_LOCATED_PER_STEP located events per step (further ones act at the end of the step
+ *   and count as deferred). Time events (samples, relations of time) split the step at their
+ *   known times, all those due at one time acting together; one due twice in a step stops
+ *   with status 4.
+ *
+ *   An instant is the event iteration: rounds of pre(v) := v for the discrete variables, the
+ *   actions of the events that fire, and the model solved at the instant (a zero-length
+ *   step); then the frozen relations whose events did not act take their live values and the
+ *   conditions that became true fire in the next round; it ends when nothing fires, no
+ *   relation moved and every discrete variable equals its pre value, after at most
+ *   RTC_EVENT_ITERATIONS rounds (else status 5). A step that ends with a discrete variable
+ *   changed, or a condition became true, without an event gets an instant at its end.
+ *
+ *   Worst case per step, with R = RTC_EVENT_ITERATIONS, L = RTC_LOCATED_PER_STEP and T time
+ *   events: (T + 1)(L(R + 2) + 1 + R) + TR step evaluations (rtc analyze prints it).
  *
  * Chattering rule (as `rtc run --zeno stop`): an event handled again less than
- * RTC_ZENO_STEPS steps after its previous occurrence, twice in a row or with its condition
- * still true at the end of the step, stops stepping with status 4.
+ * RTC_ZENO_STEPS steps after its previous occurrence, twice in a row (or a when-condition
+ * back within the step that handled it), stops stepping with status 4.
  *
  * Plain C99; allocates nothing: the caller gives the work arrays (sizes below).
  */
@@ -24,36 +35,48 @@
 
 #include <stdint.h>
 
-#define RTC_EVENT_ITERATIONS 10
+#define RTC_EVENT_ITERATIONS 20
+#define RTC_LOCATED_PER_STEP 4
 #define RTC_ZENO_STEPS 8.0
 
 /* What a compiled model with events provides (its header's tables and functions). */
 typedef struct {
     int32_t n_events;
     int32_t mem_slots;
-    const int32_t *kind;      /* 0 z <= 0, 1 z > 0, 2 both ways, 3 sample, 4 initial, 5 discrete,
-                                 6 time event at the time zc writes (a relation of time) */
+    const int32_t *kind;      /* 0 z <= 0, 1 z > 0, 2 a relation frozen between events (its
+                                 function z, its slot), 3 sample, 4 initial, 5 discrete
+                                 condition, 6 a relation of time frozen in its slot: a time
+                                 event at the time zc writes, 7 z >= 0, 8 a when-condition of
+                                 time: a time event at the time zc writes */
     const int32_t *chain;     /* when/elsewhen chain, -1 none */
     const int32_t *branch;    /* place in the chain */
     const double (*sample)[2];
     const unsigned char *terminates;
-    const unsigned char *cubic; /* located by the inverse cubic Hermite (zc writes dz/dt too) */
+    const unsigned char *cubic; /* 1 located by the inverse cubic Hermite (zc writes dz/dt
+                                   too), 0 regula falsi, 2 at the end of its step */
+    const int32_t *slot;      /* the slot a relation is frozen in (kinds 2 and 6), -1 none */
+    const unsigned char *observes; /* 1: a frozen relation whose function does not depend on
+                                      its own slot (it observes the model; not a switch) */
+    const int32_t *rank;      /* of conditions true together, the lowest rank acts first */
+    int32_t n_discrete_pre;
+    const int32_t (*discrete_pre)[2]; /* (pre slot, variable slot) of discrete variables */
     int32_t (*step)(double *mem, double t, double h);
-    int32_t (*zc)(const double *mem, double *z);
+    int32_t (*zc)(const double *mem, double *z); /* z[k], z[n + k] dz/dt, z[2n + k] relation */
     int32_t (*pre)(double *mem);
     int32_t (*event)(double *mem, int32_t k);
 } rtc_event_model;
 
-/* Work arrays: doubles for a copy of the memory, five vectors of the events' functions and
- * their derivatives, and two more per event; ints for six lists of events. */
-#define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 12 * (n_events))
-#define RTC_EVENTS_INTS(n_events) (6 * (n_events))
+/* Work arrays: doubles for a copy of the memory, five vectors of the events' functions (three
+ * values per event), and three more per event; ints for ten lists of events. */
+#define RTC_EVENTS_N(n_events) ((n_events) > 0 ? (n_events) : 1)
+#define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 18 * RTC_EVENTS_N(n_events))
+#define RTC_EVENTS_INTS(n_events) (10 * RTC_EVENTS_N(n_events))
 
 typedef struct {
     const rtc_event_model *m;
     double *snapshot;
-    double *z0, *z1, *zb, *z2, *zt, *last_time;
-    int32_t *fire, *next, *cond, *last_close, *due, *fired;
+    double *z0, *z1, *zb, *z2, *zt, *last_time, *theta, *zscale;
+    int32_t *fire, *next, *cond, *last_close, *due, *fired, *acted, *here, *crossed, *first;
     /* Event k terminated the run at time terminated_at (-1: none). */
     int32_t terminated;
     double terminated_at;
@@ -61,8 +84,10 @@ typedef struct {
     long handled, deferred;
     /* Step-function evaluations in the last step. */
     int32_t calls;
-    /* Some event is a relation of time alone. */
+    /* Some event is a time event at a time zc writes (kinds 6 and 8). */
     int32_t has_at;
+    /* The time tolerance of the current step (times closer are the same instant). */
+    double tol;
 } rtc_events;
 
 /* Sets up `ev` over `m` with the work arrays (sizes above). */
@@ -72,13 +97,16 @@ void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *doubles, 
  * for a copy of an rtc_events (with its arrays) restored into other memory (an FMU state). */
 void rtc_events_rebind(rtc_events *ev, const rtc_event_model *m, double *doubles, int32_t *ints);
 
-/* After the model's init at t0: conditions take their initial values; initial() events and
- * samples due at t0 run. Returns a status (0 ok, 6 terminated, others as the step's). */
+/* After the model's init at t0: frozen relations and conditions take their initial values;
+ * the instant at t0 runs initial() events, samples due at t0 and relations of time whose time
+ * has come, and settles the discrete variables. Returns a status (0 ok, 6 terminated, others
+ * as the step's). */
 int32_t rtc_events_initial(rtc_events *ev, double *mem, double t0);
 
 /* One step from t to t + h with events. Returns 0, the step's status, 4 (chattering, detail:
- * the event), 5 (event iteration did not settle, detail: an event), or 6 (terminate ran in
- * this step, detail: the event; the state is at t + h). */
+ * the event), 5 (event iteration did not settle, detail: an event, or EVENT_COUNT + k for
+ * the discrete variable discrete_pre[k] still changing), or 6 (terminate ran in this step,
+ * detail: the event; the state is at t + h). */
 int32_t rtc_events_step(rtc_events *ev, double *mem, double t, double h);
 
 #endif /* RTC_EVENTS_H */

@@ -1,6 +1,6 @@
 // Two state events inside one step of 1e-3 s: x falls through 0.5004 and then 0.5 within
-// the step from 0.4995 to 0.5005 s. The earlier is located and handled; the later is applied
-// at the end of the step and counted as deferred, not lost (tests/methods.rs).
+// the step from 0.4995 to 0.5005 s. The earlier is located and handled, then the later is
+// located in the rest of the step (tests/events.rs).
 model TwoEvents
   Real x(start = 1, fixed = true);
   discrete Real a(start = 0);

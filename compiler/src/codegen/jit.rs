@@ -270,9 +270,10 @@ impl Jit {
     }
 
     /// Every event's zero-crossing function (or discrete condition, 0/1) into `out`, then
-    /// the time derivatives of those located by a cubic (`out` has twice the events).
+    /// the time derivatives of those located by a cubic, then the events' relations' live
+    /// values (`out` has three times the events).
     pub fn event_values(&self, mem: &[f64], out: &mut [f64]) {
-        assert!(mem.len() >= self.slots + self.scratch && out.len() >= 2 * self.events.len());
+        assert!(mem.len() >= self.slots + self.scratch && out.len() >= 3 * self.events.len());
         if let Some(f) = self.zc {
             // SAFETY: both blocks are at least the sizes the code indexes, checked above.
             unsafe { f(mem.as_ptr(), out.as_mut_ptr()) };

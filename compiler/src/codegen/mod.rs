@@ -519,8 +519,11 @@ fn generate<M: Module>(
     let upd_chunks = g.chunks("parameters", updates.iter().map(Piece::Assign).collect())?;
     let parameters = g.entry("parameters", &upd_chunks, Entry::Parameters)?;
     // Events: `zc` writes every event's zero-crossing function (or its discrete condition as
-    // 0/1), then the time derivatives of those located by a cubic (others left alone), `pre` fills the slots the events read as pre(v), `event<k>` runs event k's
-    // actions in order (assignments sorted, then re-initialisations).
+    // 0/1), then the time derivatives of those located by a cubic, then the live values of
+    // the events' relations (others left alone); `pre` makes the copies that start a round
+    // of an event iteration (the discrete pre copies and the slots the events read as
+    // pre(v)); `event<k>` runs event k's actions in order (assignments sorted, then
+    // re-initialisations).
     let actions: Vec<Vec<Assign>> = plan
         .events
         .iter()
@@ -552,27 +555,28 @@ fn generate<M: Module>(
                     .enumerate()
                     .filter_map(|(k, e)| e.dz.map(|d| Piece::Output(n + k, d))),
             )
+            .chain(
+                plan.events
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, e)| e.relation.map(|r| Piece::Output(2 * n + k, r.live))),
+            )
             .collect();
         let chunks = g.chunks("zc", pieces)?;
         zc = Some(g.entry("zc", &chunks, Entry::Outputs)?);
-        let mut copies: Vec<(Slot, Slot)> = Vec::new();
-        for e in &plan.events {
-            for &c in &e.pres {
-                if !copies.contains(&c) {
-                    copies.push(c);
-                }
-            }
-        }
-        let chunks = g.chunks(
-            "pre",
-            copies.iter().map(|&(p, v)| Piece::Copy(p, v)).collect(),
-        )?;
-        pre = Some(g.entry("pre", &chunks, Entry::Parameters)?);
         for (k, a) in actions.iter().enumerate() {
             let name = format!("event{k}");
             let chunks = g.chunks(&name, a.iter().map(Piece::Assign).collect())?;
             event_fns.push(g.entry(&name, &chunks, Entry::Parameters)?);
         }
+    }
+    if !plan.events.is_empty() || !plan.discrete_pre.is_empty() {
+        let copies = plan.round_pre_copies();
+        let chunks = g.chunks(
+            "pre",
+            copies.iter().map(|&(p, v)| Piece::Copy(p, v)).collect(),
+        )?;
+        pre = Some(g.entry("pre", &chunks, Entry::Parameters)?);
     }
     // asserts: every assertion's condition as 0/1, those checked after every step first, then
     // those of `when initial()`, then the warning-level ones (the run loop's numbering).

@@ -7,7 +7,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::flat::FlatModel;
 use crate::symbolic::{CmpOp, ExprId, Node};
 use crate::system::SysVar;
-use crate::system::{Event, Method, Rk, SEquation, SVarKind};
+use crate::system::{Event, Method, Relation, Rk, SEquation, SVarKind};
 use rustc_hash::FxHashMap;
 
 /// Events from when-equations: z from a condition's relation on the continuous solution (a
@@ -19,10 +19,12 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
     for w in &flat.whens {
         let mut z = b.arena.constant(0.0);
         let mut below = false;
+        let mut closed = false;
         let mut discrete = None;
+        let mut at = false;
+        let mut relation = None;
         if w.sample.is_none() && !w.initial {
             let cond = b.translate(w.condition)?;
-            let cond = inline_booleans(b, flat, cond)?;
             let mut leaves = Vec::new();
             b.arena.leaves(cond, &mut leaves);
             // Booleans, Integers and enumerations change only at events (the relations that
@@ -45,27 +47,41 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
                 }
                 _ => false,
             });
+            // Between events pre(v) is v: an event function reads the variable, not the slot
+            // that holds its value before the last event (which would keep
+            // `floor(time/T) > pre(n)` true after its first event, so it never fired again).
+            let inverse: FxHashMap<SysVar, SysVar> =
+                b.pre_of.iter().map(|(&v, &p)| (p, v)).collect();
+            let between = |b: &mut Builder, e: ExprId| {
+                let mut cache = FxHashMap::default();
+                b.arena.substitute(e, &mut cache, &mut |ar, n| match n {
+                    Node::Var(p) => inverse.get(&p).map(|&v| ar.var(v)),
+                    _ => None,
+                })
+            };
             match (moving, b.arena.node(cond)) {
                 (false, _) => discrete = Some(cond),
                 (true, Node::Cmp(op, l, r)) if !matches!(op, CmpOp::Eq | CmpOp::Ne) => {
-                    z = b.arena.sub(l, r);
-                    // Between events pre(v) is v: the event function reads the variable, not
-                    // the slot that holds its value before the last event (which would keep
-                    // `floor(time/T) > pre(n)` true after its first event, so it never fired
-                    // again).
-                    let inverse: FxHashMap<SysVar, SysVar> =
-                        b.pre_of.iter().map(|(&v, &p)| (p, v)).collect();
-                    let mut cache = FxHashMap::default();
-                    z = b.arena.substitute(z, &mut cache, &mut |ar, n| match n {
-                        Node::Var(p) => inverse.get(&p).map(|&v| ar.var(v)),
-                        _ => None,
-                    });
-                    below = matches!(op, CmpOp::Lt | CmpOp::Le);
+                    let d = b.arena.sub(l, r);
+                    // A relation of time, parameters and discrete variables that becomes true
+                    // as time passes (`time >= pre(t_next)`): a time event at its time,
+                    // re-read after every instant; its value is checked in event iterations.
+                    if let Some(t) = rising_time(b, d, op) {
+                        at = true;
+                        z = between(b, t);
+                        relation = Some(Relation {
+                            slot: None,
+                            live: cond,
+                        });
+                    } else {
+                        z = between(b, d);
+                        below = matches!(op, CmpOp::Lt | CmpOp::Le);
+                        closed = matches!(op, CmpOp::Ge | CmpOp::Le);
+                    }
                 }
                 // A combination of relations (and discrete terms): checked as a discrete
                 // condition at event instants, each of its relations an event of its own
-                // (`relation_events`), so it can change only at an instant (or, where a
-                // crossing lands exactly on its threshold, at the end of that step).
+                // (`relation_events`), so it can change only at an instant.
                 (true, _) => discrete = Some(cond),
             }
         }
@@ -156,8 +172,10 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
             chain: w.chain,
             pres,
             dz: None,
-            at: false,
-            jump: jumps(&b.arena, z),
+            at,
+            jump: !at && jumps(&b.arena, z),
+            closed,
+            relation,
             text: w.condition_text(flat),
             span: w.span,
         });
@@ -165,56 +183,46 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
     Ok(events)
 }
 
-/// A when-condition (translated) with the Boolean (and Integer) variables that equations
-/// define replaced by their definitions (`b` with `b = time > 0.72` becomes the relation), so
-/// that the condition reads what an event's actions change (the frozen relation slots) rather
-/// than a variable the model recomputes only after the event iteration. To a depth of 8.
-fn inline_booleans(b: &mut Builder, flat: &FlatModel, cond: ExprId) -> DResult<ExprId> {
-    let mut defs: FxHashMap<crate::flat::FlatVar, ExprId> = FxHashMap::default();
-    for eq in &flat.equations {
-        for (v, e) in [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)] {
-            if let Node::Var(x) = flat.arena.node(v) {
-                let var = flat.var(x);
-                if var.ty != crate::flat::ScalarType::Real
-                    && matches!(
-                        var.kind,
-                        crate::flat::VarKind::Algebraic | crate::flat::VarKind::Discrete
+/// The time at which `d` (`d op 0`, a relation of time, parameters and discrete variables,
+/// linear in time) becomes true as time passes, if it is such a relation with a known
+/// direction: `time >= T`, `T < time`.
+fn rising_time(b: &mut Builder, d: ExprId, op: CmpOp) -> Option<ExprId> {
+    if !of_time_and_discretes(b, d) {
+        return None;
+    }
+    let (slope, offset) = crate::symbolic::diff::linear(&mut b.arena, d, b.time)?;
+    let s = b.arena.as_const(slope)?;
+    let rising = match op {
+        CmpOp::Gt | CmpOp::Ge => s > 0.0,
+        CmpOp::Lt | CmpOp::Le => s < 0.0,
+        _ => false,
+    };
+    if !rising {
+        return None;
+    }
+    let neg = b.arena.neg(offset);
+    Some(b.arena.div(neg, slope))
+}
+
+/// Whether `e` reads time and otherwise only parameters, constants and variables that change
+/// only at events (discrete slots, `pre` values).
+fn of_time_and_discretes(b: &Builder, e: ExprId) -> bool {
+    let mut leaves = Vec::new();
+    b.arena.leaves(e, &mut leaves);
+    leaves
+        .iter()
+        .any(|l| matches!(l, Node::Var(v) if *v == b.time))
+        && leaves.iter().all(|l| match l {
+            Node::Var(v) => {
+                *v == b.time
+                    || matches!(
+                        b.vars[v.index()].kind,
+                        SVarKind::Parameter | SVarKind::Discrete | SVarKind::Pre
                     )
-                    && !crate::symbolic::diff::occurs(&flat.arena, e, x)
-                {
-                    defs.entry(x).or_insert(e);
-                }
             }
-        }
-    }
-    let mut cur = cond;
-    for _ in 0..8 {
-        let mut leaves = Vec::new();
-        b.arena.leaves(cur, &mut leaves);
-        let mut map: FxHashMap<SysVar, ExprId> = FxHashMap::default();
-        for l in leaves {
-            let Node::Var(sv) = l else { continue };
-            let Some(fv) = b.vars[sv.index()].flat else {
-                continue;
-            };
-            if b.vars[sv.index()].kind != SVarKind::Algebraic {
-                continue;
-            }
-            if let Some(&d) = defs.get(&fv) {
-                let t = b.translate(d)?;
-                map.insert(sv, t);
-            }
-        }
-        if map.is_empty() {
-            break;
-        }
-        let mut cache = FxHashMap::default();
-        cur = b.arena.substitute(cur, &mut cache, &mut |_, n| match n {
-            Node::Var(v) => map.get(&v).copied(),
-            _ => None,
-        });
-    }
-    Ok(cur)
+            Node::Const(_) => true,
+            _ => false,
+        })
 }
 
 /// Relations generate events unless wrapped in noEvent (specification 8.5), the conditions of
@@ -263,30 +271,26 @@ pub(super) fn relation_events(
         let Node::Cmp(op, a, c) = b.arena.node(rt) else {
             continue;
         };
+        if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+            continue;
+        }
         let mut leaves = Vec::new();
         b.arena.leaves(rt, &mut leaves);
-        // A relation of time alone (a block's `time < startTime`), linear in time: a time
-        // event at its known time T = −b/a. The relation is frozen in a discrete slot (its
-        // value at the start time, then the value after T from T on), so the step is split
-        // exactly at T and each part sees one side.
-        let timed = leaves
-            .iter()
-            .any(|l| matches!(l, Node::Var(v) if *v == b.time))
-            && leaves.iter().all(|l| match l {
-                Node::Var(v) => *v == b.time || b.vars[v.index()].kind == SVarKind::Parameter,
-                Node::Const(_) => true,
-                _ => false,
-            });
-        if timed && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
-            let z = b.arena.sub(a, c);
+        let name = |v: SysVar| b.vars[v.index()].name.clone();
+        let text = crate::symbolic::ExprPrinter {
+            arena: &b.arena,
+            name: &name,
+            temps: None,
+        }
+        .to_string(r);
+        let z = b.arena.sub(a, c);
+        // A relation of time, parameters and discrete variables, linear in time (a block's
+        // `time < startTime`, a step's `time >= t_start + waitTime`): a time event at its
+        // known time T = −b/a, re-read after every instant (the discrete variables may move
+        // it). The relation is frozen in a discrete slot, so the step is split exactly at T
+        // and each part sees one side.
+        if of_time_and_discretes(b, rt) {
             if let Some((slope, offset)) = crate::symbolic::diff::linear(&mut b.arena, z, b.time) {
-                let name = |v: SysVar| b.vars[v.index()].name.clone();
-                let text = crate::symbolic::ExprPrinter {
-                    arena: &b.arena,
-                    name: &name,
-                    temps: None,
-                }
-                .to_string(r);
                 let span = b.vars[b.time.index()].span;
                 let slot = b.add(format!("({text})"), SVarKind::Discrete, None, span);
                 b.vars[slot.index()].binding = Some(rt);
@@ -310,23 +314,30 @@ pub(super) fn relation_events(
                     dz: None,
                     at: true,
                     jump: false,
+                    closed: false,
+                    relation: Some(Relation {
+                        slot: Some(slot),
+                        live: rt,
+                    }),
                     text,
                     span: Span::default(),
                 });
                 continue;
             }
         }
-        // Otherwise only relations on the continuous solution (Real states, derivatives,
-        // algebraic variables): not parameter tests, and not relations of Integer or Boolean
-        // variables (`firstActiveIndex == 1`), which change only when what they are computed
-        // from changes; a zero-crossing function of them would jump, and `x - 1` going from
-        // 1 to -1 as x jumps from 2 to 0 would look like a crossing that never happened.
+        // Otherwise relations on the continuous solution (Real states, derivatives,
+        // algebraic variables, time): not parameter tests, and not relations of Integer or
+        // Boolean variables (`firstActiveIndex == 1`), which change only when what they are
+        // computed from changes. Each is frozen in a discrete slot between events: the step
+        // equations read the slot, so a step's solution never switches mode on its own; its
+        // function z = a − c, continuous in the step, locates the crossing, and the event
+        // flips the slot.
         let flat = b.flat;
         let moving = leaves.iter().any(|l| match l {
             Node::Var(v) => {
                 matches!(
                     b.vars[v.index()].kind,
-                    SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic
+                    SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic | SVarKind::Time
                 ) && b.vars[v.index()]
                     .flat
                     .is_none_or(|f| flat.var(f).ty == crate::flat::ScalarType::Real)
@@ -336,14 +347,12 @@ pub(super) fn relation_events(
         if !moving {
             continue;
         }
-        let z = b.arena.sub(a, c);
-        let name = |v: SysVar| b.vars[v.index()].name.clone();
-        let text = crate::symbolic::ExprPrinter {
-            arena: &b.arena,
-            name: &name,
-            temps: None,
-        }
-        .to_string(r);
+        let span = b.vars[b.time.index()].span;
+        let slot = b.add(format!("({text})"), SVarKind::Discrete, None, span);
+        let sv = b.arena.var(slot);
+        let one = b.arena.constant(1.0);
+        let flip = b.arena.sub(one, sv);
+        frozen.insert(r, sv);
         events.push(Event {
             z,
             below: false,
@@ -352,26 +361,33 @@ pub(super) fn relation_events(
             initial: false,
             discrete: None,
             reinits: Vec::new(),
-            assigns: Vec::new(),
+            assigns: vec![(slot, flip)],
             terminate: None,
             chain: (usize::MAX, 0),
             pres: Vec::new(),
             dz: None,
             at: false,
             jump: jumps(&b.arena, z),
+            closed: false,
+            relation: Some(Relation {
+                slot: Some(slot),
+                live: rt,
+            }),
             text,
             span: Span::default(),
         });
     }
     if !frozen.is_empty() {
-        // A substitution whose cache already maps each relation to its slot.
+        // A substitution whose cache already maps each relation to its slot: the step reads
+        // the slots; the initial system keeps the relations (it solves the model at the start
+        // with their live values, which the slots then take).
         let mut cache = frozen.clone();
-        for eq in init_eqs.iter_mut().chain(step_all.iter_mut()) {
+        for eq in step_all.iter_mut() {
             for side in [&mut eq.lhs, &mut eq.rhs] {
                 *side = b.arena.substitute(*side, &mut cache, &mut |_, _| None);
             }
         }
-        // Discrete when-conditions read the frozen slots too (what the time event changes).
+        // Discrete when-conditions read the frozen slots too (what the events change).
         for e in events.iter_mut() {
             if let Some(d) = e.discrete {
                 e.discrete = Some(b.arena.substitute(d, &mut cache, &mut |_, _| None));

@@ -300,6 +300,12 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
             b.vars[i].binding = b.vars[v.index()].binding;
         }
     }
+    // The pre copies of discrete-valued variables are made by the event iteration's rounds.
+    let (discrete_pre, pre_copies): (Vec<_>, Vec<_>) = b
+        .pre_copies
+        .iter()
+        .copied()
+        .partition(|&(_, v)| discrete_valued(&b, v));
     Ok(Discretized {
         name: flat.name.clone(),
         arena: b.arena,
@@ -307,7 +313,8 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         init,
         step,
         formulas: formula_list,
-        pre_copies: b.pre_copies,
+        pre_copies,
+        discrete_pre,
         input_stages: b.input_stages,
         events,
         time: b.time,
@@ -319,6 +326,21 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
         initial_assertions,
         warnings,
     })
+}
+
+/// Whether `v` takes its values only at event instants: a when-assigned variable or frozen
+/// relation, or an algebraic variable of a Boolean, Integer or enumeration type or declared
+/// `discrete`.
+fn discrete_valued(b: &Builder, v: SysVar) -> bool {
+    let sv = &b.vars[v.index()];
+    match sv.kind {
+        SVarKind::Discrete => true,
+        SVarKind::Algebraic => sv.flat.is_some_and(|f| {
+            let fv = b.flat.var(f);
+            fv.ty != crate::flat::ScalarType::Real || fv.kind == crate::flat::VarKind::Discrete
+        }),
+        _ => false,
+    }
 }
 
 /// The model's assertions of one level (`warning`: `AssertionLevel.warning`) over system

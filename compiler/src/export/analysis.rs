@@ -211,27 +211,35 @@ fn method_lines(
             .iter()
             .filter(|e| e.sample.is_some() || e.at)
             .count();
+        let (r, l) = (crate::plan::EVENT_ITERATIONS, crate::sim::LOCATED_PER_STEP);
+        let located = d
+            .events
+            .iter()
+            .filter(|e| e.sample.is_none() && !e.initial && e.discrete.is_none() && !e.at)
+            .count()
+            .min(l);
+        let discrete = d.events.iter().any(|e| e.discrete.is_some()) || !d.discrete_pre.is_empty();
         let _ = writeln!(
             out,
-            "  events: {} ({}); a step with an event costs at most {} step evaluations ({})",
+            "  events: {} ({}); a step with an event costs at most {} step evaluations ({} time event{}, each at most once per step, splitting it in up to {} part{}; in each part up to {located} located event{}, each with the part tried, the partial step to it and an instant of up to {r} rounds, then the last try{}; an instant of up to {r} rounds at each time event)",
             conds.len(),
             conds.join("; "),
-            if timed > 0 { 5 + 6 * timed } else { 5 },
-            if timed == 1 {
-                "a time event splits the step in two parts, each with up to 5 for a state event, plus a zero-length re-initialisation".to_string()
-            } else if timed > 1 {
-                format!(
-                    "{timed} time events, each at most once per step, split it in up to {} parts, each with up to 5 for a state event, plus a zero-length re-initialisation after each",
-                    timed + 1
-                )
+            crate::sim::step_bound(&d.events, discrete),
+            timed,
+            if timed == 1 { "" } else { "s" },
+            timed + 1,
+            if timed == 0 { "" } else { "s" },
+            if located == 1 { "" } else { "s" },
+            if located > 0 || discrete {
+                " and an instant at its end"
             } else {
-                "the step, the partial step to the located event, a zero-length re-initialisation, the rest of the step, and one re-initialisation for deferred events".into()
+                ""
             }
         );
         let _ = writeln!(
             out,
-            "  event iteration: at most {} rounds of when-equations per instant (status 5 beyond)",
-            crate::plan::EVENT_ITERATIONS
+            "  event iteration: at most {r} rounds (model solutions) per instant: pre(v) := v for the {} discrete variables, the actions, the relations and when-clauses that moved (status 5 beyond)",
+            d.discrete_pre.len()
         );
     }
     Ok(())

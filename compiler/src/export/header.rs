@@ -352,7 +352,8 @@ impl Description<'_> {
         ] {
             let _ = writeln!(h, "#define RTC_MODEL_{g} {p}_{s}");
         }
-        if !plan.events.is_empty() {
+        let _ = writeln!(h, "#define RTC_MODEL_EVENT_STEPPER {p}_EVENT_STEPPER");
+        if !plan.events.is_empty() || !plan.discrete_pre.is_empty() {
             for (g, s) in [
                 ("ZC", "zc"),
                 ("PRE", "pre"),
@@ -363,6 +364,11 @@ impl Description<'_> {
                 ("event_sample", "event_sample"),
                 ("event_terminates", "event_terminates"),
                 ("event_cubic", "event_cubic"),
+                ("event_slot", "event_slot"),
+                ("event_observes", "event_observes"),
+                ("event_rank", "event_rank"),
+                ("DISCRETE_PRE_COUNT", "DISCRETE_PRE_COUNT"),
+                ("discrete_pre", "discrete_pre"),
                 ("event_conditions", "event_conditions"),
             ] {
                 let _ = writeln!(h, "#define RTC_MODEL_{g} {p}_{s}");
@@ -434,24 +440,37 @@ impl Description<'_> {
     }
 
     /// The events: count, functions and tables for an event stepper (`examples/embedded/
-    /// rtc_events.c` implements Cellier & Kofman §10.8 over them, as `rtc run` does).
+    /// rtc_events.c` implements Cellier & Kofman §10.8 and the event iteration over them, as
+    /// `rtc run` does). A model without events whose discrete variables have `pre` values
+    /// still steps through it (its instants settle them).
     fn event_section(&self, h: &mut String) {
         let p = &self.prefix;
         let ev = &self.plan.events;
+        let dpre = &self.plan.discrete_pre;
+        let stepper = !ev.is_empty() || !dpre.is_empty();
         let _ = writeln!(
             h,
-            "\n/* Events: {} (when-equations, relations in if-expressions). */\n#define {p}_EVENT_COUNT {}",
+            "\n/* Events: {} (when-equations, relations frozen between events). */\n#define {p}_EVENT_COUNT {}\n#define {p}_EVENT_STEPPER {}",
             ev.len(),
-            ev.len()
+            ev.len(),
+            u8::from(stepper)
         );
-        if ev.is_empty() {
+        if !stepper {
             return;
         }
-        let _ = writeln!(
-            h,
-            "/* Step with events through rtc_events.c, not step alone. zc writes every event's\n * zero-crossing function (or discrete condition as 0/1) into z[k] and, for events located\n * by a cubic, its time derivative into z[EVENT_COUNT + k] (z has 2*EVENT_COUNT elements);\n * pre copies the values events read as pre(v) (at an instant's start); event<k> runs event\n * k's actions. Stack use of these: {} bytes (generated frames). */\nint32_t {p}_zc(const double *mem, double *z);\nint32_t {p}_pre(double *mem);",
-            self.code.stack_events
-        );
+        let n = ev.len().max(1);
+        if ev.is_empty() {
+            let _ = writeln!(
+                h,
+                "/* No events, but discrete variables with pre values: step through rtc_events.c,\n * whose instants settle them. */\nstatic inline int32_t {p}_zc(const double *mem, double *z) {{\n    (void)mem;\n    (void)z;\n    return 0;\n}}\nint32_t {p}_pre(double *mem);"
+            );
+        } else {
+            let _ = writeln!(
+                h,
+                "/* Step with events through rtc_events.c, not step alone. zc writes every event's\n * zero-crossing function (or discrete condition as 0/1) into z[k], for events located by a\n * cubic its time derivative into z[EVENT_COUNT + k], and for the events of relations the\n * relation's live value (0/1) into z[2*EVENT_COUNT + k] (z has 3*EVENT_COUNT elements); pre\n * starts a round of the event iteration (pre(v) := v for the discrete variables and the\n * values events read as pre(v)); event<k> runs event k's actions. Stack use of these: {}\n * bytes (generated frames). */\nint32_t {p}_zc(const double *mem, double *z);\nint32_t {p}_pre(double *mem);",
+                self.code.stack_events
+            );
+        }
         for (k, e) in ev.iter().enumerate() {
             let _ = writeln!(
                 h,
@@ -466,91 +485,159 @@ impl Description<'_> {
         for k in 0..ev.len() {
             let _ = writeln!(h, "    case {k}: return {p}_event{k}(mem);");
         }
-        h.push_str("    default: return 0;\n    }\n}\n");
+        h.push_str("    default:\n        (void)mem;\n        return 0;\n    }\n}\n");
         for (name, code) in [("CHATTERING", 4), ("EVENT_ITERATION", 5), ("TERMINATED", 6)] {
             let _ = writeln!(h, "#define {p}_{name} {code}");
         }
         let _ = writeln!(
             h,
-            "/* Event kinds: 0 state event z <= 0, 1 state event z > 0, 2 relation switching\n * both ways (no actions), 3 sample(start, interval), 4 initial(), 5 condition of discrete\n * variables (checked at instants), 6 a relation of time alone: a time event at the time zc\n * writes for it. Chains: when/elsewhen branches share a chain (-1: none);\n * of the branches of a chain that fire at one instant only the first acts. */"
+            "/* Event kinds: 0 state event z <= 0, 1 state event z > 0, 7 state event z >= 0, 2 a\n * relation frozen between events in its slot (event_slot), located by its function z, 3\n * sample(start, interval), 4 initial(), 5 condition of discrete variables (checked at\n * instants), 6 a relation of time frozen in its slot: a time event at the time zc writes,\n * 8 a when-condition of time: a time event at the time zc writes, its condition at\n * z[2*EVENT_COUNT + k]. Chains: when/elsewhen branches share a chain (-1: none); of the\n * branches of a chain that fire at one instant only the first acts. */"
         );
-        let list = |f: &dyn Fn(&crate::system::Event<crate::plan::Slot>) -> String| -> String {
-            ev.iter().map(f).collect::<Vec<_>>().join(", ")
+        let list = |f: &dyn Fn(&crate::system::Event<crate::plan::Slot>) -> String,
+                    none: &str|
+         -> String {
+            if ev.is_empty() {
+                none.to_string()
+            } else {
+                ev.iter().map(f).collect::<Vec<_>>().join(", ")
+            }
         };
         let _ = writeln!(
             h,
-            "static const int32_t {p}_event_kind[{}] = {{{}}};",
-            ev.len(),
-            list(&|e| {
-                let k = if e.both {
-                    2
-                } else if e.at {
-                    6
-                } else if e.sample.is_some() {
-                    3
-                } else if e.initial {
-                    4
-                } else if e.discrete.is_some() {
-                    5
-                } else if e.below {
-                    0
-                } else {
-                    1
-                };
-                k.to_string()
-            })
+            "static const int32_t {p}_event_kind[{n}] = {{{}}};",
+            list(
+                &|e| {
+                    let k = if e.both {
+                        2
+                    } else if e.at && e.relation.is_some_and(|r| r.slot.is_none()) {
+                        8
+                    } else if e.at {
+                        6
+                    } else if e.sample.is_some() {
+                        3
+                    } else if e.initial {
+                        4
+                    } else if e.discrete.is_some() {
+                        5
+                    } else if e.below {
+                        0
+                    } else if e.closed {
+                        7
+                    } else {
+                        1
+                    };
+                    k.to_string()
+                },
+                "0"
+            )
         );
         let _ = writeln!(
             h,
-            "static const int32_t {p}_event_chain[{}] = {{{}}};",
-            ev.len(),
-            list(&|e| if e.chain.0 == usize::MAX {
-                "-1".into()
+            "static const int32_t {p}_event_chain[{n}] = {{{}}};",
+            list(
+                &|e| if e.chain.0 == usize::MAX {
+                    "-1".into()
+                } else {
+                    e.chain.0.to_string()
+                },
+                "-1"
+            )
+        );
+        let _ = writeln!(
+            h,
+            "static const int32_t {p}_event_branch[{n}] = {{{}}};",
+            list(&|e| e.chain.1.to_string(), "0")
+        );
+        let _ = writeln!(
+            h,
+            "/* sample(start, interval) of kind-3 events, {{0, 0}} otherwise. */\nstatic const double {p}_event_sample[{n}][2] = {{{}}};",
+            list(
+                &|e| {
+                    let (a, b) = e.sample.unwrap_or((0.0, 0.0));
+                    format!("{{{}, {}}}", c_double(a), c_double(b))
+                },
+                "{0, 0}"
+            )
+        );
+        let _ = writeln!(
+            h,
+            "/* 1: located by the inverse cubic Hermite interpolation (zc also writes dz/dt at\n * z[EVENT_COUNT + k]); 0: regula falsi; 2: a function that jumps, the event is at the\n * end of its step. */\nstatic const unsigned char {p}_event_cubic[{n}] = {{{}}};",
+            list(
+                &|e| {
+                    if e.jump {
+                        "2"
+                    } else if e.dz.is_some() {
+                        "1"
+                    } else {
+                        "0"
+                    }
+                    .into()
+                },
+                "0"
+            )
+        );
+        let _ = writeln!(
+            h,
+            "/* The slot a relation is frozen in (kinds 2 and 6), -1 none. */\nstatic const int32_t {p}_event_slot[{n}] = {{{}}};",
+            list(
+                &|e| e
+                    .relation
+                    .and_then(|r| r.slot)
+                    .map_or("-1".into(), |s| s.index().to_string()),
+                "-1"
+            )
+        );
+        let observes = self.plan.relation_observes();
+        let _ = writeln!(
+            h,
+            "/* 1: a frozen relation whose function does not depend on its own slot (it observes\n * the model, not a switch). */\nstatic const unsigned char {p}_event_observes[{n}] = {{{}}};",
+            if ev.is_empty() {
+                "0".to_string()
             } else {
-                e.chain.0.to_string()
-            })
+                observes
+                    .iter()
+                    .map(|&o| if o { "1" } else { "0" })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        );
+        let ranks = self.plan.event_ranks();
+        let _ = writeln!(
+            h,
+            "/* Of the when-conditions that become true together at an instant, those of the lowest\n * rank act first (the others' conditions may depend on their actions). */\nstatic const int32_t {p}_event_rank[{n}] = {{{}}};",
+            if ev.is_empty() {
+                "0".to_string()
+            } else {
+                ranks.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", ")
+            }
         );
         let _ = writeln!(
             h,
-            "static const int32_t {p}_event_branch[{}] = {{{}}};",
-            ev.len(),
-            list(&|e| e.chain.1.to_string())
+            "static const unsigned char {p}_event_terminates[{n}] = {{{}}};",
+            list(
+                &|e| if e.terminate.is_some() { "1" } else { "0" }.into(),
+                "0"
+            )
         );
         let _ = writeln!(
             h,
-            "/* sample(start, interval) of kind-3 events, {{0, 0}} otherwise. */\nstatic const double {p}_event_sample[{}][2] = {{{}}};",
-            ev.len(),
-            list(&|e| {
-                let (a, b) = e.sample.unwrap_or((0.0, 0.0));
-                format!("{{{}, {}}}", c_double(a), c_double(b))
-            })
+            "static const char *const {p}_event_conditions[{n}] = {{{}}};",
+            list(&|e| c_string(&e.text), "0")
         );
+        let pairs: Vec<String> = dpre
+            .iter()
+            .map(|&(a, b)| format!("{{{}, {}}}", a.index(), b.index()))
+            .collect();
         let _ = writeln!(
             h,
-            "/* 1: located by the inverse cubic Hermite interpolation (zc also writes dz/dt at\n * z[EVENT_COUNT + k]); 0: regula falsi; 2: a function that jumps, the event is at the\n * end of its step. */\nstatic const unsigned char {p}_event_cubic[{}] = {{{}}};",
-            ev.len(),
-            list(&|e| {
-                if e.jump {
-                    "2"
-                } else if e.dz.is_some() {
-                    "1"
-                } else {
-                    "0"
-                }
-                .into()
-            })
-        );
-        let _ = writeln!(
-            h,
-            "static const unsigned char {p}_event_terminates[{}] = {{{}}};",
-            ev.len(),
-            list(&|e| if e.terminate.is_some() { "1" } else { "0" }.into())
-        );
-        let _ = writeln!(
-            h,
-            "static const char *const {p}_event_conditions[{}] = {{{}}};",
-            ev.len(),
-            list(&|e| c_string(&e.text))
+            "/* (pre slot, variable slot) of the discrete variables: an event iteration ends when\n * they agree. */\n#define {p}_DISCRETE_PRE_COUNT {}\nstatic const int32_t {p}_discrete_pre[{}][2] = {{{}}};",
+            dpre.len(),
+            dpre.len().max(1),
+            if pairs.is_empty() {
+                "{0, 0}".to_string()
+            } else {
+                pairs.join(", ")
+            }
         );
     }
 }

@@ -169,10 +169,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// Initial equations and initial algorithms that give a state or a discrete variable a
     /// value computed from parameters and the start time (`count := integer((time −
-    /// startTime)/period)`, `x = x0`) set its start value (`fixed` for a state); the others
-    /// stay, for the initial system ([`crate::initialization`]).
+    /// startTime)/period)`, `x = x0`) set its start value (`fixed` for a state); those among
+    /// the discrete variables and their `pre` values are solved as [`Self::discrete_initial`]
+    /// says; the others stay, for the initial system ([`crate::initialization`]).
     pub(super) fn initial_values_from_initial_equations(&mut self) {
         let eqs = std::mem::take(&mut self.flat.initial_equations);
+        let eqs = self.discrete_initial(eqs);
         let mut rest = Vec::new();
         for eq in eqs {
             // `pre(v) = e` for a discrete variable: the value before the start, which is
@@ -199,6 +201,84 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         self.flat.initial_equations = rest;
+    }
+
+    /// The initial equations among discrete variables and their `pre` values (specification
+    /// 8.6: in the initial system `pre(v)` of a discrete variable is an unknown, its start
+    /// value unless an equation says otherwise). Each discrete variable has two values at the
+    /// start, v and pre(v); the model's equations `a = pre(b)` and `a = b` (the step graphs'
+    /// `localActive = pre(newActive)`, `active = localActive`), a when-assigned variable's
+    /// v = pre(v) before its first event, and the initial equations `pre(a) = pre(b)` make
+    /// them equal in sets; an initial equation `v = e` or `pre(v) = e` (e of parameters) gives
+    /// a set its value, the start value of every variable whose `pre` is in it (an
+    /// `InitialStep`'s `active = true` starts its `newActive`, `localActive` and `oldActive`
+    /// true). Those initial equations are solved so; the others are returned.
+    fn discrete_initial(&mut self, eqs: Vec<Equation>) -> Vec<Equation> {
+        let n = self.flat.vars.len();
+        let discrete = |k: &VarKind| matches!(k, VarKind::Discrete | VarKind::Sampled);
+        // Node 2v: v at the start; node 2v + 1: pre(v).
+        let mut parent: Vec<usize> = (0..2 * n).collect();
+        fn find(p: &mut [usize], mut x: usize) -> usize {
+            while p[x] != x {
+                p[x] = p[p[x]];
+                x = p[x];
+            }
+            x
+        }
+        let node =
+            |ar: &crate::symbolic::Arena<FlatVar>, vars: &[Variable], e: ExprId| match ar.node(e) {
+                Node::Var(v) if discrete(&vars[v.index()].kind) => Some(2 * v.index()),
+                Node::Pre(v) if discrete(&vars[v.index()].kind) => Some(2 * v.index() + 1),
+                _ => None,
+            };
+        for (i, v) in self.flat.vars.iter().enumerate() {
+            if v.kind == VarKind::Sampled {
+                let (a, b) = (find(&mut parent, 2 * i), find(&mut parent, 2 * i + 1));
+                parent[a] = b;
+            }
+        }
+        for eq in &self.flat.equations {
+            if let (Some(a), Some(b)) = (
+                node(&self.flat.arena, &self.flat.vars, eq.lhs),
+                node(&self.flat.arena, &self.flat.vars, eq.rhs),
+            ) {
+                let (a, b) = (find(&mut parent, a), find(&mut parent, b));
+                parent[a] = b;
+            }
+        }
+        let mut rest = Vec::new();
+        let mut valued: Vec<(usize, ExprId, Span)> = Vec::new();
+        for eq in eqs {
+            let l = node(&self.flat.arena, &self.flat.vars, eq.lhs);
+            let r = node(&self.flat.arena, &self.flat.vars, eq.rhs);
+            match (l, r) {
+                (Some(a), Some(b)) if a % 2 == 1 || b % 2 == 1 => {
+                    let (a, b) = (find(&mut parent, a), find(&mut parent, b));
+                    parent[a] = b;
+                }
+                (Some(a), None) if self.depends_on_parameters_only(eq.rhs) => {
+                    valued.push((a, eq.rhs, eq.span));
+                    rest.push(eq);
+                }
+                (None, Some(b)) if self.depends_on_parameters_only(eq.lhs) => {
+                    valued.push((b, eq.lhs, eq.span));
+                    rest.push(eq);
+                }
+                _ => rest.push(eq),
+            }
+        }
+        // A value given to a set starts every variable whose pre value is in it.
+        for (a, e, span) in valued {
+            let root = find(&mut parent, a);
+            for v in 0..n {
+                if find(&mut parent, 2 * v + 1) == root {
+                    let var = &mut self.flat.vars[v];
+                    var.start = Some(e);
+                    var.start_span = Some(span);
+                }
+            }
+        }
+        rest
     }
 
     /// The variable an equation gives (one side is the variable, chosen by `want`; the other

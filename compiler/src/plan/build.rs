@@ -68,6 +68,11 @@ pub fn build(
             .iter()
             .map(|&(p, v)| (Slot::of(p), Slot::of(v)))
             .collect(),
+        discrete_pre: d
+            .discrete_pre
+            .iter()
+            .map(|&(p, v)| (Slot::of(p), Slot::of(v)))
+            .collect(),
         input_stages: d.input_stages.iter().map(|s| s.map(Slot::of)).collect(),
         events: d.events.iter().map(|e| e.map(Slot::of)).collect(),
         assertions: d.assertions.clone(),

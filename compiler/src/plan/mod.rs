@@ -148,8 +148,11 @@ pub struct Plan {
     pub init: Vec<Stmt>,
     /// One step from t to t + h.
     pub step: Vec<Stmt>,
-    /// (pre slot, source slot), copied at the start of every step.
+    /// (pre slot, source slot), copied at the start of every step (continuous variables).
     pub pre_copies: Vec<(Slot, Slot)>,
+    /// (pre slot, source slot) of discrete-valued variables: copied at the start of every
+    /// round of an event iteration, which ends when they all equal their variables.
+    pub discrete_pre: Vec<(Slot, Slot)>,
     pub time: Slot,
     pub step_start: Slot,
     pub step_size: Slot,
@@ -311,6 +314,199 @@ impl Plan {
                     && !staged.contains(s)
             })
             .collect()
+    }
+
+    /// Per event: whether it is a frozen relation whose function does not depend on the
+    /// relation's own slot (through the step's statements): it only observes the model (a
+    /// timer's `y >= 1`), unlike a switch whose relation selects the equations that compute
+    /// its function (an ideal diode's `s < 0`, where s is a voltage off and a current on).
+    pub fn relation_observes(&self) -> Vec<bool> {
+        // Reads and writes of each statement, once.
+        let rw: Vec<(Vec<Slot>, Vec<Slot>)> = self
+            .step
+            .iter()
+            .map(|st| {
+                let (exprs, writes): (Vec<ExprId>, Vec<Slot>) = match st {
+                    Stmt::Assign(a) => (vec![a.expr], vec![a.var]),
+                    Stmt::Block(b) => {
+                        let mut r: Vec<ExprId> =
+                            b.inner.iter().chain(&b.tangents).map(|a| a.expr).collect();
+                        r.extend(&b.residuals);
+                        let mut w = b.tearing.clone();
+                        w.extend(b.inner.iter().map(|a| a.var));
+                        (r, w)
+                    }
+                };
+                let mut leaves = Vec::new();
+                for e in exprs {
+                    self.arena.leaves(e, &mut leaves);
+                }
+                let reads = leaves
+                    .iter()
+                    .filter_map(|l| match l {
+                        Node::Var(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect();
+                (reads, writes)
+            })
+            .collect();
+        self.events
+            .iter()
+            .map(|e| {
+                let Some(slot) = e.relation.and_then(|r| r.slot) else {
+                    return false;
+                };
+                let mut tainted = rustc_hash::FxHashSet::default();
+                tainted.insert(slot);
+                for (reads, writes) in &rw {
+                    if reads.iter().any(|r| tainted.contains(r)) {
+                        tainted.extend(writes.iter().copied());
+                    }
+                }
+                let mut leaves = Vec::new();
+                self.arena.leaves(e.z, &mut leaves);
+                !leaves
+                    .iter()
+                    .any(|l| matches!(l, Node::Var(v) if tainted.contains(v)))
+            })
+            .collect()
+    }
+
+    /// Per event, its rank among the when-clauses whose conditions become true together in an
+    /// event iteration: 0 when no other event's actions feed its condition (through the
+    /// step's statements and the frozen relations it reads), else one more than the highest
+    /// rank of those that do. Of the conditions that became true together, those of the
+    /// lowest rank act first; the others are checked again after the model is solved with
+    /// those actions (a transition's `fire = enableFire and time >= t_start + waitTime` waits
+    /// for `when enableFire then t_start = time` — a when-equation holds together with the
+    /// others).
+    pub fn event_ranks(&self) -> Vec<u32> {
+        // Which statement computes each slot, and what it reads.
+        let mut writer: rustc_hash::FxHashMap<Slot, usize> = Default::default();
+        let mut reads: Vec<Vec<Slot>> = Vec::new();
+        for (i, st) in self.step.iter().enumerate() {
+            let (exprs, writes): (Vec<ExprId>, Vec<Slot>) = match st {
+                Stmt::Assign(a) => (vec![a.expr], vec![a.var]),
+                Stmt::Block(b) => {
+                    let mut r: Vec<ExprId> = b.inner.iter().map(|a| a.expr).collect();
+                    r.extend(&b.residuals);
+                    let mut w = b.tearing.clone();
+                    w.extend(b.inner.iter().map(|a| a.var));
+                    (r, w)
+                }
+            };
+            let mut leaves = Vec::new();
+            for e in exprs {
+                self.arena.leaves(e, &mut leaves);
+            }
+            reads.push(
+                leaves
+                    .iter()
+                    .filter_map(|l| match l {
+                        Node::Var(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect(),
+            );
+            for w in writes {
+                writer.insert(w, i);
+            }
+        }
+        // A frozen relation's slot follows its relation's operands.
+        let relation_of: rustc_hash::FxHashMap<Slot, ExprId> = self
+            .events
+            .iter()
+            .filter_map(|e| e.relation.and_then(|r| r.slot.map(|s| (s, r.live))))
+            .collect();
+        let n = self.events.len();
+        // The slots each event's condition depends on, within an instant's round.
+        let depends: Vec<rustc_hash::FxHashSet<Slot>> = self
+            .events
+            .iter()
+            .map(|e| {
+                let cond = match (e.discrete, e.relation) {
+                    (Some(d), _) => Some(d),
+                    (None, Some(r)) if r.slot.is_none() => Some(r.live),
+                    (None, None) if e.sample.is_none() && !e.initial && !e.at => Some(e.z),
+                    _ => None,
+                };
+                let mut seen = rustc_hash::FxHashSet::default();
+                let mut stack = Vec::new();
+                if let Some(c) = cond {
+                    let mut leaves = Vec::new();
+                    self.arena.leaves(c, &mut leaves);
+                    stack.extend(leaves.iter().filter_map(|l| match l {
+                        Node::Var(v) => Some(*v),
+                        _ => None,
+                    }));
+                }
+                while let Some(v) = stack.pop() {
+                    if !seen.insert(v) {
+                        continue;
+                    }
+                    if let Some(&i) = writer.get(&v) {
+                        stack.extend(reads[i].iter().copied());
+                    }
+                    if let Some(&r) = relation_of.get(&v) {
+                        let mut leaves = Vec::new();
+                        self.arena.leaves(r, &mut leaves);
+                        stack.extend(leaves.iter().filter_map(|l| match l {
+                            Node::Var(v) => Some(*v),
+                            _ => None,
+                        }));
+                    }
+                }
+                seen
+            })
+            .collect();
+        // k feeds j when k's actions assign a slot j's condition depends on.
+        let feeds = |k: usize, j: usize| {
+            k != j
+                && self.events[k]
+                    .assigns
+                    .iter()
+                    .chain(&self.events[k].reinits)
+                    .any(|(x, _)| depends[j].contains(x))
+        };
+        let upstream: Vec<Vec<usize>> = (0..n)
+            .map(|j| (0..n).filter(|&k| feeds(k, j)).collect())
+            .collect();
+        // Longest chain of feeding events above each (a cycle is cut where it closes).
+        fn rank(j: usize, up: &[Vec<usize>], memo: &mut [Option<u32>], on: &mut [bool]) -> u32 {
+            if let Some(r) = memo[j] {
+                return r;
+            }
+            on[j] = true;
+            let mut r = 0;
+            for &k in &up[j] {
+                if !on[k] {
+                    r = r.max(1 + rank(k, up, memo, on));
+                }
+            }
+            on[j] = false;
+            memo[j] = Some(r);
+            r
+        }
+        let mut memo = vec![None; n];
+        let mut on = vec![false; n];
+        (0..n)
+            .map(|j| rank(j, &upstream, &mut memo, &mut on))
+            .collect()
+    }
+
+    /// What the start of an event iteration's round copies (`pre(v) := v`): the discrete
+    /// pre copies, then the other slots the events' actions read as `pre(v)`, each once.
+    pub fn round_pre_copies(&self) -> Vec<(Slot, Slot)> {
+        let mut copies = self.discrete_pre.clone();
+        for e in &self.events {
+            for &c in &e.pres {
+                if !copies.contains(&c) {
+                    copies.push(c);
+                }
+            }
+        }
+        copies
     }
 
     /// Parameters a user may change while the model runs: those bound to a literal value or
@@ -487,6 +683,17 @@ impl Plan {
         }
         for (p, v) in &self.pre_copies {
             let _ = writeln!(s, "  {} := {}", self.name_of(*p), self.name_of(*v));
+        }
+        if !self.discrete_pre.is_empty() {
+            let _ = writeln!(
+                s,
+                "  // at each round of an event iteration: {}",
+                self.discrete_pre
+                    .iter()
+                    .map(|&(p, v)| format!("{} := {}", self.name_of(p), self.name_of(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
         }
         self.print_stmts(&mut s, &self.step);
         let w = self.work_bound();

@@ -57,10 +57,10 @@ impl Status {
     }
 }
 
-/// At most this many rounds of the event iteration at one instant: conditions of discrete
-/// variables (and relations moved by the actions) that became true fire their when-equations,
-/// whose actions may make others true.
-pub const EVENT_ITERATIONS: usize = 10;
+/// At most this many rounds of the event iteration at one instant (each solves the model at
+/// the instant): conditions that became true fire their when-equations, whose actions, and
+/// the discrete variables their values change, may make others true.
+pub const EVENT_ITERATIONS: usize = 20;
 
 /// An event handled again less than this many steps after its previous one is *close*.
 pub const ZENO_STEPS: f64 = 8.0;
@@ -77,9 +77,16 @@ pub fn describe(plan: &Plan, status: Status) -> String {
             format!("Newton iteration of block {block} did not converge in {} iterations (residual {residual:e})", plan.newton.max_iterations)
         }
         Status::Singular { block } => format!("the Jacobian of block {block} is singular"),
-        Status::EventIteration { event } => format!(
+        Status::EventIteration { event } if event < plan.events.len() => format!(
             "the event iteration did not settle in {EVENT_ITERATIONS} rounds (event {event}, `{}`, still firing)",
             plan.events[event].text
+        ),
+        // Past the events: a discrete variable (`Plan::discrete_pre`) still changing.
+        Status::EventIteration { event } => format!(
+            "the event iteration did not settle in {EVENT_ITERATIONS} rounds (`{}` still changes)",
+            plan.discrete_pre
+                .get(event - plan.events.len())
+                .map_or("?", |&(_, v)| plan.name_of(v))
         ),
         Status::Terminated { event } => format!(
             "terminated by event {event} (`{}`): {}",

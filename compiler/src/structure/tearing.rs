@@ -52,6 +52,7 @@ pub fn solve_for<V: Var>(
         || zero_at_parameters(ar, system, a)
         || oscillating(ar, system, a)
         || may_vanish(ar, a, block)
+        || switches_to_zero(ar, system, a)
     {
         return None;
     }
@@ -103,6 +104,49 @@ pub fn may_vanish<V: Var>(ar: &Arena<V>, a: ExprId, block: &FxHashSet<V>) -> boo
         Node::If(_, t, e) => may_vanish(ar, t, block) || may_vanish(ar, e, block),
         _ => false,
     }
+}
+
+/// Whether coefficient `a` has a factor that a selection makes zero, or tiny against its
+/// other branch, in one of its branches (`if off then 1 else Ron` with Ron = 0 or 1e-5: an
+/// ideal switch's conducting branch): zero or not as the discrete state switches. Solving for the variable would divide by zero in that
+/// mode; the equation is left to a loop's Newton step, whose LU pivots. Factors are looked
+/// for as in [`may_vanish`].
+pub fn switches_to_zero<V: Var>(ar: &Arena<V>, system: &System<V>, a: ExprId) -> bool {
+    use crate::symbolic::Node;
+    match ar.node(a) {
+        Node::Neg(x) | Node::NoEvent(x) | Node::Div(x, _) | Node::Pow(x, _) => {
+            switches_to_zero(ar, system, x)
+        }
+        Node::Mul(x, y) => switches_to_zero(ar, system, x) || switches_to_zero(ar, system, y),
+        Node::If(_, t, e) => {
+            let (vt, ve) = (
+                value_at_parameters(ar, system, t),
+                value_at_parameters(ar, system, e),
+            );
+            // A branch that is zero, or smaller than the other by more than a thousand times
+            // (an ideal switch's Ron = 1e-5 against 1): solving for the variable would divide
+            // by zero, or amplify the rounding of what it is solved from as much.
+            let tiny = |a: f64, b: f64| a == 0.0 || a.abs() < 1e-3 * b.abs();
+            vt.zip(ve).is_some_and(|(a, b)| tiny(a, b) || tiny(b, a))
+                || [t, e].into_iter().any(|b| {
+                    ar.as_const(b) == Some(0.0)
+                        || zero_at_parameters(ar, system, b)
+                        || switches_to_zero(ar, system, b)
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The value of `a` at the parameters' values when it depends on parameters only.
+fn value_at_parameters<V: Var>(ar: &Arena<V>, system: &System<V>, a: ExprId) -> Option<f64> {
+    let x = crate::symbolic::eval::eval(
+        ar,
+        a,
+        &mut |v| system.parameter_values.get(&v).copied().unwrap_or(f64::NAN),
+        f64::NAN,
+    );
+    x.is_finite().then_some(x)
 }
 
 /// Whether `e` depends on something that is not a parameter (a variable, a state, time).

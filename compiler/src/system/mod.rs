@@ -338,8 +338,13 @@ pub struct Discretized {
     pub step: System,
     /// Per state (its `State` variable): the formula.
     pub formulas: Vec<(SysVar, Formula)>,
-    /// `pre` variables and the variables they copy at the start of each step.
+    /// `pre` variables and the variables they copy at the start of each step: of the
+    /// continuous variables (states, their histories, stage and buffer values).
     pub pre_copies: Vec<(SysVar, SysVar)>,
+    /// `pre` variables of discrete-valued variables (Boolean, Integer, enumeration, discrete
+    /// Real, the when-assigned and the frozen relations), and their variables: they change
+    /// only at event instants, whose rounds copy them (`pre(v) := v`) until none changes.
+    pub discrete_pre: Vec<(SysVar, SysVar)>,
     pub time: SysVar,
     pub step_start: SysVar,
     pub step_size: SysVar,
@@ -403,9 +408,27 @@ pub struct Event<V: Var = SysVar> {
     /// interpolation can locate where it crosses zero, so the event happens at the end of the
     /// step in which it crossed (never before its condition holds).
     pub jump: bool,
+    /// A located when-condition with `>=` or `<=`: true at z = 0 (else false there).
+    pub closed: bool,
+    /// The relation whose value the event stands for, evaluated on the current values (the
+    /// event functions write it after the functions and their slopes).
+    pub relation: Option<Relation<V>>,
     /// The condition as written, for logs.
     pub text: String,
     pub span: Span,
+}
+
+/// A relation of an event ([`Event::relation`]): `live` is the relation itself (0/1). With a
+/// `slot`, the relation is frozen there between events (specification 8.5: relations keep
+/// their value during continuous integration and change only at event instants): the step
+/// equations read the slot; the event (its function crossing zero, or its time due) changes
+/// it, and at every round of an event iteration a frozen relation whose event did not act
+/// takes its live value. Without a slot it is a when-condition of time, discrete variables and
+/// parameters, scheduled as a time event and checked for becoming true in event iterations.
+#[derive(Clone, Copy, Debug)]
+pub struct Relation<V: Var = SysVar> {
+    pub slot: Option<V>,
+    pub live: ExprId,
 }
 
 impl Event {
@@ -427,6 +450,11 @@ impl Event {
             dz: self.dz,
             at: self.at,
             jump: self.jump,
+            closed: self.closed,
+            relation: self.relation.map(|r| Relation {
+                slot: r.slot.map(&f),
+                live: r.live,
+            }),
             text: self.text.clone(),
             span: self.span,
         }

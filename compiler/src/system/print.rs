@@ -102,6 +102,14 @@ impl Discretized {
                 .collect();
             let _ = writeln!(s, "pre copies at the step start: {}", p.join(", "));
         }
+        if !self.discrete_pre.is_empty() {
+            let p: Vec<String> = self
+                .discrete_pre
+                .iter()
+                .map(|&(p, v)| format!("{} := {}", self.name_of(p), self.name_of(v)))
+                .collect();
+            let _ = writeln!(s, "pre copies at event rounds: {}", p.join(", "));
+        }
         self.write_system(&mut s, "init", &self.init);
         self.write_system(&mut s, "step", &self.step);
         for (k, e) in self.events.iter().enumerate() {

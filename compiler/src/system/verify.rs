@@ -81,7 +81,7 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
             check_expr(b, &format!("the binding of `{}` (slot {i})", v.name))?;
         }
     }
-    for &(p, v) in &d.pre_copies {
+    for &(p, v) in d.pre_copies.iter().chain(&d.discrete_pre) {
         if p.index() >= n || v.index() >= n || d.vars[p.index()].kind != SVarKind::Pre {
             return Err(bug(format!(
                 "pre copy {} := {} does not fill a pre slot",

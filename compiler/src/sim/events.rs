@@ -1,0 +1,954 @@
+//! Events in bounded work (Cellier & Kofman §10.8) around a stepper: located state events,
+//! time events, and the event iteration of specification 8.6 at every instant.
+
+use super::Stepper;
+use crate::plan::{Plan, SlotKind, Status};
+use crate::system::SVarKind;
+
+/// One event as the log records it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRecord {
+    /// The located event time (deferred events: the end of the step that found them).
+    pub time: f64,
+    pub index: usize,
+    pub condition: String,
+    pub outcome: Outcome,
+}
+
+impl EventRecord {
+    /// Located and handled (including the event that was then found chattering).
+    pub fn handled(&self) -> bool {
+        self.outcome != Outcome::Deferred
+    }
+}
+
+/// What became of an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Located, the step repeated up to it, its actions applied.
+    Handled,
+    /// A second event in a step: applied at the step's end, unlocated.
+    Deferred,
+    /// Handled, then found chattering: its states are held from here (`--zeno hold`).
+    Held,
+    /// Handled, then found chattering: the run stops (`--zeno stop`).
+    Stopped,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Handled => "handled",
+            Outcome::Deferred => "deferred",
+            Outcome::Held => "chattering: held",
+            Outcome::Stopped => "chattering: stopped",
+        }
+    }
+}
+
+/// What the chattering rule does with an event that comes back faster than the step can
+/// resolve (a ball coming to rest: Zeno behaviour).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Zeno {
+    /// Stop the run with status 4, naming the event.
+    #[default]
+    Stop,
+    /// Hold the states the event's condition reads and the states it re-initialises at their
+    /// values just after the event, to the end of the run; the event is no longer located.
+    Hold,
+}
+
+/// The chattering rule's finding: which event, when, and what it held.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chatter {
+    pub event: usize,
+    pub time: f64,
+    /// Time since the event's previous occurrence.
+    pub gap: f64,
+    /// Names of the held states (`--zeno hold`).
+    pub held: Vec<String>,
+}
+
+/// The event time in a step as a fraction θ of it, from the event function's values `z0`,
+/// `z1` at its ends: regula falsi, θ = z0/(z0 − z1); with `cubic` and the time derivatives
+/// `d0`, `d1` (s⁻¹), one inverse cubic Hermite interpolation — t as a function of z through
+/// both ends with slopes 1/ż — evaluated at z = 0, when z is monotone over the step (both
+/// slopes agree with the secant and the Hermite cubic is monotone: slope ratios ≤ 3), else
+/// regula falsi. One formula, no iteration; the C event stepper computes the same.
+pub fn locate(z0: f64, z1: f64, d0: f64, d1: f64, h: f64, cubic: bool) -> f64 {
+    let u = if z0 != z1 {
+        (z0 / (z0 - z1)).clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    if !cubic {
+        return u;
+    }
+    let dz = z1 - z0;
+    let (s0, s1) = (h * d0, h * d1);
+    if !(s0 * dz > 0.0 && s1 * dz > 0.0) {
+        return u;
+    }
+    let (m0, m1) = (dz / s0, dz / s1);
+    if !(m0 <= 3.0 && m1 <= 3.0) {
+        return u;
+    }
+    let theta = ((u - 2.0) * u + 1.0) * u * m0 + (3.0 - 2.0 * u) * u * u + (u - 1.0) * u * u * m1;
+    theta.clamp(0.0, 1.0)
+}
+
+/// Events in bounded work (Cellier & Kofman §10.8): after a regular step, an event whose
+/// function changed sign — a when-condition on the continuous solution, or a relation frozen
+/// between events (specification 8.5: the step equations read its slot, so the solution in a
+/// step never switches on its own) — is located by **one** interpolation of its function
+/// between the ends of the step, never an iteration; the step is repeated from its start to
+/// the event time, the *instant* runs, and a partial step reaches the end of the original step
+/// on time. One event per step is located: further ones in the same step are applied at its
+/// end, unlocated, and counted as deferred. Time events split the step at their known times.
+///
+/// An instant is the event iteration of specification 8.6, in rounds of at most
+/// [`crate::plan::EVENT_ITERATIONS`]: a round copies `pre(v) := v` for the discrete-valued
+/// variables, runs the actions of the events that fire (each when-equation's assignments
+/// sorted by dependency; a frozen relation's event changes its slot), and solves the model
+/// at the instant (a zero-length step); then the frozen relations whose events did not act
+/// take their live values, and the when-conditions that became true fire in the next round.
+/// The iteration ends when nothing fires, no relation changed and every discrete variable
+/// equals its `pre` value; one still changing after the last round stops the step with
+/// status 5. Of the branches of one `when … elsewhen …` that fire in a round only the first
+/// acts. A step that ends with a discrete variable changed or a condition became true
+/// without an event (a relation of an input, an `integer()` of a state) gets an instant at its
+/// end. The result file gets a row just before and just after each instant.
+///
+/// Chattering (Zeno) rule: an event handled less than [`crate::plan::ZENO_STEPS`] steps after its previous
+/// occurrence is *close*; a close event is *chattering* when its previous occurrence was close
+/// too, or when its condition is still true at the end of the step that handled it (the state
+/// fell back before the step ended: the event comes faster than the step can resolve). What
+/// follows is [`Zeno`]'s choice.
+pub struct Events<'p> {
+    plan: &'p Plan,
+    snapshot: Vec<f64>,
+    pub log: Vec<EventRecord>,
+    /// Step-function evaluations in the current step, and the most any step needed.
+    calls: u32,
+    pub max_calls: u32,
+    pub zeno: Zeno,
+    /// Per event: the time of its last occurrence, and whether that one was close.
+    last: Vec<Option<(f64, bool)>>,
+    /// Events no longer located (held), and the held (slot, value) pairs.
+    disabled: Vec<bool>,
+    held: Vec<(usize, f64)>,
+    pub chatter: Option<Chatter>,
+    /// Values of the discrete conditions after the last instant.
+    cond: Vec<bool>,
+    /// The most rounds of the event iteration any instant needed.
+    pub max_rounds: usize,
+    /// `terminate` ran: (event, time).
+    pub terminated: Option<(usize, f64)>,
+    /// Some event is a relation of time alone (its time is evaluated at each step's start).
+    has_at: bool,
+    /// Spare vectors for event function values.
+    pool: Vec<Vec<f64>>,
+    /// The time events due at the instant being handled, and those handled in this step
+    /// (kept: a step allocates nothing once warm).
+    due: Vec<usize>,
+    fired: Vec<usize>,
+    /// The assertions' values (kept: a step allocates nothing).
+    asserted: Vec<f64>,
+    /// Per warning-level assertion (`Plan::warnings`): the time of its first failure and
+    /// at how many checks it failed.
+    pub warned: Vec<(Option<f64>, u64)>,
+    /// When recorded ([`Events::record_rows`]): every output just before and just after each
+    /// event instant, at its time, until the run loop takes them.
+    pub rows: Option<Vec<(f64, Vec<f64>)>>,
+    /// The time tolerance of the current step (times closer than this are the same instant).
+    tol: f64,
+    /// Per event: |z| at the ends of the last part of a step it crossed in.
+    zscale: Vec<f64>,
+    /// Per event: a frozen relation that observes the model ([`Plan::relation_observes`]).
+    observes: Vec<bool>,
+    /// Per event: its rank among conditions that become true together ([`Plan::event_ranks`]).
+    ranks: Vec<u32>,
+}
+
+/// State events located in one step at most (each one more partial step and an instant);
+/// further ones in the step are applied at its end.
+pub const LOCATED_PER_STEP: usize = 4;
+
+/// Located events whose times differ by at most this fraction of the step are simultaneous.
+const SIMULTANEOUS: f64 = 1e-6;
+
+/// A relation whose event acted takes its live value again when the actions moved its
+/// function beyond this fraction of how far it moved over the part of the step it crossed in
+/// (|z0| + |z1|); closer, its live value is the located time's rounding.
+const MOVED: f64 = 1e-6;
+
+/// The most step-function evaluations one step with `events` may need, with R =
+/// [`crate::plan::EVENT_ITERATIONS`] rounds per instant, L located events per part of a step
+/// (the located events, at most [`LOCATED_PER_STEP`]) and T time events: 1 without events;
+/// otherwise (T + 1) parts, each L(R + 2) + 1 (each located event: the part tried, repeated up
+/// to it, its instant; then the last try) plus R for an instant at its end when some event is
+/// located or `discrete` (discrete conditions or variables that may change without an event),
+/// and an instant of R at each time event. What `rtc analyze` prints.
+pub fn step_bound<V: crate::symbolic::Var>(
+    events: &[crate::system::Event<V>],
+    discrete: bool,
+) -> u32 {
+    let r = crate::plan::EVENT_ITERATIONS as u32;
+    let timed = events.iter().filter(|e| e.sample.is_some() || e.at).count() as u32;
+    let located = events
+        .iter()
+        .filter(|e| e.sample.is_none() && !e.initial && e.discrete.is_none() && !e.at)
+        .count()
+        .min(LOCATED_PER_STEP) as u32;
+    if events.is_empty() && !discrete {
+        return 1;
+    }
+    let end = if located > 0 || discrete { r } else { 0 };
+    (timed + 1) * (located * (r + 2) + 1 + end) + timed * r
+}
+
+/// Event rows kept between two takes at most (a run that records more drops the rest: the
+/// frame rows go on).
+const MAX_EVENT_ROWS: usize = 1 << 20;
+
+impl<'p> Events<'p> {
+    pub fn new(plan: &'p Plan) -> Events<'p> {
+        Events {
+            plan,
+            snapshot: Vec::new(),
+            log: Vec::new(),
+            calls: 0,
+            max_calls: 0,
+            zeno: Zeno::Stop,
+            last: vec![None; plan.events.len()],
+            disabled: vec![false; plan.events.len()],
+            held: Vec::new(),
+            chatter: None,
+            cond: vec![false; plan.events.len()],
+            max_rounds: 0,
+            terminated: None,
+            has_at: plan.events.iter().any(|e| e.at),
+            pool: Vec::new(),
+            due: Vec::new(),
+            fired: Vec::new(),
+            asserted: Vec::new(),
+            warned: vec![(None, 0); plan.warnings.len()],
+            rows: None,
+            tol: 0.0,
+            zscale: vec![0.0; plan.events.len()],
+            observes: plan.relation_observes(),
+            ranks: plan.event_ranks(),
+        }
+    }
+
+    /// Record every output just before and just after each event instant (for result files:
+    /// a jump shows as two rows at its time).
+    pub fn record_rows(&mut self) {
+        self.rows = Some(Vec::new());
+    }
+
+    /// The outputs at `t` as an event row, when rows are recorded.
+    fn row(&mut self, it: &mut dyn Stepper, mem: &[f64], t: f64) {
+        if let Some(rows) = self.rows.as_mut() {
+            if rows.len() < MAX_EVENT_ROWS {
+                let mut out = vec![0.0; self.plan.outputs.len()];
+                it.outputs(self.plan, mem, &mut out);
+                rows.push((t, out));
+            }
+        }
+    }
+
+    /// The zero-crossing functions (0 for events that have none; discrete conditions as 0/1),
+    /// then their time derivatives where the location is cubic, then the live values of the
+    /// events' relations (0/1).
+    fn values(&mut self, it: &mut dyn Stepper, mem: &[f64]) -> Vec<f64> {
+        // Buffers are reused: a step without an event allocates nothing.
+        let mut z = self.pool.pop().unwrap_or_default();
+        z.clear();
+        z.resize(3 * self.plan.events.len(), 0.0);
+        it.event_values(self.plan, mem, &mut z);
+        z
+    }
+
+    fn recycle(&mut self, z: Vec<f64>) {
+        self.pool.push(z);
+    }
+
+    /// Spare value vectors kept for reuse (bounded: steps do not allocate once warm).
+    pub fn spare_buffers(&self) -> usize {
+        self.pool.len()
+    }
+
+    /// Whether event `k` is located from its zero-crossing function.
+    fn located(&self, k: usize) -> bool {
+        let e = &self.plan.events[k];
+        !self.disabled[k] && e.sample.is_none() && !e.initial && e.discrete.is_none() && !e.at
+    }
+
+    /// The slot of the relation event `k` keeps frozen, if it is one.
+    fn frozen(&self, k: usize) -> Option<usize> {
+        self.plan.events[k]
+            .relation
+            .and_then(|r| r.slot)
+            .map(|s| s.index())
+    }
+
+    /// Whether event `k` happened between the values `z0` and `z1` of the event functions
+    /// (`mem`: the memory at the end, where a frozen relation's slot still has its old value):
+    /// a frozen relation whose live value differs from its slot, or a when-condition that
+    /// became true.
+    fn crossed(&self, k: usize, z0: &[f64], z1: &[f64], mem: &[f64]) -> bool {
+        if !self.located(k) {
+            return false;
+        }
+        let n = self.plan.events.len();
+        match self.frozen(k) {
+            Some(slot) => (z1[2 * n + k] != 0.0) != (mem[slot] != 0.0),
+            None if self.plan.events[k].both => (z0[k] > 0.0) != (z1[k] > 0.0),
+            None => !self.active(k, z0[k]) && self.active(k, z1[k]),
+        }
+    }
+
+    fn active(&self, k: usize, z: f64) -> bool {
+        if !self.located(k) {
+            return false;
+        }
+        let e = &self.plan.events[k];
+        match (e.below, e.closed) {
+            (true, _) => z <= 0.0,
+            (false, true) => z >= 0.0,
+            (false, false) => z > 0.0,
+        }
+    }
+
+    /// The actions of event `k`: the assignments in their sorted order, then the
+    /// re-initialisations.
+    fn apply(&mut self, it: &mut dyn Stepper, k: usize, mem: &mut [f64], te: f64) {
+        it.event_action(self.plan, mem, k);
+        if self.plan.events[k].terminate.is_some() && self.terminated.is_none() {
+            self.terminated = Some((k, te));
+        }
+    }
+
+    /// The when-conditions' values in `z` (from [`Self::values`]): the discrete conditions,
+    /// and the relations of time scheduled as time events.
+    fn conditions(&self, z: &[f64]) -> Vec<bool> {
+        let n = self.plan.events.len();
+        self.plan
+            .events
+            .iter()
+            .enumerate()
+            .map(|(k, e)| match (e.discrete, e.relation) {
+                (Some(_), _) => z[k] != 0.0,
+                (None, Some(r)) if r.slot.is_none() => z[2 * n + k] != 0.0,
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// The first discrete-valued variable whose `pre` value differs from it (bitwise): the
+    /// event iteration has not settled.
+    fn unsettled(&self, mem: &[f64]) -> Option<usize> {
+        self.plan
+            .discrete_pre
+            .iter()
+            .position(|&(p, v)| mem[p.index()].to_bits() != mem[v.index()].to_bits())
+    }
+
+    /// The conditions in `now` that are true and were not at the last instant.
+    fn edges(&self, now: &[bool]) -> Vec<usize> {
+        (0..now.len())
+            .filter(|&j| now[j] && !self.cond[j])
+            .collect()
+    }
+
+    /// [`Self::edges`] at the end of a step, without the relations of time: their time
+    /// events act at their times.
+    fn step_edges(&self, now: &[bool]) -> Vec<usize> {
+        (0..now.len())
+            .filter(|&j| now[j] && !self.cond[j] && !self.plan.events[j].at)
+            .collect()
+    }
+
+    /// An event instant at `te`, the event iteration of specification 8.6: rounds of
+    /// `pre(v) := v`, the actions of the events that fire (those in `first`, logged with
+    /// `outcome`, then those whose conditions became true), and the model solved at `te`
+    /// (a zero-length step), until nothing fires, no frozen relation changes its value and
+    /// every discrete variable equals its `pre` value.
+    fn instant(
+        &mut self,
+        it: &mut dyn Stepper,
+        first: &[usize],
+        mem: &mut [f64],
+        te: f64,
+        outcome: Outcome,
+    ) -> Status {
+        let p = self.plan;
+        let n = p.events.len();
+        self.row(it, mem, te);
+        let mut z_before = self.values(it, mem);
+        let mut acted: Vec<usize> = first.to_vec();
+        let mut fire: Vec<usize> = first.to_vec();
+        let mut round = 0;
+        // A round starts with pre(v) := v; within it the model is solved again with the frozen
+        // relations that moved and the when-clauses whose conditions its solution made true
+        // (with the same pre values: relations and when-equations hold together with the
+        // others); the next round starts when nothing moves and a discrete variable changed.
+        let mut new_round = true;
+        loop {
+            if round == crate::plan::EVENT_ITERATIONS {
+                self.recycle(z_before);
+                let event = match (fire.first(), self.unsettled(mem)) {
+                    (Some(&k), _) => k,
+                    (None, Some(d)) => n + d,
+                    (None, None) => 0,
+                };
+                return Status::EventIteration { event };
+            }
+            if new_round {
+                it.event_pre(p, mem);
+            }
+            // In order; of the branches of one when/elsewhen chain only the first acts.
+            for &k in &fire {
+                let (chain, branch) = p.events[k].chain;
+                let outranked = chain != usize::MAX
+                    && fire.iter().any(|&o| {
+                        o != k && p.events[o].chain.0 == chain && p.events[o].chain.1 < branch
+                    });
+                if outranked {
+                    continue;
+                }
+                self.apply(it, k, mem, te);
+                self.log.push(EventRecord {
+                    time: te,
+                    index: k,
+                    condition: p.events[k].text.clone(),
+                    outcome: if round == 0 {
+                        outcome
+                    } else {
+                        Outcome::Handled
+                    },
+                });
+            }
+            let st = self.call(it, mem, te, 0.0);
+            if st != Status::Ok {
+                self.recycle(z_before);
+                return st;
+            }
+            round += 1;
+            let z = self.values(it, mem);
+            // Frozen relations take their live values: those whose events did not act, and
+            // those that acted but that the actions moved away from their threshold (a
+            // transition's `time >= t_start + waitTime` once `t_start := time`). Relations
+            // hold at an instant with the rest (specification 8.5): one that moved is solved
+            // with again in the same round.
+            let mut moved = false;
+            for k in 0..n {
+                let Some(slot) = self.frozen(k) else { continue };
+                let e = &p.events[k];
+                // A relation whose event acted is at its threshold at the instant: its live
+                // value there is rounding, unless the actions moved it clearly away (a timer
+                // reset: `timer.y >= 1` from 1 back to 0) — for a relation that observes the
+                // model; a switch's function changes its meaning with the switch.
+                let resync = !acted.contains(&k)
+                    || (e.at && (z[k] - te).abs() > self.tol)
+                    || (e.both && self.observes[k] && z[k].abs() > MOVED * self.zscale[k]);
+                let live = z[2 * n + k] != 0.0;
+                if resync && live != (mem[slot] != 0.0) {
+                    mem[slot] = if live { 1.0 } else { 0.0 };
+                    moved = true;
+                }
+            }
+            if moved {
+                self.recycle(z);
+                fire.clear();
+                new_round = false;
+                continue;
+            }
+            let now = self.conditions(&z);
+            // The conditions of the events that just acted count as true from before: they
+            // fire again only after going false.
+            for &k in &fire {
+                self.cond[k] = true;
+            }
+            fire = self.edges(&now);
+            // Located when-conditions the actions moved across their threshold.
+            for j in 0..n {
+                if self.frozen(j).is_none()
+                    && !p.events[j].both
+                    && !acted.contains(&j)
+                    && !fire.contains(&j)
+                    && !self.active(j, z_before[j])
+                    && self.active(j, z[j])
+                {
+                    fire.push(j);
+                }
+            }
+            // Of those, the lowest rank acts now; the others are checked again after the
+            // model is solved with its actions ([`Plan::event_ranks`]).
+            if let Some(low) = fire.iter().map(|&j| self.ranks[j]).min() {
+                fire.retain(|&j| self.ranks[j] == low);
+            }
+            let mut now = now;
+            for j in 0..n {
+                if now[j] && !self.cond[j] && !fire.contains(&j) {
+                    now[j] = false;
+                }
+            }
+            self.cond = now;
+            let old = std::mem::replace(&mut z_before, z);
+            self.recycle(old);
+            if !fire.is_empty() {
+                acted.extend_from_slice(&fire);
+                new_round = false;
+                continue;
+            }
+            if self.unsettled(mem).is_none() {
+                break;
+            }
+            new_round = true;
+        }
+        self.recycle(z_before);
+        self.max_rounds = self.max_rounds.max(round);
+        self.row(it, mem, te);
+        Status::Ok
+    }
+
+    /// After initialisation: the frozen relations take their values at the start, the
+    /// when-conditions theirs; then the instant at the start time runs the `initial()` events,
+    /// the samples due then and the relations of time whose time has come, and settles the
+    /// discrete variables (`pre(v)` is the start value before it).
+    pub fn initial(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t0: f64) -> Status {
+        let n = self.plan.events.len();
+        let z = self.values(it, mem);
+        for k in 0..n {
+            if let Some(slot) = self.frozen(k) {
+                mem[slot] = if z[2 * n + k] != 0.0 { 1.0 } else { 0.0 };
+            }
+        }
+        self.recycle(z);
+        let z = self.values(it, mem);
+        self.cond = self.conditions(&z);
+        // Time events of relations whose time has come (T <= t0) set their after-value.
+        let first: Vec<usize> = (0..n)
+            .filter(|&k| {
+                let e = &self.plan.events[k];
+                e.initial
+                    || (e.at && self.frozen(k).is_some() && z[k] <= t0)
+                    || e.sample
+                        .is_some_and(|(start, interval)| (start - t0).abs() <= 1e-9 * interval)
+            })
+            .collect();
+        self.recycle(z);
+        if first.is_empty() && self.plan.discrete_pre.is_empty() {
+            return self.check(it, mem, true, t0);
+        }
+        // The run's first row is the state after this instant: no event rows for it.
+        let rows = self.rows.take();
+        let st = self.instant(it, &first, mem, t0, Outcome::Handled);
+        self.rows = rows;
+        if st != Status::Ok {
+            return st;
+        }
+        match self.terminated {
+            Some((event, _)) => Status::Terminated { event },
+            None => self.check(it, mem, true, t0),
+        }
+    }
+    /// The assertions on the values at `t` after a step (`initial`: after initialisation,
+    /// those of `when initial()` first), evaluated by the engine: compiled code costs what the
+    /// conditions cost. Warning-level assertions that fail are counted (the first failure's
+    /// time kept) and do not stop the run.
+    fn check(&mut self, it: &mut dyn Stepper, mem: &[f64], initial: bool, t: f64) -> Status {
+        let p = self.plan;
+        let (n, m) = (p.assertions.len(), p.initial_assertions.len());
+        if n == 0 && p.warnings.is_empty() && !initial {
+            return Status::Ok;
+        }
+        let mut a = std::mem::take(&mut self.asserted);
+        a.resize(n + m + p.warnings.len(), 1.0);
+        it.assertion_values(p, mem, &mut a);
+        let failed = if initial {
+            (n..n + m).chain(0..n).find(|&k| a[k] == 0.0)
+        } else {
+            (0..n).find(|&k| a[k] == 0.0)
+        };
+        for (w, &v) in self.warned.iter_mut().zip(&a[n + m..]) {
+            if v == 0.0 {
+                w.0.get_or_insert(t);
+                w.1 += 1;
+            }
+        }
+        self.asserted = a;
+        failed.map_or(Status::Ok, |index| Status::Assertion { index })
+    }
+
+    /// The warning-level assertions that failed: (message, first time, failed checks).
+    pub fn warnings(&self) -> impl Iterator<Item = (&str, f64, u64)> + '_ {
+        self.warned
+            .iter()
+            .zip(&self.plan.warnings)
+            .filter_map(|(&(t, n), (_, m))| Some((m.as_str(), t?, n)))
+    }
+
+    /// When time event `k` is next due after `t` (beyond the tolerance): a sample's next tick,
+    /// a relation of time's time (in `z`, the event values at t); `None` for other events.
+    fn due_time(&self, z: &[f64], k: usize, t: f64, tol: f64) -> Option<f64> {
+        let e = &self.plan.events[k];
+        if e.at {
+            return (z[k] > t + tol).then_some(z[k]);
+        }
+        let (start, interval) = e.sample?;
+        let mut j = if start > t + tol {
+            0.0
+        } else {
+            ((t - start) / interval).floor() + 1.0
+        };
+        if start + j * interval <= t + tol {
+            j += 1.0;
+        }
+        Some(start + j * interval)
+    }
+
+    /// The earliest time in (t, end] at which time events are due, with every event due then
+    /// (within the tolerance: simultaneous samples, three switches closing at one time) in
+    /// `self.due`; `z` has the event values at t.
+    fn time_events(&mut self, z: &[f64], t: f64, end: f64, tol: f64) -> Option<f64> {
+        let n = self.plan.events.len();
+        let first = (0..n)
+            .filter_map(|k| self.due_time(z, k, t, tol))
+            .filter(|&te| te <= end + tol)
+            .min_by(f64::total_cmp)?;
+        self.due.clear();
+        for k in 0..n {
+            if self
+                .due_time(z, k, t, tol)
+                .is_some_and(|te| (te - first).abs() <= tol)
+            {
+                self.due.push(k);
+            }
+        }
+        Some(first)
+    }
+
+    /// One step from `t` to `t + h` with event handling: a time event due in the step splits
+    /// it at the event's known time (no location needed), state events are located inside
+    /// each part. A `terminate` that ran in the step is reported at its end (status 6).
+    pub fn step(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
+        self.calls = 0;
+        let mut st = self.step_timed(it, mem, t, h);
+        if st == Status::Ok && !self.held.is_empty() {
+            // Held states keep their values; a zero-length step makes the rest consistent.
+            for &(slot, x) in &self.held {
+                mem[slot] = x;
+            }
+            st = self.call(it, mem, t + h, 0.0);
+        }
+        self.max_calls = self.max_calls.max(self.calls);
+        match (st, self.terminated) {
+            (Status::Ok, Some((event, _))) => Status::Terminated { event },
+            (Status::Ok, None) => self.check(it, mem, false, t + h),
+            _ => st,
+        }
+    }
+
+    /// The most step-function evaluations one step may need ([`step_bound`]), one more while
+    /// a chattering event is held.
+    pub fn bound(&self) -> u32 {
+        let p = self.plan;
+        let held =
+            u32::from(self.zeno == Zeno::Hold && p.events.iter().any(|e| e.sample.is_none()));
+        step_bound(
+            &p.events,
+            p.events.iter().any(|e| e.discrete.is_some()) || !p.discrete_pre.is_empty(),
+        ) + held
+    }
+
+    /// One evaluation of the step function, counted.
+    fn call(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
+        self.calls += 1;
+        it.step(mem, t, h)
+    }
+
+    /// The step with its time events: each instant at which some are due splits it at that
+    /// known time (no location needed), all events due then acting together; state events
+    /// are located inside each part. A time event due a second time in one step (a sample
+    /// faster than the step) chatters: its occurrences cannot be resolved.
+    fn step_timed(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
+        if self.plan.events.is_empty() && self.plan.discrete_pre.is_empty() {
+            return self.call(it, mem, t, h);
+        }
+        let end = t + h;
+        let tol = 1e-9 * h.abs().max(f64::MIN_POSITIVE);
+        self.tol = tol;
+        self.fired.clear();
+        let mut cur = t;
+        loop {
+            // From t the rest is h itself (bitwise what a step without events gets).
+            let rest = if cur == t { h } else { end - cur };
+            let z = if self.has_at {
+                self.values(it, mem)
+            } else {
+                Vec::new()
+            };
+            let found = self.time_events(&z, cur, end, tol);
+            if self.has_at {
+                self.recycle(z);
+            }
+            let Some(te) = found else {
+                return self.step_state(it, mem, cur, rest);
+            };
+            if let Some(&k) = self.due.iter().find(|k| self.fired.contains(k)) {
+                return Status::Chattering { event: k };
+            }
+            let at_end = (te - end).abs() <= tol;
+            let h1 = if at_end { rest } else { te - cur };
+            let st = self.step_state(it, mem, cur, h1);
+            if st != Status::Ok {
+                return st;
+            }
+            let te = if at_end { end } else { te };
+            let due = std::mem::take(&mut self.due);
+            let st = self.instant(it, &due, mem, te, Outcome::Handled);
+            self.fired.extend_from_slice(&due);
+            self.due = due;
+            if st != Status::Ok || at_end {
+                return st;
+            }
+            cur = te;
+        }
+    }
+
+    /// A step with state-event handling only: the step is taken; the earliest event in it
+    /// is located by one interpolation, the step repeated up to it and the instant run; then
+    /// the rest of the step is taken the same way, up to [`LOCATED_PER_STEP`] located events
+    /// per step. Events still found after that are applied at the end of the step, unlocated,
+    /// and counted as deferred; so are conditions that became true and discrete variables that
+    /// changed without an event (an instant at the end).
+    fn step_state(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
+        let end = t + h;
+        let n = self.plan.events.len();
+        let mut cur = t;
+        // The event just handled, and its function's value past the crossing: at the located
+        // time its function is only approximately zero, and it must not fire again there.
+        let mut just: Option<(usize, f64)> = None;
+        let mut located_here: Vec<usize> = Vec::new();
+        loop {
+            // From t the rest is h itself (bitwise what a step without events gets).
+            let rest = if cur == t { h } else { end - cur };
+            let mut z0 = self.values(it, mem);
+            if let Some((k, zk)) = just {
+                z0[k] = zk;
+            }
+            self.snapshot.clear();
+            self.snapshot.extend_from_slice(mem);
+            let st = self.call(it, mem, cur, rest);
+            if st != Status::Ok {
+                self.recycle(z0);
+                return st;
+            }
+            let z1 = self.values(it, mem);
+            let crossed: Vec<usize> = (0..n).filter(|&k| self.crossed(k, &z0, &z1, mem)).collect();
+            // How far each crossed function moved over the part: the scale of its rounding
+            // at the located time.
+            for &k in &crossed {
+                self.zscale[k] = z0[k].abs() + z1[k].abs();
+            }
+            if crossed.is_empty() || located_here.len() == LOCATED_PER_STEP {
+                // No event (or no more located in this step): still an instant at the end for
+                // the events that crossed, the conditions that became true, and the discrete
+                // variables that changed without an event.
+                let now = self.conditions(&z1);
+                let mut fire = crossed;
+                for j in self.step_edges(&now) {
+                    if !fire.contains(&j) {
+                        fire.push(j);
+                    }
+                }
+                self.recycle(z0);
+                self.recycle(z1);
+                if fire.is_empty() && self.unsettled(mem).is_none() {
+                    return Status::Ok;
+                }
+                return self.instant(it, &fire, mem, end, Outcome::Deferred);
+            }
+            // One interpolation per crossed function: regula falsi, or the inverse cubic
+            // Hermite for methods of order 3 and more. The earliest is handled.
+            let cubic = |k: usize| self.plan.events[k].dz.is_some();
+            let located = |k: usize| {
+                if self.plan.events[k].jump {
+                    1.0
+                } else {
+                    locate(z0[k], z1[k], z0[n + k], z1[n + k], rest, cubic(k))
+                }
+            };
+            let thetas: Vec<(usize, f64)> = crossed.iter().map(|&k| (k, located(k))).collect();
+            let (k, theta) = thetas
+                .iter()
+                .copied()
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .expect("some event crossed");
+            // Events located within a millionth of the step of the earliest happen at its
+            // instant together (the diodes of a bridge commutating at a zero of the source).
+            let mut together: Vec<usize> = vec![k];
+            together.extend(
+                thetas
+                    .iter()
+                    .filter(|&&(j, th)| j != k && th - theta <= SIMULTANEOUS)
+                    .map(|&(j, _)| j),
+            );
+            let zk = z1[k];
+            self.recycle(z1);
+            let h1 = theta * rest;
+            // An event at the end of the step ends it there.
+            let te = if theta >= 1.0 { end } else { cur + h1 };
+            if theta < 1.0 {
+                mem.copy_from_slice(&self.snapshot);
+                let st = self.call(it, mem, cur, h1);
+                if st != Status::Ok {
+                    self.recycle(z0);
+                    return st;
+                }
+                // Events the partial step already carried past their thresholds (located
+                // later, but crossed by te: an interpolation on a curved function lands late)
+                // act at this instant too, rather than never.
+                let ze = self.values(it, mem);
+                for &j in &crossed {
+                    if !together.contains(&j) && self.crossed(j, &z0, &ze, mem) {
+                        together.push(j);
+                    }
+                }
+                self.recycle(ze);
+            }
+            self.recycle(z0);
+            let st = self.instant(it, &together, mem, te, Outcome::Handled);
+            if st != Status::Ok {
+                return st;
+            }
+            // The chattering rule: close to its previous occurrence twice in a row, or a
+            // when-condition back in the same step.
+            let previous = self.last[k];
+            let gap = previous.map_or(f64::INFINITY, |(tp, _)| te - tp);
+            let close = gap < crate::plan::ZENO_STEPS * h;
+            self.last[k] = Some((te, close));
+            // A when-condition true again in the step that handled it came back faster than
+            // the step resolves (a relation flipping back is an event of its own).
+            let again = !self.plan.events[k].both && located_here.contains(&k);
+            if close && (previous.is_some_and(|(_, c)| c) || again) {
+                // The states just after the event: what a chattering event holds.
+                self.snapshot.copy_from_slice(mem);
+                let st = self.chattering(k, te, gap, mem);
+                if st != Status::Ok {
+                    return st;
+                }
+            }
+            located_here.push(k);
+            if te >= end {
+                return Status::Ok;
+            }
+            cur = te;
+            just = Some((k, zk));
+        }
+    }
+
+    /// Event `k`, handled at `te`, chatters: stop, or hold its states at their values just
+    /// after the event (in `self.snapshot`) from the end of this step on.
+    fn chattering(&mut self, k: usize, te: f64, gap: f64, mem: &mut [f64]) -> Status {
+        let p = self.plan;
+        let mut slots: Vec<usize> = p.events[k]
+            .reinits
+            .iter()
+            .map(|&(x, _)| x.index())
+            .collect();
+        let mut leaves = Vec::new();
+        p.arena.leaves(p.events[k].z, &mut leaves);
+        for n in leaves {
+            if let crate::symbolic::Node::Var(v) = n {
+                if p.vars[v.index()].kind == SlotKind::System(SVarKind::State) {
+                    slots.push(v.index());
+                }
+            }
+        }
+        slots.sort_unstable();
+        slots.dedup();
+        let last = self
+            .log
+            .iter_mut()
+            .rev()
+            .find(|r| r.index == k)
+            .expect("the event was logged");
+        let mut held = Vec::new();
+        match self.zeno {
+            Zeno::Stop => last.outcome = Outcome::Stopped,
+            Zeno::Hold => {
+                last.outcome = Outcome::Held;
+                self.disabled[k] = true;
+                for &s in &slots {
+                    self.held.push((s, self.snapshot[s]));
+                    mem[s] = self.snapshot[s];
+                    held.push(p.vars[s].name.clone());
+                }
+            }
+        }
+        self.chatter = Some(Chatter {
+            event: k,
+            time: te,
+            gap,
+            held,
+        });
+        match self.zeno {
+            Zeno::Stop => Status::Chattering { event: k },
+            Zeno::Hold => Status::Ok,
+        }
+    }
+
+    /// What the chattering rule found, in words (for the run's summary).
+    pub fn chatter_message(&self) -> Option<String> {
+        let c = self.chatter.as_ref()?;
+        let e = &self.plan.events[c.event];
+        Some(match self.zeno {
+            Zeno::Stop => format!(
+                "event {} (`{}`) chatters at t = {}: handled again {:e} s after its previous occurrence (chattering rule); the run stops (--zeno hold holds its states instead)",
+                c.event, e.text, c.time, c.gap
+            ),
+            Zeno::Hold => format!(
+                "event {} (`{}`) chatters at t = {}: handled again {:e} s after its previous occurrence (chattering rule); held from there to the end of the run: {}",
+                c.event,
+                e.text,
+                c.time,
+                c.gap,
+                if c.held.is_empty() {
+                    "no states (the event is no longer located)".to_string()
+                } else {
+                    c.held.join(", ")
+                }
+            ),
+        })
+    }
+
+    /// What `terminate` said, if it ran: "t = …: event k (`cond`): message".
+    pub fn termination(&self) -> Option<String> {
+        let (k, te) = self.terminated?;
+        let e = &self.plan.events[k];
+        Some(format!(
+            "terminated at t = {te} by event {k} (`{}`): {}",
+            e.text,
+            e.terminate.as_deref().unwrap_or("")
+        ))
+    }
+
+    /// The event log as CSV: `time,event,condition,handled`.
+    pub fn csv(&self) -> String {
+        let mut s = String::from("time,event,condition,handled\n");
+        for r in &self.log {
+            rtc_runtime::io::push_f64(&mut s, r.time);
+            s.push_str(&format!(
+                ",{},\"{}\",{}\n",
+                r.index,
+                r.condition.replace('"', "\"\""),
+                r.outcome.name()
+            ));
+        }
+        s
+    }
+}
