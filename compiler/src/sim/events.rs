@@ -490,9 +490,9 @@ impl<'p> Events<'p> {
                 fire.retain(|&j| self.ranks[j] == low);
             }
             let mut now = now;
-            for j in 0..n {
-                if now[j] && !self.cond[j] && !fire.contains(&j) {
-                    now[j] = false;
+            for (j, c) in now.iter_mut().enumerate() {
+                if *c && !self.cond[j] && !fire.contains(&j) {
+                    *c = false;
                 }
             }
             self.cond = now;
