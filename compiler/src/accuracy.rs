@@ -384,12 +384,15 @@ pub fn root_errors(
             let (phi, _) = scheme
                 .one_step(lin, h, 0.0)
                 .ok_or("the step matrix is singular at this step")?;
-            let zs: Vec<C64> = phi
-                .clone()
-                .schur()
-                .eigenvalues()
-                .unwrap_or_default()
-                .iter()
+            let zs: Vec<C64> = nalgebra::linalg::Schur::try_new(
+                phi.clone(),
+                f64::EPSILON,
+                1000 * phi.nrows().max(1),
+            )
+            .ok_or("the eigenvalues of the step matrix did not converge")?
+            .eigenvalues()
+            .unwrap_or_default()
+            .iter()
                 .copied()
                 .collect();
             pair_roots(&lin.jacobian.map(c), &lambdas, &phi, &zs)
@@ -862,7 +865,7 @@ mod tests {
             d: DMatrix::zeros(0, 0),
             symbolic: true,
         };
-        let modes = crate::partition::modes(&lin);
+        let modes = crate::partition::modes(&lin).unwrap();
         (lin, modes)
     }
 
@@ -1040,5 +1043,104 @@ mod tests {
             );
             assert!((e.gain - ((want / hc).norm() - 1.0)).abs() < 1e-12);
         }
+    }
+}
+
+/// How far a mode of the method's discrete system drifts from the exact mode over a run of
+/// `t_run`, relative to the mode's size at the start: |λ* − λ| times the time over which the
+/// difference e^(λ*t) − e^(λt) ≈ (λ* − λ)·t·e^(λt) can grow, which is the run for a mode that
+/// does not decay within it and 1/(e·|Re λ|) (where t·e^(Re λ·t) peaks) for one that does.
+pub fn drift(r: &RootError, t_run: f64) -> f64 {
+    let grow = if r.lambda.re < 0.0 {
+        t_run.min(1.0 / (std::f64::consts::E * -r.lambda.re))
+    } else {
+        t_run
+    };
+    let d = (r.star - r.lambda).norm() * grow;
+    if d.is_nan() {
+        f64::INFINITY
+    } else {
+        d
+    }
+}
+
+/// What the method does to the model's modes at one step, judged for a run of `t_run`
+/// recorded every `interval` ([`judge`]).
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    /// The mode whose [`drift`] is largest among those the output resolves (|λ| ≤ π/interval,
+    /// the output's Nyquist frequency), with its drift and Howe's e_|λ|.
+    pub worst: Option<(C64, f64, f64)>,
+    /// A stable mode (Re λ < 0) whose discrete root lies outside the unit circle.
+    pub unstable: Option<(C64, C64)>,
+    /// A stable real mode the method turns into a slowly decaying oscillation at the Nyquist
+    /// frequency (discrete root z < −1/2 for |hλ| ≥ 2: the trapezoidal rule's ringing on a
+    /// stiff mode, visible after every discontinuity).
+    pub rings: Option<(C64, C64)>,
+}
+
+impl Verdict {
+    /// Within `tol`: no unstable or ringing mode, and the largest drift at most `tol`.
+    pub fn within(&self, tol: f64) -> bool {
+        self.unstable.is_none()
+            && self.rings.is_none()
+            && self.worst.is_none_or(|(_, d, _)| d <= tol)
+    }
+}
+
+/// [`Verdict`] of `scheme` at step `h` on the modes of the model linearised at its initial
+/// point.
+pub fn judge(
+    lin: &Linearization,
+    modes: &[Mode],
+    scheme: &Scheme,
+    h: f64,
+    t_run: f64,
+    interval: f64,
+) -> Result<Verdict, String> {
+    let roots = root_errors(lin, modes, scheme, h)?;
+    let nyquist = PI / interval;
+    let mut v = Verdict {
+        worst: None,
+        unstable: None,
+        rings: None,
+    };
+    for r in &roots {
+        if r.lambda.re < 0.0 && r.z.norm() > 1.0 + 1e-9 {
+            v.unstable.get_or_insert((r.lambda, r.z));
+        }
+        let real = r.lambda.im.abs() <= 1e-12 * r.lambda.norm();
+        if real && r.lambda.re < 0.0 && h * r.lambda.norm() >= 2.0 && r.z.re < -0.5 {
+            v.rings.get_or_insert((r.lambda, r.z));
+        }
+        if r.lambda.norm() <= nyquist {
+            let d = drift(r, t_run);
+            if v.worst.is_none_or(|(_, w, _)| d > w) {
+                v.worst = Some((r.lambda, d, r.e_abs));
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// The methods rtc chooses from when the user names none: the A-stable implicit formulas
+/// (a hybrid model's stiff modes may appear only after its first events, so an explicit
+/// formula judged at the initial point is not trusted), cheapest first.
+pub const DEFAULT_CANDIDATES: [&str; 3] = ["be", "trapezoid", "radau"];
+
+/// Steps per output interval rtc tries for the default method: 1, 2, 4, …, this.
+pub const MAX_REFINEMENT: u32 = 32;
+
+/// A mode in words: λ with its time constant or period.
+pub fn mode_text(l: C64) -> String {
+    if l.im.abs() <= 1e-12 * l.norm() {
+        format!("λ = {:.4e} (time constant {:.3e} s)", l.re, 1.0 / l.norm())
+    } else {
+        format!(
+            "λ = {:.4e} ± {:.4e}j (period {:.3e} s)",
+            l.re,
+            l.im.abs(),
+            2.0 * PI / l.im.abs()
+        )
     }
 }

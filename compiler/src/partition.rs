@@ -259,13 +259,58 @@ pub fn eigenvector(a: &DMatrix<Complex<f64>>, lambda: Complex<f64>) -> DVector<C
     v
 }
 
+/// Iterations of the Schur decomposition at most (per eigenvalue, nalgebra's count): its QR
+/// iteration does not always converge, and unbounded it would not return.
+const SCHUR_ITERATIONS: usize = 1000;
+
+/// The eigenvalues of a square matrix, or why not (non-finite entries, no convergence). The
+/// matrix is split into the blocks of its strongly connected components first (a Jacobian's
+/// states are often decoupled in groups: block-triangular after a permutation, its eigenvalues
+/// are those of the diagonal blocks), and each block of more than one state is scaled to entries
+/// of at most 1 before its Schur decomposition; a zero block has zero eigenvalues (nalgebra's
+/// QR iteration does not converge on one).
+pub fn eigenvalues(m: &DMatrix<f64>) -> Result<Vec<Complex<f64>>, String> {
+    if m.iter().any(|x| !x.is_finite()) {
+        return Err("the Jacobian at the initial point has non-finite entries".into());
+    }
+    let n = m.nrows();
+    let mut g = petgraph::graph::DiGraph::<(), ()>::new();
+    let nodes: Vec<_> = (0..n).map(|_| g.add_node(())).collect();
+    for i in 0..n {
+        for j in 0..n {
+            if i != j && m[(i, j)] != 0.0 {
+                g.add_edge(nodes[j], nodes[i], ());
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    for comp in petgraph::algo::tarjan_scc(&g) {
+        let idx: Vec<usize> = comp.iter().map(|x| x.index()).collect();
+        if idx.len() == 1 {
+            out.push(Complex::new(m[(idx[0], idx[0])], 0.0));
+            continue;
+        }
+        let k = idx.len();
+        let block = DMatrix::from_fn(k, k, |a, b| m[(idx[a], idx[b])]);
+        let scale = block.iter().fold(0.0f64, |acc, x| acc.max(x.abs()));
+        if scale == 0.0 {
+            out.extend(std::iter::repeat_n(Complex::new(0.0, 0.0), k));
+            continue;
+        }
+        let s = nalgebra::linalg::Schur::try_new(block / scale, f64::EPSILON, SCHUR_ITERATIONS * k)
+            .ok_or("the eigenvalues of the Jacobian at the initial point did not converge")?;
+        out.extend(s.complex_eigenvalues().iter().map(|&l| l * scale));
+    }
+    Ok(out)
+}
+
 /// Eigenvalues with state participation factors.
-pub fn modes(lin: &Linearization) -> Vec<Mode> {
+pub fn modes(lin: &Linearization) -> Result<Vec<Mode>, String> {
     let n = lin.states.len();
     if n == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let eig = lin.jacobian.clone().complex_eigenvalues();
+    let eig = eigenvalues(&lin.jacobian)?;
     let a = lin.jacobian.map(|x| Complex::new(x, 0.0));
     let at = a.transpose();
     let mut out: Vec<Mode> = eig
@@ -287,7 +332,7 @@ pub fn modes(lin: &Linearization) -> Vec<Mode> {
         })
         .collect();
     out.sort_by(|a, b| a.lambda.re.total_cmp(&b.lambda.re));
-    out
+    Ok(out)
 }
 
 /// Amplification factor of a method for hλ.

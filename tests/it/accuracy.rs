@@ -133,7 +133,7 @@ fn advised_step_sits_at_the_tolerance() {
     // below, independently of rtc's scan).
     let m = flat("VdPLine.mo", &[("n", 5.0)]);
     let lin = rtc::pipeline::linearize(&m).unwrap();
-    let modes = rtc::partition::modes(&lin);
+    let modes = rtc::partition::modes(&lin).unwrap();
     let fastest = modes.iter().map(|m| m.lambda.norm()).fold(0.0, f64::max);
     let (mut lo, mut hi) = (1e-6f64, 0.5f64);
     for _ in 0..200 {
@@ -293,7 +293,7 @@ fn shared_subexpressions_never_outlive_a_write() {
 fn mixed_mode_roots_pair_with_their_modes() {
     let m = flat("VdPLine.mo", &[("n", 5.0)]);
     let lin = rtc::pipeline::linearize(&m).unwrap();
-    let modes = rtc::partition::modes(&lin);
+    let modes = rtc::partition::modes(&lin).unwrap();
     let h = 1e-4;
     let mixed = Scheme::of(
         &Method::Mixed {
@@ -341,7 +341,7 @@ fn advice_within_a_bandwidth_leaves_the_fast_mode_out() {
             .unwrap()
     };
     let lin = rtc::pipeline::linearize(&m).unwrap();
-    let mut modes = rtc::partition::modes(&lin);
+    let mut modes = rtc::partition::modes(&lin).unwrap();
     modes.retain(|x| x.lambda.norm() <= 2.0 * PI * 1000.0);
     let scheme = Scheme::of(&method("fe"), &lin.states).unwrap();
     let by_hand = largest_step(&lin, &modes, &scheme, 0.01, &[]).unwrap();

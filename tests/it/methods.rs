@@ -457,7 +457,7 @@ fn automatic_partition_picks_the_load() {
     let flat = c.model.expect("model");
     let lin = rtc::pipeline::linearize(&flat).unwrap();
     assert!(lin.symbolic);
-    let modes = rtc::partition::modes(&lin);
+    let modes = rtc::partition::modes(&lin).unwrap();
     // refdata/README.md, "Eigenvalues at t=0", n = 5 with the load.
     let reference = [
         (-1.000001e6, 0.0),
@@ -694,7 +694,7 @@ fn hydraulic_motor_beyond_the_forward_euler_limit() {
         .model
         .expect("model");
     let lin = rtc::pipeline::linearize(&flat).unwrap();
-    let modes = rtc::partition::modes(&lin);
+    let modes = rtc::partition::modes(&lin).unwrap();
     let report = rtc::partition::report(&lin, &modes, Some(1e-4));
     assert!(
         report.contains("forward Euler is stable for h <= 1.6269e-4 s (set by λ = -1.229333e4)"),

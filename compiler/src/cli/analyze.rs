@@ -1,7 +1,7 @@
 //! `rtc analyze`: the step system's blocks, tearing and work bound (the report is
 //! [`crate::export::analysis`]), the linearisation with `--eigenvalues`.
 
-use super::args::{method_of, step_of};
+use super::args::resolve;
 use super::{fail, load_model, out, AnalyzeArgs};
 use crate::diag::Diagnostic;
 use crate::flat::FlatModel;
@@ -13,11 +13,23 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
     };
     let flat = super::args::with_step(flat, &a.method);
     let short = a.model.short_diagnostics;
-    let method = match method_of(&a.method) {
-        Ok(m) => m,
-        Err(d) => return fail(d, &sources, short),
+    // The method and step a run would take (the default chooser's when not given); a model
+    // without a step is still analysed.
+    let (method, h) = match resolve(&a.method, &flat, None) {
+        Ok(r) => {
+            for n in &r.notes {
+                eprintln!("rtc: note: {n}");
+            }
+            for w in &r.warnings {
+                eprintln!("rtc: warning: {w}");
+            }
+            (r.method, Some(r.step))
+        }
+        Err(_) => match super::args::method_of(&a.method) {
+            Ok(m) => (m, None),
+            Err(d) => return fail(d, &sources, short),
+        },
     };
-    let h = step_of(&a.method, &flat).ok();
     let newton = pipeline::Newton {
         max_iterations: a.method.newton_iterations,
         ..pipeline::Newton::default()
@@ -98,7 +110,7 @@ fn accuracy(
         }
     }
     if a.advise {
-        let tol = parse_tolerance(&a.tolerance)?;
+        let tol = super::args::parse_tolerance(a.method.tolerance.as_deref().unwrap_or("1%"))?;
         if let Some(bw) = a.bandwidth.filter(|b| !(b.is_finite() && *b > 0.0)) {
             return Err(cmdline(format!(
                 "--bandwidth {bw}: a frequency in Hz must be positive"
@@ -114,21 +126,6 @@ fn accuracy(
         text.push_str(&advice_table(&advice, tol, &a.freqs));
     }
     Ok(text)
-}
-
-/// `1%`, `0.5 %` or `0.01`.
-fn parse_tolerance(s: &str) -> Result<f64, Box<Diagnostic>> {
-    let t = s.trim();
-    let v = match t.strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
-        None => t.parse::<f64>(),
-    };
-    match v {
-        Ok(x) if x.is_finite() && x > 0.0 && x < 1.0 => Ok(x),
-        _ => Err(cmdline(format!(
-            "--tolerance `{s}`: expected a fraction between 0 and 1 or a percentage, e.g. 1% or 0.01"
-        ))),
-    }
 }
 
 /// A libm call counted as this many floating-point operations when ranking methods.

@@ -10,9 +10,16 @@ use std::path::PathBuf;
 #[derive(Args, Clone)]
 pub struct MethodArgs {
     /// Integration method inlined into the model: fe, be, trapezoid, radau, libe, mixed,
-    /// multirate, rtrk2, rk3, rk4, rtrk4, ab2 or ab3.
-    #[arg(long, default_value = "be")]
-    pub method: String,
+    /// multirate, rtrk2, rk3, rk4, rtrk4, ab2 or ab3 (default: the cheapest of be, trapezoid
+    /// and radau whose errors on the model's modes stay within the tolerance, at the output
+    /// interval divided by 1, 2, 4, … 32 unless --step is given; see the book's Methods).
+    #[arg(long)]
+    pub method: Option<String>,
+    /// How far a mode may drift over the run for the default method and step, and before rtc
+    /// warns about the method's accuracy: `1%` or `0.01` (default: 10^4 × the experiment's
+    /// Tolerance, within 0.1 % and 10 %; 1 % without one).
+    #[arg(long)]
+    pub tolerance: Option<String>,
     /// For --method mixed: the states integrated by backward Euler (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub implicit: Vec<String>,
@@ -69,10 +76,6 @@ pub struct AnalyzeArgs {
     /// per step.
     #[arg(long)]
     pub advise: bool,
-    /// The largest error --advise accepts: `1%` or `0.01` (root errors e_|λ|, gain errors,
-    /// phase errors in radians).
-    #[arg(long, default_value = "1%")]
-    pub tolerance: String,
     /// With --advise: only the modes with |λ| ≤ 2π·HZ count (the dynamics the test cares
     /// about); faster modes are left out of the tolerance.
     #[arg(long, value_name = "HZ", requires = "advise")]
@@ -285,7 +288,7 @@ pub(crate) fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Box<
 /// The method the arguments name (checked against the options that go with it).
 pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
     pipeline::parse_method(&MethodChoice {
-        method: &m.method,
+        method: m.method.as_deref().unwrap_or("be"),
         implicit: &m.implicit,
         implicit_as: &m.implicit_as,
         fast: &m.fast,
@@ -317,4 +320,91 @@ pub(crate) fn step_of(m: &MethodArgs, flat: &FlatModel) -> Result<f64, Box<Diagn
         );
     }
     Ok(h)
+}
+
+/// `1%`, `0.5 %` or `0.01`.
+pub(crate) fn parse_tolerance(s: &str) -> Result<f64, Box<Diagnostic>> {
+    let t = s.trim();
+    let v = match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
+        None => t.parse::<f64>(),
+    };
+    match v {
+        Ok(x) if x.is_finite() && x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err(Box::new(Diagnostic::error(
+            "command-line",
+            format!("--tolerance `{s}`: expected a fraction between 0 and 1 or a percentage, e.g. 1% or 0.01"),
+        ))),
+    }
+}
+
+/// A command's method and step: those the user gives, else the default chooser's
+/// ([`pipeline::default_method`]); with what rtc says about them: notes, and warnings where
+/// the method at the step lets a mode drift beyond the tolerance.
+pub(crate) struct Resolved {
+    pub method: Method,
+    pub step: f64,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Resolves `m` for a run of `t_run` seconds (`None`: the experiment's).
+pub(crate) fn resolve(
+    m: &MethodArgs,
+    flat: &FlatModel,
+    t_run: Option<f64>,
+) -> Result<Resolved, Box<Diagnostic>> {
+    // The output interval: the experiment's (or the run in 500 steps), else the step asked for.
+    let interval = match (pipeline::step_size_or_default(None, flat), m.step) {
+        (Ok((i, _)), _) => i,
+        (Err(_), Some(h)) => pipeline::step_size(Some(h), flat)?,
+        (Err(e), None) => return Err(e),
+    };
+    let tol = pipeline::run_tolerance(
+        flat,
+        m.tolerance.as_deref().map(parse_tolerance).transpose()?,
+    );
+    let start = flat.experiment.start_time.unwrap_or(0.0);
+    let t_run = t_run
+        .or(flat.experiment.stop_time.map(|s| s - start))
+        .filter(|t| *t > 0.0)
+        .unwrap_or(interval * pipeline::DEFAULT_INTERVALS);
+    let span = pipeline::RunSpan { t_run, interval };
+    let newton = pipeline::Newton {
+        max_iterations: m.newton_iterations,
+        ..pipeline::Newton::default()
+    };
+    let lm = pipeline::modes(flat);
+    let mut notes = Vec::new();
+    if let Err(why) = &lm {
+        notes.push(format!("the method's accuracy is not checked: {why}"));
+    }
+    let (method, step) = match &m.method {
+        None => {
+            let c = pipeline::default_method(
+                flat,
+                lm.as_ref().ok(),
+                m.step.unwrap_or(interval),
+                m.step.is_none(),
+                span,
+                tol,
+                newton,
+            );
+            notes.push(c.note);
+            (c.method, c.step)
+        }
+        Some(_) => (method_of(m)?, step_of(m, flat)?),
+    };
+    let (method, note) = pipeline::resolve_method(flat, method, Some(step))?;
+    notes.extend(note);
+    let warnings = match &lm {
+        Ok(lm) => pipeline::accuracy_warnings(flat, lm, &method, step, interval, span, tol, newton),
+        Err(_) => Vec::new(),
+    };
+    Ok(Resolved {
+        method,
+        step,
+        notes,
+        warnings,
+    })
 }

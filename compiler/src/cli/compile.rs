@@ -1,7 +1,7 @@
 //! `rtc compile`: a model as a relocatable object, a C header and a JSON description, for a
 //! user's firmware or real-time program (`examples/embedded/` is the minimal harness).
 
-use super::args::{method_of, step_of};
+use super::args::resolve;
 use super::{fail, load_model, CompileArgs, MethodArgs};
 use crate::diag::Diagnostic;
 use crate::export;
@@ -35,12 +35,14 @@ pub(super) fn setup(
     target: Option<&str>,
     flat: &FlatModel,
 ) -> Result<(Method, f64, &'static Target, pipeline::Newton), Box<Diagnostic>> {
-    let method = method_of(m)?;
-    let h = step_of(m, flat)?;
-    let (method, note) = pipeline::resolve_method(flat, method, Some(h))?;
-    if let Some(n) = note {
-        eprintln!("rtc: {n}");
+    let r = resolve(m, flat, None)?;
+    for n in &r.notes {
+        eprintln!("rtc: note: {n}");
     }
+    for w in &r.warnings {
+        eprintln!("rtc: warning: {w}");
+    }
+    let (method, h) = (r.method, r.step);
     let target = match target {
         Some(t) => Target::find(t).ok_or_else(|| unsupported_target(t))?,
         None => Target::host().ok_or_else(|| {

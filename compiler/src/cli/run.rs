@@ -1,7 +1,7 @@
 //! `rtc run`: the plan on the interpreter or as native code, driven by the runtime's
 //! fixed-frame loop, in real time or as fast as possible.
 
-use super::args::{method_of, step_of};
+use super::args::resolve;
 use super::{fail, load_model, RunArgs};
 use crate::diag::Diagnostic;
 use crate::flat::FlatModel;
@@ -39,6 +39,14 @@ pub fn run(a: &RunArgs) -> u8 {
         Ok(code) => code,
         Err(d) => fail(d, &sources, short),
     }
+}
+
+/// The simulated time the run covers, when the command line or the experiment says.
+fn run_span(a: &RunArgs, flat: &FlatModel) -> Option<f64> {
+    let start = flat.experiment.start_time.unwrap_or(0.0);
+    a.duration
+        .or_else(|| a.stop.or(flat.experiment.stop_time).map(|s| s - start))
+        .filter(|t| t.is_finite() && *t > 0.0)
 }
 
 /// When the run starts and stops, its frame, and how often a row is recorded.
@@ -381,12 +389,14 @@ fn report_extras(
 }
 
 fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
-    let method = method_of(&a.method)?;
-    let h = step_of(&a.method, flat)?;
-    let (method, note) = pipeline::resolve_method(flat, method, Some(h))?;
-    if let Some(n) = note {
-        eprintln!("rtc: {n}");
+    let r = resolve(&a.method, flat, run_span(a, flat))?;
+    for n in &r.notes {
+        eprintln!("rtc: note: {n}");
     }
+    for w in &r.warnings {
+        eprintln!("rtc: warning: {w}");
+    }
+    let (method, h) = (r.method, r.step);
     if let Method::Rk(r) = &method {
         if a.realtime && !r.realtime_inputs() {
             eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());

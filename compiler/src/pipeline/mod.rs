@@ -23,6 +23,8 @@ use crate::system::Discretized;
 use crate::system::SysVar;
 use crate::transform::{libe, multirate};
 
+mod choice;
+pub use choice::{accuracy_warnings, default_method, modes, run_tolerance, Choice, RunSpan};
 pub use crate::flatten::Options;
 pub use crate::plan::build::BlockReport;
 pub use crate::plan::{describe, Newton, Plan, Status};
@@ -390,7 +392,7 @@ pub fn linearize(flat: &FlatModel) -> DResult<crate::partition::Linearization> {
 /// step `h` and the automatic partition.
 pub fn eigenvalue_report(flat: &FlatModel, h: Option<f64>) -> DResult<String> {
     let lin = linearize(flat)?;
-    let modes = crate::partition::modes(&lin);
+    let modes = crate::partition::modes(&lin).map_err(analysis_error)?;
     Ok(crate::partition::report(&lin, &modes, h))
 }
 
@@ -402,7 +404,7 @@ fn analysis_error(e: String) -> Box<Diagnostic> {
 /// linearised at its initial point, with the transfer-function errors at `freqs` (Hz).
 pub fn error_report(flat: &FlatModel, method: &Method, h: f64, freqs: &[f64]) -> DResult<String> {
     let lin = linearize(flat)?;
-    let modes = crate::partition::modes(&lin);
+    let modes = crate::partition::modes(&lin).map_err(analysis_error)?;
     let scheme = crate::accuracy::Scheme::of(method, &lin.states).map_err(analysis_error)?;
     crate::accuracy::report(&lin, &modes, &scheme, method.name(), h, freqs).map_err(analysis_error)
 }
@@ -413,7 +415,7 @@ pub use crate::accuracy::Curves;
 /// at `h`, and every mode's root error over steps around `h`.
 pub fn accuracy_curves(flat: &FlatModel, method: &Method, h: f64) -> DResult<Curves> {
     let lin = linearize(flat)?;
-    let modes = crate::partition::modes(&lin);
+    let modes = crate::partition::modes(&lin).map_err(analysis_error)?;
     let scheme = crate::accuracy::Scheme::of(method, &lin.states).map_err(analysis_error)?;
     Ok(crate::accuracy::curves(&lin, &modes, &scheme, h))
 }
@@ -457,7 +459,7 @@ pub fn advise(
     bandwidth: Option<f64>,
 ) -> DResult<Vec<Advice>> {
     let lin = linearize(flat)?;
-    let mut modes = crate::partition::modes(&lin);
+    let mut modes = crate::partition::modes(&lin).map_err(analysis_error)?;
     if let Some(bw) = bandwidth {
         // Only the modes inside the bandwidth count: |λ| ≤ 2π·bandwidth.
         modes.retain(|m| m.lambda.norm() <= 2.0 * std::f64::consts::PI * bw);
@@ -505,7 +507,7 @@ pub fn resolve_method(
         )));
     };
     let lin = linearize(flat)?;
-    let modes = crate::partition::modes(&lin);
+    let modes = crate::partition::modes(&lin).map_err(analysis_error)?;
     let part = crate::partition::partition(&lin, &modes, h);
     if part.implicit.is_empty() {
         return Ok((
