@@ -393,8 +393,8 @@ pub fn root_errors(
             .eigenvalues()
             .unwrap_or_default()
             .iter()
-                .copied()
-                .collect();
+            .copied()
+            .collect();
             pair_roots(&lin.jacobian.map(c), &lambdas, &phi, &zs)
                 .into_iter()
                 .map(|w| (w, Vec::new()))

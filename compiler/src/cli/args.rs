@@ -302,11 +302,25 @@ pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
 /// divided into 500 steps (said on stderr, since the step decides the accuracy).
 /// The model with the step its plans are built for recorded (`--step`, else the experiment's
 /// Interval or the default), which a `delay` buffer is sampled at; unchanged without delays.
+/// Without --method and --step, the default step is no longer than the shortest delay (a
+/// delay reads samples of past steps; the MSL's digital gates delay by 1 ms).
 pub(crate) fn with_step(mut flat: FlatModel, m: &MethodArgs) -> FlatModel {
     if !flat.delays.is_empty() {
+        let default = m.method.is_none() && m.step.is_none();
+        let shortest = flat
+            .delays
+            .iter()
+            .map(|d| d.time)
+            .fold(f64::INFINITY, f64::min);
         flat.experiment.step = pipeline::step_size_or_default(m.step, &flat)
             .ok()
-            .map(|(h, _)| h);
+            .map(|(h, _)| {
+                if default && shortest > 0.0 {
+                    h.min(shortest)
+                } else {
+                    h
+                }
+            });
     }
     flat
 }

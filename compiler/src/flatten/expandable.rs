@@ -218,6 +218,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             is_connector: false,
             inner: false,
             outer: false,
+            inner_part: None,
             prefix: None,
         });
         let n = &mut self.nodes[bus.0 as usize];

@@ -244,6 +244,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             is_connector: false,
             inner: false,
             outer: false,
+            inner_part: None,
             prefix: None,
         });
         let n = &mut self.nodes[node.0 as usize];
@@ -400,7 +401,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let s = &self.slots[sid.0 as usize];
             (s.name.clone(), s.node, s.decl, s.clause, s.inner)
         };
-        if decl.modification.is_some() {
+        // An `inner outer` component's modification applies to its inner half only
+        // (specification 5.5); a plain outer one may have none.
+        if decl.modification.is_some() && !also_inner {
             return Err(Box::new(
                 Diagnostic::error(
                     "outer",
@@ -420,7 +423,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     };
                     let lexical = self.slots[sid.0 as usize].lexical;
                     let outer_class = self.component_class(clause, lexical)?;
-                    let entry = self.instantiate(isid)?;
+                    let entry = if self.slots[isid.0 as usize].outer {
+                        self.inner_part(isid)?
+                    } else {
+                        self.instantiate(isid)?
+                    };
                     // The inner's instance must be of the outer's class or extend it.
                     if let Entry::Nodes { nodes, .. } = &entry {
                         let fits = nodes
@@ -447,7 +454,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             cur = self.nodes[n.0 as usize].parent;
         }
         if also_inner {
-            return self.instantiate_inner(sid);
+            // No enclosing inner: its inner half is the component itself.
+            let e = self.instantiate_inner(sid)?;
+            self.slots[sid.0 as usize].inner_part = Some(e.clone());
+            return Ok(e);
         }
         let lexical = self.slots[sid.0 as usize].lexical;
         let outer_class = self.component_class(clause, lexical)?;
@@ -465,6 +475,27 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 clause.type_name.to_dotted()
             )),
         ))
+    }
+
+    /// The inner half of an `inner outer` component (specification 5.5: it "conceptually
+    /// introduces two declarations"): a separate instance at its own path, made with the
+    /// declaration's modification, unless the component found no enclosing inner and is its
+    /// own inner. Its outer half is instantiated first.
+    fn inner_part(&mut self, sid: SlotId) -> DResult<Entry> {
+        if let Some(e) = &self.slots[sid.0 as usize].inner_part {
+            return Ok(e.clone());
+        }
+        let outer = self.instantiate(sid)?;
+        if let Some(e) = &self.slots[sid.0 as usize].inner_part {
+            return Ok(e.clone());
+        }
+        // Instantiating records the entry in the slot (for modifiers that refer into the
+        // component); the slot stays the outer half for its own references.
+        let e = self.instantiate_inner(sid);
+        self.slots[sid.0 as usize].state = SlotState::Done(outer);
+        let e = e?;
+        self.slots[sid.0 as usize].inner_part = Some(e.clone());
+        Ok(e)
     }
 
     /// The `missingInnerMessage` annotation of a class (specification 5.4): a tool may make

@@ -121,6 +121,10 @@ struct Slot<'a> {
     /// `inner` / `outer` prefixes (specification 5.4).
     inner: bool,
     outer: bool,
+    /// Of an `inner outer` component: its inner half, the instance the `outer` components
+    /// nested in it reach (made with the declaration's modification, specification 5.5); its
+    /// own references reach the enclosing inner.
+    inner_part: Option<Entry>,
     /// The element's prefixes as declared (`replaceable`, `constrainedby`).
     prefix: Option<&'a ast::ElementPrefix>,
 }

@@ -96,10 +96,17 @@ pub fn default_method(
     newton: Newton,
 ) -> Choice {
     let Some(lm) = lm else {
+        // A model with delays has its step set for their buffers already (no longer than the
+        // shortest delay).
+        let step = if refine {
+            flat.experiment.step.unwrap_or(interval)
+        } else {
+            interval
+        };
         return Choice {
             method: named("radau"),
-            step: interval,
-            note: format!("method radau (L-stable, third order), step {interval}: the default where the model's modes are not known"),
+            step,
+            note: format!("method radau (L-stable, third order), step {step}: the default where the model's modes are not known"),
             within: false,
         };
     };

@@ -1,0 +1,41 @@
+// Specification 5.5: an `inner outer` component "conceptually introduces two declarations":
+// references in the class that declares it reach the outer one (the enclosing inner), the
+// `outer` components nested in it reach its inner half, and its modification applies to the
+// inner half only (the MSL's PartialCompositeStep: its stateGraphRoot is modified with the
+// composite step's suspend and resume). Here comp.root is the inner half, modified to
+// 5 + outerPort.s; outerPort is connected to the outer root (1); the leaf's outer root is
+// comp.root: leaf.y = 6.
+model InnerOuterModified
+  connector PortOut
+    output Real s;
+  end PortOut;
+  connector PortIn
+    input Real s;
+  end PortIn;
+  model State
+    PortOut port;
+    Real s = 0;
+  equation
+    port.s = s;
+  end State;
+  model Leaf
+    outer State root;
+    PortIn p;
+    Real y = p.s;
+  equation
+    connect(p, root.port);
+  end Leaf;
+  model Composite
+    inner outer State root(s = 5 + outerPort.s);
+    PortIn outerPort;
+    Leaf leaf;
+  equation
+    connect(outerPort, root.port);
+  end Composite;
+  inner State root(s = 1);
+  Composite comp;
+end InnerOuterModified;
+// run: method=be step=0.5 stop=1
+// expect: comp.outerPort.s 1
+// expect: comp.root.s 6
+// expect: comp.leaf.y 6
