@@ -26,6 +26,8 @@ enum {
 /* A relation whose event acted takes its live value again when the actions moved its function
  * beyond this fraction of |z0| + |z1| over the part of the step it crossed in. */
 #define MOVED 1e-6
+/* An event is close only when its gap shrank below this fraction of the one before. */
+#define SHRINKING 0.99
 
 void rtc_events_rebind(rtc_events *ev, const rtc_event_model *m, double *d, int32_t *i) {
     int32_t n = RTC_EVENTS_N(m->n_events);
@@ -40,6 +42,7 @@ void rtc_events_rebind(rtc_events *ev, const rtc_event_model *m, double *d, int3
     ev->last_time = d + 15 * n;
     ev->theta = d + 16 * n;
     ev->zscale = d + 17 * n;
+    ev->last_gap = d + 18 * n;
     ev->fire = i;
     ev->next = i + n;
     ev->cond = i + 2 * n;
@@ -60,6 +63,7 @@ void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_
         ev->last_close[k] = 0;
         ev->cond[k] = 0;
         ev->zscale[k] = 0.0;
+        ev->last_gap[k] = INFINITY;
     }
     ev->has_at = 0;
     for (k = 0; k < n; k++)
@@ -406,9 +410,10 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
         /* The chattering rule. */
         gap = isnan(ev->last_time[k]) ? INFINITY : te - ev->last_time[k];
         prev_close = !isnan(ev->last_time[k]) && ev->last_close[k];
-        close = gap < RTC_ZENO_STEPS * h;
+        close = gap < RTC_ZENO_STEPS * h && gap < SHRINKING * ev->last_gap[k];
         ev->last_time[k] = te;
         ev->last_close[k] = close;
+        ev->last_gap[k] = gap;
         again = m->kind[k] != BOTH && ev->here[k];
         if (close && (prev_close || again)) return 4 | (k << 4);
         ev->here[k] = 1;

@@ -25,8 +25,9 @@
  *   events: (T + 1)(L(R + 2) + 1 + R) + TR step evaluations (rtc analyze prints it).
  *
  * Chattering rule (as `rtc run --zeno stop`): an event handled again less than
- * RTC_ZENO_STEPS steps after its previous occurrence, twice in a row (or a when-condition
- * back within the step that handled it), stops stepping with status 4.
+ * RTC_ZENO_STEPS steps after its previous occurrence and sooner than the time before (a
+ * periodic event keeps its gap), twice in a row (or a when-condition back within the step that
+ * handled it), stops stepping with status 4.
  *
  * Plain C99; allocates nothing: the caller gives the work arrays (sizes below).
  */
@@ -69,13 +70,13 @@ typedef struct {
 /* Work arrays: doubles for a copy of the memory, five vectors of the events' functions (three
  * values per event), and three more per event; ints for ten lists of events. */
 #define RTC_EVENTS_N(n_events) ((n_events) > 0 ? (n_events) : 1)
-#define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 18 * RTC_EVENTS_N(n_events))
+#define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 19 * RTC_EVENTS_N(n_events))
 #define RTC_EVENTS_INTS(n_events) (10 * RTC_EVENTS_N(n_events))
 
 typedef struct {
     const rtc_event_model *m;
     double *snapshot;
-    double *z0, *z1, *zb, *z2, *zt, *last_time, *theta, *zscale;
+    double *z0, *z1, *zb, *z2, *zt, *last_time, *theta, *zscale, *last_gap;
     int32_t *fire, *next, *cond, *last_close, *due, *fired, *acted, *here, *crossed, *first;
     /* Event k terminated the run at time terminated_at (-1: none). */
     int32_t terminated;

@@ -4,7 +4,7 @@
 // inner half only (the MSL's PartialCompositeStep: its stateGraphRoot is modified with the
 // composite step's suspend and resume). Here comp.root is the inner half, modified to
 // 5 + outerPort.s; outerPort is connected to the outer root (1); the leaf's outer root is
-// comp.root: leaf.y = 6.
+// comp.root: leaf.y = 6. nest.node's own probe reaches nest.node while it is being made (7).
 model InnerOuterModified
   connector PortOut
     output Real s;
@@ -32,10 +32,26 @@ model InnerOuterModified
   equation
     connect(outerPort, root.port);
   end Composite;
+  // The inner half's own elements may reach it as their outer while it is being made.
+  model Node
+    Probe probe;
+    Real s = 2;
+  end Node;
+  model Probe
+    outer Node node;
+    Real y = node.s;
+  end Probe;
+  model Nest
+    inner outer Node node(s = 7);
+  end Nest;
   inner State root(s = 1);
   Composite comp;
+  inner Node node;
+  Nest nest;
 end InnerOuterModified;
 // run: method=be step=0.5 stop=1
 // expect: comp.outerPort.s 1
 // expect: comp.root.s 6
 // expect: comp.leaf.y 6
+// expect: nest.node.probe.y 7
+// expect: node.probe.y 2

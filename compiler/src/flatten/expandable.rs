@@ -219,6 +219,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             inner: false,
             outer: false,
             inner_part: None,
+            building_inner: false,
             prefix: None,
         });
         let n = &mut self.nodes[bus.0 as usize];

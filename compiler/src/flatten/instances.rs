@@ -245,6 +245,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             inner: false,
             outer: false,
             inner_part: None,
+            building_inner: false,
             prefix: None,
         });
         let n = &mut self.nodes[node.0 as usize];
@@ -389,6 +390,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             false => self.instantiate_inner(sid)?,
         };
         self.slots[sid.0 as usize].state = SlotState::Done(entry.clone());
+        // An `inner outer` component's inner half exists whether or not a nested outer
+        // reaches it (it is a declaration of its own).
+        let s = &self.slots[sid.0 as usize];
+        if s.inner && s.outer && s.inner_part.is_none() {
+            self.inner_part(sid)?;
+        }
         Ok(entry)
     }
 
@@ -485,13 +492,29 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if let Some(e) = &self.slots[sid.0 as usize].inner_part {
             return Ok(e.clone());
         }
+        if self.slots[sid.0 as usize].building_inner {
+            // Reached from inside the inner half while it is completed: the instances made
+            // so far (instantiating records them in the slot).
+            return match &self.slots[sid.0 as usize].state {
+                SlotState::Done(e) => Ok(e.clone()),
+                _ => {
+                    let d = self.slots[sid.0 as usize].decl;
+                    Err(Box::new(
+                        Diagnostic::error("cycle", format!("`{}` depends on itself", d.name.name))
+                            .at(d.name.span, "in its own definition"),
+                    ))
+                }
+            };
+        }
         let outer = self.instantiate(sid)?;
         if let Some(e) = &self.slots[sid.0 as usize].inner_part {
             return Ok(e.clone());
         }
         // Instantiating records the entry in the slot (for modifiers that refer into the
         // component); the slot stays the outer half for its own references.
+        self.slots[sid.0 as usize].building_inner = true;
         let e = self.instantiate_inner(sid);
+        self.slots[sid.0 as usize].building_inner = false;
         self.slots[sid.0 as usize].state = SlotState::Done(outer);
         let e = e?;
         self.slots[sid.0 as usize].inner_part = Some(e.clone());

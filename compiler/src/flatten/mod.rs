@@ -125,6 +125,9 @@ struct Slot<'a> {
     /// nested in it reach (made with the declaration's modification, specification 5.5); its
     /// own references reach the enclosing inner.
     inner_part: Option<Entry>,
+    /// Its inner half is being made (the nested outer components reached while it is
+    /// completed see the instances made so far).
+    building_inner: bool,
     /// The element's prefixes as declared (`replaceable`, `constrainedby`).
     prefix: Option<&'a ast::ElementPrefix>,
 }

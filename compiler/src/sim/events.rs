@@ -119,11 +119,12 @@ pub fn locate(z0: f64, z1: f64, d0: f64, d1: f64, h: f64, cubic: bool) -> f64 {
 /// without an event (a relation of an input, an `integer()` of a state) gets an instant at its
 /// end. The result file gets a row just before and just after each instant.
 ///
-/// Chattering (Zeno) rule: an event handled less than [`crate::plan::ZENO_STEPS`] steps after its previous
-/// occurrence is *close*; a close event is *chattering* when its previous occurrence was close
-/// too, or when its condition is still true at the end of the step that handled it (the state
-/// fell back before the step ended: the event comes faster than the step can resolve). What
-/// follows is [`Zeno`]'s choice.
+/// Chattering (Zeno) rule: an event handled less than [`crate::plan::ZENO_STEPS`] steps after
+/// its previous occurrence, and sooner than the time before, is *close* (a periodic event
+/// keeps its gap: a PWM comparator every few steps is not chattering); a close event is
+/// *chattering* when its previous occurrence was close too, or when its when-condition became
+/// true again in the step that handled it (the event comes faster than the step can resolve).
+/// What follows is [`Zeno`]'s choice.
 pub struct Events<'p> {
     plan: &'p Plan,
     snapshot: Vec<f64>,
@@ -133,7 +134,7 @@ pub struct Events<'p> {
     pub max_calls: u32,
     pub zeno: Zeno,
     /// Per event: the time of its last occurrence, and whether that one was close.
-    last: Vec<Option<(f64, bool)>>,
+    last: Vec<Option<(f64, bool, f64)>>,
     /// Events no longer located (held), and the held (slot, value) pairs.
     disabled: Vec<bool>,
     held: Vec<(usize, f64)>,
@@ -169,6 +170,9 @@ pub struct Events<'p> {
     /// Per event: its rank among conditions that become true together ([`Plan::event_ranks`]).
     ranks: Vec<u32>,
 }
+
+/// An event is close only when its gap shrank below this fraction of the one before.
+const SHRINKING: f64 = 0.99;
 
 /// State events located in one step at most (each one more partial step and an instant);
 /// further ones in the step are applied at its end.
@@ -827,14 +831,18 @@ impl<'p> Events<'p> {
             }
             // The chattering rule: close to its previous occurrence twice in a row, or a
             // when-condition back in the same step.
+            // Close: back within ZENO_STEPS steps, and sooner than the time before (a
+            // periodic event, a PWM comparator every five steps, keeps its gap and is not
+            // chattering; a bouncing ball's gaps shrink).
             let previous = self.last[k];
-            let gap = previous.map_or(f64::INFINITY, |(tp, _)| te - tp);
-            let close = gap < crate::plan::ZENO_STEPS * h;
-            self.last[k] = Some((te, close));
+            let gap = previous.map_or(f64::INFINITY, |(tp, _, _)| te - tp);
+            let before = previous.map_or(f64::INFINITY, |(_, _, g)| g);
+            let close = gap < crate::plan::ZENO_STEPS * h && gap < SHRINKING * before;
+            self.last[k] = Some((te, close, gap));
             // A when-condition true again in the step that handled it came back faster than
             // the step resolves (a relation flipping back is an event of its own).
             let again = !self.plan.events[k].both && located_here.contains(&k);
-            if close && (previous.is_some_and(|(_, c)| c) || again) {
+            if close && (previous.is_some_and(|(_, c, _)| c) || again) {
                 // The states just after the event: what a chattering event holds.
                 self.snapshot.copy_from_slice(mem);
                 let st = self.chattering(k, te, gap, mem);
