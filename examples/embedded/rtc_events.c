@@ -23,9 +23,9 @@ enum {
 
 /* Located events whose times differ by at most this fraction of the step are simultaneous. */
 #define SIMULTANEOUS 1e-6
-/* A relation whose event acted takes its live value again when the actions moved its function
- * beyond this fraction of |z0| + |z1| over the part of the step it crossed in. */
-#define MOVED 1e-6
+/* Secant moves past a located time at which the event's relation has not changed yet, at most
+ * (then the end of the part). */
+#define LANDING 2
 /* An event is close only when its gap shrank below this fraction of the one before. */
 #define SHRINKING 0.99
 
@@ -41,8 +41,7 @@ void rtc_events_rebind(rtc_events *ev, const rtc_event_model *m, double *d, int3
     ev->zt = d + 12 * n;
     ev->last_time = d + 15 * n;
     ev->theta = d + 16 * n;
-    ev->zscale = d + 17 * n;
-    ev->last_gap = d + 18 * n;
+    ev->last_gap = d + 17 * n;
     ev->fire = i;
     ev->next = i + n;
     ev->cond = i + 2 * n;
@@ -62,7 +61,6 @@ void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_
         ev->last_time[k] = NAN;
         ev->last_close[k] = 0;
         ev->cond[k] = 0;
-        ev->zscale[k] = 0.0;
         ev->last_gap[k] = INFINITY;
     }
     ev->has_at = 0;
@@ -211,8 +209,7 @@ static int32_t instant(rtc_events *ev, double *mem, const int32_t *first, int32_
         for (j = 0; j < n; j++) {
             int32_t slot = m->slot[j];
             int resync = !ev->acted[j] || (m->kind[j] == AT && fabs(ev->z2[j] - te) > ev->tol) ||
-                         (m->kind[j] == BOTH && m->observes[j] &&
-                          fabs(ev->z2[j]) > MOVED * ev->zscale[j]);
+                         (m->kind[j] == BOTH && m->observes[j]);
             if (slot >= 0 && resync) {
                 int live = ev->z2[2 * n + j] != 0.0;
                 if (live != (mem[slot] != 0.0)) {
@@ -331,7 +328,7 @@ static int32_t time_events(rtc_events *ev, const double *z, double t, double end
 static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
     const rtc_event_model *m = ev->m;
     int32_t n = m->n_events, j, a, st, nc, nl = 0, just = -1, k, nt;
-    double end = t + h, cur = t, rest, theta, h1, te, gap, just_z = 0.0;
+    double end = t + h, cur = t, rest, theta, te, gap, just_z = 0.0;
     for (j = 0; j < n; j++) ev->here[j] = 0;
     for (;;) {
         int prev_close, close, again;
@@ -345,10 +342,7 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
         values(ev, mem, ev->z1);
         nc = 0;
         for (j = 0; j < n; j++)
-            if (crossed(ev, j, ev->z0, ev->z1, mem)) {
-                ev->crossed[nc++] = j;
-                ev->zscale[j] = fabs(ev->z0[j]) + fabs(ev->z1[j]);
-            }
+            if (crossed(ev, j, ev->z0, ev->z1, mem)) ev->crossed[nc++] = j;
         if (nc == 0 || nl == RTC_LOCATED_PER_STEP) {
             /* An instant at the end for the events that crossed, the conditions that became
              * true (not the relations of time: they act at their times) and the discrete
@@ -389,20 +383,37 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
             if (ev->crossed[a] != k && ev->theta[a] - theta <= SIMULTANEOUS)
                 ev->first[nt++] = ev->crossed[a];
         just_z = ev->z1[k];
-        h1 = theta * rest;
-        te = theta >= 1.0 ? end : cur + h1;
+        /* An event at the end of the step ends it there. */
+        te = theta >= 1.0 ? end : cur + theta * rest;
         if (theta < 1.0) {
+            int tries = 0;
             memcpy(mem, ev->snapshot, sizeof(double) * (size_t)m->mem_slots);
-            st = call(ev, mem, cur, h1);
+            st = call(ev, mem, cur, te - cur);
             if (st != 0) return st;
+            values(ev, mem, ev->zb);
+            /* A relation that observes the model acts where it has changed: a located time on
+             * the old side moves on by the secant to the end of the part, at most LANDING
+             * times. */
+            while (m->slot[k] >= 0 && m->observes[k] && !crossed(ev, k, ev->z0, ev->zb, mem) &&
+                   te < end) {
+                double th = ev->zb[k] != just_z ? ev->zb[k] / (ev->zb[k] - just_z) : 1.0;
+                double next;
+                th = th < 0.0 ? 0.0 : (th > 1.0 ? 1.0 : th);
+                next = te + th * (end - te);
+                te = tries == LANDING ? end : fmin(fmax(next, te + 1e-9 * rest), end);
+                tries++;
+                memcpy(mem, ev->snapshot, sizeof(double) * (size_t)m->mem_slots);
+                st = call(ev, mem, cur, te - cur);
+                if (st != 0) return st;
+                values(ev, mem, ev->zb);
+            }
             /* Events the partial step already carried past their thresholds act here too. */
-            values(ev, mem, ev->z1);
             for (a = 0; a < nc; a++) {
                 int in = 0, b;
                 j = ev->crossed[a];
                 for (b = 0; b < nt; b++)
                     if (ev->first[b] == j) in = 1;
-                if (!in && crossed(ev, j, ev->z0, ev->z1, mem)) ev->first[nt++] = j;
+                if (!in && crossed(ev, j, ev->z0, ev->zb, mem)) ev->first[nt++] = j;
             }
         }
         st = instant(ev, mem, ev->first, nt, te, 0);

@@ -21,8 +21,12 @@
  *   RTC_EVENT_ITERATIONS rounds (else status 5). A step that ends with a discrete variable
  *   changed, or a condition became true, without an event gets an instant at its end.
  *
- *   Worst case per step, with R = RTC_EVENT_ITERATIONS, L = RTC_LOCATED_PER_STEP and T time
- *   events: (T + 1)(L(R + 2) + 1 + R) + TR step evaluations (rtc analyze prints it).
+ *   A located event acts where its relation has changed: a located time on the old side
+ *   moves on by the secant, at most twice, then to the end of the part.
+ *
+ *   Worst case per step, with R = RTC_EVENT_ITERATIONS, L located events per part (at most
+ *   RTC_LOCATED_PER_STEP) and T time events: (T + 1)(L(R + 5) + 1 + R) + TR step evaluations
+ *   (rtc analyze prints the model's).
  *
  * Chattering rule (as `rtc run --zeno stop`): an event handled again less than
  * RTC_ZENO_STEPS steps after its previous occurrence and sooner than the time before (a
@@ -70,13 +74,13 @@ typedef struct {
 /* Work arrays: doubles for a copy of the memory, five vectors of the events' functions (three
  * values per event), and three more per event; ints for ten lists of events. */
 #define RTC_EVENTS_N(n_events) ((n_events) > 0 ? (n_events) : 1)
-#define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 19 * RTC_EVENTS_N(n_events))
+#define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 18 * RTC_EVENTS_N(n_events))
 #define RTC_EVENTS_INTS(n_events) (10 * RTC_EVENTS_N(n_events))
 
 typedef struct {
     const rtc_event_model *m;
     double *snapshot;
-    double *z0, *z1, *zb, *z2, *zt, *last_time, *theta, *zscale, *last_gap;
+    double *z0, *z1, *zb, *z2, *zt, *last_time, *theta, *last_gap;
     int32_t *fire, *next, *cond, *last_close, *due, *fired, *acted, *here, *crossed, *first;
     /* Event k terminated the run at time terminated_at (-1: none). */
     int32_t terminated;

@@ -391,14 +391,18 @@ impl Lower<'_> {
                 let gt = b.ins().fcmp(FloatCC::GreaterThan, s, scale);
                 scale = b.ins().select(gt, s, scale);
             }
+            let within = |this: &mut Self, b: &mut FunctionBuilder, lim: Value| {
+                let mut all = b.ins().iconst(types::I8, 1);
+                for i in 0..k {
+                    let r = this.load_slot(b, r0 + i);
+                    let ra = b.ins().fabs(r);
+                    let c = b.ins().fcmp(FloatCC::LessThanOrEqual, ra, lim);
+                    all = b.ins().band(all, c);
+                }
+                all
+            };
             let lim = b.ins().fmul(rr, scale);
-            let mut all = b.ins().iconst(types::I8, 1);
-            for i in 0..k {
-                let r = self.load_slot(b, r0 + i);
-                let ra = b.ins().fabs(r);
-                let c = b.ins().fcmp(FloatCC::LessThanOrEqual, ra, lim);
-                all = b.ins().band(all, c);
-            }
+            let all = within(self, b, lim);
             let not_done = b.create_block();
             b.ins().brif(all, ok, &[], not_done, &[]);
             b.switch_to_block(not_done);
@@ -414,6 +418,14 @@ impl Lower<'_> {
             b.ins().brif(limit, fail, &[], go, &[]);
             b.switch_to_block(fail);
             b.seal_block(fail);
+            // At the limit, residuals within the final tolerance are accepted.
+            let fr = b.ins().f64const(self.plan.newton.final_rtol);
+            let flim = b.ins().fmul(fr, scale);
+            let close = within(self, b, flim);
+            let refuse = b.create_block();
+            b.ins().brif(close, ok, &[], refuse, &[]);
+            b.switch_to_block(refuse);
+            b.seal_block(refuse);
             let code = b.ins().iconst(types::I32, 1 | ((blk.index as i64) << 4));
             b.ins().return_(&[code]);
             b.switch_to_block(go);

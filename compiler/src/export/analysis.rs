@@ -221,7 +221,7 @@ fn method_lines(
         let discrete = d.events.iter().any(|e| e.discrete.is_some()) || !d.discrete_pre.is_empty();
         let _ = writeln!(
             out,
-            "  events: {} ({}); a step with an event costs at most {} step evaluations ({} time event{}, each at most once per step, splitting it in up to {} part{}; in each part up to {located} located event{}, each with the part tried, the partial step to it and an instant of up to {r} rounds, then the last try{}; an instant of up to {r} rounds at each time event)",
+            "  events: {} ({}); a step with an event costs at most {} step evaluations ({} time event{}, each at most once per step, splitting it in up to {} part{}; in each part up to {located} located event{}, each with the part tried, the partial step to it (and up to three more past it) and an instant of up to {r} rounds, then the last try{}; an instant of up to {r} rounds at each time event)",
             conds.len(),
             conds.join("; "),
             crate::sim::step_bound(&d.events, discrete),

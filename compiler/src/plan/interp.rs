@@ -554,6 +554,9 @@ impl Interp {
                 return Status::Ok;
             }
             if evals >= max_evals && !linear {
+                if self.residual_within(k, self.newton.final_rtol) {
+                    return Status::Ok;
+                }
                 return Status::NotConverged {
                     block: index,
                     residual,
@@ -637,12 +640,17 @@ impl Interp {
     }
 
     fn residual_small(&self, k: usize) -> bool {
+        self.residual_within(k, self.newton.residual_rtol)
+    }
+
+    /// Every residual at most `rtol` times the largest terms of the block's equations (an
+    /// equation whose own terms vanish at the solution, a current at rest, would otherwise ask
+    /// for an exact zero).
+    fn residual_within(&self, k: usize, rtol: f64) -> bool {
         let r = &self.out[..k];
         let s = &self.out[k + k * k..k + k * k + k];
-        // Against the largest terms of the block's equations (an equation whose own terms
-        // vanish at the solution, a current at rest, would otherwise ask for an exact zero).
         let scale = s.iter().fold(0.0f64, |m, &x| if x > m { x } else { m });
-        let lim = self.newton.residual_rtol * scale;
+        let lim = rtol * scale;
         r.iter().all(|r| r.abs() <= lim)
     }
 

@@ -112,6 +112,9 @@ pub struct Newton {
     pub rtol: f64,
     pub atol: f64,
     pub residual_rtol: f64,
+    /// At the iteration limit, residuals within this of the block's largest terms are accepted
+    /// (an ill-conditioned block whose updates rounding keeps from shrinking further).
+    pub final_rtol: f64,
 }
 
 impl Default for Newton {
@@ -121,6 +124,7 @@ impl Default for Newton {
             rtol: 1e-10,
             atol: 1e-12,
             residual_rtol: 1e-13,
+            final_rtol: 1e-9,
         }
     }
 }

@@ -163,8 +163,6 @@ pub struct Events<'p> {
     pub rows: Option<Vec<(f64, Vec<f64>)>>,
     /// The time tolerance of the current step (times closer than this are the same instant).
     tol: f64,
-    /// Per event: |z| at the ends of the last part of a step it crossed in.
-    zscale: Vec<f64>,
     /// Per event: a frozen relation that observes the model ([`Plan::relation_observes`]).
     observes: Vec<bool>,
     /// Per event: its rank among conditions that become true together ([`Plan::event_ranks`]).
@@ -178,19 +176,19 @@ const SHRINKING: f64 = 0.99;
 /// further ones in the step are applied at its end.
 pub const LOCATED_PER_STEP: usize = 4;
 
+/// Secant moves past a located time at which the event's relation has not changed yet, at most
+/// (then the end of the part).
+const LANDING: usize = 2;
+
 /// Located events whose times differ by at most this fraction of the step are simultaneous.
 const SIMULTANEOUS: f64 = 1e-6;
-
-/// A relation whose event acted takes its live value again when the actions moved its
-/// function beyond this fraction of how far it moved over the part of the step it crossed in
-/// (|z0| + |z1|); closer, its live value is the located time's rounding.
-const MOVED: f64 = 1e-6;
 
 /// The most step-function evaluations one step with `events` may need, with R =
 /// [`crate::plan::EVENT_ITERATIONS`] rounds per instant, L located events per part of a step
 /// (the located events, at most [`LOCATED_PER_STEP`]) and T time events: 1 without events;
-/// otherwise (T + 1) parts, each L(R + 2) + 1 (each located event: the part tried, repeated up
-/// to it, its instant; then the last try) plus R for an instant at its end when some event is
+/// otherwise (T + 1) parts, each L(R + 5) + 1 (each located event: the part tried, repeated up
+/// to it and up to three times more past it, its instant; then the last try) plus R for
+/// an instant at its end when some event is
 /// located or `discrete` (discrete conditions or variables that may change without an event),
 /// and an instant of R at each time event. What `rtc analyze` prints.
 pub fn step_bound<V: crate::symbolic::Var>(
@@ -208,7 +206,8 @@ pub fn step_bound<V: crate::symbolic::Var>(
         return 1;
     }
     let end = if located > 0 || discrete { r } else { 0 };
-    (timed + 1) * (located * (r + 2) + 1 + end) + timed * r
+    let each = r + 3 + LANDING as u32;
+    (timed + 1) * (located * each + 1 + end) + timed * r
 }
 
 /// Event rows kept between two takes at most (a run that records more drops the rest: the
@@ -239,7 +238,6 @@ impl<'p> Events<'p> {
             warned: vec![(None, 0); plan.warnings.len()],
             rows: None,
             tol: 0.0,
-            zscale: vec![0.0; plan.events.len()],
             observes: plan.relation_observes(),
             ranks: plan.event_ranks(),
         }
@@ -450,13 +448,15 @@ impl<'p> Events<'p> {
             for k in 0..n {
                 let Some(slot) = self.frozen(k) else { continue };
                 let e = &p.events[k];
-                // A relation whose event acted is at its threshold at the instant: its live
-                // value there is rounding, unless the actions moved it clearly away (a timer
-                // reset: `timer.y >= 1` from 1 back to 0) — for a relation that observes the
-                // model; a switch's function changes its meaning with the switch.
+                // A relation whose event acted has its new value at the instant (the located
+                // time is past the crossing), and takes its live value again if the actions
+                // move it back (a timer reset: `timer.y >= 1` from 1 back to 0) — a relation
+                // that observes the model; a switch's function changes its meaning with the
+                // switch (an ideal diode's s, a voltage off and a current on, about zero at
+                // the instant), and keeps the value the event gave it.
                 let resync = !acted.contains(&k)
                     || (e.at && (z[k] - te).abs() > self.tol)
-                    || (e.both && self.observes[k] && z[k].abs() > MOVED * self.zscale[k]);
+                    || (e.both && self.observes[k]);
                 let live = z[2 * n + k] != 0.0;
                 if resync && live != (mem[slot] != 0.0) {
                     mem[slot] = if live { 1.0 } else { 0.0 };
@@ -753,11 +753,6 @@ impl<'p> Events<'p> {
             }
             let z1 = self.values(it, mem);
             let crossed: Vec<usize> = (0..n).filter(|&k| self.crossed(k, &z0, &z1, mem)).collect();
-            // How far each crossed function moved over the part: the scale of its rounding
-            // at the located time.
-            for &k in &crossed {
-                self.zscale[k] = z0[k].abs() + z1[k].abs();
-            }
             if crossed.is_empty() || located_here.len() == LOCATED_PER_STEP {
                 // No event (or no more located in this step): still an instant at the end for
                 // the events that crossed, the conditions that became true, and the discrete
@@ -803,20 +798,54 @@ impl<'p> Events<'p> {
             );
             let zk = z1[k];
             self.recycle(z1);
-            let h1 = theta * rest;
             // An event at the end of the step ends it there.
-            let te = if theta >= 1.0 { end } else { cur + h1 };
+            let mut te = if theta >= 1.0 {
+                end
+            } else {
+                cur + theta * rest
+            };
             if theta < 1.0 {
                 mem.copy_from_slice(&self.snapshot);
-                let st = self.call(it, mem, cur, h1);
+                let st = self.call(it, mem, cur, te - cur);
                 if st != Status::Ok {
                     self.recycle(z0);
                     return st;
                 }
+                let mut ze = self.values(it, mem);
+                // A relation's event acts where it has changed (specification 8.5: at the
+                // instant a relation has its actual value): an interpolation that landed on
+                // the old side moves on by the secant to the end of the part (at least a
+                // billionth of it), at most LANDING times, then to the end of the part.
+                let mut tries = 0;
+                // Of the relations that observe the model (a switch's function changes its
+                // meaning with the switch, and a when-condition acts on its own edge).
+                let observer = self.frozen(k).is_some() && self.observes[k];
+                while observer && !self.crossed(k, &z0, &ze, mem) && te < end {
+                    let th = if ze[k] != zk {
+                        (ze[k] / (ze[k] - zk)).clamp(0.0, 1.0)
+                    } else {
+                        1.0
+                    };
+                    let next = te + th * (end - te);
+                    te = if tries == LANDING {
+                        end
+                    } else {
+                        next.max(te + 1e-9 * rest).min(end)
+                    };
+                    tries += 1;
+                    mem.copy_from_slice(&self.snapshot);
+                    let st = self.call(it, mem, cur, te - cur);
+                    if st != Status::Ok {
+                        self.recycle(z0);
+                        self.recycle(ze);
+                        return st;
+                    }
+                    self.recycle(ze);
+                    ze = self.values(it, mem);
+                }
                 // Events the partial step already carried past their thresholds (located
-                // later, but crossed by te: an interpolation on a curved function lands late)
-                // act at this instant too, rather than never.
-                let ze = self.values(it, mem);
+                // later: an interpolation on a curved function lands late) act at this instant
+                // too, rather than never.
                 for &j in &crossed {
                     if !together.contains(&j) && self.crossed(j, &z0, &ze, mem) {
                         together.push(j);
