@@ -454,8 +454,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ))
             }
             Op::Smooth => {
-                self.eval_const(c.arg(0), c.env, "the order of smooth()")?;
-                self.eval(c.arg(1), c.env)
+                let order = self.eval_const(c.arg(0), c.env, "the order of smooth()")?;
+                let v = self.eval(c.arg(1), c.env)?;
+                Ok(match v {
+                    Val::Arr(a) if order == 0.0 => {
+                        Val::Arr(a.map(&mut self.flat.arena, events_in_continuous))
+                    }
+                    v => v,
+                })
             }
             Op::Homotopy => self.homotopy(c),
             Op::SemiLinear => self.semi_linear(c),
@@ -1342,5 +1348,44 @@ fn format_g(v: f64, digits: usize) -> String {
         } else {
             s
         }
+    }
+}
+
+/// `smooth(0, noEvent(e))` with `e` defined on both sides of its switches (no square root,
+/// logarithm, power of a variable, inverse trigonometric function or division by something
+/// that varies): `e` itself, so that its relations are events after all. The function is
+/// continuous where it switches (`smooth(0, …)` says so), so an event there changes nothing
+/// but where the step is split; and it keeps Newton on one branch at a time — a saturating
+/// amplifier's steep linear range between two limits (the MSL's `IdealizedOpAmpLimited` with
+/// `strict = true`) otherwise sends Newton's iterates from one limit to the other and back.
+fn events_in_continuous(ar: &mut crate::symbolic::Arena<FlatVar>, x: ExprId) -> ExprId {
+    let Node::NoEvent(e) = ar.node(x) else {
+        return x;
+    };
+    let mut safe = true;
+    let mut seen = vec![false; ar.len()];
+    ar.visit_postorder(e, &mut seen, &mut |id| match ar.node(id) {
+        Node::Call1(
+            Func1::Sqrt
+            | Func1::Log
+            | Func1::Log10
+            | Func1::Asin
+            | Func1::Acos
+            | Func1::Tan
+            | Func1::Ext(_),
+            _,
+        )
+        | Node::Call2(..)
+        | Node::Call(..) => safe = false,
+        Node::Pow(_, p) if ar.as_const(p).is_none_or(|k| k.fract() != 0.0 || k < 0.0) => {
+            safe = false
+        }
+        Node::Div(_, d) if ar.as_const(d).is_none() => safe = false,
+        _ => {}
+    });
+    if safe {
+        e
+    } else {
+        x
     }
 }
