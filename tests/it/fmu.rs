@@ -312,7 +312,13 @@ fn fmpy_validates_and_simulates_the_fmus() {
         let (code, _, err) = rtc(&args, &dir);
         assert_eq!(code, 0, "{err}");
         let csv = format!("{stem}.csv");
-        let mut args = vec!["run", path.to_str().unwrap(), "--out", &csv];
+        let mut args = vec![
+            "run",
+            path.to_str().unwrap(),
+            "--no-event-rows",
+            "--out",
+            &csv,
+        ];
         args.extend(run_args);
         let (code, _, err) = rtc(&args, &dir);
         assert!(code == 0 || err.contains("terminated"), "{err}");
@@ -356,6 +362,7 @@ fn fmpy_validates_and_simulates_the_fmus() {
         &[
             "run",
             model,
+            "--no-event-rows",
             "--method",
             "trapezoid",
             "--inputs",
@@ -473,6 +480,7 @@ fn aarch64_fmu_runs_under_qemu() {
         &[
             "run",
             model,
+            "--no-event-rows",
             "--stop",
             "3",
             "--vars",

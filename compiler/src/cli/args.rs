@@ -390,8 +390,19 @@ pub(crate) fn resolve(
     };
     let lm = pipeline::modes(flat);
     let mut notes = Vec::new();
+    let mut warnings = Vec::new();
     if let Err(why) = &lm {
-        notes.push(format!("the method's accuracy is not checked: {why}"));
+        // A warning where the model has states to integrate; a note otherwise.
+        let states = flat
+            .vars
+            .iter()
+            .any(|v| v.kind == crate::flat::VarKind::State);
+        let text = format!("the method's accuracy is not checked: {why}");
+        if states {
+            warnings.push(text);
+        } else {
+            notes.push(text);
+        }
     }
     let (method, step) = match &m.method {
         None => {
@@ -411,10 +422,11 @@ pub(crate) fn resolve(
     };
     let (method, note) = pipeline::resolve_method(flat, method, Some(step))?;
     notes.extend(note);
-    let warnings = match &lm {
-        Ok(lm) => pipeline::accuracy_warnings(flat, lm, &method, step, interval, span, tol, newton),
-        Err(_) => Vec::new(),
-    };
+    if let Ok(lm) = &lm {
+        warnings.extend(pipeline::accuracy_warnings(
+            flat, lm, &method, step, interval, span, tol, newton,
+        ));
+    }
     Ok(Resolved {
         method,
         step,

@@ -353,6 +353,19 @@ fn report_extras(
         if let Some(m) = events.chatter_message() {
             eprintln!("rtc: {m}");
         }
+        let deferred = events.log.len() - handled;
+        if deferred > 0 {
+            let first = events
+                .log
+                .iter()
+                .find(|r| !r.handled())
+                .map_or(0.0, |r| r.time);
+            eprintln!(
+                "rtc: warning: {deferred} event{} acted at the end of their step without being located (more than {} in one step, the first at t = {first}): their times are off by up to a step",
+                if deferred == 1 { "" } else { "s" },
+                crate::sim::LOCATED_PER_STEP
+            );
+        }
     }
     for (message, t, n) in events.warnings() {
         eprintln!(
