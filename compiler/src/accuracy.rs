@@ -1125,8 +1125,15 @@ pub fn judge(
 
 /// The methods rtc chooses from when the user names none: the A-stable implicit formulas
 /// (a hybrid model's stiff modes may appear only after its first events, so an explicit
-/// formula judged at the initial point is not trusted), cheapest first.
-pub const DEFAULT_CANDIDATES: [&str; 3] = ["be", "trapezoid", "radau"];
+/// formula judged at the initial point is not trusted), with their orders.
+pub const DEFAULT_CANDIDATES: [(&str, u32); 3] = [("be", 1), ("trapezoid", 2), ("radau", 3)];
+
+/// Candidates that cost at most this many times the cheapest count as equally cheap, and of
+/// those the highest order is taken: the modes do not see the error a method makes on what
+/// drives them (an integrator of a switched or sampled signal, der(x) = u, has no mode to
+/// judge; its error over a step is (h/2)·|Δu| with backward Euler, second order with the
+/// trapezoid, for the same Newton system per step).
+pub const COST_SLACK: f64 = 1.5;
 
 /// Steps per output interval rtc tries for the default method: 1, 2, 4, …, this.
 pub const MAX_REFINEMENT: u32 = 32;

@@ -401,6 +401,8 @@ struct Recorder {
     out: Vec<f64>,
     row: Vec<f64>,
     io_error: Option<String>,
+    /// The time of the last row written (event rows never go before it).
+    last_t: f64,
     /// The next frame some sink records (a comparison per frame, no division).
     next: u64,
 }
@@ -418,6 +420,7 @@ impl Recorder {
             out: vec![0.0; layout.outputs.len()],
             row: vec![0.0; cfg.selected.len()],
             io_error: None,
+            last_t: f64::NEG_INFINITY,
             next: 0,
         };
         for s in cfg.sinks.iter_mut() {
@@ -452,7 +455,7 @@ impl Recorder {
         t: f64,
     ) {
         if cfg.event_rows {
-            self.write_events(model, cfg);
+            self.write_events(model, cfg, t);
         }
         if last {
             self.write(model, mem, cfg, 0, t);
@@ -467,6 +470,7 @@ impl Recorder {
         if cfg.sinks.is_empty() {
             return;
         }
+        self.last_t = t;
         model.outputs(mem, &mut self.out);
         for (k, &i) in cfg.selected.iter().enumerate() {
             self.row[k] = self.out[i];
@@ -478,10 +482,15 @@ impl Recorder {
         }
     }
 
-    /// The rows the model recorded at events, before the frame row that follows them.
-    fn write_events(&mut self, model: &mut dyn Model, cfg: &mut Config) {
-        let (row, io_error) = (&mut self.row, &mut self.io_error);
+    /// The rows the model recorded at events, before the frame row at `t_end` that follows
+    /// them. Their times are no later than `t_end`: the model's clock sums its steps
+    /// (0.0798 + 0.0002 = 0.08000000000000002) where the frame's is start + frame × h (0.08),
+    /// and a result file's times never go back.
+    fn write_events(&mut self, model: &mut dyn Model, cfg: &mut Config, t_end: f64) {
+        let (row, io_error, last_t) = (&mut self.row, &mut self.io_error, &mut self.last_t);
         model.take_event_rows(&mut |t, out| {
+            let t = t.min(t_end).max(*last_t);
+            *last_t = t;
             for (k, &i) in cfg.selected.iter().enumerate() {
                 row[k] = out[i];
             }

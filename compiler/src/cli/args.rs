@@ -187,6 +187,11 @@ pub struct RunArgs {
     /// results get a row just before and a row just after each event, at its time).
     #[arg(long)]
     pub no_event_rows: bool,
+    /// Skip the step-halving check (by default, outside real time, rtc runs the model at
+    /// half the step too and warns when the two differ by more than the tolerance; without
+    /// --method and --step it halves the step until they agree).
+    #[arg(long)]
+    pub no_check: bool,
     /// Also draw the recorded variables over time as SVG, with the events marked.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
@@ -352,12 +357,19 @@ pub(crate) fn parse_tolerance(s: &str) -> Result<f64, Box<Diagnostic>> {
     }
 }
 
+/// How the warning begins when the modes' check cannot be made.
+pub(crate) const ACCURACY_UNCHECKED: &str = "the method's accuracy is not checked";
+
 /// A command's method and step: those the user gives, else the default chooser's
 /// ([`pipeline::default_method`]); with what rtc says about them: notes, and warnings where
 /// the method at the step lets a mode drift beyond the tolerance.
 pub(crate) struct Resolved {
     pub method: Method,
     pub step: f64,
+    /// The run's tolerance ([`pipeline::run_tolerance`]).
+    pub tolerance: f64,
+    /// Neither the method nor the step given: rtc chose both (and may refine the step).
+    pub defaulted: bool,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
 }
@@ -397,7 +409,7 @@ pub(crate) fn resolve(
             .vars
             .iter()
             .any(|v| v.kind == crate::flat::VarKind::State);
-        let text = format!("the method's accuracy is not checked: {why}");
+        let text = format!("{ACCURACY_UNCHECKED}: {why}");
         if states {
             warnings.push(text);
         } else {
@@ -430,6 +442,8 @@ pub(crate) fn resolve(
     Ok(Resolved {
         method,
         step,
+        tolerance: tol,
+        defaulted: m.method.is_none() && m.step.is_none(),
         notes,
         warnings,
     })

@@ -9,6 +9,7 @@ mod args;
 mod check;
 mod compile;
 mod fmu;
+mod halving;
 mod plot;
 mod run;
 

@@ -165,12 +165,7 @@ fn input_sources(a: &RunArgs, p: &pipeline::Plan) -> Result<Sources, Box<Diagnos
 }
 
 /// The rows `rtc run --plot` draws, as the CSV records them.
-#[derive(Default)]
-struct Recorded {
-    names: Vec<String>,
-    time: Vec<f64>,
-    rows: Vec<Vec<f64>>,
-}
+use super::halving::Trajectory as Recorded;
 
 /// A sink that keeps the recorded rows (for the plot) and the CSV's cadence.
 struct PlotSink {
@@ -401,27 +396,199 @@ fn report_extras(
     None
 }
 
-fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
-    let r = resolve(&a.method, flat, run_span(a, flat))?;
-    for n in &r.notes {
-        eprintln!("rtc: note: {n}");
-    }
-    for w in &r.warnings {
-        eprintln!("rtc: warning: {w}");
-    }
-    let (method, h) = (r.method, r.step);
-    if let Method::Rk(r) = &method {
-        if a.realtime && !r.realtime_inputs() {
-            eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());
-        }
-    }
+/// The run at step `h` in memory, for the step-halving check ([`super::halving`]): the
+/// selected outputs at the output interval and at events; `Err` with why it stopped.
+#[allow(clippy::too_many_arguments)]
+fn trajectory(
+    a: &RunArgs,
+    flat: &FlatModel,
+    p: &pipeline::Plan,
+    stepper: &mut dyn sim::Stepper,
+    layout: &rtc_runtime::Layout,
+    selected: &[usize],
+    h: f64,
+) -> Result<Recorded, String> {
     let Timing {
         start,
         stop,
         per_frame,
         frame_len,
         every,
-    } = timing(a, flat, h)?;
+    } = timing(a, flat, h).map_err(|d| d.message.clone())?;
+    let mut sources = input_sources(a, p).map_err(|d| d.message.clone())?;
+    let mut events = sim::Events::new(p);
+    events.zeno = a.zeno;
+    events.record_rows();
+    let mut mem = initial_state(p, stepper, &mut events, &mut sources, start).map_err(|st| {
+        format!(
+            "initialisation failed: {} (status {})",
+            pipeline::describe(p, st),
+            st.code()
+        )
+    })?;
+    let data = std::rc::Rc::new(std::cell::RefCell::new(Recorded::default()));
+    let frames = ((stop - start) / frame_len).round().max(0.0) as u64;
+    let mut cfg = rtc_runtime::Config::new(start, h, frames);
+    cfg.steps_per_frame = per_frame as u32;
+    cfg.csv_inputs = sources.csv;
+    cfg.selected = selected.to_vec();
+    cfg.sinks = vec![Box::new(PlotSink {
+        every,
+        data: data.clone(),
+    })];
+    cfg.flush_to_zero = a.ftz;
+    cfg.event_rows = true;
+    let mut model = sim::RunModel::new(stepper, p, events);
+    let report = rtc_runtime::run(&mut model, &mut mem, layout, &mut cfg);
+    if let Some((t, msg)) = &report.failure {
+        if model.events.termination().is_none() {
+            return Err(format!("stopped at t = {t}: {msg}"));
+        }
+    }
+    let out = std::mem::take(&mut *data.borrow_mut());
+    Ok(out)
+}
+
+/// The start of the warning that the modes' check could not be made.
+const UNCHECKED: &str = super::args::ACCURACY_UNCHECKED;
+
+/// The step-halving check before the run ([`super::halving`]): the step to run with, and
+/// whether the run at half the step agrees, and what rtc says (notes, warnings). `h` is
+/// halved only when `refine`.
+#[allow(clippy::too_many_arguments)]
+fn halving_check(
+    a: &RunArgs,
+    flat: &FlatModel,
+    p: &pipeline::Plan,
+    stepper: &mut dyn sim::Stepper,
+    layout: &rtc_runtime::Layout,
+    selected: &[usize],
+    order: u32,
+    mut h: f64,
+    refine: bool,
+    tol: f64,
+) -> (f64, bool, Vec<String>, Vec<String>) {
+    use super::halving::{difference, may_halve, richardson, MARGIN};
+    let (mut notes, mut warnings) = (Vec::new(), Vec::new());
+    let interval = a.interval.or(flat.experiment.interval).unwrap_or(h).max(h);
+    let factor = richardson(order);
+    let pct = |x: f64| format!("{:.3} %", 100.0 * x);
+    let mut coarse = match trajectory(a, flat, p, stepper, layout, selected, h) {
+        Ok(t) => t,
+        // The run itself says why it stops.
+        Err(_) => return (h, false, notes, warnings),
+    };
+    let mut halvings = 0;
+    loop {
+        let fine = match trajectory(a, flat, p, stepper, layout, selected, h / 2.0) {
+            Ok(t) => t,
+            Err(why) => {
+                warnings.push(format!(
+                    "the step-halving check did not run: at the step {} the run {why}; the result at {h} is not checked",
+                    h / 2.0
+                ));
+                return (h, false, notes, warnings);
+            }
+        };
+        let Some(d) = difference(&fine, &coarse, interval) else {
+            return (h, false, notes, warnings);
+        };
+        let estimate = factor * d.relative;
+        let refining = refine && may_halve(halvings, h, interval);
+        if estimate <= tol && !(refining && estimate > MARGIN * tol) {
+            if halvings > 0 {
+                notes.push(format!(
+                    "step halved {halvings} time{} to {h}: at the step {h} and at {} the runs agree within {} of each signal's scale (estimated error {}, worst `{}`)",
+                    if halvings == 1 { "" } else { "s" },
+                    h / 2.0,
+                    pct(tol),
+                    pct(estimate),
+                    d.signal
+                ));
+            }
+            return (h, true, notes, warnings);
+        }
+        if refining {
+            h /= 2.0;
+            halvings += 1;
+            coarse = fine;
+            continue;
+        }
+        warnings.push(format!(
+            "the step-halving check estimates an error of {} of `{}`'s scale at t = {} (the runs at the step {h} and at {} differ by {}; {} is the tolerance): {}",
+            pct(estimate),
+            d.signal,
+            d.at,
+            h / 2.0,
+            pct(d.relative),
+            pct(tol),
+            if refine {
+                format!("halving the default step {halvings} times did not bring it within; an event or a switch the step does not resolve, or a model whose answer depends on the step")
+            } else {
+                format!("try --step {} or --method radau", h / 4.0)
+            }
+        ));
+        return (h, false, notes, warnings);
+    }
+}
+
+/// The step-halving check, outside real time and without live inputs or commands, with the
+/// modes' warnings (which it may stand in for) printed after it: the step to run with.
+#[allow(clippy::too_many_arguments)]
+fn check_step(
+    a: &RunArgs,
+    flat: &FlatModel,
+    p: &pipeline::Plan,
+    stepper: &mut dyn sim::Stepper,
+    layout: &rtc_runtime::Layout,
+    selected: &[usize],
+    (order, mut h): (u32, f64),
+    (defaulted, tolerance): (bool, f64),
+    mut mode_warnings: Vec<String>,
+) -> f64 {
+    let live = a.realtime
+        || a.control.is_some()
+        || !a.inject_load.is_empty()
+        || a.inputs.iter().any(|i| i.starts_with("udp:"));
+    if !a.no_check && !live {
+        let (h2, checked, notes, warnings) = halving_check(
+            a, flat, p, stepper, layout, selected, order, h, defaulted, tolerance,
+        );
+        h = h2;
+        if checked {
+            // The modes were not known; the run at half the step agrees.
+            mode_warnings.retain(|w| {
+                let unchecked = w.starts_with(UNCHECKED);
+                if unchecked {
+                    eprintln!("rtc: note: {w}; the step-halving check stands in");
+                }
+                !unchecked
+            });
+        }
+        for n in &notes {
+            eprintln!("rtc: note: {n}");
+        }
+        mode_warnings.extend(warnings);
+    }
+    for w in &mode_warnings {
+        eprintln!("rtc: warning: {w}");
+    }
+    h
+}
+
+fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
+    let r = resolve(&a.method, flat, run_span(a, flat))?;
+    for n in &r.notes {
+        eprintln!("rtc: note: {n}");
+    }
+    let (method, mut h) = (r.method, r.step);
+    if let Method::Rk(r) = &method {
+        if a.realtime && !r.realtime_inputs() {
+            eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());
+        }
+    }
+    // Found out before any check run.
+    timing(a, flat, h)?;
     let overrun: rtc_runtime::Overrun = a
         .overrun
         .parse()
@@ -459,6 +626,25 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
             .collect(),
         outputs: p.outputs.iter().map(|o| o.name.clone()).collect(),
     };
+    let mut stepper = sim::stepper(&p, engine)?;
+    h = check_step(
+        a,
+        flat,
+        &p,
+        stepper.as_mut(),
+        &layout,
+        &selected,
+        (method.order(), h),
+        (r.defaulted, r.tolerance),
+        r.warnings,
+    );
+    let Timing {
+        start,
+        stop,
+        per_frame,
+        frame_len,
+        every,
+    } = timing(a, flat, h)?;
     let mut sources = input_sources(a, &p)?;
     let mut sinks = output_sinks(a, every)?;
     if let Some(path) = &a.plot {
@@ -478,7 +664,6 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         }));
     }
     let (commands, injected) = controls(a)?;
-    let mut stepper = sim::stepper(&p, engine)?;
     let mut events = sim::Events::new(&p);
     events.zeno = a.zeno;
     // Outside real time, result files get a row just before and just after each event.

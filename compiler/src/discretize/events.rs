@@ -173,7 +173,7 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
             pres,
             dz: None,
             at,
-            jump: !at && jumps(&b.arena, z),
+            jump: !at && jumps(&b.arena, &b.vars, z),
             closed,
             relation,
             text: w.condition_text(flat),
@@ -367,7 +367,7 @@ pub(super) fn relation_events(
             pres: Vec::new(),
             dz: None,
             at: false,
-            jump: jumps(&b.arena, z),
+            jump: jumps(&b.arena, &b.vars, z),
             closed: false,
             relation: Some(Relation {
                 slot: Some(slot),
@@ -522,24 +522,48 @@ fn sort_assignments(
 }
 
 /// Whether an event function can jump: it holds a floor, ceil, sign, integer division,
-/// modulo, remainder, relation or selection (whose value changes discontinuously).
-fn jumps(ar: &crate::symbolic::Arena<SysVar>, z: ExprId) -> bool {
+/// modulo, remainder, relation or selection (whose value changes discontinuously). A
+/// relation or selection on values events alone change (a relation frozen in its slot, a
+/// discrete variable, a parameter) or on time (`if time < startTime then …` of a ramp: a
+/// time event, which splits the step) does not jump inside a part of a step: the event can
+/// be located (an on-off controller's relation on a ramp landed at the
+/// step's end, 1.3 ms late at a 1 ms step).
+fn jumps(ar: &crate::symbolic::Arena<SysVar>, vars: &[crate::system::SVar], z: ExprId) -> bool {
     use crate::symbolic::{Func1, Func2};
+    // Values only events change, or time (whose relations are time events: the step is split
+    // at them, so inside a part such a relation holds still).
+    let still = |v: SysVar| {
+        matches!(
+            vars[v.index()].kind,
+            SVarKind::Discrete
+                | SVarKind::Pre
+                | SVarKind::Parameter
+                | SVarKind::Time
+                | SVarKind::StepStart
+                | SVarKind::StepSize
+        )
+    };
+    let of_still = |e: ExprId| {
+        let mut seen = vec![false; ar.len()];
+        let mut ok = true;
+        ar.visit_postorder(e, &mut seen, &mut |x| match ar.node(x) {
+            Node::Var(v) | Node::Pre(v) => ok &= still(v),
+            Node::Der(_) => ok = false,
+            _ => {}
+        });
+        ok
+    };
     let mut seen = vec![false; ar.len()];
     let mut found = false;
     ar.visit_postorder(z, &mut seen, &mut |x| {
-        if matches!(
-            ar.node(x),
+        let jumping = match ar.node(x) {
+            Node::If(c, ..) | Node::Not(c) => !of_still(c),
+            Node::Cmp(..) | Node::And(..) | Node::Or(..) => !of_still(x),
             Node::Call1(Func1::Floor | Func1::Ceil | Func1::Sign, _)
-                | Node::Call2(Func2::Div | Func2::Mod | Func2::Rem, ..)
-                | Node::Cmp(..)
-                | Node::If(..)
-                | Node::And(..)
-                | Node::Or(..)
-                | Node::Not(_)
-        ) {
-            found = true;
-        }
+            | Node::Call2(Func2::Div | Func2::Mod | Func2::Rem, ..) => true,
+            _ => false,
+        };
+        found |= jumping;
     });
     found
 }

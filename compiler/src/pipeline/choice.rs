@@ -13,14 +13,18 @@
 //! **The default.** Without `--method`, rtc takes the cheapest of the A-stable implicit
 //! formulas — backward Euler, the trapezoidal rule, Radau IIA — whose modes stay within the
 //! tolerance at a step of the output interval divided by 1, 2, 4, …, 32 (without `--step`;
-//! with it, at that step), the cost being the steps per interval times the plan's work bound;
-//! the trapezoidal rule only where no stiff mode rings. When none does, Radau IIA (L-stable,
+//! with it, at that step), the cost being the steps per interval times the plan's work bound,
+//! and of those within 1.5 times the cheapest cost the highest order ([`COST_SLACK`]: the
+//! modes do not see the error on what drives them, first order for backward Euler); the
+//! trapezoidal rule only where no stiff mode rings. When none does, Radau IIA (L-stable,
 //! third order) at the smallest of those steps, with the warning. Explicit formulas are not
 //! chosen: a hybrid model's stiff modes may appear only after its first events, where the
 //! linearisation at the initial point does not see them.
 
 use super::{parse_method, plan, Method, MethodChoice, Newton};
-use crate::accuracy::{judge, mode_text, Scheme, Verdict, DEFAULT_CANDIDATES, MAX_REFINEMENT};
+use crate::accuracy::{
+    judge, mode_text, Scheme, Verdict, COST_SLACK, DEFAULT_CANDIDATES, MAX_REFINEMENT,
+};
 use crate::flat::FlatModel;
 use crate::partition::{Linearization, Mode};
 
@@ -119,8 +123,8 @@ pub fn default_method(
         vec![1]
     };
     // Per candidate, the fewest steps per interval that keep it within the tolerance.
-    let mut best: Option<(f64, &str, u32)> = None;
-    for name in DEFAULT_CANDIDATES {
+    let mut fits: Vec<(f64, &str, u32, u32)> = Vec::new();
+    for (name, order) in DEFAULT_CANDIDATES {
         let method = named(name);
         let Some(&k) = ks.iter().find(|&&k| {
             verdict(lm, &method, interval / k as f64, span).is_some_and(|v| v.within(tol))
@@ -132,10 +136,15 @@ pub fn default_method(
         };
         let w = p.work_bound();
         let cost = k as f64 * (w.flops + 20 * w.libm_calls).max(1) as f64;
-        if best.is_none_or(|(c, _, _)| cost < c) {
-            best = Some((cost, name, k));
-        }
+        fits.push((cost, name, k, order));
     }
+    // Of those within COST_SLACK of the cheapest, the highest order (then the cheaper).
+    let cheapest = fits.iter().map(|f| f.0).fold(f64::INFINITY, f64::min);
+    let best = fits
+        .iter()
+        .filter(|f| f.0 <= COST_SLACK * cheapest)
+        .max_by(|a, b| a.3.cmp(&b.3).then(b.0.total_cmp(&a.0)))
+        .map(|&(c, name, k, _)| (c, name, k));
     match best {
         Some((_, name, k)) => {
             let step = interval / k as f64;
@@ -143,7 +152,7 @@ pub fn default_method(
                 method: named(name),
                 step,
                 note: format!(
-                    "method {name}, step {step}{}: the cheapest of be, trapezoid and radau whose characteristic roots keep every mode the output resolves within {} over the run",
+                    "method {name}, step {step}{}: of be, trapezoid and radau whose characteristic roots keep every mode the output resolves within {} over the run, the highest order within 1.5 times the cheapest work",
                     if k > 1 {
                         format!(" ({k} per output interval)")
                     } else {

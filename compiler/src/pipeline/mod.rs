@@ -409,7 +409,7 @@ pub fn error_report(flat: &FlatModel, method: &Method, h: f64, freqs: &[f64]) ->
     crate::accuracy::report(&lin, &modes, &scheme, method.name(), h, freqs).map_err(analysis_error)
 }
 
-pub use crate::accuracy::Curves;
+pub use crate::accuracy::{Curves, MAX_REFINEMENT};
 
 /// The data of `rtc analyze --errors --plot`: `method`'s stability boundary, the model's hλ
 /// at `h`, and every mode's root error over steps around `h`.

@@ -168,6 +168,21 @@ pub enum Method {
 }
 
 impl Method {
+    /// The order of the global error on smooth solutions (the lowest of a mixed method's
+    /// formulas).
+    pub fn order(&self) -> u32 {
+        match self {
+            Method::ForwardEuler | Method::BackwardEuler | Method::Libe => 1,
+            Method::Trapezoid => 2,
+            Method::Radau => 3,
+            Method::Rk(Rk::Rtrk2) => 2,
+            Method::Rk(Rk::Rk3) => 3,
+            Method::Rk(Rk::Rk4) | Method::Rk(Rk::Rtrk4) => 4,
+            Method::Ab(k) => u32::from(*k),
+            Method::MultiRate { .. } | Method::MixedLibe { .. } | Method::Mixed { .. } => 1,
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Method::ForwardEuler => "fe",
