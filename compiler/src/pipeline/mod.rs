@@ -554,7 +554,7 @@ fn system_as_written(flat: &FlatModel, method: &Method, newton: Newton) -> DResu
     crate::system::verify(&d)?;
     let opts = plan::BuildOptions {
         newton,
-        guard_factors: true,
+        guard_factors: crate::structure::tearing::Guard::Loop,
     };
     let d = match method {
         Method::Libe => {
@@ -646,9 +646,12 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
     // at rest). Where the model at the start time does not solve that way even from start
     // values solved when compiling (a resistance torn on while its current is zero), the
     // loops are torn as before, dividing by them. A start the plan's own Newton cannot solve
-    // is solved once more, damped, into start values, and the plan rebuilt.
+    // is solved once more, damped, into start values, and the plan rebuilt. Where neither
+    // starts, tearing divides by nothing that varies in the run (a diode's voltage, zero at
+    // the start, that its loss power would be divided by to give the current).
+    use crate::structure::tearing::Guard;
     let mut first = None;
-    for guard in [true, false] {
+    for guard in [Guard::Loop, Guard::Off, Guard::Varying] {
         let (plan, i, s) = plan_torn(&system, method, newton, guard)?;
         if starts(&plan) {
             first = Some((flat.clone(), system.clone(), plan, i, s, Vec::new(), guard));
@@ -672,10 +675,14 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
     let (flat, system, mut plan, init_reports, step_reports, n, guard) =
         first.ok_or_else(|| analysis_error("no plan was kept".into()))?;
     notes.extend(n);
-    if !guard {
-        notes.push(
+    match guard {
+        Guard::Loop => {}
+        Guard::Off => notes.push(
             "loops torn dividing by their own unknowns: with those equations left to Newton, the model at the start time did not solve".into(),
-        );
+        ),
+        Guard::Varying => notes.push(
+            "loops torn dividing by no variable (a factor that is zero at the start time left to Newton): torn otherwise, the model at the start time did not solve".into(),
+        ),
     }
     plan.notes = flat.notes.iter().cloned().chain(notes).collect();
     Ok(Prepared {
@@ -701,7 +708,7 @@ pub fn plan_of(
     method: &Method,
     newton: Newton,
 ) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
-    plan_torn(d, method, newton, true)
+    plan_torn(d, method, newton, crate::structure::tearing::Guard::Loop)
 }
 
 /// [`plan_of`], tearing with or without the guard against dividing by a loop's own
@@ -710,7 +717,7 @@ fn plan_torn(
     d: &Discretized,
     method: &Method,
     newton: Newton,
-    guard_factors: bool,
+    guard_factors: crate::structure::tearing::Guard,
 ) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
     let opts = plan::BuildOptions {
         newton,

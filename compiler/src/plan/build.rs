@@ -25,7 +25,7 @@ pub struct BuildOptions {
     /// unknowns ([`tearing::may_vanish`]). The pipeline builds with it, and without it where
     /// the model at the start time is singular that way (`R_actual*i` torn on `R_actual`
     /// while the current is zero).
-    pub guard_factors: bool,
+    pub guard_factors: tearing::Guard,
 }
 
 /// What tearing found, for `rtc analyze`.
@@ -232,7 +232,7 @@ fn solve_system(
     d: &Discretized,
     system: &System<Slot>,
     counter: &mut usize,
-    guard: bool,
+    guard: tearing::Guard,
 ) -> Result<(Vec<Stmt>, Vec<BlockReport>, usize), Box<Diagnostic>> {
     let names = |v: Slot| d.vars[v.index()].name.clone();
     let texts = |e: &SEquation| {

@@ -205,16 +205,61 @@ pub fn vanishes_with<V: Var>(ar: &mut Arena<V>, a: ExprId, h: V) -> bool {
     ar.as_const(z) == Some(0.0)
 }
 
-/// Tears `block` with the greedy heuristic.
-/// `guard`: never divide by a factor among the block's unknowns ([`may_vanish`]).
+/// What tearing never divides by ([`may_vanish`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Guard {
+    /// Any factor.
+    #[default]
+    Off,
+    /// A factor among the block's unknowns (a machine's current at rest).
+    Loop,
+    /// Also a factor that varies in the run (a diode's voltage, zero at the start, that its
+    /// loss power `Q = v·i` would be divided by to give the current).
+    Varying,
+}
+
+/// Tears `block` with the greedy heuristic, never dividing by what `guard` names.
 pub fn tear<V: Var>(
     ar: &mut Arena<V>,
     system: &System<V>,
     block: &Block<V>,
     incidence: &[Vec<V>],
-    guard: bool,
+    guard: Guard,
 ) -> Torn<V> {
     tear_with(ar, system, block, incidence, &[], guard)
+}
+
+/// The variables `guard` says tearing must not divide by in `block`.
+fn guarded<V: Var>(
+    ar: &Arena<V>,
+    system: &System<V>,
+    block: &Block<V>,
+    guard: Guard,
+) -> FxHashSet<V> {
+    let mut set: FxHashSet<V> = FxHashSet::default();
+    if guard == Guard::Off {
+        return set;
+    }
+    set.extend(block.unknowns.iter().copied());
+    if guard == Guard::Varying {
+        let mut leaves = Vec::new();
+        for &e in &block.equations {
+            let eq = &system.equations[e];
+            for side in [eq.lhs, eq.rhs] {
+                leaves.clear();
+                ar.leaves(side, &mut leaves);
+                for l in &leaves {
+                    if let crate::symbolic::Node::Var(v) = *l {
+                        if !system.parameter_values.contains_key(&v) && system.step_size != Some(v)
+                        {
+                            set.insert(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    set
 }
 
 /// Tears `block`, starting from the given tearing variables (used to check a proposed set).
@@ -224,14 +269,10 @@ pub fn tear_with<V: Var>(
     block: &Block<V>,
     incidence: &[Vec<V>],
     forced: &[V],
-    guard: bool,
+    guard: Guard,
 ) -> Torn<V> {
     let m = block.equations.len();
-    let in_block: FxHashSet<V> = if guard {
-        block.unknowns.iter().copied().collect()
-    } else {
-        FxHashSet::default()
-    };
+    let in_block = guarded(ar, system, block, guard);
     let local: FxHashMap<V, usize> = block
         .unknowns
         .iter()
@@ -571,12 +612,56 @@ mod tests {
         let blocks = blt(&ar, &sys, &names, &|_| String::new()).expect("regular");
         assert_eq!(blocks.len(), 1);
         let inc = incidence(&ar, &sys);
-        let torn = tear(&mut ar, &sys, &blocks[0], &inc, true);
+        let torn = tear(&mut ar, &sys, &blocks[0], &inc, Guard::Loop);
         assert_eq!(torn.tearing.len(), 1);
         assert_eq!(torn.residuals.len(), 1);
         assert_eq!(torn.inner.len(), 6);
         let min = minimum_tearing(&mut ar, &sys, &blocks[0], &inc, 3).expect("found");
         assert_eq!(min.len(), 1);
+    }
+
+    /// Q = v·i, Q = 3 + T, T = sin(i) with v a variable of the run (a diode's voltage, zero at
+    /// the start): torn on T, the loop solves Q from the second equation and i = Q / v from
+    /// the first unless the guard says v may vanish; then i is left to Newton.
+    #[test]
+    fn the_varying_guard_does_not_divide_by_a_variable() {
+        let mut ar = Arena::new();
+        let (i, q, t, v) = (SysVar(0), SysVar(1), SysVar(2), SysVar(3));
+        let (ei, eq, et, ev) = (ar.var(i), ar.var(q), ar.var(t), ar.var(v));
+        let vi = ar.mul(ev, ei);
+        let three = ar.constant(3.0);
+        let q_rhs = ar.add(three, et);
+        let t_rhs = ar.call1(crate::symbolic::Func1::Sin, ei);
+        let equations = [(eq, vi), (eq, q_rhs), (et, t_rhs)]
+            .iter()
+            .enumerate()
+            .map(|(k, &(lhs, rhs))| SEquation {
+                lhs,
+                rhs,
+                span: Default::default(),
+                origin: Origin::Model(crate::flat::FlatEq(k as u32)),
+            })
+            .collect();
+        let sys = System {
+            equations,
+            unknowns: vec![i, q, t],
+            step_size: None,
+            parameter_values: Default::default(),
+            trig_vars: Default::default(),
+        };
+        let blocks = blt(&ar, &sys, &|v| format!("x{}", v.0), &|_| String::new()).expect("regular");
+        assert_eq!(blocks.len(), 1);
+        let inc = incidence(&ar, &sys);
+        let solves_i = |torn: &Torn<SysVar>| torn.inner.iter().any(|s| s.var == i && s.eq == 0);
+        let off = tear_with(&mut ar, &sys, &blocks[0], &inc, &[t], Guard::Loop);
+        assert!(
+            solves_i(&off),
+            "{:?}",
+            off.inner.iter().map(|s| s.var).collect::<Vec<_>>()
+        );
+        let varying = tear_with(&mut ar, &sys, &blocks[0], &inc, &[t], Guard::Varying);
+        assert!(!solves_i(&varying));
+        assert!(varying.tearing.contains(&i) || varying.residuals.contains(&0));
     }
 
     #[test]
