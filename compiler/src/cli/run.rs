@@ -33,6 +33,21 @@ pub fn run(a: &RunArgs) -> u8 {
     let Some((flat, sources)) = load_model(&a.model) else {
         return 1;
     };
+    let mut flat = flat;
+    // A finer output interval than the experiment's makes the default step no longer than it
+    // (rows between the steps would be interpolated: a sharply peaked signal, a relative
+    // permeability, is then off by percents).
+    if let Some(i) = a.interval.filter(|i| i.is_finite() && *i > 0.0) {
+        let start = flat.experiment.start_time.unwrap_or(0.0);
+        let span = flat.experiment.stop_time.map(|s| s - start);
+        let model = flat
+            .experiment
+            .interval
+            .or(span.map(|s| s / pipeline::DEFAULT_INTERVALS));
+        if model.is_none_or(|m| i < m) {
+            flat.experiment.interval = Some(i);
+        }
+    }
     let flat = super::args::with_step(flat, &a.method);
     let short = a.model.short_diagnostics;
     match run_inner(a, &flat) {
@@ -60,7 +75,7 @@ struct Timing {
     every: u64,
 }
 
-fn timing(a: &RunArgs, flat: &FlatModel, h: f64) -> Result<Timing, Box<Diagnostic>> {
+fn timing(a: &RunArgs, flat: &FlatModel, h: f64, quiet: bool) -> Result<Timing, Box<Diagnostic>> {
     let start = flat.experiment.start_time.unwrap_or(0.0);
     let stop =
         match (a.duration, a.stop.or(flat.experiment.stop_time)) {
@@ -90,7 +105,8 @@ fn timing(a: &RunArgs, flat: &FlatModel, h: f64) -> Result<Timing, Box<Diagnosti
     let frame_len = per_frame * h;
     let interval = a.interval.or(flat.experiment.interval).unwrap_or(h);
     let every = (interval / frame_len).round().max(1.0) as u64;
-    if a.interval.is_some()
+    if !quiet
+        && a.interval.is_some()
         && ((every as f64) * frame_len - interval).abs() > 1e-9 * interval.abs().max(frame_len)
     {
         eprintln!("rtc: note: output interval {interval} is not a multiple of the frame {frame_len}; recording every {every} frames");
@@ -414,7 +430,7 @@ fn trajectory(
         per_frame,
         frame_len,
         every,
-    } = timing(a, flat, h).map_err(|d| d.message.clone())?;
+    } = timing(a, flat, h, true).map_err(|d| d.message.clone())?;
     let mut sources = input_sources(a, p).map_err(|d| d.message.clone())?;
     let mut events = sim::Events::new(p);
     events.zeno = a.zeno;
@@ -470,7 +486,12 @@ fn halving_check(
 ) -> (f64, bool, Vec<String>, Vec<String>) {
     use super::halving::{difference, may_halve, richardson, MARGIN};
     let (mut notes, mut warnings) = (Vec::new(), Vec::new());
-    let interval = a.interval.or(flat.experiment.interval).unwrap_or(h).max(h);
+    // The output interval asked for; the halvings' floor is below the larger of it and the
+    // first step.
+    let out = a.interval.or(flat.experiment.interval).unwrap_or(h);
+    let interval = out.max(h);
+    // The time between the coarse run's rows: the shifts of the measure are this long.
+    let rows = |h: f64| (out / h).round().max(1.0) * h;
     let factor = richardson(order);
     let pct = |x: f64| format!("{:.3} %", 100.0 * x);
     let mut coarse = match trajectory(a, flat, p, stepper, layout, selected, h) {
@@ -490,7 +511,7 @@ fn halving_check(
                 return (h, false, notes, warnings);
             }
         };
-        let Some(d) = difference(&fine, &coarse, interval) else {
+        let Some(d) = difference(&fine, &coarse, rows(h)) else {
             return (h, false, notes, warnings);
         };
         let estimate = factor * d.relative;
@@ -588,7 +609,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         }
     }
     // Found out before any check run.
-    timing(a, flat, h)?;
+    timing(a, flat, h, true)?;
     let overrun: rtc_runtime::Overrun = a
         .overrun
         .parse()
@@ -644,7 +665,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         per_frame,
         frame_len,
         every,
-    } = timing(a, flat, h)?;
+    } = timing(a, flat, h, false)?;
     let mut sources = input_sources(a, &p)?;
     let mut sinks = output_sinks(a, every)?;
     if let Some(path) = &a.plot {
