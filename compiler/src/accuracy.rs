@@ -864,6 +864,8 @@ mod tests {
             c: DMatrix::zeros(0, n),
             d: DMatrix::zeros(0, 0),
             symbolic: true,
+            values: Vec::new(),
+            derivatives: Vec::new(),
         };
         let modes = crate::partition::modes(&lin).unwrap();
         (lin, modes)
@@ -1013,6 +1015,8 @@ mod tests {
             c: DMatrix::from_element(1, 1, 1.0),
             d: DMatrix::from_element(1, 1, 0.0),
             symbolic: true,
+            values: Vec::new(),
+            derivatives: Vec::new(),
         };
         let (h, f) = (0.01, 3.0);
         let w = 2.0 * PI * f;

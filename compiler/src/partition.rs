@@ -43,6 +43,9 @@ pub struct Linearization {
     pub d: DMatrix<f64>,
     /// Forward-mode symbolic (true) or central differences (false).
     pub symbolic: bool,
+    /// The states and their derivatives at the initial point.
+    pub values: Vec<f64>,
+    pub derivatives: Vec<f64>,
 }
 
 /// One eigenvalue with the participation of every state.
@@ -234,6 +237,8 @@ pub fn linearize(p: &Plan, t0: f64) -> Result<Linearization, Box<Diagnostic>> {
             split(&out_rows, false)
         },
         symbolic,
+        values: states.iter().map(|v| mem[v.index()]).collect(),
+        derivatives: ders.iter().map(|v| mem[v.index()]).collect(),
     })
 }
 

@@ -238,6 +238,26 @@ fn analyze_emits_layout_and_clif() {
 }
 
 #[test]
+fn a_start_at_an_unstable_equilibrium_is_a_warning() {
+    // der(x) = x from x = 0: at rest, λ = 1 /s over 3 s.
+    let (code, _, err) = rtc(&["run", "tests/models/unstable_rest.mo", "--out", "/dev/null"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("unstable equilibrium") && err.contains("λ = 1.0000e0"),
+        "{err}"
+    );
+    // Stable (k = 0: der(x) = −x), or a run too short for the mode to grow by e (0.5 s): no
+    // such warning.
+    for extra in [["--param", "k=0"], ["--stop", "0.5"]] {
+        let mut a = vec!["run", "tests/models/unstable_rest.mo", "--out", "/dev/null"];
+        a.extend(extra);
+        let (code, _, err) = rtc(&a);
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains("unstable equilibrium"), "{extra:?}: {err}");
+    }
+}
+
+#[test]
 fn initial_problem_is_solved_or_rejected() {
     // A steady state: solved before the run (x = 1 and stays), and reported.
     let (code, out, err) = rtc(&["run", "tests/models/initial_equation.mo"]);

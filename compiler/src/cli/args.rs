@@ -435,6 +435,7 @@ pub(crate) fn resolve(
     let (method, note) = pipeline::resolve_method(flat, method, Some(step))?;
     notes.extend(note);
     if let Ok(lm) = &lm {
+        warnings.extend(pipeline::equilibrium_warning(lm, span));
         warnings.extend(pipeline::accuracy_warnings(
             flat, lm, &method, step, interval, span, tol, newton,
         ));

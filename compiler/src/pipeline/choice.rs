@@ -187,6 +187,42 @@ fn pct(x: f64) -> String {
     }
 }
 
+/// A warning when the model starts at an unstable equilibrium: every state's derivative is
+/// zero at the initial point and a mode grows by more than e over the run. The run then stays
+/// where it started only because nothing perturbs it (rounding decides when it leaves, if
+/// ever); another tool, or the model's `homotopy`, may start it elsewhere — a Schmitt
+/// trigger with an integrator (the MSL's `SignalGenerator`) sits at 0 V instead of
+/// oscillating.
+pub fn equilibrium_warning(lm: &(Linearization, Vec<Mode>), span: RunSpan) -> Option<String> {
+    let (lin, modes) = lm;
+    if lin.derivatives.is_empty() {
+        return None;
+    }
+    let at_rest = lin
+        .derivatives
+        .iter()
+        .zip(&lin.values)
+        .all(|(d, x)| d.abs() <= 1e-12 * x.abs().max(1.0));
+    let growing = modes
+        .iter()
+        .filter(|m| m.lambda.re * span.t_run > 1.0)
+        .max_by(|a, b| a.lambda.re.total_cmp(&b.lambda.re))?;
+    if !at_rest {
+        return None;
+    }
+    let (k, _) = growing
+        .participation
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))?;
+    Some(format!(
+        "the model starts at rest (every state's derivative is zero) in an unstable equilibrium: the mode λ = {:.4e} (mostly `{}`) grows by e every {:.3e} s, and the run stays where it started only because nothing perturbs it; give the states other start values (or check which of several solutions the initial system should take: rtc solves the actual model, not a homotopy's simplified one)",
+        growing.lambda.re,
+        lin.states.get(k).map_or("?", |s| s.as_str()),
+        1.0 / growing.lambda.re
+    ))
+}
+
 /// The warnings about `method` at step `h`: a mode the output resolves that drifts by more
 /// than `tol` over the run, a stable mode the method makes unstable, a stiff mode it rings;
 /// each says what keeps it within (the default chooser's advice).

@@ -28,7 +28,9 @@ pub use crate::flatten::Options;
 pub use crate::plan::build::BlockReport;
 pub use crate::plan::{describe, Newton, Plan, Status};
 pub use crate::system::{Method, Rk};
-pub use choice::{accuracy_warnings, default_method, modes, run_tolerance, Choice, RunSpan};
+pub use choice::{
+    accuracy_warnings, default_method, equilibrium_warning, modes, run_tolerance, Choice, RunSpan,
+};
 
 type DResult<T> = Result<T, Box<Diagnostic>>;
 
