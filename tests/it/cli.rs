@@ -238,6 +238,90 @@ fn analyze_emits_layout_and_clif() {
 }
 
 #[test]
+fn the_step_comes_from_the_run_when_the_modes_cannot_judge_it() {
+    let model = "tests/models/switched_mean.mo";
+    // No mode to judge (der(x) = u): the trapezoid (the highest order at the same cost), the
+    // tolerance 1 % (Tolerance 1e-4 is capped there), and the step halved by the check until
+    // the runs at h and h/2 agree; the result within 1 % of ∫ sin²(20 t) over 3 s.
+    let (code, out, err) = rtc(&["run", model, "--vars", "x"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("method trapezoid, step 0.1") && err.contains("within 1 %"),
+        "{err}"
+    );
+    assert!(err.contains("step halved 1 time to 0.05"), "{err}");
+    let last: f64 = out
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let exact = 1.5 - 120f64.sin() / 80.0;
+    assert!((last - exact).abs() < 0.01 * 1.5, "{last} against {exact}");
+    // The method and step the user gives are kept, with the check's warning and advice.
+    let (code, _, err) = rtc(&[
+        "run",
+        model,
+        "--method",
+        "be",
+        "--step",
+        "0.1",
+        "--out",
+        "/dev/null",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("30 steps of 0.1 s with be"), "{err}");
+    assert!(
+        err.contains("the step-halving check estimates an error of")
+            && err.contains("try --step 0.025 or --method radau"),
+        "{err}"
+    );
+    // --no-check: neither; a finer --interval bounds the default step.
+    let (code, _, err) = rtc(&[
+        "run",
+        model,
+        "--no-check",
+        "--interval",
+        "0.01",
+        "--out",
+        "/dev/null",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !err.contains("step-halving") && !err.contains("step halved"),
+        "{err}"
+    );
+    assert!(err.contains("method trapezoid, step 0.01:"), "{err}");
+}
+
+#[test]
+fn result_times_never_go_back() {
+    // Event rows carry the model's clock (sums of steps), frame rows start + k·h: an event
+    // row is never later than the frame row after it, nor earlier than the one before.
+    let (code, out, err) = rtc(&[
+        "run",
+        "examples/BouncingBall.mo",
+        "--stop",
+        "3",
+        "--step",
+        "0.001",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let times: Vec<f64> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(times.len() > 3000, "{}", times.len());
+    for w in times.windows(2) {
+        assert!(w[1] >= w[0], "{} after {}", w[1], w[0]);
+    }
+}
+
+#[test]
 fn a_start_at_an_unstable_equilibrium_is_a_warning() {
     // der(x) = x from x = 0: at rest, λ = 1 /s over 3 s.
     let (code, _, err) = rtc(&["run", "tests/models/unstable_rest.mo", "--out", "/dev/null"]);
