@@ -412,18 +412,26 @@ fn report_extras(
     None
 }
 
+/// What the step-halving check's runs share with the run: the command, the model, its plan,
+/// the runtime's layout and the recorded outputs.
+struct CheckRun<'a> {
+    a: &'a RunArgs,
+    flat: &'a FlatModel,
+    p: &'a pipeline::Plan,
+    layout: &'a rtc_runtime::Layout,
+    selected: &'a [usize],
+}
+
 /// The run at step `h` in memory, for the step-halving check ([`super::halving`]): the
 /// selected outputs at the output interval and at events; `Err` with why it stopped.
-#[allow(clippy::too_many_arguments)]
-fn trajectory(
-    a: &RunArgs,
-    flat: &FlatModel,
-    p: &pipeline::Plan,
-    stepper: &mut dyn sim::Stepper,
-    layout: &rtc_runtime::Layout,
-    selected: &[usize],
-    h: f64,
-) -> Result<Recorded, String> {
+fn trajectory(c: &CheckRun, stepper: &mut dyn sim::Stepper, h: f64) -> Result<Recorded, String> {
+    let CheckRun {
+        a,
+        flat,
+        p,
+        layout,
+        selected,
+    } = *c;
     let Timing {
         start,
         stop,
@@ -471,20 +479,16 @@ const UNCHECKED: &str = super::args::ACCURACY_UNCHECKED;
 /// The step-halving check before the run ([`super::halving`]): the step to run with, and
 /// whether the run at half the step agrees, and what rtc says (notes, warnings). `h` is
 /// halved only when `refine`.
-#[allow(clippy::too_many_arguments)]
 fn halving_check(
-    a: &RunArgs,
-    flat: &FlatModel,
-    p: &pipeline::Plan,
+    c: &CheckRun,
     stepper: &mut dyn sim::Stepper,
-    layout: &rtc_runtime::Layout,
-    selected: &[usize],
     order: u32,
     mut h: f64,
     refine: bool,
     tol: f64,
 ) -> (f64, bool, Vec<String>, Vec<String>) {
     use super::halving::{difference, may_halve, richardson, MARGIN};
+    let (a, flat) = (c.a, c.flat);
     let (mut notes, mut warnings) = (Vec::new(), Vec::new());
     // The output interval asked for; the halvings' floor is below the larger of it and the
     // first step.
@@ -494,14 +498,14 @@ fn halving_check(
     let rows = |h: f64| (out / h).round().max(1.0) * h;
     let factor = richardson(order);
     let pct = |x: f64| format!("{:.3} %", 100.0 * x);
-    let mut coarse = match trajectory(a, flat, p, stepper, layout, selected, h) {
+    let mut coarse = match trajectory(c, stepper, h) {
         Ok(t) => t,
         // The run itself says why it stops.
         Err(_) => return (h, false, notes, warnings),
     };
     let mut halvings = 0;
     loop {
-        let fine = match trajectory(a, flat, p, stepper, layout, selected, h / 2.0) {
+        let fine = match trajectory(c, stepper, h / 2.0) {
             Ok(t) => t,
             Err(why) => {
                 warnings.push(format!(
@@ -555,26 +559,21 @@ fn halving_check(
 
 /// The step-halving check, outside real time and without live inputs or commands, with the
 /// modes' warnings (which it may stand in for) printed after it: the step to run with.
-#[allow(clippy::too_many_arguments)]
 fn check_step(
-    a: &RunArgs,
-    flat: &FlatModel,
-    p: &pipeline::Plan,
+    c: &CheckRun,
     stepper: &mut dyn sim::Stepper,
-    layout: &rtc_runtime::Layout,
-    selected: &[usize],
     (order, mut h): (u32, f64),
     (defaulted, tolerance): (bool, f64),
     mut mode_warnings: Vec<String>,
 ) -> f64 {
+    let a = c.a;
     let live = a.realtime
         || a.control.is_some()
         || !a.inject_load.is_empty()
         || a.inputs.iter().any(|i| i.starts_with("udp:"));
     if !a.no_check && !live {
-        let (h2, checked, notes, warnings) = halving_check(
-            a, flat, p, stepper, layout, selected, order, h, defaulted, tolerance,
-        );
+        let (h2, checked, notes, warnings) =
+            halving_check(c, stepper, order, h, defaulted, tolerance);
         h = h2;
         if checked {
             // The modes were not known; the run at half the step agrees.
@@ -648,13 +647,16 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         outputs: p.outputs.iter().map(|o| o.name.clone()).collect(),
     };
     let mut stepper = sim::stepper(&p, engine)?;
-    h = check_step(
+    let c = CheckRun {
         a,
         flat,
-        &p,
+        p: &p,
+        layout: &layout,
+        selected: &selected,
+    };
+    h = check_step(
+        &c,
         stepper.as_mut(),
-        &layout,
-        &selected,
         (method.order(), h),
         (r.defaulted, r.tolerance),
         r.warnings,
