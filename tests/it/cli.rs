@@ -300,24 +300,31 @@ fn the_step_comes_from_the_run_when_the_modes_cannot_judge_it() {
 #[test]
 fn result_times_never_go_back() {
     // Event rows carry the model's clock (sums of steps), frame rows start + k·h: an event
-    // row is never later than the frame row after it, nor earlier than the one before.
-    let (code, out, err) = rtc(&[
-        "run",
-        "examples/BouncingBall.mo",
-        "--stop",
-        "3",
-        "--step",
-        "0.001",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let times: Vec<f64> = out
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').next().unwrap().parse().unwrap())
-        .collect();
-    assert!(times.len() > 3000, "{}", times.len());
-    for w in times.windows(2) {
-        assert!(w[1] >= w[0], "{} after {}", w[1], w[0]);
+    // row is never later than the frame row after it, nor earlier than the one before. A
+    // sample clock on the step grid (0.08 against 0.08000000000000002) and state events.
+    for (model, extra) in [
+        (
+            "tests/models/sampled_counter.mo",
+            ["--step", "0.0002", "--method", "trapezoid"],
+        ),
+        (
+            "examples/BouncingBall.mo",
+            ["--step", "0.001", "--stop", "3"],
+        ),
+    ] {
+        let mut args = vec!["run", model];
+        args.extend(extra);
+        let (code, out, err) = rtc(&args);
+        assert_eq!(code, 0, "{err}");
+        let times: Vec<f64> = out
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().parse().unwrap())
+            .collect();
+        assert!(times.len() > 500, "{model}: {}", times.len());
+        for w in times.windows(2) {
+            assert!(w[1] >= w[0], "{model}: {} after {}", w[1], w[0]);
+        }
     }
 }
 
