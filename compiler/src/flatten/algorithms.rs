@@ -668,17 +668,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 _ => None,
             };
             let v = self.check_local_value(name, value, span, "is assigned {a}")?;
-            let v = match (old, v) {
-                (Some(Val::Arr(o)), Val::Arr(n)) if o.dims == n.dims => {
-                    let data = o
-                        .data
-                        .iter()
-                        .zip(&n.data)
-                        .map(|(&o, &n)| self.guarded(g, n, o))
-                        .collect();
-                    Val::Arr(Arr { data, ..n })
-                }
-                (_, v) => v,
+            let v = match old {
+                Some(o) => self.merged(g, v, &o, span)?,
+                None => v,
             };
             self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(v);
             return Ok(());
@@ -807,7 +799,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 (Val::Record(a), Some(b @ Val::Record(_))) => {
                     self.assign_records(a, subs, b, g, env, target, span)?
                 }
-                (Val::Str(_), Some(v @ Val::Str(_))) => v,
+                (Val::Str(_), Some(v @ Val::Str(_))) => self.merged(g, v, f, span)?,
                 _ => {
                     return Err(Box::new(
                         Diagnostic::error(
@@ -829,6 +821,62 @@ impl<'t, 'a> Flattener<'t, 'a> {
             dims: cur.dims.clone(),
             fields,
         })))
+    }
+
+    /// A whole value after `x := new` under guard `g`, `old` the value before: element by
+    /// element and field by field `if g then new else old`, so that a record or an array
+    /// assigned in one branch of an `if` keeps the other branch's value when the guard is
+    /// false. A String, or an array whose size would depend on a condition known only at run
+    /// time, cannot be merged that way: refused rather than taking one branch silently.
+    pub(super) fn merged(&mut self, g: ExprId, new: Val, old: &Val, span: Span) -> DResult<Val> {
+        match self.flat.arena.as_const(g) {
+            Some(c) if c != 0.0 => return Ok(new),
+            Some(_) => return Ok(old.clone()),
+            None => {}
+        }
+        match (new, old) {
+            (Val::Arr(n), Val::Arr(o)) if n.dims == o.dims => {
+                let data = o
+                    .data
+                    .iter()
+                    .zip(&n.data)
+                    .map(|(&o, &n)| self.guarded(g, n, o))
+                    .collect();
+                Ok(Val::Arr(Arr { data, ..n }))
+            }
+            (Val::Arr(n), Val::Arr(o)) if o.data.iter().all(|&e| e == self.unset()) => {
+                Ok(Val::Arr(n))
+            }
+            (Val::Str(n), Val::Str(o)) if n == *o => Ok(Val::Str(n)),
+            (Val::Record(n), Val::Record(o))
+                if n.dims == o.dims
+                    && n.fields.len() == o.fields.len()
+                    && n.fields.iter().zip(&o.fields).all(|(a, b)| a.0 == b.0) =>
+            {
+                let mut fields = Vec::with_capacity(n.fields.len());
+                for ((name, nv), (_, ov)) in n.fields.iter().zip(&o.fields) {
+                    fields.push((name.clone(), self.merged(g, nv.clone(), ov, span)?));
+                }
+                Ok(Val::Record(Rc::new(RecordVal {
+                    class: n.class,
+                    name: n.name.clone(),
+                    dims: n.dims.clone(),
+                    fields,
+                })))
+            }
+            (Val::Str(_), _) => Err(self.unsupported(
+                span,
+                "a String assigned under a condition known only at run time",
+            )),
+            (Val::Arr(_), Val::Arr(_)) => Err(self.unsupported(
+                span,
+                "an array whose size depends on a condition known only at run time",
+            )),
+            _ => Err(self.unsupported(
+                span,
+                "a value whose kind depends on a condition known only at run time",
+            )),
+        }
     }
 
     /// `if g then new else old`; an element never assigned takes `new`.

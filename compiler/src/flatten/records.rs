@@ -277,14 +277,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         ty: o.ty,
                     })
                 }
-                (Val::Str(_), v @ Val::Str(_)) => v,
+                (Val::Str(_), v @ Val::Str(_)) => self.merged(g, v, &old, span)?,
                 (Val::Record(a), Val::Record(b)) if a.class == b.class => {
-                    if self.flat.arena.as_const(g) != Some(1.0) {
-                        return Err(
-                            self.unsupported(span, "conditional assignments of whole records")
-                        );
-                    }
-                    Val::Record(b)
+                    self.merged(g, Val::Record(b), &old, span)?
                 }
                 _ => {
                     return Err(Box::new(
