@@ -372,7 +372,7 @@ fn report_extras(
                 .find(|r| !r.handled())
                 .map_or(0.0, |r| r.time);
             eprintln!(
-                "rtc: warning: {deferred} event{} acted at the end of their step without being located (more than {} in one step, the first at t = {first}): their times are off by up to a step",
+                "rtc: warning: {deferred} event{} acted at the end of their step without being located (more than {} in one step, or conditions on a variable that changed without an event of its own, such as a delayed discrete signal; the first at t = {first}): their times are off by up to a step",
                 if deferred == 1 { "" } else { "s" },
                 crate::sim::LOCATED_PER_STEP
             );

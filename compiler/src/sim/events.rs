@@ -712,7 +712,18 @@ impl<'p> Events<'p> {
                 return st;
             }
             let te = if at_end { end } else { te };
-            let due = std::mem::take(&mut self.due);
+            let mut due = std::mem::take(&mut self.due);
+            // The instant at the end of the part (for a discrete variable that changed there)
+            // may have acted on a when-condition on time already, or moved its time on (an
+            // inertial delay's `t_next`): such a condition has not become true again here.
+            if due.iter().any(|&k| self.plan.events[k].at) {
+                let z = self.values(it, mem);
+                due.retain(|&k| {
+                    let e = &self.plan.events[k];
+                    !e.at || e.both || (!self.cond[k] && z[k] <= te + tol)
+                });
+                self.recycle(z);
+            }
             let st = self.instant(it, &due, mem, te, Outcome::Handled);
             self.fired.extend_from_slice(&due);
             self.due = due;
