@@ -10,9 +10,10 @@ use std::path::PathBuf;
 #[derive(Args, Clone)]
 pub struct MethodArgs {
     /// Integration method inlined into the model: fe, be, trapezoid, radau, libe, mixed,
-    /// multirate, rtrk2, rk3, rk4, rtrk4, ab2 or ab3 (default: the cheapest of be, trapezoid
-    /// and radau whose errors on the model's modes stay within the tolerance, at the output
-    /// interval divided by 1, 2, 4, … 32 unless --step is given; see the book's Methods).
+    /// multirate, rtrk2, rk3, rk4, rtrk4, ab2 or ab3 (default: of be, trapezoid and radau whose
+    /// errors on the model's modes stay within the tolerance, the highest order within 1.5
+    /// times the cheapest work, at the output interval divided by 1, 2, 4, … 32 unless --step
+    /// is given; see the book's Methods).
     #[arg(long)]
     pub method: Option<String>,
     /// How far a mode may drift over the run for the default method and step, and before rtc

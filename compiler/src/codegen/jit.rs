@@ -2,7 +2,7 @@
 
 use super::{base_flags, err, generate, NO_DETAIL};
 use crate::plan::Slot;
-use crate::plan::Status;
+use crate::plan::{kind, Status, StatusWord};
 use crate::plan::{Plan, Stmt};
 use cranelift_codegen::settings;
 use cranelift_jit::{JITBuilder, JITModule};
@@ -217,10 +217,11 @@ impl Jit {
     }
 
     fn decode(&self, mem: &[f64], code: i32) -> Status {
-        let detail = (code >> 4) as usize;
-        match code & 15 {
-            0 => Status::Ok,
-            1 => {
+        let word = StatusWord(code);
+        let detail = word.detail();
+        match word.kind() {
+            kind::OK => Status::Ok,
+            kind::NOT_CONVERGED => {
                 let k = self.block_sizes.get(&detail).copied().unwrap_or(0);
                 let base = self.residual_offset + 1;
                 let residual = mem[base..base + k]
@@ -231,7 +232,7 @@ impl Jit {
                     residual,
                 }
             }
-            2 if detail as i64 == NO_DETAIL => {
+            kind::NON_FINITE if detail as i64 == NO_DETAIL => {
                 let var = self
                     .checked
                     .iter()
@@ -240,7 +241,7 @@ impl Jit {
                     .unwrap_or(Slot(0));
                 Status::NonFinite { var }
             }
-            2 => Status::NonFinite {
+            kind::NON_FINITE => Status::NonFinite {
                 var: Slot(detail as u32),
             },
             _ => Status::Singular { block: detail },

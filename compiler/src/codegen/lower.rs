@@ -426,7 +426,7 @@ impl Lower<'_> {
             b.ins().brif(close, ok, &[], refuse, &[]);
             b.switch_to_block(refuse);
             b.seal_block(refuse);
-            let code = b.ins().iconst(types::I32, 1 | ((blk.index as i64) << 4));
+            let code = status_const(b, kind::NOT_CONVERGED, blk.index);
             b.ins().return_(&[code]);
             b.switch_to_block(go);
             b.seal_block(go);
@@ -445,7 +445,7 @@ impl Lower<'_> {
         b.ins().brif(st, solved, &[], singular, &[]);
         b.switch_to_block(singular);
         b.seal_block(singular);
-        let code = b.ins().iconst(types::I32, 3 | ((blk.index as i64) << 4));
+        let code = status_const(b, kind::SINGULAR, blk.index);
         b.ins().return_(&[code]);
         b.switch_to_block(solved);
         b.seal_block(solved);
@@ -506,7 +506,7 @@ impl Lower<'_> {
                 b.ins().brif(fin, next, &[], bad, &[]);
                 b.switch_to_block(bad);
                 b.seal_block(bad);
-                let code = b.ins().iconst(types::I32, 2 | ((t.index() as i64) << 4));
+                let code = status_const(b, kind::NON_FINITE, t.index());
                 b.ins().return_(&[code]);
                 b.switch_to_block(next);
                 b.seal_block(next);
@@ -524,4 +524,10 @@ impl Lower<'_> {
         self.calls.clear();
         self.splats.clear();
     }
+}
+
+/// The [`StatusWord`] of `kind` with `detail` as a constant of the step function.
+fn status_const(b: &mut FunctionBuilder, kind: i32, detail: usize) -> Value {
+    b.ins()
+        .iconst(types::I32, i64::from(StatusWord::new(kind, detail).0))
 }

@@ -43,7 +43,7 @@ use lower::Lower;
 pub use jit::{jit, Jit};
 pub use object::{object, ObjectCode, Target, TARGETS};
 
-use crate::plan::{Assign, Plan, Stmt, TornBlock};
+use crate::plan::{kind, Assign, Plan, StatusWord, Stmt, TornBlock};
 use crate::symbolic::{CmpOp, ExprId, Func1, Func2};
 
 type Node = crate::symbolic::Node<Slot>;
@@ -926,8 +926,8 @@ impl<'p, M: Module> Gen<'p, M> {
             b.switch_to_block(bad);
             b.seal_block(bad);
             let slot = b.block_params(bad)[0];
-            let shifted = b.ins().ishl_imm_u(slot, 4);
-            let code = b.ins().bor_imm_u(shifted, 2);
+            let shifted = b.ins().ishl_imm_u(slot, i64::from(StatusWord::KIND_BITS));
+            let code = b.ins().bor_imm_u(shifted, i64::from(kind::NON_FINITE));
             let code = if ptr == types::I32 {
                 code
             } else {

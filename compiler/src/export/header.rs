@@ -2,6 +2,7 @@
 //! harness needs to call the step function and to find the model's variables in its memory.
 
 use super::{c_double, c_identifier, c_string, comment, Description};
+use crate::plan::{kind, StatusWord};
 use crate::system::SVarKind;
 use rustc_hash::FxHashSet;
 use std::fmt::Write as _;
@@ -78,16 +79,18 @@ impl Description<'_> {
             h.push('\n');
         }
         for (name, code) in [
-            ("OK", 0),
-            ("NOT_CONVERGED", 1),
-            ("NON_FINITE", 2),
-            ("SINGULAR", 3),
+            ("OK", kind::OK),
+            ("NOT_CONVERGED", kind::NOT_CONVERGED),
+            ("NON_FINITE", kind::NON_FINITE),
+            ("SINGULAR", kind::SINGULAR),
         ] {
             let _ = writeln!(h, "#define {p}_{name} {code}");
         }
         let _ = writeln!(
             h,
-            "#define {p}_STATUS_KIND(code) ((code) & 15)\n#define {p}_STATUS_DETAIL(code) ((code) >> 4)\n"
+            "#define {p}_STATUS_KIND(code) ((code) & {})\n#define {p}_STATUS_DETAIL(code) ((code) >> {})\n",
+            StatusWord::KIND_MASK,
+            StatusWord::KIND_BITS
         );
     }
 
@@ -390,8 +393,9 @@ impl Description<'_> {
         let all = n + m + w;
         let _ = writeln!(
             h,
-            "\n/* Assertions: {n} checked after every step, {m} more (of `when initial()`) after init,\n * then {w} of level warning (WARNING_FIRST on), which report and do not stop. */\n#define {p}_ASSERTION_COUNT {all}\n#define {p}_WARNING_FIRST {}\n#define {p}_WARNING_COUNT {w}\n#define {p}_ASSERTION 7",
-            n + m
+            "\n/* Assertions: {n} checked after every step, {m} more (of `when initial()`) after init,\n * then {w} of level warning (WARNING_FIRST on), which report and do not stop. */\n#define {p}_ASSERTION_COUNT {all}\n#define {p}_WARNING_FIRST {}\n#define {p}_WARNING_COUNT {w}\n#define {p}_ASSERTION {}",
+            n + m,
+            kind::ASSERTION
         );
         let messages: Vec<String> = plan
             .all_assertions()
@@ -421,8 +425,9 @@ impl Description<'_> {
         );
         let _ = writeln!(
             h,
-            "/* After a step that returned 0 (after_init = 0) or after init (1): ASSERTION | k << 4\n * for the first assertion k that failed (those of `when initial()` first), else 0. */\nstatic inline int32_t {p}_check_assertions(const double *mem, int32_t after_init) {{\n    double a[{all}];\n    int32_t k;\n    {p}_asserts(mem, a);\n    if (after_init)\n        for (k = {n}; k < {}; k++)\n            if (a[k] == 0.0) return {p}_ASSERTION | (k << 4);\n    for (k = 0; k < {n}; k++)\n        if (a[k] == 0.0) return {p}_ASSERTION | (k << 4);\n    return 0;\n}}",
-            n + m
+            "/* After a step that returned 0 (after_init = 0) or after init (1): ASSERTION | k << 4\n * for the first assertion k that failed (those of `when initial()` first), else 0. */\nstatic inline int32_t {p}_check_assertions(const double *mem, int32_t after_init) {{\n    double a[{all}];\n    int32_t k;\n    {p}_asserts(mem, a);\n    if (after_init)\n        for (k = {n}; k < {}; k++)\n            if (a[k] == 0.0) return {p}_ASSERTION | (k << {bits});\n    for (k = 0; k < {n}; k++)\n        if (a[k] == 0.0) return {p}_ASSERTION | (k << {bits});\n    return 0;\n}}",
+            n + m,
+            bits = StatusWord::KIND_BITS
         );
         if w == 0 {
             let _ = writeln!(

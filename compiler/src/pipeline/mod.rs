@@ -279,7 +279,7 @@ pub fn parse_method(m: &MethodChoice) -> DResult<Method> {
         other => {
             return Err(Box::new(
                 Diagnostic::error("command-line", format!("unknown method `{other}`")).help(
-                    "the methods are fe, be, trapezoid, radau, mixed, rtrk2, rk3, rk4, rtrk4",
+                    "the methods are fe, be, trapezoid, radau, libe, mixed, multirate, rtrk2, rk3, rk4, rtrk4, ab2 and ab3",
                 ),
             ))
         }

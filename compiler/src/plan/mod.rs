@@ -25,7 +25,7 @@ impl Slot {
     }
 }
 
-pub use status::{describe, Status, EVENT_ITERATIONS, ZENO_STEPS};
+pub use status::{describe, kind, Status, StatusWord, EVENT_ITERATIONS, ZENO_STEPS};
 pub mod band;
 pub mod build;
 mod hoist;

@@ -43,17 +43,66 @@ pub enum Status {
 }
 
 impl Status {
+    /// The kind's number: the low bits of the [`StatusWord`], the process's exit detail and
+    /// the C header's `<P>_OK` … `<P>_ASSERTION`.
     pub fn code(self) -> i32 {
         match self {
-            Status::Ok => 0,
-            Status::NotConverged { .. } => 1,
-            Status::NonFinite { .. } => 2,
-            Status::Singular { .. } => 3,
-            Status::Chattering { .. } => 4,
-            Status::EventIteration { .. } => 5,
-            Status::Terminated { .. } => 6,
-            Status::Assertion { .. } => 7,
+            Status::Ok => kind::OK,
+            Status::NotConverged { .. } => kind::NOT_CONVERGED,
+            Status::NonFinite { .. } => kind::NON_FINITE,
+            Status::Singular { .. } => kind::SINGULAR,
+            Status::Chattering { .. } => kind::CHATTERING,
+            Status::EventIteration { .. } => kind::EVENT_ITERATION,
+            Status::Terminated { .. } => kind::TERMINATED,
+            Status::Assertion { .. } => kind::ASSERTION,
         }
+    }
+}
+
+/// The kinds of status, by number (the step function returns the first four; the run loop
+/// adds the others).
+pub mod kind {
+    pub const OK: i32 = 0;
+    pub const NOT_CONVERGED: i32 = 1;
+    pub const NON_FINITE: i32 = 2;
+    pub const SINGULAR: i32 = 3;
+    pub const CHATTERING: i32 = 4;
+    pub const EVENT_ITERATION: i32 = 5;
+    pub const TERMINATED: i32 = 6;
+    pub const ASSERTION: i32 = 7;
+}
+
+/// The status word of the step function's ABI (`int32_t`): the kind ([`kind`]) in the low
+/// [`StatusWord::KIND_BITS`] bits and its detail above them — the block of a Newton failure or
+/// of a singular Jacobian, the slot of a non-finite value, the assertion that failed. The
+/// generated code writes it ([`StatusWord::new`], or [`StatusWord::KIND_BITS`] for a detail
+/// known only at run time), the JIT reads it ([`StatusWord::kind`], [`StatusWord::detail`]),
+/// and the C header's `STATUS_KIND`/`STATUS_DETAIL` macros are written from the same
+/// constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatusWord(pub i32);
+
+impl StatusWord {
+    pub const KIND_BITS: u32 = 4;
+    pub const KIND_MASK: i32 = (1 << Self::KIND_BITS) - 1;
+    /// Details must fit the bits above the kind.
+    pub const MAX_DETAIL: usize = (i32::MAX >> Self::KIND_BITS) as usize;
+
+    pub fn new(kind: i32, detail: usize) -> StatusWord {
+        debug_assert!((0..=Self::KIND_MASK).contains(&kind));
+        debug_assert!(
+            detail <= Self::MAX_DETAIL,
+            "status detail {detail} too large"
+        );
+        StatusWord(kind | ((detail as i32) << Self::KIND_BITS))
+    }
+
+    pub fn kind(self) -> i32 {
+        self.0 & Self::KIND_MASK
+    }
+
+    pub fn detail(self) -> usize {
+        (self.0 >> Self::KIND_BITS) as usize
     }
 }
 
@@ -111,5 +160,27 @@ pub fn describe(plan: &Plan, status: Status) -> String {
             "event {event} (`{}`) chatters: it came back less than {ZENO_STEPS} steps after its previous occurrence, faster than the step resolves (chattering rule; --zeno hold holds its states instead of stopping)",
             plan.events[event].text
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_status_word_gives_back_its_kind_and_detail() {
+        for k in [
+            kind::OK,
+            kind::NOT_CONVERGED,
+            kind::NON_FINITE,
+            kind::ASSERTION,
+        ] {
+            for d in [0, 1, 17, 4095, StatusWord::MAX_DETAIL] {
+                let w = StatusWord::new(k, d);
+                assert_eq!((w.kind(), w.detail()), (k, d));
+            }
+        }
+        // The layout the C header documents: the kind in the low four bits.
+        assert_eq!(StatusWord::new(kind::SINGULAR, 5).0, 3 | (5 << 4));
     }
 }
