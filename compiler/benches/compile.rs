@@ -47,7 +47,7 @@ fn main() {
                 let c = check_source("VdPLine.mo", &text, &opts);
                 let model = c.model.expect("model");
                 let plan = match rtc::pipeline::plan(&model, method, Newton::default()) {
-                    Ok((plan, _, _)) => plan,
+                    Ok(p) => p.plan,
                     Err(d) => {
                         println!("{n:>6} {name:>8}  refused: {}", d.message);
                         break;
@@ -117,8 +117,9 @@ fn objects(text: &str) {
                 let t0 = Instant::now();
                 let c = check_source("VdPLine.mo", text, &opts);
                 let model = c.model.expect("model");
-                let (plan, _, _) =
-                    rtc::pipeline::plan(&model, &method, Newton::default()).expect("plan");
+                let plan = rtc::pipeline::plan(&model, &method, Newton::default())
+                    .expect("plan")
+                    .plan;
                 let obj = rtc::codegen::object(&plan, target, "VdPLine", false).expect("object");
                 times.push(t0.elapsed().as_secs_f64() * 1e3);
                 size = (obj.bytes.len(), obj.stack_step);

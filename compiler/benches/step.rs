@@ -344,8 +344,9 @@ fn main() {
             ),
             ("be", Method::BackwardEuler),
         ] {
-            let (plan, _, _) =
-                rtc::pipeline::plan(&model, &method, Newton::default()).expect("plan");
+            let plan = rtc::pipeline::plan(&model, &method, Newton::default())
+                .expect("plan")
+                .plan;
             let code = rtc::codegen::jit(&plan, false).expect("jit");
             let steps = (200_000 / n).max(200);
             let mut mem = code.memory();
@@ -472,14 +473,15 @@ fn main() {
             let model = check_source("VdPLine.mo", &text, &opts)
                 .model
                 .expect("model");
-            let (plan, _, _) = rtc::pipeline::plan(
+            let plan = rtc::pipeline::plan(
                 &model,
                 &Method::Mixed {
                     implicit: vec!["u_l".into()],
                 },
                 Newton::default(),
             )
-            .expect("plan");
+            .expect("plan")
+            .plan;
             let t1 = Instant::now();
             let code = rtc::codegen::jit(&plan, false).expect("jit");
             let t2 = Instant::now();
@@ -508,7 +510,9 @@ fn per_method(text: &str) {
         .model
         .expect("model");
     let step_ns = |method: &Method, h: f64, steps: usize| -> (f64, u64) {
-        let (plan, _, _) = rtc::pipeline::plan(&model, method, Newton::default()).expect("plan");
+        let plan = rtc::pipeline::plan(&model, method, Newton::default())
+            .expect("plan")
+            .plan;
         let code = rtc::codegen::jit(&plan, false).expect("jit");
         let mut mem = code.memory();
         code.init(&mut mem, 0.0);
@@ -594,8 +598,9 @@ fn run_loop(text: &str) {
         let model = check_source("VdPLine.mo", text, &opts)
             .model
             .expect("model");
-        let (plan, _, _) =
-            rtc::pipeline::plan(&model, &Method::ForwardEuler, Newton::default()).expect("plan");
+        let plan = rtc::pipeline::plan(&model, &Method::ForwardEuler, Newton::default())
+            .expect("plan")
+            .plan;
         let code = rtc::codegen::jit(&plan, false).expect("jit");
         let mut stepper = rtc::sim::stepper(&plan, rtc::sim::Engine::Jit).expect("stepper");
         let selected = rtc::sim::select_outputs(&plan, &[]).expect("outputs");

@@ -16,7 +16,9 @@ fn main() {
     let m = rtc::pipeline::Method::Mixed {
         implicit: vec!["u_l".into()],
     };
-    let (plan, _, _) = rtc::pipeline::plan(&model, &m, Default::default()).expect("plan");
+    let plan = rtc::pipeline::plan(&model, &m, Default::default())
+        .expect("plan")
+        .plan;
     let t0 = std::time::Instant::now();
     let code = rtc::codegen::jit(&plan, true).expect("jit");
     println!(

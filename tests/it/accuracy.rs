@@ -60,7 +60,9 @@ fn dc_motor_linearisation_is_the_hand_derived_one() {
 /// The steady-state response of the plan of `name` at step `h` to u = sin(2πf·t), sampled
 /// where the plan reads it, fitted over the last five periods: the complex gain of w.
 fn measured_gain(m: &rtc::flat::FlatModel, name: &str, h: f64, f: f64) -> nalgebra::Complex<f64> {
-    let (p, _, _) = rtc::pipeline::plan(m, &method(name), Default::default()).unwrap();
+    let p = rtc::pipeline::plan(m, &method(name), Default::default())
+        .unwrap()
+        .plan;
     let stop = 30.0;
     // Samples of u a hair before every multiple of h/60 (which holds every stage time of the
     // formulas here: c = 0, 1/3, 1/2, 2/3, 1), so each read picks the sample at its own time.
@@ -175,7 +177,9 @@ fn one_step_plans_are_their_recurrences() {
     let h = 1e-2;
     let eye = Matrix2::identity();
     for name in ["fe", "be", "trapezoid"] {
-        let (p, _, _) = rtc::pipeline::plan(&m, &method(name), Default::default()).unwrap();
+        let p = rtc::pipeline::plan(&m, &method(name), Default::default())
+            .unwrap()
+            .plan;
         let inputs =
             rtc::sim::Inputs::parse("u.csv", "time,u\n0,1\n", &rtc::sim::input_slots(&p)).unwrap();
         let settings = rtc::sim::RunSettings {
@@ -230,7 +234,8 @@ fn shared_subexpressions_never_outlive_a_write() {
         // The step below (a delay's buffer is sampled at it).
         m.experiment.step = Some(1e-3);
         for meth in ["fe", "be", "trapezoid", "libe", "rk4", "ab2"] {
-            let Ok((p, _, _)) = rtc::pipeline::plan(&m, &method(meth), Default::default()) else {
+            let Ok(p) = rtc::pipeline::plan(&m, &method(meth), Default::default()).map(|p| p.plan)
+            else {
                 continue;
             };
             if !p.events.is_empty() || p.step.iter().any(|s| !matches!(s, Stmt::Assign(_))) {

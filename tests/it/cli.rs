@@ -661,7 +661,9 @@ fn csv_values_read_back_bitwise() {
     let c = rtc::pipeline::check_source("WideRange.mo", &text, &Default::default());
     let model = c.model.expect("model checks");
     let method = rtc::pipeline::Method::Trapezoid;
-    let (plan, _, _) = rtc::pipeline::plan(&model, &method, Default::default()).expect("plan");
+    let plan = rtc::pipeline::plan(&model, &method, Default::default())
+        .expect("plan")
+        .plan;
     let selected = rtc::sim::select_outputs(&plan, &[]).expect("outputs");
     let settings = rtc::sim::RunSettings {
         start: 0.0,

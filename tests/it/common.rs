@@ -108,7 +108,7 @@ pub fn compile_example(
         ..Default::default()
     };
     match rtc::pipeline::plan(&model, &method, newton) {
-        Ok((p, _, _)) => p,
+        Ok(p) => p.plan,
         Err(d) => panic!("{file}: {}", d.message),
     }
 }

@@ -12,7 +12,7 @@ fn run(src: &str, method: &Method, h: f64, stop: f64, vars: &[&str]) -> (Vec<f64
     let mut model = c.model.expect("model");
     model.experiment.step = Some(h);
     let plan = match rtc::pipeline::plan(&model, method, Default::default()) {
-        Ok((p, _, _)) => p,
+        Ok(p) => p.plan,
         Err(d) => panic!("{}: {}", method.name(), d.message),
     };
     let settings = RunSettings {

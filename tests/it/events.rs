@@ -249,8 +249,9 @@ fn a_second_event_in_a_step_is_located_too() {
     let flat = rtc::pipeline::check_source("TwoEvents.mo", &text, &Default::default())
         .model
         .expect("model");
-    let (plan, _, _) =
-        rtc::pipeline::plan(&flat, &Method::ForwardEuler, Default::default()).unwrap();
+    let plan = rtc::pipeline::plan(&flat, &Method::ForwardEuler, Default::default())
+        .unwrap()
+        .plan;
     let settings = RunSettings {
         start: 0.0,
         stop: 1.0,
@@ -669,8 +670,9 @@ fn a_sample_faster_than_the_step_is_reported() {
     let flat = rtc::pipeline::check_source("FastSample.mo", text, &Default::default())
         .model
         .expect("model");
-    let (plan, _, _) =
-        rtc::pipeline::plan(&flat, &Method::ForwardEuler, Default::default()).unwrap();
+    let plan = rtc::pipeline::plan(&flat, &Method::ForwardEuler, Default::default())
+        .unwrap()
+        .plan;
     let settings = RunSettings {
         start: 0.0,
         stop: 1.0,

@@ -81,8 +81,9 @@ fn external_c_functions_run_and_match_the_exact_discrete_solution() {
     let text = std::fs::read_to_string(&path).unwrap();
     let c = check_source("ExternalSat.mo", &text, &Options::default());
     let model = c.model.expect("checks");
-    let (plan, _, _) =
-        rtc::pipeline::plan(&model, &Method::BackwardEuler, Default::default()).expect("plan");
+    let plan = rtc::pipeline::plan(&model, &Method::BackwardEuler, Default::default())
+        .expect("plan")
+        .plan;
     let mut it = Interp::new(&plan);
     let code = jit(&plan, false).expect("jit");
     let (mut a, mut b) = (it.memory(), code.memory());

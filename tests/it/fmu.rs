@@ -634,12 +634,13 @@ fn parameter_changed_while_running_takes_effect_next_step() {
     let text = std::fs::read_to_string(&path).unwrap();
     let c = rtc::pipeline::check_source("DCMotor.mo", &text, &Default::default());
     let flat = c.model.expect("model");
-    let (plan, _, _) = rtc::pipeline::plan(
+    let plan = rtc::pipeline::plan(
         &flat,
         &rtc::pipeline::Method::BackwardEuler,
         Default::default(),
     )
-    .unwrap();
+    .unwrap()
+    .plan;
     let slot = |n: &str| plan.vars.iter().position(|v| v.name == n).unwrap();
     let expr = |n: &str| plan.outputs.iter().find(|o| o.name == n).unwrap().expr;
     let n = (stop / h) as usize;

@@ -33,7 +33,9 @@ fn names(m: &rtc::flat::FlatModel) -> Vec<String> {
 const VARS: [&str; 10] = ["x", "w", "y", "z", "s", "p", "q", "r", "e1", "e2"];
 
 fn run(m: &rtc::flat::FlatModel, method: &Method, h: f64) -> Vec<Vec<f64>> {
-    let (plan, _, _) = rtc::pipeline::plan(m, method, Default::default()).expect("plan");
+    let plan = rtc::pipeline::plan(m, method, Default::default())
+        .expect("plan")
+        .plan;
     let settings = RunSettings {
         start: 0.0,
         stop: 2.0,
@@ -167,8 +169,9 @@ fn annotations_decide_calls_and_derivatives() {
     let m = load("OutOfLine.mo", false);
     let flat = m.print();
     assert!(flat.contains("OutOfLine.shifted("), "{flat}");
-    let (plan, _, _) =
-        rtc::pipeline::plan(&m, &Method::BackwardEuler, Default::default()).expect("plan");
+    let plan = rtc::pipeline::plan(&m, &Method::BackwardEuler, Default::default())
+        .expect("plan")
+        .plan;
     let text = plan.print();
     assert!(text.contains("OutOfLine.cubeDer(z, gain, 1)"), "{text}");
     assert!(!text.contains("OutOfLine.cube_der"), "{text}");
@@ -193,7 +196,9 @@ fn annotations_decide_calls_and_derivatives() {
 fn calls_are_within_the_work_bound() {
     let m = load("OutOfLine.mo", false);
     for method in [Method::BackwardEuler, Method::Trapezoid] {
-        let (plan, _, _) = rtc::pipeline::plan(&m, &method, Default::default()).expect("plan");
+        let plan = rtc::pipeline::plan(&m, &method, Default::default())
+            .expect("plan")
+            .plan;
         let bound = plan.work_bound();
         let mut it = Interp::new(&plan);
         let mut mem = it.memory();
@@ -227,7 +232,9 @@ fn index_reduction_differentiates_through_a_call() {
         (Method::BackwardEuler, 1e-3, 1e-3),
         (Method::Trapezoid, 1e-3, 1e-6),
     ] {
-        let (plan, _, _) = rtc::pipeline::plan(&m, &method, Default::default()).expect("plan");
+        let plan = rtc::pipeline::plan(&m, &method, Default::default())
+            .expect("plan")
+            .plan;
         assert!(
             plan.print().contains("Constrained.g_der("),
             "{}",

@@ -20,7 +20,7 @@ fn plan_of(file: &str, method: &Method) -> rtc::plan::Plan {
     assert!(!c.has_errors(), "{file}: {:?}", c.short_diagnostics());
     let model = c.model.expect("model");
     match rtc::pipeline::plan(&model, method, Default::default()) {
-        Ok((p, _, _)) => p,
+        Ok(p) => p.plan,
         Err(d) => panic!("{file} ({}): {}", method.name(), d.message),
     }
 }
@@ -330,8 +330,9 @@ fn pendulum_states_follow_the_initial_position() {
         let (notes, _) = notes_of("P.mo", &text);
         assert!(notes[0].contains(states), "{notes:?}");
         let c = rtc::pipeline::check_source("P.mo", &text, &Default::default());
-        let (plan, _, _) =
-            rtc::pipeline::plan(&c.model.unwrap(), &Method::Trapezoid, Default::default()).unwrap();
+        let plan = rtc::pipeline::plan(&c.model.unwrap(), &Method::Trapezoid, Default::default())
+            .unwrap()
+            .plan;
         let settings = RunSettings {
             start: 0.0,
             stop,
@@ -372,12 +373,13 @@ fn demoted_fixed_state_warns_and_is_checked() {
         "{diags:?}"
     );
     let c = rtc::pipeline::check_source("Fixed2.mo", &text, &Default::default());
-    let (plan, _, _) = rtc::pipeline::plan(
+    let plan = rtc::pipeline::plan(
         &c.model.unwrap(),
         &Method::BackwardEuler,
         Default::default(),
     )
-    .unwrap();
+    .unwrap()
+    .plan;
     assert!(
         plan.notes
             .iter()

@@ -78,7 +78,7 @@ fn language_constructs_check_run_and_agree() {
         // The step the plan is built for, as the command line records it (delays need it).
         model.experiment.step = Some(c.step);
         let plan = match rtc::pipeline::plan(&model, &c.method, Default::default()) {
-            Ok((p, _, _)) => p,
+            Ok(p) => p.plan,
             Err(d) => {
                 failures.push(format!("{file}: {}", d.message));
                 continue;

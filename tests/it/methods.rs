@@ -883,7 +883,9 @@ fn multistage_formulas_read_inputs_at_their_stage_times() {
         Method::Rk(Rk::Rtrk4),
         Method::Radau,
     ] {
-        let (plan, _, _) = rtc::pipeline::plan(&flat, &method, Default::default()).unwrap();
+        let plan = rtc::pipeline::plan(&flat, &method, Default::default())
+            .unwrap()
+            .plan;
         let inputs =
             rtc_runtime::io::CsvInputs::parse("sine.csv", &csv, &rtc::sim::input_slots(&plan))
                 .unwrap();

@@ -34,7 +34,7 @@ fn fmu_inner(a: &FmuArgs, flat: &FlatModel) -> Result<Vec<String>, Box<Diagnosti
         }
     };
     let (method, h, target, newton) = super::compile::setup(&a.method, a.target.as_deref(), flat)?;
-    let (plan, _, _) = pipeline::plan(flat, &method, newton)?;
+    let plan = pipeline::plan(flat, &method, newton)?.plan;
     for n in &plan.notes {
         eprintln!("rtc: {n}");
     }

@@ -627,7 +627,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         max_iterations: a.method.newton_iterations,
         ..pipeline::Newton::default()
     };
-    let (p, _, _) = crate::pipeline::plan(flat, &method, newton)?;
+    let p = crate::pipeline::plan(flat, &method, newton)?.plan;
     for n in &p.notes {
         eprintln!("rtc: {n}");
     }

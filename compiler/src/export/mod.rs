@@ -192,7 +192,7 @@ pub fn object_files(
     name: Option<&str>,
     source: &str,
 ) -> Result<ObjectFiles, Box<Diagnostic>> {
-    let (p, _, _) = pipeline::plan(flat, method, newton)?;
+    let p = pipeline::plan(flat, method, newton)?.plan;
     object_files_of(&p, flat, method, h, target, name, source)
 }
 

@@ -133,7 +133,7 @@ pub fn default_method(
         }) else {
             continue;
         };
-        let Ok((p, _, _)) = plan(flat, &method, newton) else {
+        let Ok(p) = plan(flat, &method, newton).map(|p| p.plan) else {
             continue;
         };
         let w = p.work_bound();

@@ -386,7 +386,7 @@ pub fn linearize(flat: &FlatModel) -> DResult<crate::partition::Linearization> {
             .help("choose the method and the step yourself (--method, --step)"),
         ));
     }
-    let (p, _, _) = plan(flat, &Method::ForwardEuler, Newton::default())?;
+    let p = plan(flat, &Method::ForwardEuler, Newton::default())?.plan;
     crate::partition::linearize(&p, flat.experiment.start_time.unwrap_or(0.0))
 }
 
@@ -475,7 +475,7 @@ pub fn advise(
         let scheme = crate::accuracy::Scheme::of(&method, &lin.states).map_err(analysis_error)?;
         let step = crate::accuracy::largest_step(&lin, &modes, &scheme, tol, freqs);
         let (flops, libm, note) = match plan(flat, &method, newton) {
-            Ok((p, _, _)) => {
+            Ok(Planned { plan: p, .. }) => {
                 let w = p.work_bound();
                 (w.flops, w.libm_calls, None)
             }
@@ -593,15 +593,22 @@ fn system_as_written(flat: &FlatModel, method: &Method, newton: Newton) -> DResu
     Ok(d)
 }
 
+/// A plan with the tearing reports of the initial and the step system.
+pub struct Planned {
+    pub plan: Plan,
+    pub init_reports: Vec<BlockReport>,
+    pub step_reports: Vec<BlockReport>,
+}
+
 /// Flat model → plan for `method`, with the tearing reports of the initial and the step
 /// system.
-pub fn plan(
-    flat: &FlatModel,
-    method: &Method,
-    newton: Newton,
-) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
+pub fn plan(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Planned> {
     let p = prepare(flat, method, newton)?;
-    Ok((p.plan, p.init_reports, p.step_reports))
+    Ok(Planned {
+        plan: p.plan,
+        init_reports: p.init_reports,
+        step_reports: p.step_reports,
+    })
 }
 
 /// Everything between a flat model and its plan, for reports.
@@ -636,7 +643,7 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
     // model as written (λ a parameter slot).
     let continuation = |f: &FlatModel| -> DResult<Plan> {
         let fe = Method::ForwardEuler;
-        Ok(plan_of(&system_as_written(f, &fe, newton)?, &fe, newton)?.0)
+        Ok(plan_of(&system_as_written(f, &fe, newton)?, &fe, newton)?.plan)
     };
     let t0 = flat.experiment.start_time.unwrap_or(0.0);
     let starts = |p: &Plan| {
@@ -654,7 +661,11 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
     use crate::structure::tearing::Guard;
     let mut first = None;
     for guard in [Guard::Loop, Guard::Off, Guard::Varying] {
-        let (plan, i, s) = plan_torn(&system, method, newton, guard)?;
+        let Planned {
+            plan,
+            init_reports: i,
+            step_reports: s,
+        } = plan_torn(&system, method, newton, guard)?;
         if starts(&plan) {
             first = Some((flat.clone(), system.clone(), plan, i, s, Vec::new(), guard));
             break;
@@ -665,7 +676,11 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
             continue;
         };
         let sys = self::system(&started, method, newton)?;
-        let (plan, i, s) = plan_torn(&sys, method, newton, guard)?;
+        let Planned {
+            plan,
+            init_reports: i,
+            step_reports: s,
+        } = plan_torn(&sys, method, newton, guard)?;
         let ok = starts(&plan);
         if ok || first.is_none() {
             first = Some((started, sys, plan, i, s, n, guard));
@@ -700,16 +715,12 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
 /// ([`crate::initialization`]), and the report of what was solved.
 pub fn initialized(flat: &FlatModel) -> DResult<(FlatModel, Vec<String>)> {
     crate::initialization::initialize(flat, &|f| {
-        plan(f, &Method::ForwardEuler, Newton::default()).map(|r| r.0)
+        plan(f, &Method::ForwardEuler, Newton::default()).map(|r| r.plan)
     })
 }
 
 /// The plan of a step system built for `method`.
-pub fn plan_of(
-    d: &Discretized,
-    method: &Method,
-    newton: Newton,
-) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
+pub fn plan_of(d: &Discretized, method: &Method, newton: Newton) -> DResult<Planned> {
     plan_torn(d, method, newton, crate::structure::tearing::Guard::Loop)
 }
 
@@ -720,14 +731,18 @@ fn plan_torn(
     method: &Method,
     newton: Newton,
     guard_factors: crate::structure::tearing::Guard,
-) -> DResult<(Plan, Vec<BlockReport>, Vec<BlockReport>)> {
+) -> DResult<Planned> {
     let opts = plan::BuildOptions {
         newton,
         guard_factors,
     };
-    let (mut p, init_r, step_r) = plan::build(d, &opts)?;
-    p.method = method.name().to_string();
-    Ok((p, init_r, step_r))
+    let (mut plan, init_reports, step_reports) = plan::build(d, &opts)?;
+    plan.method = method.name().to_string();
+    Ok(Planned {
+        plan,
+        init_reports,
+        step_reports,
+    })
 }
 
 /// The multi-rate settings (fast states and ratio) of `method` for `flat`.
