@@ -70,6 +70,8 @@ impl ScalarType {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EnumId(pub u32);
 
+crate::symbolic::index_methods!(EnumId);
+
 /// An enumeration type (specification 4.8.5): its qualified name and its literals; the value
 /// of the k-th literal is k (from 1).
 #[derive(Clone, Debug, PartialEq)]

@@ -107,7 +107,7 @@ fn free_states(flat: &FlatModel, plan: &Plan) -> Vec<(Slot, FlatVar)> {
         .vars
         .iter()
         .enumerate()
-        .map(|(i, v)| (v.name.as_str(), FlatVar(i as u32)))
+        .map(|(i, v)| (v.name.as_str(), FlatVar::new(i)))
         .collect();
     let mut out = Vec::new();
     for (x, _) in &plan.formulas {
@@ -159,13 +159,13 @@ fn read_maps(
         .vars
         .iter()
         .enumerate()
-        .map(|(i, v)| (v.name.as_str(), Slot(i as u32)))
+        .map(|(i, v)| (v.name.as_str(), Slot::new(i)))
         .collect();
     let mut value = FxHashMap::default();
     let mut slot = FxHashMap::default();
     let mut der = FxHashMap::default();
     for (i, v) in flat.vars.iter().enumerate() {
-        let id = FlatVar(i as u32);
+        let id = FlatVar::new(i);
         if let Some(&e) = by_name.get(v.name.as_str()) {
             value.insert(id, e);
         } else if let Some(&s) = slot_of.get(v.name.as_str()) {

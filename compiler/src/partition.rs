@@ -73,7 +73,7 @@ fn derivative_slots(p: &Plan, states: &[Slot]) -> Result<Vec<Slot>, Box<Diagnost
             p.vars
                 .iter()
                 .position(|v| v.name == want)
-                .map(|i| Slot(i as u32))
+                .map(Slot::new)
                 .ok_or_else(|| {
                     Box::new(Diagnostic::error(
                         "internal",

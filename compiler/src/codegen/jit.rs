@@ -242,7 +242,7 @@ impl Jit {
                 Status::NonFinite { var }
             }
             kind::NON_FINITE => Status::NonFinite {
-                var: Slot(detail as u32),
+                var: Slot::new(detail),
             },
             _ => Status::Singular { block: detail },
         }

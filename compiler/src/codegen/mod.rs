@@ -85,7 +85,7 @@ pub fn is_libm(name: &str) -> bool {
 /// The number of arguments of external function `name` in `plan`.
 fn arity_of(plan: &Plan, name: &str) -> usize {
     for k in 0..plan.arena.len() {
-        match plan.arena.node(ExprId(k as u32)) {
+        match plan.arena.node(ExprId::new(k)) {
             Node::Call1(Func1::Ext(e), _) if e.name() == name => return 1,
             Node::Call2(Func2::Ext(e), ..) if e.name() == name => return 2,
             _ => {}
@@ -98,7 +98,7 @@ fn arity_of(plan: &Plan, name: &str) -> usize {
 pub fn externals(plan: &Plan) -> Vec<crate::symbolic::external::ExtFn> {
     let mut out = Vec::new();
     for k in 0..plan.arena.len() {
-        let f = match plan.arena.node(ExprId(k as u32)) {
+        let f = match plan.arena.node(ExprId::new(k)) {
             Node::Call1(Func1::Ext(e), _) | Node::Call2(Func2::Ext(e), ..) => e,
             _ => continue,
         };

@@ -273,7 +273,7 @@ pub(super) fn piecewise_constant(flat: &FlatModel) -> Vec<bool> {
         return Vec::new();
     }
     let mut pc: FxHashSet<FlatVar> = (0..flat.vars.len())
-        .map(|i| FlatVar(i as u32))
+        .map(FlatVar::new)
         .filter(|&v| {
             matches!(
                 flat.var(v).kind,

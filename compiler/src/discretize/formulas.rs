@@ -150,7 +150,7 @@ impl Builder<'_> {
         step_size: SysVar,
     ) -> Result<Stage, Box<Diagnostic>> {
         let originals: Vec<SysVar> = (0..self.vars.len())
-            .map(|i| SysVar(i as u32))
+            .map(SysVar::new)
             .filter(|v| {
                 matches!(
                     self.vars[v.index()].kind,
@@ -172,7 +172,7 @@ impl Builder<'_> {
         if c != 0.0 {
             let staged: Vec<SysVar> = self.input_stages.iter().map(|s| s.slot).collect();
             let inputs: Vec<SysVar> = (0..self.vars.len())
-                .map(|i| SysVar(i as u32))
+                .map(SysVar::new)
                 .filter(|v| self.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
                 .collect();
             for u in inputs {

@@ -27,7 +27,7 @@ pub(super) fn layout(b: &mut Builder, flat: &FlatModel) -> DResult<Layout> {
     // Variables: representatives of alias sets that are not bound to parameters.
     let mut states = Vec::new();
     for (i, v) in flat.vars.iter().enumerate() {
-        let id = FlatVar(i as u32);
+        let id = FlatVar::new(i);
         let (r, _) = b.aliases.resolve(id);
         match v.kind {
             VarKind::Parameter | VarKind::Constant => {
@@ -133,7 +133,7 @@ pub(super) fn systems(
     let mut init_unknowns = Vec::new();
     let mut step_unknowns = Vec::new();
     for (i, v) in b.vars.iter().enumerate() {
-        let id = SysVar(i as u32);
+        let id = SysVar::new(i);
         match v.kind {
             SVarKind::Derivative | SVarKind::Algebraic => {
                 init_unknowns.push(id);
@@ -181,7 +181,7 @@ pub(super) fn outputs(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Recorded
         if matches!(v.kind, VarKind::Parameter | VarKind::Constant) {
             continue;
         }
-        let id = FlatVar(i as u32);
+        let id = FlatVar::new(i);
         let t = b.translate_var(id)?;
         // A state of the step system is the representative of a set with a state; its other
         // members (and members of sets the parameters fix) are recorded through it.

@@ -64,7 +64,7 @@ struct Builder<'m> {
 
 impl<'m> Builder<'m> {
     fn add(&mut self, name: String, kind: SVarKind, flat: Option<FlatVar>, span: Span) -> SysVar {
-        let id = SysVar(self.vars.len() as u32);
+        let id = SysVar::new(self.vars.len());
         let constant =
             flat.is_some_and(|f| self.flat.var(f).kind == crate::flat::VarKind::Constant);
         self.vars.push(SVar {

@@ -180,7 +180,7 @@ fn variables(plan: &Plan, flat: &FlatModel, defaults: &[f64]) -> (Vec<FmuVar>, V
             continue;
         }
         let (unit, description) = attrs(&v.name);
-        let kind = if tunable.contains(&Slot(i as u32)) {
+        let kind = if tunable.contains(&Slot::new(i)) {
             Kind::Parameter(i)
         } else {
             Kind::Calculated(i)

@@ -258,7 +258,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if let Some(v) = self.flat.initial_flag {
             return self.flat.arena.var(v);
         }
-        let id = FlatVar(self.flat.vars.len() as u32);
+        let id = FlatVar::new(self.flat.vars.len());
         let zero = self.flat.arena.constant(0.0);
         self.flat.vars.push(Variable {
             binding: Some(zero),
@@ -785,7 +785,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if let Some(v) = self.flat.homotopy {
             return self.flat.arena.var(v);
         }
-        let id = FlatVar(self.flat.vars.len() as u32);
+        let id = FlatVar::new(self.flat.vars.len());
         let one = self.flat.arena.constant(1.0);
         self.flat.vars.push(Variable {
             binding: Some(one),
@@ -814,7 +814,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// as `k <> pre(k)`, which holds at the instant and not after it, as `change` does.
     fn sample_expression(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
         let (start, interval) = self.sample_times(&c.args.positional, c.env, c.args.span)?;
-        let id = FlatVar(self.flat.vars.len() as u32);
+        let id = FlatVar::new(self.flat.vars.len());
         let zero = self.flat.arena.constant(0.0);
         let name = format!(
             "sample({}, {})#{}",

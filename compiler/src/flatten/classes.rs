@@ -39,6 +39,8 @@ pub const STDLIB: &[(&str, &str)] = &[
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClassId(pub u32);
 
+crate::symbolic::index_methods!(ClassId);
+
 /// The predefined enumeration types, declared as the specification writes them, and `Init`,
 /// the initialisation choice of the MSL's blocks (`Modelica.Blocks.Types.Init`), which models
 /// written without the MSL use by its short name. A class of the same name in the model's
@@ -145,7 +147,7 @@ impl<'a> ClassTree<'a> {
             ("Boolean", Builtin::Boolean),
             ("String", Builtin::String),
         ] {
-            let id = ClassId(t.classes.len() as u32);
+            let id = ClassId::new(t.classes.len());
             t.classes.push(ClassInfo {
                 name: name.into(),
                 full_name: name.into(),
@@ -162,7 +164,7 @@ impl<'a> ClassTree<'a> {
         if let Ok(sd) = syntax::parse(BUILTIN_ENUMERATIONS, file) {
             let sd: &'a ast::StoredDefinition = t.arena.alloc(sd);
             for c in &sd.classes {
-                let id = ClassId(t.classes.len() as u32);
+                let id = ClassId::new(t.classes.len());
                 t.classes.push(ClassInfo {
                     name: c.name.name.clone(),
                     full_name: c.name.name.to_string(),
@@ -231,7 +233,7 @@ impl<'a> ClassTree<'a> {
     }
 
     fn add_class(&mut self, def: &'a ast::ClassDef, parent: Option<ClassId>) -> ClassId {
-        let id = ClassId(self.classes.len() as u32);
+        let id = ClassId::new(self.classes.len());
         let full_name = match parent {
             Some(p) => format!("{}.{}", self.info(p).full_name, def.name.name),
             None => def.name.name.to_string(),

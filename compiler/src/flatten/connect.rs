@@ -293,7 +293,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         // Flows never connected from the inside are zero (specification 9.2).
         for v in 0..self.flat.vars.len() {
-            let var = FlatVar(v as u32);
+            let var = FlatVar::new(v);
             if self.meta[v].is_flow
                 && !matches!(
                     self.flat.vars[v].kind,

@@ -88,7 +88,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             } else {
                 format!("delay#{}", n + 1)
             };
-            let var = FlatVar(self.flat.vars.len() as u32);
+            let var = FlatVar::new(self.flat.vars.len());
             self.flat.vars.push(Variable {
                 description: Some(format!("the value of `{text}` {} s before", real(time))),
                 ..Variable::new(name, VarKind::Algebraic, ScalarType::Real, call.span)

@@ -34,7 +34,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ));
             }
         }
-        let id = EnumId(self.flat.enums.len() as u32);
+        let id = EnumId::new(self.flat.enums.len());
         self.flat.enums.push(crate::flat::EnumType {
             name: info.full_name.clone(),
             literals: literals.iter().map(|(l, _)| l.name.to_string()).collect(),

@@ -400,7 +400,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     pub(super) fn generate_equations(&mut self) -> DResult<()> {
         let mut k = 0;
         while k < self.nodes.len() {
-            self.node_equations(NodeId(k as u32), true, false);
+            self.node_equations(NodeId::new(k), true, false);
             if self.too_many_errors() {
                 return Ok(());
             }
@@ -410,7 +410,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.parameters_from_initial_equations();
         let mut k = 0;
         while k < self.nodes.len() {
-            self.node_equations(NodeId(k as u32), k >= done_initial, true);
+            self.node_equations(NodeId::new(k), k >= done_initial, true);
             if self.too_many_errors() {
                 return Ok(());
             }
@@ -523,7 +523,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             if v.kind != VarKind::Parameter || v.fixed != Some(false) || v.binding.is_some() {
                 continue;
             }
-            if used.contains(&FlatVar(i as u32)) {
+            if used.contains(&FlatVar::new(i)) {
                 continue;
             }
             let (name, span, start) = (v.name.clone(), v.span, v.start);

@@ -124,7 +124,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             for &class in &node.classes {
                 if let Some(comp) = self.tree.info(class).composition() {
                     let env = Env {
-                        node: Some(NodeId(k as u32)),
+                        node: Some(NodeId::new(k)),
                         class,
                     };
                     out.push((comp, env));
@@ -203,7 +203,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let s = &self.slots[src.0 as usize];
             (s.clause, s.decl, s.lexical, s.outer_flow)
         };
-        let id = SlotId(self.slots.len() as u32);
+        let id = SlotId::new(self.slots.len());
         self.slots.push(Slot {
             name: name.name.clone(),
             clause,

@@ -12,7 +12,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         is_connector: bool,
         parent: Option<NodeId>,
     ) -> NodeId {
-        let id = NodeId(self.nodes.len() as u32);
+        let id = NodeId::new(self.nodes.len());
         self.nodes.push(InstNode {
             path,
             slots: FxHashMap::default(),
@@ -228,7 +228,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .also(prev, "first declared here"),
             ));
         }
-        let id = SlotId(self.slots.len() as u32);
+        let id = SlotId::new(self.slots.len());
         let (ov, oc, of) = outer.unwrap_or((None, None, false));
         self.slots.push(Slot {
             name: decl.name.name.clone(),

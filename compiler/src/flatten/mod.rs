@@ -60,8 +60,12 @@ type DResult<T> = Result<T, Box<Diagnostic>>;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);
 
+crate::symbolic::index_methods!(NodeId);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct SlotId(u32);
+
+crate::symbolic::index_methods!(SlotId);
 
 /// An instance of a class (the model itself, a component, a connector).
 struct InstNode {

@@ -118,7 +118,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 format!("Connections.isRoot({})", self.nodes[n.0 as usize].path)
             }
         };
-        let id = FlatVar(self.flat.vars.len() as u32);
+        let id = FlatVar::new(self.flat.vars.len());
         self.flat.vars.push(Variable {
             description: Some("the connection graph's answer (specification 9.4)".into()),
             ..Variable::new(name, VarKind::Parameter, ty, span)

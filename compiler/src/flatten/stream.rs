@@ -96,7 +96,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if let Some(&x) = self.in_streams.get(&v) {
             return x;
         }
-        let id = FlatVar(self.flat.vars.len() as u32);
+        let id = FlatVar::new(self.flat.vars.len());
         let (name, span) = {
             let var = &self.flat.vars[v.index()];
             (format!("inStream({})", var.name), var.span)

@@ -105,7 +105,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 modif.select(dims, k)
             };
             let name = format!("{path}{}", subscript_text(dims, k));
-            let id = FlatVar(self.flat.vars.len() as u32);
+            let id = FlatVar::new(self.flat.vars.len());
             self.flat.vars.push(Variable {
                 is_output,
                 unit: unit.clone(),

@@ -112,7 +112,7 @@ pub fn build(
                     )
                 )
         })
-        .map(|(i, _)| Slot(i as u32))
+        .map(|(i, _)| Slot::new(i))
         .collect();
     let mut counter = 0;
     let values = parameter_values(&plan);
@@ -162,7 +162,7 @@ fn parameter_order(plan: &Plan) -> Result<Vec<Slot>, Box<Diagnostic>> {
         .iter()
         .enumerate()
         .filter(|(_, v)| v.kind == SlotKind::System(SVarKind::Parameter))
-        .map(|(i, _)| Slot(i as u32))
+        .map(|(i, _)| Slot::new(i))
         .collect();
     let is_param: FxHashSet<Slot> = params.iter().copied().collect();
     let mut deps: FxHashMap<Slot, Vec<Slot>> = FxHashMap::default();
@@ -504,7 +504,7 @@ fn torn_block(
             if depends_on_iteration(plan, t) {
                 linear = false;
             }
-            let slot = Slot(plan.vars.len() as u32);
+            let slot = Slot::new(plan.vars.len());
             plan.vars.push(PlanVar {
                 name: format!(
                     "d({})/d({})",

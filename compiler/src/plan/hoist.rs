@@ -55,7 +55,7 @@ impl Hoister {
         if let Some(&v) = self.slots.get(&e) {
             return plan.arena.var(v);
         }
-        let v = Slot(plan.vars.len() as u32);
+        let v = Slot::new(plan.vars.len());
         let mut name = plan.expr_string(e);
         if name.len() > 40 {
             name.truncate(40);

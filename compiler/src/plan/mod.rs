@@ -312,8 +312,8 @@ impl Plan {
     /// at stage times have further slots in `input_stages`).
     pub fn input_slots(&self) -> Vec<Slot> {
         let staged: Vec<Slot> = self.input_stages.iter().map(|s| s.slot).collect();
-        (0..self.vars.len() as u32)
-            .map(Slot)
+        (0..self.vars.len())
+            .map(Slot::new)
             .filter(|s| {
                 self.vars[s.index()].kind == SlotKind::System(SVarKind::Input)
                     && !staged.contains(s)
@@ -527,7 +527,7 @@ impl Plan {
                     && v.binding
                         .is_none_or(|b| matches!(self.arena.node(b), Node::Const(_)))
             })
-            .map(|(i, _)| Slot(i as u32))
+            .map(|(i, _)| Slot::new(i))
             .collect()
     }
 
@@ -559,7 +559,7 @@ impl Plan {
                     )
                 )
             })
-            .map(|(i, _)| Slot(i as u32))
+            .map(|(i, _)| Slot::new(i))
             .collect()
     }
 
@@ -765,7 +765,7 @@ impl Plan {
         let mut defined: FxHashSet<Slot> = FxHashSet::default();
         for (i, v) in self.vars.iter().enumerate() {
             if v.kind == SlotKind::Hoisted {
-                defined.insert(Slot(i as u32));
+                defined.insert(Slot::new(i));
             }
             if matches!(
                 v.kind,
@@ -779,7 +779,7 @@ impl Plan {
                         | SVarKind::StepSize
                 )
             ) {
-                defined.insert(Slot(i as u32));
+                defined.insert(Slot::new(i));
             }
         }
         let unknowns: Vec<Slot> = self.unknown_slots();

@@ -44,7 +44,7 @@ pub fn input_slots(plan: &Plan) -> Vec<rtc_runtime::Slot> {
         .iter()
         .enumerate()
         .filter(|(i, v)| {
-            v.kind == plan::SlotKind::System(SVarKind::Input) && !staged.contains(&Slot(*i as u32))
+            v.kind == plan::SlotKind::System(SVarKind::Input) && !staged.contains(&Slot::new(*i))
         })
         .map(|(i, v)| rtc_runtime::Slot {
             name: v.name.clone(),

@@ -176,7 +176,7 @@ fn union(model: &mut FlatModel) -> Union {
     let mut eliminated = 0;
     let equations = model.equations.clone();
     for (i, eq) in equations.iter().enumerate() {
-        let i = FlatEq(i as u32);
+        let i = FlatEq::new(i);
         let f = form(&model.arena, model, eq.lhs, eq.rhs);
         match f {
             Some(Form::Pair(a, sa, b, sb)) if a != b => {
@@ -267,7 +267,7 @@ fn keep_one(
     // v = rel[v]·root, chosen = rel[chosen]·root  →  v = (rel[v]/rel[chosen])·chosen
     let sign_of = |v: usize| rel[v] / rel[chosen];
     for &v in set {
-        out.rep[v] = (FlatVar(chosen as u32), sign_of(v));
+        out.rep[v] = (FlatVar::new(chosen), sign_of(v));
     }
     out.has_state[chosen] = any_state;
     if let Some(b) = bound_r {
@@ -412,14 +412,14 @@ fn keep_one(
         return;
     }
     out.sets.push(AliasSet {
-        rep: FlatVar(chosen as u32),
+        rep: FlatVar::new(chosen),
         kept: why,
         members: set
             .iter()
             .filter(|&&v| v != chosen)
-            .map(|&v| (FlatVar(v as u32), sign_of(v)))
+            .map(|&v| (FlatVar::new(v), sign_of(v)))
             .collect(),
-        start_from: start_from.map(|v| FlatVar(v as u32)),
+        start_from: start_from.map(FlatVar::new),
         bound: out.bound[chosen].map(|b| model.expr_string(b)),
     });
 }
@@ -443,7 +443,7 @@ pub fn fixed_without_state(model: &FlatModel) -> Vec<FlatVar> {
                 .filter(|&v| {
                     model.vars[v].fixed == Some(true) && model.vars[v].kind == VarKind::Algebraic
                 })
-                .map(|v| FlatVar(v as u32)),
+                .map(FlatVar::new),
         );
     }
     out.sort_unstable_by_key(|v| v.0);

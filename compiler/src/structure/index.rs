@@ -198,7 +198,7 @@ impl<'m> Pantelides<'m> {
             if !is_unknown(v.kind) {
                 continue;
             }
-            let r = aliases.resolve(FlatVar(i as u32)).0.index();
+            let r = aliases.resolve(FlatVar::new(i)).0.index();
             set_fixed[r] |= v.fixed == Some(true);
             if set_select[r].is_none() {
                 set_select[r] = v.state_select;
@@ -215,7 +215,7 @@ impl<'m> Pantelides<'m> {
             assign: Vec::new(),
         };
         for i in 0..n {
-            let leaf = FlatVar(i as u32);
+            let leaf = FlatVar::new(i);
             let kind = p.model.vars[i].kind;
             if !is_unknown(kind) || aliases.resolve(leaf).0 != leaf || aliases.bound[i].is_some() {
                 continue;
@@ -294,7 +294,7 @@ impl<'m> Pantelides<'m> {
         if let Some(d) = self.vars[j].a {
             return d;
         }
-        let leaf = FlatVar((self.model.vars.len() + self.vars.len()) as u32);
+        let leaf = FlatVar::new(self.model.vars.len() + self.vars.len());
         let name = format!("der({})", self.vars[j].name);
         let base = self.vars[j].base;
         let d = self.push_var(leaf, Some(j), false, name, base);
@@ -652,7 +652,7 @@ impl<'m> Pantelides<'m> {
                 leaf_map.insert(v.leaf, d);
                 continue;
             }
-            let id = FlatVar((n + new_vars.len()) as u32);
+            let id = FlatVar::new(n + new_vars.len());
             let span = model.var(v.base).span;
             let kind = if is_state(j) {
                 VarKind::State
@@ -691,7 +691,7 @@ impl<'m> Pantelides<'m> {
         }
         let mut der_of_demoted: FxHashMap<FlatVar, ExprId> = FxHashMap::default();
         for i in 0..n {
-            let x = FlatVar(i as u32);
+            let x = FlatVar::new(i);
             if !is_unknown(model.vars[i].kind) {
                 continue;
             }
@@ -929,7 +929,7 @@ impl InitialPoint {
                 (_, _, Some(s)) => super::alias::param_value(m, s, 0),
                 _ => None,
             };
-            values.insert(FlatVar(i as u32), x.unwrap_or(0.0));
+            values.insert(FlatVar::new(i), x.unwrap_or(0.0));
         }
         InitialPoint {
             values,

@@ -78,7 +78,7 @@ pub fn build_system(model: &mut FlatModel) -> Result<System, Vec<Diagnostic>> {
     let mut unknowns = Vec::new();
     let mut unknown_index = FxHashMap::default();
     for (i, v) in model.vars.iter().enumerate() {
-        let id = FlatVar(i as u32);
+        let id = FlatVar::new(i);
         let (r, _) = aliases.resolve(id);
         if r != id || aliases.bound[i].is_some() {
             continue;

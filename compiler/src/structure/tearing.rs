@@ -584,20 +584,20 @@ mod tests {
         let mut ar = Arena::new();
         let mut eqs = Vec::new();
         for i in 0..n {
-            let a = ar.var(SysVar(i as u32));
-            let b = ar.var(SysVar(((i + 1) % n) as u32));
+            let a = ar.var(SysVar::new(i));
+            let b = ar.var(SysVar::new((i + 1) % n));
             let lhs = ar.add(a, b);
             let rhs = ar.constant(i as f64);
             eqs.push(SEquation {
                 lhs,
                 rhs,
                 span: Default::default(),
-                origin: Origin::Model(crate::flat::FlatEq(i as u32)),
+                origin: Origin::Model(crate::flat::FlatEq::new(i)),
             });
         }
         let sys = System {
             equations: eqs,
-            unknowns: (0..n as u32).map(SysVar).collect(),
+            unknowns: (0..n).map(SysVar::new).collect(),
             step_size: None,
             parameter_values: Default::default(),
             trig_vars: Default::default(),
@@ -639,7 +639,7 @@ mod tests {
                 lhs,
                 rhs,
                 span: Default::default(),
-                origin: Origin::Model(crate::flat::FlatEq(k as u32)),
+                origin: Origin::Model(crate::flat::FlatEq::new(k)),
             })
             .collect();
         let sys = System {
@@ -678,7 +678,7 @@ mod tests {
                 lhs,
                 rhs,
                 span: Default::default(),
-                origin: Origin::Model(crate::flat::FlatEq(i as u32)),
+                origin: Origin::Model(crate::flat::FlatEq::new(i)),
             })
             .collect();
         let sys = System {

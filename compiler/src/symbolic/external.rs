@@ -17,6 +17,8 @@ use std::sync::Mutex;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ExtFn(pub u32);
 
+super::index_methods!(ExtFn);
+
 struct Entry {
     name: &'static str,
     arity: usize,
@@ -29,7 +31,7 @@ static REGISTRY: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 pub fn register(name: &str, arity: usize) -> Option<ExtFn> {
     let mut reg = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(k) = reg.iter().position(|e| e.name == name) {
-        return (reg[k].arity == arity).then_some(ExtFn(k as u32));
+        return (reg[k].arity == arity).then_some(ExtFn::new(k));
     }
     // Names live as long as the process: a model names few external functions.
     let name: &'static str = Box::leak(name.to_string().into_boxed_str());

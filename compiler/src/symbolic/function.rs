@@ -34,15 +34,13 @@ super::entity!(
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FnId(pub u32);
 
-impl FnId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
+super::index_methods!(FnId);
 
 /// Index of a call site in an arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CallId(pub u32);
+
+super::index_methods!(CallId);
 
 /// One call of a function, for one of its outputs: what a [`Node::Call`] refers to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -100,7 +98,7 @@ impl Function {
     pub fn new(name: String, arity: usize, body: Arena<FnVar>, outs: Vec<ExprId>) -> Function {
         let external = (0..body.len()).any(|k| {
             matches!(
-                body.node(ExprId(k as u32)),
+                body.node(ExprId::new(k)),
                 Node::Call1(super::Func1::Ext(_), _) | Node::Call2(super::Func2::Ext(_), ..)
             )
         });
@@ -247,7 +245,7 @@ impl<V: super::Var> Arena<V> {
     /// The id of `f` in this arena's table (added on first use).
     pub fn add_function(&mut self, f: &Arc<Function>) -> FnId {
         if let Some(k) = self.fns.iter().position(|g| Arc::ptr_eq(g, f)) {
-            return FnId(k as u32);
+            return FnId::new(k);
         }
         self.fns.push(f.clone());
         FnId(self.fns.len() as u32 - 1)
@@ -279,7 +277,7 @@ impl<V: super::Var> Arena<V> {
         let id = match self.call_index.get(&site) {
             Some(&c) => c,
             None => {
-                let c = CallId(self.calls.len() as u32);
+                let c = CallId::new(self.calls.len());
                 self.calls.push(site.clone());
                 self.call_index.insert(site, c);
                 c

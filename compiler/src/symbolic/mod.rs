@@ -39,14 +39,32 @@ macro_rules! entity {
 
         impl $crate::symbolic::Var for $name {
             fn new(index: usize) -> Self {
-                $name(index as u32)
+                $name::new(index)
             }
             fn index(self) -> usize {
                 self.0 as usize
             }
         }
 
+        $crate::symbolic::index_methods!($name);
+    };
+}
+
+/// `new` and `index` of an index newtype over `u32`: the one place where a table position
+/// becomes an index and back (no `X(i as u32)` elsewhere).
+macro_rules! index_methods {
+    ($name:ident) => {
+        #[allow(dead_code)]
         impl $name {
+            /// The entity at position `index` of its table. A table beyond `u32::MAX` entries is
+            /// a broken invariant (it would not fit the step's memory), not a user's mistake.
+            pub fn new(index: usize) -> Self {
+                match u32::try_from(index) {
+                    Ok(i) => $name(i),
+                    Err(_) => panic!(concat!(stringify!($name), " index beyond u32")),
+                }
+            }
+
             pub fn index(self) -> usize {
                 self.0 as usize
             }
@@ -55,6 +73,7 @@ macro_rules! entity {
 }
 
 pub(crate) use entity;
+pub(crate) use index_methods;
 
 entity!(
     /// A variable of an arena used on its own (tests, small tools).
@@ -65,11 +84,7 @@ entity!(
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ExprId(pub u32);
 
-impl ExprId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
+index_methods!(ExprId);
 
 /// Built-in functions of one argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -393,7 +408,7 @@ impl<V: Var> Arena<V> {
         if let Some(&id) = self.index.get(&node) {
             return id;
         }
-        let id = ExprId(self.nodes.len() as u32);
+        let id = ExprId::new(self.nodes.len());
         self.nodes.push(node);
         self.index.insert(node, id);
         id
@@ -832,7 +847,7 @@ impl<V: Var> Arena<V> {
                 Node::Pre(v) => Node::Pre(f(v)),
                 op => op.recast().unwrap_or(Node::Time),
             };
-            let id = ExprId(out.nodes.len() as u32);
+            let id = ExprId::new(out.nodes.len());
             out.nodes.push(m);
             out.index.insert(m, id);
         }

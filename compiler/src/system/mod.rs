@@ -485,7 +485,7 @@ impl Discretized {
         like: SysVar,
         pre_of: Option<SysVar>,
     ) -> SysVar {
-        let id = SysVar(self.vars.len() as u32);
+        let id = SysVar::new(self.vars.len());
         let l = &self.vars[like.index()];
         let (flat, binding, span) = match kind {
             SVarKind::Input => (l.flat, l.binding, l.span),

@@ -67,10 +67,7 @@ pub fn transform(
         .collect();
     let der_of = |d: &Discretized, x: SysVar| -> Option<SysVar> {
         let want = format!("der({})", d.vars[x.index()].name);
-        d.vars
-            .iter()
-            .position(|v| v.name == want)
-            .map(|i| SysVar(i as u32))
+        d.vars.iter().position(|v| v.name == want).map(SysVar::new)
     };
     let pre_of: FxHashMap<SysVar, SysVar> = d.pre_copies.iter().map(|&(p, v)| (v, p)).collect();
     // At the start of the step: states → pre(x), time → t.

@@ -117,7 +117,7 @@ pub fn transform(
         // environment with the value at t + k·h).
         let staged: Vec<SysVar> = d.input_stages.iter().map(|s| s.slot).collect();
         let inputs: Vec<SysVar> = (0..d.vars.len())
-            .map(|i| SysVar(i as u32))
+            .map(SysVar::new)
             .filter(|v| d.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
             .collect();
         for u in inputs {
@@ -314,8 +314,5 @@ fn extrapolate(
 
 /// The slot named `s`.
 fn find(d: &Discretized, s: &str) -> Option<SysVar> {
-    d.vars
-        .iter()
-        .position(|v| v.name == s)
-        .map(|i| SysVar(i as u32))
+    d.vars.iter().position(|v| v.name == s).map(SysVar::new)
 }
