@@ -212,6 +212,48 @@ fn user_mistakes_exit_1_with_a_diagnostic() {
 }
 
 #[test]
+fn analyze_prints_the_settings_a_run_would_take() {
+    // Given: the method and step as given.
+    let (code, out, err) = rtc(&[
+        "analyze",
+        "examples/VdPLine.mo",
+        "--method",
+        "be",
+        "--step",
+        "1e-4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("settings: method be (given), step 0.0001 s (given), tolerance 1 %, Newton at most 10 iterations"),
+        "{out}"
+    );
+    // Nothing given: what rtc chooses, as `rtc run` would (the run's own note names the same).
+    let (code, out, err) = rtc(&["analyze", "examples/DCMotor.mo"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, _, run_err) = rtc(&[
+        "run",
+        "examples/DCMotor.mo",
+        "--no-check",
+        "--out",
+        "/dev/null",
+    ]);
+    let first = out.lines().next().unwrap_or("");
+    assert!(
+        first.contains("(chosen by rtc), step 0.001 s (chosen by rtc)"),
+        "{out}"
+    );
+    let method = first
+        .strip_prefix("settings: method ")
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or("?");
+    assert!(
+        run_err.contains(&format!("method {method}, step 0.001")),
+        "analyze says {method}; the run: {run_err}"
+    );
+}
+
+#[test]
 fn analyze_emits_layout_and_clif() {
     let (code, out, err) = rtc(&[
         "analyze",

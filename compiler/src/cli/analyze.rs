@@ -15,7 +15,7 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
     let short = a.model.short_diagnostics;
     // The method and step a run would take (the default chooser's when not given); a model
     // without a step is still analysed.
-    let (method, h) = match resolve(&a.method, &flat, None) {
+    let (method, h, tolerance) = match resolve(&a.method, &flat, None) {
         Ok(r) => {
             for n in &r.notes {
                 eprintln!("rtc: note: {n}");
@@ -23,10 +23,10 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
             for w in &r.warnings {
                 eprintln!("rtc: warning: {w}");
             }
-            (r.method, Some(r.step))
+            (r.method, Some(r.step), Some(r.tolerance))
         }
         Err(_) => match super::args::method_of(&a.method) {
-            Ok(m) => (m, None),
+            Ok(m) => (m, None, None),
             Err(d) => return fail(d, &sources, short),
         },
     };
@@ -34,6 +34,14 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
         max_iterations: a.method.newton_iterations,
         ..pipeline::Newton::default()
     };
+    let given = (a.method.method.is_some(), a.method.step.is_some());
+    out(&settings_line(
+        &flat,
+        &method,
+        (h, tolerance),
+        given,
+        &newton,
+    ));
     if a.errors || a.advise {
         return match accuracy(a, &flat, &method, h, newton) {
             Ok(text) => {
@@ -69,6 +77,40 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
         }
         Err(d) => fail(d, &sources, short),
     }
+}
+
+/// The settings a run of the model would take, resolved as `rtc run` resolves them: the
+/// method and step (given, or chosen and from what), the tolerance, Newton's bounds, the
+/// experiment's times.
+fn settings_line(
+    flat: &FlatModel,
+    method: &pipeline::Method,
+    (h, tolerance): (Option<f64>, Option<f64>),
+    (method_given, step_given): (bool, bool),
+    newton: &pipeline::Newton,
+) -> String {
+    let chosen = |given: bool| if given { "given" } else { "chosen by rtc" };
+    let e = &flat.experiment;
+    let opt = |x: Option<f64>| x.map_or("none".to_string(), |v| format!("{v}"));
+    format!(
+        "settings: method {} ({}), step {} ({}), tolerance {}, Newton at most {} iterations per loop (rtol {:e}, accepted at the limit within {:e}); experiment start {}, stop {}, interval {}, tolerance {}\n",
+        method.name(),
+        chosen(method_given),
+        h.map_or("none".to_string(), |h| format!("{h} s")),
+        if h.is_none() {
+            "give --step or an experiment Interval"
+        } else {
+            chosen(step_given)
+        },
+        tolerance.map_or("none".to_string(), |t| format!("{} %", t * 100.0)),
+        newton.max_iterations,
+        newton.rtol,
+        newton.final_rtol,
+        opt(e.start_time),
+        opt(e.stop_time),
+        opt(e.interval),
+        opt(e.tolerance),
+    )
 }
 
 fn cmdline(msg: String) -> Box<Diagnostic> {
