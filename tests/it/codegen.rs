@@ -253,7 +253,7 @@ mod random {
                     continue;
                 };
                 let mut it = Interp::new(&plan);
-                let code = jit(&plan, false).map_err(TestCaseError::fail)?;
+                let code = jit(&plan, false).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let mut a = it.memory();
                 let mut b = code.memory();
                 prop_assert_eq!(it.init(&mut a, 0.0), code.init(&mut b, 0.0));

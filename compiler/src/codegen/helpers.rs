@@ -7,7 +7,7 @@
 //! Both loops have bounds fixed when the function is called (the block size k, the 32 bits of
 //! an integer exponent), so the work stays bounded.
 
-use super::{err, Gen};
+use super::{err, CodegenError, Gen};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
@@ -62,7 +62,7 @@ impl<M: Module> Gen<'_, M> {
     /// elimination's row update, the O(n³) part, runs two columns at a time in f64x2 lanes
     /// where the target has vector registers (each lane computes exactly the scalar
     /// `a[r][c] − f·a[k][c]`, so the results are bitwise those of the scalar code).
-    pub(super) fn define_lu(&mut self) -> Result<FuncId, String> {
+    pub(super) fn define_lu(&mut self) -> Result<FuncId, CodegenError> {
         let name = format!("{}_lu_solve", self.prefix);
         let vector = matches!(
             self.module.isa().triple().architecture,
@@ -150,7 +150,7 @@ impl<M: Module> Gen<'_, M> {
 
     /// `double pow(double x, double y)`: integer exponents of magnitude ≤ 64 by binary
     /// exponentiation (as [`crate::symbolic::eval::powi`]), others by the C library's `pow`.
-    pub(super) fn define_pow(&mut self) -> Result<FuncId, String> {
+    pub(super) fn define_pow(&mut self) -> Result<FuncId, CodegenError> {
         let libm = self.import("pow", 2)?;
         let name = format!("{}_pow", self.prefix);
         let mut ctx = self.module.make_context();

@@ -1,6 +1,6 @@
 //! The in-process JIT: the generated module finalised in executable memory.
 
-use super::{base_flags, err, generate, NO_DETAIL};
+use super::{base_flags, err, generate, CodegenError, NO_DETAIL};
 use crate::plan::Slot;
 use crate::plan::{kind, Status, StatusWord};
 use crate::plan::{Plan, Stmt};
@@ -90,7 +90,7 @@ extern "C" fn c_pow(x: f64, y: f64) -> f64 {
 }
 
 /// Compiles `plan` to native code for this machine.
-pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
+pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, CodegenError> {
     let flags = base_flags(false)?;
     let isa = cranelift_native::builder()
         .map_err(err)?
@@ -121,15 +121,8 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, String> {
     let ext = super::externals(plan);
     let missing = crate::symbolic::external::missing(&ext);
     if !missing.is_empty() {
-        return Err(format!(
-            "external C function{} {} not found: give the library that defines {} with --link PATH",
-            if missing.len() == 1 { "" } else { "s" },
-            missing
-                .iter()
-                .map(|m| format!("`{m}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            if missing.len() == 1 { "it" } else { "them" }
+        return Err(CodegenError::MissingExternals(
+            missing.iter().map(|m| m.to_string()).collect(),
         ));
     }
     for e in ext {

@@ -162,7 +162,7 @@ fn calls_in(
 }
 
 /// Settings shared by every target; `opt_level` as measured below.
-fn base_flags(pic: bool) -> Result<settings::Builder, String> {
+fn base_flags(pic: bool) -> Result<settings::Builder, CodegenError> {
     let mut flags = settings::builder();
     flags.set("use_colocated_libcalls", "false").map_err(err)?;
     flags
@@ -421,8 +421,21 @@ struct Gen<'p, M: Module> {
     compiled: FxHashMap<u32, FuncId>,
 }
 
-fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
+/// Why code generation failed: the door between the plan and the generated code.
+#[derive(Debug, thiserror::Error)]
+pub enum CodegenError {
+    /// External C functions the model calls that neither rtc nor a loaded library defines
+    /// (a user's missing `--link`; the run checks this before it generates code).
+    #[error("external C function{} {} not found: give the library that defines {} with --link PATH", if .0.len() == 1 { "" } else { "s" }, .0.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", "), if .0.len() == 1 { "it" } else { "them" })]
+    MissingExternals(Vec<String>),
+    /// Cranelift refused what rtc generated, or the target is not supported by this build:
+    /// a bug in rtc or an unsupported host, with Cranelift's words.
+    #[error("{0}")]
+    Backend(String),
+}
+
+fn err<E: std::fmt::Display>(e: E) -> CodegenError {
+    CodegenError::Backend(e.to_string())
 }
 
 /// Lowers `plan` into `module`: `<prefix>_init`, `<prefix>_step`, `<prefix>_outputs` and their
@@ -434,7 +447,7 @@ fn generate<M: Module>(
     emit_clif: bool,
     riscv_fs1_shim: bool,
     with_start: bool,
-) -> Result<Generated<M>, String> {
+) -> Result<Generated<M>, CodegenError> {
     let slots = plan.vars.len();
     let mut g = Gen {
         plan,
@@ -635,7 +648,7 @@ enum Entry {
 impl<'p, M: Module> Gen<'p, M> {
     /// The function for `name`: a C math library import, or one of our generated helpers
     /// (defined on first use).
-    fn import(&mut self, name: &'static str, params: usize) -> Result<FuncId, String> {
+    fn import(&mut self, name: &'static str, params: usize) -> Result<FuncId, CodegenError> {
         if let Some(&id) = self.imports.get(name) {
             return Ok(id);
         }
@@ -707,7 +720,7 @@ impl<'p, M: Module> Gen<'p, M> {
     /// Compiled function `k` of the plan (defined on first use): `void f(const double *args,
     /// double *outs)`, its body lowered as the chunks lower expressions, so a call computes
     /// what the interpreter's tape of the body computes, operation for operation.
-    fn compiled_function(&mut self, k: u32) -> Result<FuncId, String> {
+    fn compiled_function(&mut self, k: u32) -> Result<FuncId, CodegenError> {
         if let Some(&id) = self.compiled.get(&k) {
             return Ok(id);
         }
@@ -771,7 +784,11 @@ impl<'p, M: Module> Gen<'p, M> {
     }
 
     /// Splits pieces into chunk functions `(mem, out) -> status` and defines them.
-    fn chunks(&mut self, prefix: &str, pieces: Vec<Piece<'p>>) -> Result<Vec<FuncId>, String> {
+    fn chunks(
+        &mut self,
+        prefix: &str,
+        pieces: Vec<Piece<'p>>,
+    ) -> Result<Vec<FuncId>, CodegenError> {
         let vector = matches!(
             self.module.isa().triple().architecture,
             target_lexicon::Architecture::X86_64 | target_lexicon::Architecture::Aarch64(_)
@@ -835,7 +852,7 @@ impl<'p, M: Module> Gen<'p, M> {
     fn declare_chunk(
         &mut self,
         name: &str,
-    ) -> Result<(cranelift_codegen::Context, FuncId), String> {
+    ) -> Result<(cranelift_codegen::Context, FuncId), CodegenError> {
         let mut ctx = self.module.make_context();
         ctx.func.signature.params.push(AbiParam::new(types::I64));
         ctx.func.signature.params.push(AbiParam::new(types::I64));
@@ -853,7 +870,7 @@ impl<'p, M: Module> Gen<'p, M> {
     /// first non-finite one is named. A sum that overflowed from finite values finds none and
     /// the step goes on. The scan's trip count is the number of checked slots, fixed at compile
     /// time, so the step's work stays bounded.
-    fn define_verify(&mut self, name: &str, checks: &[usize]) -> Result<FuncId, String> {
+    fn define_verify(&mut self, name: &str, checks: &[usize]) -> Result<FuncId, CodegenError> {
         debug_assert!(
             checks.windows(2).all(|w| w[0] < w[1]),
             "checks in slot order"
@@ -952,13 +969,13 @@ impl<'p, M: Module> Gen<'p, M> {
         ctx: &mut cranelift_codegen::Context,
         callees: Vec<FuncId>,
         calls_libm: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), CodegenError> {
         if let Some(c) = &mut self.clif {
             c.push(format!("; {name}\n{}", ctx.func.display()));
         }
         self.module
             .define_function(id, ctx)
-            .map_err(|e| format!("{name}: {e:?}"))?;
+            .map_err(|e| CodegenError::Backend(format!("{name}: {e:?}")))?;
         // The frame below the frame pointer, plus the frame pointer and the return address.
         let below_fp = ctx
             .compiled_code()
@@ -982,7 +999,7 @@ impl<'p, M: Module> Gen<'p, M> {
         name: &str,
         pieces: &[Piece],
         inline: &FxHashSet<Slot>,
-    ) -> Result<FuncId, String> {
+    ) -> Result<FuncId, CodegenError> {
         // Imports used by this chunk, declared in the function.
         let mut ids = Vec::new();
         let (names, fns) = self.needed_imports(pieces);
@@ -1153,7 +1170,12 @@ impl<'p, M: Module> Gen<'p, M> {
     /// slots, call the chunks in order, stop at the first failing one. With
     /// [`object::Target::riscv_fs1_shim`] the work is done in `<m>_<name>_body` and the
     /// exported function is the shim that preserves fs1 around it.
-    fn entry(&mut self, name: &str, chunks: &[FuncId], kind: Entry) -> Result<FuncId, String> {
+    fn entry(
+        &mut self,
+        name: &str,
+        chunks: &[FuncId],
+        kind: Entry,
+    ) -> Result<FuncId, CodegenError> {
         let full = format!("{}_{name}", self.prefix);
         if !self.riscv_fs1_shim {
             return self.entry_body(&full, chunks, kind, Linkage::Export);
@@ -1187,7 +1209,7 @@ impl<'p, M: Module> Gen<'p, M> {
         };
         self.module
             .define_function_bytes(id, 4, &bytes, &[reloc])
-            .map_err(|e| format!("{full}: {e:?}"))?;
+            .map_err(|e| CodegenError::Backend(format!("{full}: {e:?}")))?;
         self.frames.insert(
             id,
             Frame {
@@ -1221,7 +1243,7 @@ impl<'p, M: Module> Gen<'p, M> {
         chunks: &[FuncId],
         kind: Entry,
         linkage: Linkage,
-    ) -> Result<FuncId, String> {
+    ) -> Result<FuncId, CodegenError> {
         let plan = self.plan;
         let mut ctx = self.module.make_context();
         ctx.func.signature = self.entry_signature(kind);

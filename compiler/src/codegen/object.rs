@@ -7,7 +7,7 @@
 //! and its own constants; its stack use is the sum of the frames along the deepest call chain,
 //! computed from Cranelift's frame layouts.
 
-use super::{base_flags, err, generate};
+use super::{base_flags, err, generate, CodegenError};
 use crate::plan::Plan;
 use cranelift_codegen::isa;
 use cranelift_codegen::settings::{self, Configurable};
@@ -121,7 +121,7 @@ pub fn object(
     target: &Target,
     prefix: &str,
     emit_clif: bool,
-) -> Result<ObjectCode, String> {
+) -> Result<ObjectCode, CodegenError> {
     let flags = base_flags(target.pic)?;
     let mut triple: target_lexicon::Triple = target.triple.parse().map_err(err)?;
     // Bare-metal triples name no object format; ELF is what their toolchains link.

@@ -330,12 +330,15 @@ pub fn stepper(plan: &Plan, engine: Engine) -> Result<Box<dyn Stepper>, Box<Diag
     }
     Ok(match engine {
         Engine::Interp => Box::new(Interp::new(plan)),
-        Engine::Jit => Box::new(crate::codegen::jit(plan, false).map_err(|e| {
-            Box::new(
+        Engine::Jit => Box::new(crate::codegen::jit(plan, false).map_err(|e| match e {
+            crate::codegen::CodegenError::MissingExternals(_) => {
+                Box::new(Diagnostic::error("external", e.to_string()))
+            }
+            crate::codegen::CodegenError::Backend(_) => Box::new(
                 Diagnostic::error("codegen", format!("code generation failed: {e}")).help(
                     "this is a bug in rtc; --engine interp runs the model without code generation",
                 ),
-            )
+            ),
         })?),
     })
 }
