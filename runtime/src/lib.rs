@@ -232,11 +232,38 @@ pub struct Report {
     /// The step that failed: (time, message).
     pub failure: Option<(f64, String)>,
     /// Why the run ended early, if it did without a failing step (stop command, overruns).
-    pub stopped: Option<String>,
+    pub stopped: Option<Stopped>,
     pub applied: Vec<Applied>,
     pub wall: Duration,
     /// Output sink errors (the run went on).
     pub io_error: Option<String>,
+}
+
+/// Why a run ended before its stop time without a failing step.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stopped {
+    /// A `stop` command on the control channel: the user ended the run (not a failure).
+    Command { time: f64 },
+    /// `--overrun stop-after:N`: the N-th overrun ended the run (a failure of real time).
+    Overruns { count: u64, limit: u64, time: f64 },
+}
+
+impl Stopped {
+    /// The run did not do what it was asked: overruns (a stop command is the user's choice).
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Stopped::Overruns { .. })
+    }
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stopped::Command { time } => write!(f, "stop command at t = {time}"),
+            Stopped::Overruns { count, limit, time } => {
+                write!(f, "{count} overruns (stop-after:{limit}) at t = {time}")
+            }
+        }
+    }
 }
 
 /// The most a catch-up lengthens a step: doubled (Cellier & Kofman §10.10).
@@ -255,7 +282,7 @@ struct Control {
     paused: bool,
     /// Frames the next computation covers.
     span: u64,
-    stopped: Option<String>,
+    stopped: Option<Stopped>,
     /// Simulated time now.
     time: f64,
 }
@@ -317,7 +344,7 @@ fn apply_command(
             Ok(Command::Resume)
         }
         Ok(Command::Stop) => {
-            ctl.stopped = Some(format!("stop command at t = {}", ctl.time));
+            ctl.stopped = Some(Stopped::Command { time: ctl.time });
             Ok(Command::Stop)
         }
         Err(e) => Err(e),
@@ -690,11 +717,11 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             span = catch_up(cfg.overrun, lost, &mut stats);
             if let Overrun::StopAfter(n) = cfg.overrun {
                 if stats.overruns >= n {
-                    stopped = Some(format!(
-                        "{} overruns (stop-after:{n}) at t = {}",
-                        stats.overruns,
-                        time_of(done)
-                    ));
+                    stopped = Some(Stopped::Overruns {
+                        count: stats.overruns,
+                        limit: n,
+                        time: time_of(done),
+                    });
                     break;
                 }
             }

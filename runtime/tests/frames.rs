@@ -240,7 +240,18 @@ fn stop_after_n_overruns() {
     assert_eq!(r.stats.grace_overruns, 1, "frame 5 is in the grace period");
     assert_eq!(r.stats.overruns, 2);
     let why = r.stopped.expect("stopped");
-    assert!(why.contains("stop-after:2"), "{why}");
+    assert!(
+        matches!(
+            why,
+            rtc_runtime::Stopped::Overruns {
+                count: 2,
+                limit: 2,
+                ..
+            }
+        ),
+        "{why}"
+    );
+    assert!(why.to_string().contains("stop-after:2"), "{why}");
     // Stopped after frame 60's overrun: 61 frames of simulated time (frame 30 lost one,
     // the doubled frame 32 made it up).
     assert!(r.time <= 61.0 * H + 1e-9 && r.time > 55.0 * H, "{}", r.time);
@@ -387,7 +398,9 @@ fn parameter_changes_apply_at_the_next_step_boundary() {
         let want = if s.t < boundary - 1e-12 { 1.0 } else { 3.0 };
         assert_eq!(s.k, want, "step from {} (set at {boundary})", s.t);
     }
-    assert!(r.stopped.unwrap().contains("stop command"));
+    let why = r.stopped.unwrap();
+    assert!(matches!(why, rtc_runtime::Stopped::Command { .. }), "{why}");
+    assert!(why.to_string().contains("stop command"));
     assert!(r.time < 100.0 * H);
 }
 

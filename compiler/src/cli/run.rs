@@ -767,11 +767,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     }
     if let Some(why) = &report.stopped {
         eprintln!("rtc: run stopped: {why} after {steps} steps");
-        return Ok(if why.starts_with("stop command") {
-            0
-        } else {
-            2
-        });
+        return Ok(if why.is_failure() { 2 } else { 0 });
     }
     let wall = report.wall.as_secs_f64();
     eprintln!(
