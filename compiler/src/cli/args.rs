@@ -114,8 +114,8 @@ pub struct RunArgs {
     pub method: MethodArgs,
     /// What executes the step: `jit` (native code from Cranelift) or `interp` (the plan
     /// interpreter, the reference).
-    #[arg(long, default_value = "jit")]
-    pub engine: String,
+    #[arg(long, value_enum, default_value_t = crate::sim::Engine::Jit)]
+    pub engine: crate::sim::Engine,
     /// Stop time (default: the experiment annotation's StopTime).
     #[arg(long)]
     pub stop: Option<f64>,
@@ -155,7 +155,7 @@ pub struct RunArgs {
     /// What an overrun does: catch-up (the next step is lengthened to regain real time),
     /// skip (the lost frames are dropped), stop-after:N.
     #[arg(long, default_value = "catch-up")]
-    pub overrun: String,
+    pub overrun: rtc_runtime::Overrun,
     /// Start-up period in seconds whose overruns are counted separately.
     #[arg(long, default_value_t = 0.1)]
     pub grace: f64,

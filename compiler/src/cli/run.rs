@@ -609,20 +609,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     }
     // Found out before any check run.
     timing(a, flat, h, true)?;
-    let overrun: rtc_runtime::Overrun = a
-        .overrun
-        .parse()
-        .map_err(|e: String| cmdline(format!("--overrun {e}")))?;
-    let engine = match a.engine.as_str() {
-        "jit" => sim::Engine::Jit,
-        "interp" => sim::Engine::Interp,
-        other => {
-            return Err(Box::new(
-                Diagnostic::error("command-line", format!("unknown engine `{other}`"))
-                    .help("the engines are jit and interp"),
-            ))
-        }
-    };
+    let (overrun, engine) = (a.overrun, a.engine);
     let newton = pipeline::Newton {
         max_iterations: a.method.newton_iterations,
         ..pipeline::Newton::default()

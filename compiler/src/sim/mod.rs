@@ -140,8 +140,8 @@ pub fn select_outputs(plan: &Plan, names: &[String]) -> Result<Vec<usize>, Box<D
     Ok(out)
 }
 
-/// What executes the plan.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What executes the plan (`--engine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Engine {
     /// The plan interpreter (the oracle).
     Interp,
