@@ -162,18 +162,8 @@ impl Lower<'_> {
             return v;
         }
         let ar = self.arena;
-        let mut stack = vec![(root, false)];
-        while let Some((id, done)) = stack.pop() {
+        for id in ar.post_order(root, |id| self.memo.contains_key(&id)) {
             if self.memo.contains_key(&id) {
-                continue;
-            }
-            if !done {
-                stack.push((id, true));
-                for c in ar.children(id) {
-                    if !self.memo.contains_key(&c) {
-                        stack.push((c, false));
-                    }
-                }
                 continue;
             }
             let n = ar.node(id);

@@ -31,16 +31,7 @@ fn is_leaf(n: Node) -> bool {
 impl Hoister {
     fn parametric_of(&mut self, plan: &Plan, root: ExprId) {
         let ar = &plan.arena;
-        let mut stack = vec![(root, false)];
-        while let Some((id, done)) = stack.pop() {
-            if self.parametric.contains_key(&id) {
-                continue;
-            }
-            if !done {
-                stack.push((id, true));
-                stack.extend(ar.children(id).map(|c| (c, false)));
-                continue;
-            }
+        for id in ar.post_order(root, |id| self.parametric.contains_key(&id)) {
             let p = match ar.node(id) {
                 Node::Const(_) => true,
                 Node::Var(v) => plan.vars[v.index()].kind == SlotKind::System(SVarKind::Parameter),
@@ -82,18 +73,11 @@ impl Hoister {
                 self.slot(plan, root)
             };
         }
-        let mut stack = vec![(root, false)];
-        while let Some((id, done)) = stack.pop() {
+        let order = plan.arena.post_order(root, |id| {
+            self.rewritten.contains_key(&id) || self.parametric[&id]
+        });
+        for id in order {
             if self.rewritten.contains_key(&id) {
-                continue;
-            }
-            if self.parametric[&id] {
-                continue;
-            }
-            if !done {
-                stack.push((id, true));
-                let ch: Vec<ExprId> = plan.arena.children(id).collect();
-                stack.extend(ch.into_iter().map(|c| (c, false)));
                 continue;
             }
             let n = plan.arena.node(id);

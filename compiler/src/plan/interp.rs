@@ -82,18 +82,8 @@ impl<'p, V: crate::symbolic::Var> TapeBuilder<'p, V> {
             return r;
         }
         let ar = self.arena;
-        let mut stack = vec![(root, false)];
-        while let Some((id, done)) = stack.pop() {
+        for id in ar.post_order(root, |id| self.cache.contains_key(&id)) {
             if self.cache.contains_key(&id) {
-                continue;
-            }
-            if !done {
-                stack.push((id, true));
-                for c in ar.children(id) {
-                    if !self.cache.contains_key(&c) {
-                        stack.push((c, false));
-                    }
-                }
                 continue;
             }
             let n = ar.node(id);

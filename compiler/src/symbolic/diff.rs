@@ -63,22 +63,7 @@ impl<V: Var> Differentiator<V> {
         if let Some(&d) = self.cache.get(&root) {
             return d;
         }
-        let mut order = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack = vec![(root, false)];
-        while let Some((id, done)) = stack.pop() {
-            if done {
-                order.push(id);
-                continue;
-            }
-            if self.cache.contains_key(&id) || !seen.insert(id) {
-                continue;
-            }
-            stack.push((id, true));
-            for c in ar.children(id) {
-                stack.push((c, false));
-            }
-        }
+        let order = ar.post_order(root, |id| self.cache.contains_key(&id));
         for id in order {
             let d = self.rule(ar, id);
             self.cache.insert(id, d);

@@ -20,20 +20,7 @@ pub fn eval_with_args<V: Var>(
     time: f64,
 ) -> f64 {
     let mut values: FxHashMap<ExprId, f64> = FxHashMap::default();
-    let mut stack = vec![(root, false)];
-    while let Some((id, done)) = stack.pop() {
-        if values.contains_key(&id) {
-            continue;
-        }
-        if !done {
-            stack.push((id, true));
-            for c in ar.children(id) {
-                if !values.contains_key(&c) {
-                    stack.push((c, false));
-                }
-            }
-            continue;
-        }
+    for id in ar.post_order(root, |_| false) {
         let n = ar.node(id);
         let get = |x: ExprId| values.get(&x).copied().unwrap_or(f64::NAN);
         let v = match n {

@@ -760,12 +760,13 @@ impl<V: Var> Arena<V> {
         }
     }
 
-    /// Rebuilds `root` bottom-up with `f` deciding the replacement of each leaf node
-    /// (`Var`, `Der`, `Pre`, `Time`; `None` keeps it).
-    /// Constructors re-simplify, so substituting a constant folds what it reaches.
-    /// The nodes below `root` not yet in `done`, children before parents, each once (sparse:
-    /// the arena can be large).
-    fn postorder_missing(&self, root: ExprId, done: &FxHashMap<ExprId, ExprId>) -> Vec<ExprId> {
+    /// The nodes reachable from `root`, children before parents, each once, leaving out
+    /// the nodes `skip` says are done (and what lies below them only through them). The one
+    /// walk the passes over an expression share (evaluation, differentiation, import, the
+    /// interpreter's and the code generator's lowering, hoisting): an explicit stack, since
+    /// expressions from large models can be deep, and a sparse visited set, since the arena
+    /// can be large.
+    pub fn post_order(&self, root: ExprId, mut skip: impl FnMut(ExprId) -> bool) -> Vec<ExprId> {
         let mut order = Vec::new();
         let mut seen = rustc_hash::FxHashSet::default();
         let mut stack = vec![(root, false)];
@@ -774,7 +775,7 @@ impl<V: Var> Arena<V> {
                 order.push(id);
                 continue;
             }
-            if done.contains_key(&id) || !seen.insert(id) {
+            if !seen.insert(id) || skip(id) {
                 continue;
             }
             stack.push((id, true));
@@ -783,6 +784,11 @@ impl<V: Var> Arena<V> {
             }
         }
         order
+    }
+
+    /// The nodes below `root` not yet in `done`, children before parents ([`Self::post_order`]).
+    fn postorder_missing(&self, root: ExprId, done: &FxHashMap<ExprId, ExprId>) -> Vec<ExprId> {
+        self.post_order(root, |id| done.contains_key(&id))
     }
 
     /// Copies `root` of another arena (over another variable space) into this one: operators
