@@ -578,6 +578,28 @@ mod tests {
 
     type Arena = crate::symbolic::Arena<SysVar>;
 
+    /// The system of equations `lhs = rhs` (the k-th from model equation k) in `unknowns`,
+    /// no step variable, no parameter values.
+    fn system(pairs: &[(ExprId, ExprId)], unknowns: Vec<SysVar>) -> System {
+        let equations = pairs
+            .iter()
+            .enumerate()
+            .map(|(k, &(lhs, rhs))| SEquation {
+                lhs,
+                rhs,
+                span: Default::default(),
+                origin: Origin::Model(crate::flat::FlatEq::new(k)),
+            })
+            .collect();
+        System {
+            equations,
+            unknowns,
+            step_size: None,
+            parameter_values: Default::default(),
+            trig_vars: Default::default(),
+        }
+    }
+
     /// x_i + x_{i+1} = c_i around a cycle of n variables: one loop, tearing one variable
     /// makes every other equation explicit.
     fn ring(n: usize) -> (Arena, System) {
@@ -588,20 +610,9 @@ mod tests {
             let b = ar.var(SysVar::new((i + 1) % n));
             let lhs = ar.add(a, b);
             let rhs = ar.constant(i as f64);
-            eqs.push(SEquation {
-                lhs,
-                rhs,
-                span: Default::default(),
-                origin: Origin::Model(crate::flat::FlatEq::new(i)),
-            });
+            eqs.push((lhs, rhs));
         }
-        let sys = System {
-            equations: eqs,
-            unknowns: (0..n).map(SysVar::new).collect(),
-            step_size: None,
-            parameter_values: Default::default(),
-            trig_vars: Default::default(),
-        };
+        let sys = system(&eqs, (0..n).map(SysVar::new).collect());
         (ar, sys)
     }
 
@@ -632,23 +643,7 @@ mod tests {
         let three = ar.constant(3.0);
         let q_rhs = ar.add(three, et);
         let t_rhs = ar.call1(crate::symbolic::Func1::Sin, ei);
-        let equations = [(eq, vi), (eq, q_rhs), (et, t_rhs)]
-            .iter()
-            .enumerate()
-            .map(|(k, &(lhs, rhs))| SEquation {
-                lhs,
-                rhs,
-                span: Default::default(),
-                origin: Origin::Model(crate::flat::FlatEq::new(k)),
-            })
-            .collect();
-        let sys = System {
-            equations,
-            unknowns: vec![i, q, t],
-            step_size: None,
-            parameter_values: Default::default(),
-            trig_vars: Default::default(),
-        };
+        let sys = system(&[(eq, vi), (eq, q_rhs), (et, t_rhs)], vec![i, q, t]);
         let blocks = blt(&ar, &sys, &|v| format!("x{}", v.0), &|_| String::new()).expect("regular");
         assert_eq!(blocks.len(), 1);
         let inc = incidence(&ar, &sys);
@@ -671,23 +666,10 @@ mod tests {
         let x: Vec<_> = (0..3).map(|i| ar.var(SysVar(i))).collect();
         let one = ar.constant(1.0);
         let s = ar.add(x[0], x[1]);
-        let eqs = [(x[2], s), (x[1], x[0]), (x[0], one)]
-            .iter()
-            .enumerate()
-            .map(|(i, &(lhs, rhs))| SEquation {
-                lhs,
-                rhs,
-                span: Default::default(),
-                origin: Origin::Model(crate::flat::FlatEq::new(i)),
-            })
-            .collect();
-        let sys = System {
-            equations: eqs,
-            unknowns: (0..3).map(SysVar).collect(),
-            step_size: None,
-            parameter_values: Default::default(),
-            trig_vars: Default::default(),
-        };
+        let sys = system(
+            &[(x[2], s), (x[1], x[0]), (x[0], one)],
+            (0..3).map(SysVar).collect(),
+        );
         let blocks = blt(&ar, &sys, &|v| format!("x{}", v.0), &|_| String::new()).expect("regular");
         let order: Vec<SysVar> = blocks.iter().map(|b| b.unknowns[0]).collect();
         assert_eq!(order, vec![SysVar(0), SysVar(1), SysVar(2)]);
@@ -702,16 +684,8 @@ mod tests {
         let hd = ar.mul(he, de);
         let rhs = ar.add(pe, hd);
         let sys = System {
-            equations: vec![SEquation {
-                lhs: xe,
-                rhs,
-                span: Default::default(),
-                origin: Origin::Model(crate::flat::FlatEq(0)),
-            }],
-            unknowns: vec![x, d],
             step_size: Some(h),
-            parameter_values: Default::default(),
-            trig_vars: Default::default(),
+            ..system(&[(xe, rhs)], vec![x, d])
         };
         assert!(solve_for(&mut ar, &sys, 0, x, &Default::default()).is_some());
         assert!(solve_for(&mut ar, &sys, 0, d, &Default::default()).is_none());
@@ -726,16 +700,8 @@ mod tests {
         let (ye, ae, de) = (ar.var(y), ar.var(a), ar.var(d));
         let rhs = ar.mul(ae, de);
         let mut sys = System {
-            equations: vec![SEquation {
-                lhs: ye,
-                rhs,
-                span: Default::default(),
-                origin: Origin::Model(crate::flat::FlatEq(0)),
-            }],
-            unknowns: vec![y, d],
-            step_size: None,
             parameter_values: [(a, 0.0)].into_iter().collect(),
-            trig_vars: Default::default(),
+            ..system(&[(ye, rhs)], vec![y, d])
         };
         assert!(solve_for(&mut ar, &sys, 0, d, &Default::default()).is_none());
         sys.parameter_values.insert(a, 1.0);
@@ -756,18 +722,9 @@ mod tests {
         let one = ar.constant(1.0);
         let sum = ar.add(one, ie);
         let rhs2 = ar.mul(sum, psie);
-        let eq = |lhs, rhs| SEquation {
-            lhs,
-            rhs,
-            span: Default::default(),
-            origin: Origin::Model(crate::flat::FlatEq(0)),
-        };
         let sys = System {
-            equations: vec![eq(taue, rhs), eq(taue, rhs2)],
-            unknowns: vec![tau, i, psi],
-            step_size: None,
             parameter_values: [(k, 2.0)].into_iter().collect(),
-            trig_vars: Default::default(),
+            ..system(&[(taue, rhs), (taue, rhs2)], vec![tau, i, psi])
         };
         let in_loop: FxHashSet<SysVar> = [i, psi].into_iter().collect();
         assert!(solve_for(&mut ar, &sys, 0, psi, &in_loop).is_none());
