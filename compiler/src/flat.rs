@@ -302,6 +302,19 @@ pub struct FlatModel {
     /// What the compiler did to the model that its user should know (index reduction: the
     /// equations differentiated and the states chosen), for `rtc check`, `analyze` and `run`.
     pub notes: Vec<String>,
+    /// The `semiLinear` calls, each as the expression it became and its three arguments, for
+    /// the rules of specification 3.7.4.5 (`structure::semilinear`).
+    pub semi_linear: Vec<SemiLinear>,
+}
+
+/// One scalar `semiLinear(x, a, b)`: `value` is the expression the call became
+/// (`noEvent(if x >= 0 then a*x else b*x)`).
+#[derive(Clone, Copy, Debug)]
+pub struct SemiLinear {
+    pub value: ExprId,
+    pub x: ExprId,
+    pub a: ExprId,
+    pub b: ExprId,
 }
 
 impl FlatModel {

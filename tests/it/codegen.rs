@@ -62,6 +62,18 @@ fn overflowing_sum_of_finite_values_is_not_divergence() {
     assert!(matches!(s, Status::NonFinite { .. }), "{s:?}");
 }
 
+/// A linear loop whose Jacobian is singular (a zero column): consistent, the free unknown
+/// keeps its value and both engines go on alike; inconsistent, both stop on the singular
+/// Jacobian at the same step (not at the start, where the equations still agree).
+#[test]
+fn singular_loops_consistent_or_not() {
+    let m = "../tests/models/SingularLoop.mo";
+    let s = differential_with(m, Method::BackwardEuler, &[], 1e-2, 20, 10);
+    assert_eq!(s, Status::Ok);
+    let s = differential_with(m, Method::BackwardEuler, &[("c", 1.0)], 1e-2, 20, 10);
+    assert!(matches!(s, Status::Singular { .. }), "{s:?}");
+}
+
 /// Diverging large lines: the finiteness sums (added where the values are computed, in
 /// vector lanes, carried across chunk functions) stop the JIT at the same step, naming the
 /// same variable, as the interpreter's value-by-value check.

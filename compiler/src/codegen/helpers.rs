@@ -9,7 +9,7 @@
 
 use super::{err, CodegenError, Gen};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, AbiParam, Block, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::{FuncId, Linkage, Module};
 
@@ -54,11 +54,12 @@ fn for_range(
 }
 
 impl<M: Module> Gen<'_, M> {
-    /// `int32_t lu_solve(double *a, double *b, int64_t n, int64_t kl, int64_t w)`: LU with
-    /// partial pivoting of the row-major n×n `a` whose nonzeros lie at most `kl` below the
-    /// diagonal and whose U has at most `w` super-diagonals (only that band is touched; dense:
-    /// `kl = n − 1`, `w = 2n − 2`), solving in place into `b`; 1 on success, 0 if a pivot is
-    /// zero or not finite. Pointer-walking loops (no index arithmetic in the inner loops); the
+    /// `int32_t lu_solve(double *a, double *b, int64_t n, int64_t kl, int64_t w, double tol)`:
+    /// LU with partial pivoting of the row-major n×n `a` whose nonzeros lie at most `kl` below
+    /// the diagonal and whose U has at most `w` super-diagonals (only that band is touched;
+    /// dense: `kl = n − 1`, `w = 2n − 2`), solving in place into `b`; 1 on success, 0 if a
+    /// pivot is not finite or a zero column's row is left with more than `tol` (exactly
+    /// [`crate::plan::interp::lu_solve`]: a zero column is a free unknown, update 0). Pointer-walking loops (no index arithmetic in the inner loops); the
     /// elimination's row update, the O(n³) part, runs two columns at a time in f64x2 lanes
     /// where the target has vector registers (each lane computes exactly the scalar
     /// `a[r][c] − f·a[k][c]`, so the results are bitwise those of the scalar code).
@@ -72,6 +73,7 @@ impl<M: Module> Gen<'_, M> {
         for _ in 0..5 {
             ctx.func.signature.params.push(AbiParam::new(types::I64));
         }
+        ctx.func.signature.params.push(AbiParam::new(types::F64));
         ctx.func.signature.returns.push(AbiParam::new(types::I32));
         let id = self
             .module
@@ -90,6 +92,7 @@ impl<M: Module> Gen<'_, M> {
                 n: p[2],
                 kl: p[3],
                 w: p[4],
+                tol: p[5],
                 row,
                 col: b.declare_var(types::I64),
                 r: b.declare_var(types::I64),
@@ -111,7 +114,8 @@ impl<M: Module> Gen<'_, M> {
                 let pkk = b.ins().iadd(rowk, k8);
                 let rows_end = band_end(b, k, v.kl, v.n);
                 let cols_end = band_end(b, k, v.w, v.n);
-                lu_pivot(b, &v, k, pkk, rows_end);
+                let skip = b.create_block();
+                lu_pivot(b, &v, k, pkk, rows_end, skip);
                 lu_swap(b, &v, k, k8, pkk, cols_end);
                 // Eliminate below the pivot.
                 let d = load(b, pkk);
@@ -134,6 +138,8 @@ impl<M: Module> Gen<'_, M> {
                         },
                     );
                 });
+                b.ins().jump(skip, &[]);
+                b.switch_to_block(skip);
             });
             lu_back_substitution(&mut b, &v);
             let one = b.ins().iconst(types::I32, 1);
@@ -245,6 +251,8 @@ struct Lu {
     n: Value,
     kl: Value,
     w: Value,
+    /// What a zero column's row may keep (consistent singular systems).
+    tol: Value,
     /// n·8: the bytes of one row.
     row: Value,
     col: Variable,
@@ -271,9 +279,9 @@ fn band_end(b: &mut FunctionBuilder, k: Value, m: Value, n: Value) -> Value {
 }
 
 /// The pivot of column k: the largest magnitude from the diagonal down to the band's end
-/// (the first on ties, never NaN), into `piv` and `best`; a zero or non-finite pivot jumps to
-/// `fail`.
-fn lu_pivot(b: &mut FunctionBuilder, v: &Lu, k: Value, pkk: Value, rows_end: Value) {
+/// (the first on ties, never NaN), into `piv` and `best`; a non-finite pivot jumps to `fail`,
+/// a zero one (a free unknown) to `skip`, past the column's elimination.
+fn lu_pivot(b: &mut FunctionBuilder, v: &Lu, k: Value, pkk: Value, rows_end: Value, skip: Block) {
     let (piv, best, pa, r, fail, stride) = (v.piv, v.best, v.pa, v.r, v.fail, v.row);
     // Pivot: the largest magnitude in this column (first one on ties, NaN never).
     b.def_var(piv, k);
@@ -297,17 +305,17 @@ fn lu_pivot(b: &mut FunctionBuilder, v: &Lu, k: Value, pkk: Value, rows_end: Val
         let next = b.ins().iadd(pe, stride);
         b.def_var(pa, next);
     });
-    // A zero or non-finite pivot: singular (x − x ≠ 0 for NaN and ±inf).
+    // A non-finite pivot: singular (x − x ≠ 0 for NaN and ±inf); a zero one: a free unknown.
     let bst = b.use_var(best);
     let z = b.ins().f64const(0.0);
-    let is_zero = b.ins().fcmp(FloatCC::Equal, bst, z);
     let dd = b.ins().fsub(bst, bst);
     let finite = b.ins().fcmp(FloatCC::Equal, dd, z);
-    let one8 = b.ins().iconst(types::I8, 1);
-    let not_finite = b.ins().bxor(finite, one8);
-    let bad = b.ins().bor(is_zero, not_finite);
+    let nonzero = b.create_block();
+    b.ins().brif(finite, nonzero, &[], fail, &[]);
+    b.switch_to_block(nonzero);
+    let is_zero = b.ins().fcmp(FloatCC::Equal, bst, z);
     let go = b.create_block();
-    b.ins().brif(bad, fail, &[], go, &[]);
+    b.ins().brif(is_zero, skip, &[], go, &[]);
     b.switch_to_block(go);
 }
 
@@ -487,10 +495,12 @@ fn lu_row_update(b: &mut FunctionBuilder, v: &Lu, lr: LuRow) {
     b.switch_to_block(next);
 }
 
-/// Back substitution, col = n − 1 down to 0: s = b[k] − Σ a[k][c]·b[c], in order.
+/// Back substitution, col = n − 1 down to 0: s = b[k] − Σ a[k][c]·b[c], in order; b[k] = s /
+/// a[k][k], or for a free unknown (a[k][k] = 0) 0 if |s| ≤ tol, else `fail`.
 fn lu_back_substitution(b: &mut FunctionBuilder, v: &Lu) {
     let (col, s, pa, pb, c, row, a, rhs, n, w) =
         (v.col, v.s, v.pa, v.pb, v.c, v.row, v.a, v.rhs, v.n, v.w);
+    let (tol, fail) = (v.tol, v.fail);
     let head = b.create_block();
     let body = b.create_block();
     let done = b.create_block();
@@ -531,8 +541,26 @@ fn lu_back_substitution(b: &mut FunctionBuilder, v: &Lu) {
     });
     let d = load(b, pkk);
     let sv = b.use_var(s);
+    let z = b.ins().f64const(0.0);
+    let free = b.ins().fcmp(FloatCC::Equal, d, z);
+    let pivot = b.create_block();
+    let held = b.create_block();
+    let next = b.create_block();
+    b.ins().brif(free, held, &[], pivot, &[]);
+    b.switch_to_block(pivot);
     let q = b.ins().fdiv(sv, d);
     store(b, bk, q);
+    b.ins().jump(next, &[]);
+    // `!(|s| ≤ tol)`, as the interpreter (NaN fails).
+    b.switch_to_block(held);
+    let sa = b.ins().fabs(sv);
+    let within = b.ins().fcmp(FloatCC::LessThanOrEqual, sa, tol);
+    let keep = b.create_block();
+    b.ins().brif(within, keep, &[], fail, &[]);
+    b.switch_to_block(keep);
+    store(b, bk, z);
+    b.ins().jump(next, &[]);
+    b.switch_to_block(next);
     let k0 = b.ins().iadd_imm_s(k, -1);
     b.def_var(col, k0);
     b.ins().jump(head, &[]);

@@ -370,17 +370,19 @@ impl Lower<'_> {
         b.ins().brif(sm, ok, &[], after_small, &[]);
         b.switch_to_block(after_small);
         b.seal_block(after_small);
+        // As the interpreter: against the largest scale of the block (the same comparisons,
+        // so the same answer for every input, NaN included).
+        let mut scale = b.ins().f64const(0.0);
+        for i in 0..k {
+            let s = self.load_slot(b, s0 + i);
+            let gt = b.ins().fcmp(FloatCC::GreaterThan, s, scale);
+            scale = b.ins().select(gt, s, scale);
+        }
+        let fr = b.ins().f64const(self.plan.newton.final_rtol);
+        let flim = b.ins().fmul(fr, scale);
         if !blk.linear {
             // Converged by residuals?
-            // As the interpreter: against the largest scale of the block (the same
-            // comparisons, so the same answer for every input, NaN included).
             let rr = b.ins().f64const(self.plan.newton.residual_rtol);
-            let mut scale = b.ins().f64const(0.0);
-            for i in 0..k {
-                let s = self.load_slot(b, s0 + i);
-                let gt = b.ins().fcmp(FloatCC::GreaterThan, s, scale);
-                scale = b.ins().select(gt, s, scale);
-            }
             let within = |this: &mut Self, b: &mut FunctionBuilder, lim: Value| {
                 let mut all = b.ins().iconst(types::I8, 1);
                 for i in 0..k {
@@ -409,8 +411,6 @@ impl Lower<'_> {
             b.switch_to_block(fail);
             b.seal_block(fail);
             // At the limit, residuals within the final tolerance are accepted.
-            let fr = b.ins().f64const(self.plan.newton.final_rtol);
-            let flim = b.ins().fmul(fr, scale);
             let close = within(self, b, flim);
             let refuse = b.create_block();
             b.ins().brif(close, ok, &[], refuse, &[]);
@@ -428,7 +428,8 @@ impl Lower<'_> {
         let kl = b.ins().iconst(types::I64, kl as i64);
         let w = b.ins().iconst(types::I64, w as i64);
         let r = self.refs[LU];
-        let c = b.ins().call(r, &[jp, rp, kk, kl, w]);
+        // A zero column's row may keep what the final tolerance accepts.
+        let c = b.ins().call(r, &[jp, rp, kk, kl, w, flim]);
         let st = b.inst_results(c)[0];
         let singular = b.create_block();
         let solved = b.create_block();

@@ -711,7 +711,7 @@ impl<'p, M: Module> Gen<'p, M> {
         }
         let (mut names, fns) = calls_in(&self.plan.arena, roots);
         if lu {
-            names.push((LU, 5));
+            names.push((LU, 6));
         }
         names.sort();
         (names, fns)

@@ -610,6 +610,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let cond = ar.cmp(CmpOp::Ge, at(x, k), zero);
             let e = ar.if_(cond, at(&xa, k), at(&xb, k));
             *d = ar.no_event(e);
+            self.flat.semi_linear.push(crate::flat::SemiLinear {
+                value: *d,
+                x: at(x, k),
+                a: at(a, k),
+                b: at(b, k),
+            });
         }
         Ok(Val::Arr(out.with_ty(ScalarType::Real)))
     }

@@ -124,6 +124,9 @@ pub fn load_source(file_name: &str, text: &str, opts: &Options) -> Loaded {
     let mut diagnostics = outcome.diagnostics;
     let mut model = outcome.model;
     if let Some(m) = &mut model {
+        // Enthalpy flows determined at zero flow (the semiLinear rules).
+        let notes = structure::semilinear::apply_rules(m);
+        m.notes.extend(notes);
         // Terms zero at the parameters' values leave the structure before it is analysed.
         let notes = structure::vanishing::drop_vanishing_terms(m);
         m.notes.extend(notes);

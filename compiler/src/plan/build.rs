@@ -401,8 +401,8 @@ fn torn_block(
         .iter()
         .map(|&r| {
             let eq = system.equations[r];
-            let a = plan.arena.call1(crate::symbolic::Func1::Abs, eq.lhs);
-            let b = plan.arena.call1(crate::symbolic::Func1::Abs, eq.rhs);
+            let a = term_scale(&mut plan.arena, eq.lhs, 0);
+            let b = term_scale(&mut plan.arena, eq.rhs, 0);
             plan.arena.add(a, b)
         })
         .collect();
@@ -553,4 +553,64 @@ fn torn_block(
         linear,
         band: (k.saturating_sub(1), (2 * k).saturating_sub(2)),
     }
+}
+
+/// The size of an equation side's terms, against which its residual is judged: the sum of
+/// the magnitudes of its additive terms, through the branch an if-expression takes (`0 = if
+/// v > v0 then dp - f(v) else dp - g(v)` is judged against |dp| + |f(v)|, not against its own
+/// value); below `depth` 32, a term as a whole.
+fn term_scale(ar: &mut crate::symbolic::Arena<Slot>, e: ExprId, depth: u32) -> ExprId {
+    use crate::symbolic::Node;
+    if depth < 32 {
+        match ar.node(e) {
+            Node::Add(a, b) | Node::Sub(a, b) => {
+                let x = term_scale(ar, a, depth + 1);
+                let y = term_scale(ar, b, depth + 1);
+                return ar.add(x, y);
+            }
+            Node::Neg(a) => return term_scale(ar, a, depth + 1),
+            Node::NoEvent(a) => {
+                let x = term_scale(ar, a, depth + 1);
+                return ar.no_event(x);
+            }
+            Node::If(c, a, b) => {
+                let x = term_scale(ar, a, depth + 1);
+                let y = term_scale(ar, b, depth + 1);
+                return ar.if_(c, x, y);
+            }
+            _ => {}
+        }
+    }
+    ar.call1(crate::symbolic::Func1::Abs, e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::term_scale;
+    use crate::plan::Slot;
+    use crate::symbolic::{Arena, CmpOp};
+
+    /// `0 = -(if q > 0 then p - q·q else p + q)` is judged against |p| + |q·q| (the branch
+    /// taken), not against its own value: at p = 1e5, q = 316 the residual is 144 and the
+    /// scale 199 856; on the other branch |p| + |q|.
+    #[test]
+    fn residual_scale_is_the_size_of_the_terms() {
+        let mut ar: Arena<Slot> = Arena::new();
+        let (p, q) = (ar.var(Slot::new(0)), ar.var(Slot::new(1)));
+        let zero = ar.constant(0.0);
+        let c = ar.cmp(CmpOp::Gt, q, zero);
+        let qq = ar.mul(q, q);
+        let a = ar.sub(p, qq);
+        let b = ar.add(p, q);
+        let e = ar.if_(c, a, b);
+        let e = ar.neg(e);
+        let s = term_scale(&mut ar, e, 0);
+        let at = |ar: &Arena<Slot>, x: Pq| {
+            crate::symbolic::eval::eval(ar, s, &mut |v| if v.index() == 0 { x.0 } else { x.1 }, 0.0)
+        };
+        assert_eq!(at(&ar, (1e5, 316.0)), 1e5 + 316.0 * 316.0);
+        assert_eq!(at(&ar, (1e5, -3.0)), 1e5 + 3.0);
+    }
+
+    type Pq = (f64, f64);
 }

@@ -552,7 +552,8 @@ impl Interp {
                     residual,
                 };
             }
-            if !lu_solve(&mut jac, &mut delta, k, band) {
+            let tol = self.newton.final_rtol * self.residual_scale(k);
+            if !lu_solve(&mut jac, &mut delta, k, band, tol) {
                 return Status::Singular { block: index };
             }
             self.executed.flops += lu_flops;
@@ -638,10 +639,14 @@ impl Interp {
     /// for an exact zero).
     fn residual_within(&self, k: usize, rtol: f64) -> bool {
         let r = &self.out[..k];
-        let s = &self.out[k + k * k..k + k * k + k];
-        let scale = s.iter().fold(0.0f64, |m, &x| if x > m { x } else { m });
-        let lim = rtol * scale;
+        let lim = rtol * self.residual_scale(k);
         r.iter().all(|r| r.abs() <= lim)
+    }
+
+    /// The largest of the block's residual scales (the magnitudes of its equations' terms).
+    fn residual_scale(&self, k: usize) -> f64 {
+        let s = &self.out[k + k * k..k + k * k + k];
+        s.iter().fold(0.0f64, |m, &x| if x > m { x } else { m })
     }
 
     /// Evaluates an output expression on the current memory.
@@ -655,7 +660,13 @@ impl Interp {
 /// most `w` above it ([`super::band`]); only that band is read and written (a dense matrix:
 /// `(n − 1, 2n − 2)`). Rows below the band hold zeros in the pivot column, so the pivots are
 /// those of the dense algorithm.
-pub fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize, band: (usize, usize)) -> bool {
+///
+/// A column that is zero from the diagonal down (an unknown the equations do not determine
+/// here: the enthalpy of a massless volume at zero flow) is a free unknown: its update is 0
+/// (it keeps its value) and its row is not a pivot row; the system is solved if that row,
+/// with the other unknowns solved, holds within `tol` (a consistent singular system, the rows
+/// dependent), and is singular otherwise. A non-finite pivot is singular.
+pub fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize, band: (usize, usize), tol: f64) -> bool {
     let (kl, w) = band;
     for col in 0..n {
         let rows_end = (col + kl + 1).min(n);
@@ -670,8 +681,12 @@ pub fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize, band: (usize, usize)) ->
                 piv = r;
             }
         }
-        if best == 0.0 || !best.is_finite() {
+        if !best.is_finite() {
             return false;
+        }
+        if best == 0.0 {
+            // A free unknown: a zero diagonal marks it for the back substitution.
+            continue;
         }
         if piv != col {
             for c in col..cols_end {
@@ -698,7 +713,17 @@ pub fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize, band: (usize, usize)) ->
         for c in col + 1..(col + w + 1).min(n) {
             s -= a[col * n + c] * b[c];
         }
-        b[col] = s / a[col * n + col];
+        let d = a[col * n + col];
+        if d == 0.0 {
+            // The free unknown's row: what is left of it must vanish (NaN does not).
+            let within = s.abs() <= tol;
+            if !within {
+                return false;
+            }
+            b[col] = 0.0;
+        } else {
+            b[col] = s / d;
+        }
     }
     true
 }
@@ -717,13 +742,27 @@ mod tests {
             1.0 * x[0] + 1.0 * x[1],
             3.0 * x[0] + 1.0 * x[2],
         ];
-        assert!(lu_solve(&mut a, &mut b, 3, (2, 4)));
+        assert!(lu_solve(&mut a, &mut b, 3, (2, 4), 0.0));
         for i in 0..3 {
             assert!((b[i] - x[i]).abs() < 1e-14, "{b:?}");
         }
         let mut singular = vec![1.0, 2.0, 2.0, 4.0];
-        let mut b2 = vec![1.0, 2.0];
-        assert!(!lu_solve(&mut singular, &mut b2, 2, (1, 2)));
+        // Inconsistent: x + 2y = 1, 2x + 4y = 3.
+        let mut b2 = vec![1.0, 3.0];
+        assert!(!lu_solve(&mut singular, &mut b2, 2, (1, 2), 1e-9));
+        // Consistent (x + 2y = 1, 2x + 4y = 2): y is free and keeps its value (update 0).
+        let mut singular = vec![1.0, 2.0, 2.0, 4.0];
+        let mut b3 = vec![1.0, 2.0];
+        assert!(lu_solve(&mut singular, &mut b3, 2, (1, 2), 1e-9));
+        assert_eq!(b3, vec![1.0, 0.0]);
+        // A zero column: the second unknown appears in no equation.
+        let mut zero_col = vec![3.0, 0.0, 6.0, 0.0];
+        let mut b4 = vec![3.0, 6.0];
+        assert!(lu_solve(&mut zero_col, &mut b4, 2, (1, 2), 1e-9));
+        assert_eq!(b4, vec![1.0, 0.0]);
+        let mut zero_col = vec![3.0, 0.0, 6.0, 0.0];
+        let mut b5 = vec![3.0, 7.0];
+        assert!(!lu_solve(&mut zero_col, &mut b5, 2, (1, 2), 1e-9));
     }
 
     /// Banded matrices whose pivots need row interchanges: the band-limited LU gives the
@@ -755,8 +794,8 @@ mod tests {
                 let b: Vec<f64> = (0..n).map(|_| rnd()).collect();
                 let (mut ad, mut bd) = (a.clone(), b.clone());
                 let (mut ab, mut bb) = (a.clone(), b.clone());
-                let okd = lu_solve(&mut ad, &mut bd, n, (n - 1, 2 * n - 2));
-                let okb = lu_solve(&mut ab, &mut bb, n, (kl, kl + ku));
+                let okd = lu_solve(&mut ad, &mut bd, n, (n - 1, 2 * n - 2), 0.0);
+                let okb = lu_solve(&mut ab, &mut bb, n, (kl, kl + ku), 0.0);
                 assert_eq!(okd, okb);
                 for i in 0..n {
                     assert_eq!(

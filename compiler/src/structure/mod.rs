@@ -9,6 +9,7 @@ pub mod alias;
 pub mod blt;
 pub mod index;
 pub mod matching;
+pub mod semilinear;
 pub mod tearing;
 pub mod vanishing;
 
