@@ -127,6 +127,10 @@ impl<V: Var> Differentiator<V> {
                     let p = ar.pow(a, bm1);
                     let t = ar.mul(b, p);
                     out = ar.mul(t, da);
+                    // a^b with 0 < b < 1 has an infinite slope at a = 0.
+                    if ar.as_const(b).is_some_and(|x| x > 0.0 && x < 1.0) {
+                        out = zero_where_flat(ar, da, out);
+                    }
                 }
                 if ar.as_const(db) != Some(0.0) {
                     // a^b·ln(a)·b'
@@ -203,7 +207,11 @@ impl<V: Var> Differentiator<V> {
                     // Jacobian only; the residual it drives to zero is exact).
                     Func1::Ext(_) => central_difference(ar, a, &mut |ar, x| ar.call1(f, x)),
                 };
-                ar.mul(g, da)
+                let d = ar.mul(g, da);
+                if f == Func1::Sqrt {
+                    return zero_where_flat(ar, da, d);
+                }
+                d
             }
             Node::Call2(f, a, b) => {
                 let (da, db) = (self.d(a), self.d(b));
@@ -362,6 +370,17 @@ fn linear_rec<V: Var>(
     r
 }
 
+/// `d` (a chain rule's f'(u)·u') where u' ≠ 0, else 0: where the argument does not move, a
+/// function with an infinite slope there (√u, u^b with 0 < b < 1, at u = 0) does not move
+/// either, and ∞·0 must not make the Jacobian NaN (`sqrt(max(0, x))` at x ≤ 0: a tank that
+/// has run empty, Torricelli's outflow). Folds to `d` when u' is a nonzero constant.
+fn zero_where_flat<V: Var>(ar: &mut Arena<V>, du: ExprId, d: ExprId) -> ExprId {
+    let zero = ar.constant(0.0);
+    let flat = ar.cmp(CmpOp::Eq, du, zero);
+    let e = ar.if_(flat, zero, d);
+    ar.no_event(e)
+}
+
 /// Solves `lhs = rhs` for `v` when the equation is linear in `v` with a coefficient that is not
 /// identically zero: `v = −b/a`.
 pub fn solve_linear<V: Var>(ar: &mut Arena<V>, lhs: ExprId, rhs: ExprId, v: V) -> Option<ExprId> {
@@ -400,6 +419,25 @@ mod tests {
                 (fd - sd).abs() <= tol,
                 "at {p}: finite difference {fd}, symbolic {sd}"
             );
+        }
+    }
+
+    /// Where the argument of √ or u^0.5 does not move (`max(0, x)` at x < 0: a tank run
+    /// empty), the derivative is 0, not ∞·0 = NaN; where it moves, the chain rule as before.
+    #[test]
+    fn flat_arguments_of_infinite_slopes_give_zero() {
+        let mut ar = Arena::new();
+        let x = VarId(0);
+        let xe = ar.var(x);
+        let zero = ar.constant(0.0);
+        let m = ar.call2(Func2::Max, zero, xe);
+        let s = ar.call1(Func1::Sqrt, m);
+        let half = ar.constant(0.5);
+        let p = ar.pow(m, half);
+        for e in [s, p] {
+            let d = diff(&mut ar, e, x);
+            assert_eq!(eval(&ar, d, x, -1.0), 0.0);
+            assert_eq!(eval(&ar, d, x, 0.25), 1.0);
         }
     }
 
