@@ -103,9 +103,10 @@ pub enum Stmt {
 
 /// Newton settings. An iteration has converged when every update is small,
 /// |Δ| ≤ atol + rtol·|x|, or, before the update, every residual is small against the size of
-/// the block's largest equation terms, |lhs − rhs| ≤ residual_rtol·max(|lhs| + |rhs|) (this
-/// also accepts solutions where the residual is flat, e.g. at the kink of a square-root law,
-/// and equations whose own terms vanish at the solution).
+/// the block's largest equation terms, |lhs − rhs| ≤ residual_rtol·max(size) where an
+/// equation's size is the sum of the magnitudes of its additive terms, through the branch an
+/// if-expression takes (this also accepts solutions where the residual is flat, e.g. at the
+/// kink of a square-root law, and equations whose own terms vanish at the solution).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Newton {
     pub max_iterations: u32,
