@@ -53,17 +53,41 @@ pub enum Scheme {
     Partitioned { implicit: Vec<bool>, libe: bool },
 }
 
+/// Why an error measure could not be computed: the door between the accuracy analysis and
+/// its callers (`rtc analyze --errors`, the run's method check, the default's choice).
+#[derive(Debug, thiserror::Error)]
+pub enum AccuracyError {
+    /// Mixed mode names as implicit a variable that is not a state of the model.
+    #[error("`{0}` is not a state of the model")]
+    NotAState(String),
+    /// Multi-rate integration: its step is not one linear map per step of the slow states.
+    #[error("not yet: the error measures of multi-rate integration (its step is not one linear map per step of the slow states)")]
+    MultiRate,
+    /// The implicit part of the one-step map cannot be inverted at this step.
+    #[error("the step matrix is singular at this step")]
+    SingularStep,
+    /// The Schur decomposition of the one-step map did not converge.
+    #[error("the eigenvalues of the step matrix did not converge")]
+    NoEigenvalues,
+    /// The continuous transfer function is asked for at one of the model's poles (Hz).
+    #[error("the model has a pole at {0} Hz")]
+    Pole(f64),
+    /// The discrete transfer function has a pole on the unit circle at the frequency asked.
+    #[error("the digital system has a pole on the unit circle at this frequency")]
+    DigitalPole,
+}
+
 impl Scheme {
     /// The scheme of `method` over the model's `states` (mixed mode names its implicit ones).
-    pub fn of(method: &Method, states: &[String]) -> Result<Scheme, String> {
+    pub fn of(method: &Method, states: &[String]) -> Result<Scheme, AccuracyError> {
         let rk = |c: &[f64], a: &[&[f64]], b: &[f64]| Scheme::Rk {
             c: c.to_vec(),
             a: a.iter().map(|r| r.to_vec()).collect(),
             b: b.to_vec(),
         };
-        let flags = |names: &[String]| -> Result<Vec<bool>, String> {
+        let flags = |names: &[String]| -> Result<Vec<bool>, AccuracyError> {
             if let Some(n) = names.iter().find(|n| !states.contains(n)) {
-                return Err(format!("`{n}` is not a state of the model"));
+                return Err(AccuracyError::NotAState(n.clone()));
             }
             Ok(states.iter().map(|s| names.contains(s)).collect())
         };
@@ -104,12 +128,7 @@ impl Scheme {
                 implicit: flags(implicit)?,
                 libe: true,
             },
-            Method::MultiRate { .. } => {
-                return Err(
-                    "not yet: the error measures of multi-rate integration (its step is not one linear map per step of the slow states)"
-                        .into(),
-                )
-            }
+            Method::MultiRate { .. } => return Err(AccuracyError::MultiRate),
         })
     }
 
@@ -372,7 +391,7 @@ pub fn root_errors(
     modes: &[Mode],
     scheme: &Scheme,
     h: f64,
-) -> Result<Vec<RootError>, String> {
+) -> Result<Vec<RootError>, AccuracyError> {
     let lambdas: Vec<C64> = modes.iter().map(|m| m.lambda).collect();
     let discrete: Vec<(C64, Vec<C64>)> = match lambdas
         .iter()
@@ -383,13 +402,13 @@ pub fn root_errors(
         None => {
             let (phi, _) = scheme
                 .one_step(lin, h, 0.0)
-                .ok_or("the step matrix is singular at this step")?;
+                .ok_or(AccuracyError::SingularStep)?;
             let zs: Vec<C64> = nalgebra::linalg::Schur::try_new(
                 phi.clone(),
                 f64::EPSILON,
                 1000 * phi.nrows().max(1),
             )
-            .ok_or("the eigenvalues of the step matrix did not converge")?
+            .ok_or(AccuracyError::NoEigenvalues)?
             .eigenvalues()
             .unwrap_or_default()
             .iter()
@@ -470,7 +489,7 @@ pub fn freq_errors(
     scheme: &Scheme,
     h: f64,
     freq: f64,
-) -> Result<Vec<FreqError>, String> {
+) -> Result<Vec<FreqError>, AccuracyError> {
     let w = 2.0 * PI * freq;
     let n = lin.states.len();
     let a = lin.jacobian.map(c);
@@ -483,7 +502,7 @@ pub fn freq_errors(
         * (&eye * jw - &a)
             .lu()
             .solve(&bm)
-            .ok_or_else(|| format!("the model has a pole at {freq} Hz"))?
+            .ok_or(AccuracyError::Pole(freq))?
         + &dm;
     let z = Complex::new(0.0, w * h).exp();
     let digital = match scheme {
@@ -498,17 +517,17 @@ pub fn freq_errors(
             &cm * m
                 .lu()
                 .solve(&(&bm * (bz * h)))
-                .ok_or("the digital system has a pole on the unit circle at this frequency")?
+                .ok_or(AccuracyError::DigitalPole)?
                 + &dm
         }
         _ => {
             let (phi, gamma) = scheme
                 .one_step(lin, h, w)
-                .ok_or("the step matrix is singular at this step")?;
+                .ok_or(AccuracyError::SingularStep)?;
             &cm * (&eye * z - phi)
                 .lu()
                 .solve(&gamma)
-                .ok_or("the digital system has a pole on the unit circle at this frequency")?
+                .ok_or(AccuracyError::DigitalPole)?
                 + &dm
         }
     };
@@ -641,7 +660,7 @@ pub fn report(
     method: &str,
     h: f64,
     freqs: &[f64],
-) -> Result<String, String> {
+) -> Result<String, AccuracyError> {
     let mut s = String::new();
     let roots = root_errors(lin, modes, scheme, h)?;
     let _ = writeln!(
@@ -1101,7 +1120,7 @@ pub fn judge(
     h: f64,
     t_run: f64,
     interval: f64,
-) -> Result<Verdict, String> {
+) -> Result<Verdict, AccuracyError> {
     let roots = root_errors(lin, modes, scheme, h)?;
     let nyquist = PI / interval;
     let mut v = Verdict {

@@ -401,8 +401,8 @@ pub fn eigenvalue_report(flat: &FlatModel, h: Option<f64>) -> DResult<String> {
     Ok(crate::partition::report(&lin, &modes, h))
 }
 
-fn analysis_error(e: String) -> Box<Diagnostic> {
-    Box::new(Diagnostic::error("analyze", e))
+fn analysis_error(e: impl std::fmt::Display) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error("analyze", e.to_string()))
 }
 
 /// `rtc analyze --errors`: Howe's dynamic error measures of `method` at step `h` on the model
@@ -693,7 +693,7 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
         }
     }
     let (flat, system, mut plan, init_reports, step_reports, n, guard) =
-        first.ok_or_else(|| analysis_error("no plan was kept".into()))?;
+        first.ok_or_else(|| analysis_error("no plan was kept"))?;
     notes.extend(n);
     match guard {
         Guard::Loop => {}
