@@ -424,7 +424,26 @@ struct CheckRun<'a> {
 
 /// The run at step `h` in memory, for the step-halving check ([`super::halving`]): the
 /// selected outputs at the output interval and at events; `Err` with why it stopped.
-fn trajectory(c: &CheckRun, stepper: &mut dyn sim::Stepper, h: f64) -> Result<Recorded, String> {
+/// Why a check run stopped: the run's words, and the time of a chattering event if that was
+/// the cause.
+struct CheckStop {
+    why: String,
+    chatter: Option<f64>,
+}
+
+impl std::fmt::Display for CheckStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
+}
+
+impl From<String> for CheckStop {
+    fn from(why: String) -> CheckStop {
+        CheckStop { why, chatter: None }
+    }
+}
+
+fn trajectory(c: &CheckRun, stepper: &mut dyn sim::Stepper, h: f64) -> Result<Recorded, CheckStop> {
     let CheckRun {
         a,
         flat,
@@ -444,11 +463,11 @@ fn trajectory(c: &CheckRun, stepper: &mut dyn sim::Stepper, h: f64) -> Result<Re
     events.zeno = a.zeno;
     events.record_rows();
     let mut mem = initial_state(p, stepper, &mut events, &mut sources, start).map_err(|st| {
-        format!(
+        CheckStop::from(format!(
             "initialisation failed: {} (status {})",
             pipeline::describe(p, st),
             st.code()
-        )
+        ))
     })?;
     let data = std::rc::Rc::new(std::cell::RefCell::new(Recorded::default()));
     let frames = ((stop - start) / frame_len).round().max(0.0) as u64;
@@ -466,7 +485,10 @@ fn trajectory(c: &CheckRun, stepper: &mut dyn sim::Stepper, h: f64) -> Result<Re
     let report = rtc_runtime::run(&mut model, &mut mem, layout, &mut cfg);
     if let Some((t, msg)) = &report.failure {
         if model.events.termination().is_none() {
-            return Err(format!("stopped at t = {t}: {msg}"));
+            return Err(CheckStop {
+                why: format!("stopped at t = {t}: {msg}"),
+                chatter: model.events.chatter.as_ref().map(|ch| ch.time),
+            });
         }
     }
     let out = std::mem::take(&mut *data.borrow_mut());
@@ -475,6 +497,18 @@ fn trajectory(c: &CheckRun, stepper: &mut dyn sim::Stepper, h: f64) -> Result<Re
 
 /// The start of the warning that the modes' check could not be made.
 const UNCHECKED: &str = super::args::ACCURACY_UNCHECKED;
+
+/// What the step-halving check found.
+struct Halving {
+    /// The step to run with.
+    h: f64,
+    /// The run at half the step agrees.
+    checked: bool,
+    notes: Vec<String>,
+    warnings: Vec<String>,
+    /// The run at the first step stopped on a chattering event, at this time.
+    chatter: Option<f64>,
+}
 
 /// The step-halving check before the run ([`super::halving`]): the step to run with, and
 /// whether the run at half the step agrees, and what rtc says (notes, warnings). `h` is
@@ -486,7 +520,7 @@ fn halving_check(
     mut h: f64,
     refine: bool,
     tol: f64,
-) -> (f64, bool, Vec<String>, Vec<String>) {
+) -> Halving {
     use super::halving::{difference, may_halve, richardson, MARGIN};
     let (a, flat) = (c.a, c.flat);
     let (mut notes, mut warnings) = (Vec::new(), Vec::new());
@@ -501,7 +535,15 @@ fn halving_check(
     let mut coarse = match trajectory(c, stepper, h) {
         Ok(t) => t,
         // The run itself says why it stops.
-        Err(_) => return (h, false, notes, warnings),
+        Err(stop) => {
+            return Halving {
+                h,
+                checked: false,
+                notes,
+                warnings,
+                chatter: stop.chatter,
+            }
+        }
     };
     let mut halvings = 0;
     loop {
@@ -512,11 +554,23 @@ fn halving_check(
                     "the step-halving check did not run: at the step {} the run {why}; the result at {h} is not checked",
                     h / 2.0
                 ));
-                return (h, false, notes, warnings);
+                return Halving {
+                    h,
+                    checked: false,
+                    notes,
+                    warnings,
+                    chatter: None,
+                };
             }
         };
         let Some(d) = difference(&fine, &coarse, rows(h)) else {
-            return (h, false, notes, warnings);
+            return Halving {
+                h,
+                checked: false,
+                notes,
+                warnings,
+                chatter: None,
+            };
         };
         let estimate = factor * d.relative;
         let refining = refine && may_halve(halvings, h, interval);
@@ -531,7 +585,13 @@ fn halving_check(
                     d.signal
                 ));
             }
-            return (h, true, notes, warnings);
+            return Halving {
+                h,
+                checked: true,
+                notes,
+                warnings,
+                chatter: None,
+            };
         }
         if refining {
             h /= 2.0;
@@ -553,7 +613,13 @@ fn halving_check(
                 format!("try --step {} or --method radau", h / 4.0)
             }
         ));
-        return (h, false, notes, warnings);
+        return Halving {
+            h,
+            checked: false,
+            notes,
+            warnings,
+            chatter: None,
+        };
     }
 }
 
@@ -565,15 +631,24 @@ fn check_step(
     (order, mut h): (u32, f64),
     (defaulted, tolerance): (bool, f64),
     mut mode_warnings: Vec<String>,
-) -> f64 {
+    may_switch: bool,
+) -> Result<f64, f64> {
     let a = c.a;
     let live = a.realtime
         || a.control.is_some()
         || !a.inject_load.is_empty()
         || a.inputs.iter().any(|i| i.starts_with("udp:"));
     if !a.no_check && !live {
-        let (h2, checked, notes, warnings) =
-            halving_check(c, stepper, order, h, defaulted, tolerance);
+        let Halving {
+            h: h2,
+            checked,
+            notes,
+            warnings,
+            chatter,
+        } = halving_check(c, stepper, order, h, defaulted, tolerance);
+        if let (true, Some(t)) = (may_switch, chatter) {
+            return Err(t);
+        }
         h = h2;
         if checked {
             // The modes were not known; the run at half the step agrees.
@@ -593,7 +668,7 @@ fn check_step(
     for w in &mode_warnings {
         eprintln!("rtc: warning: {w}");
     }
-    h
+    Ok(h)
 }
 
 fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
@@ -601,7 +676,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     for n in &r.notes {
         eprintln!("rtc: note: {n}");
     }
-    let (method, mut h) = (r.method, r.step);
+    let (mut method, mut h) = (r.method, r.step);
     if let Method::Rk(r) = &method {
         if a.realtime && !r.realtime_inputs() {
             eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());
@@ -614,40 +689,64 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         max_iterations: a.method.newton_iterations,
         ..pipeline::Newton::default()
     };
-    let p = crate::pipeline::plan(flat, &method, newton)?.plan;
+    // The trapezoid chosen by rtc whose check run chatters at a switch: its stiff modes map to
+    // z ≈ −1 (undamped, sign flipping every step), so after a switch the switched quantities
+    // ring and the switch's relation flips back within steps. Backward Euler (L-stable: z → 0)
+    // damps them: the run takes it at the same step, with its own check and warnings.
+    let mut warnings = r.warnings;
+    let mut may_switch = r.defaulted && method == Method::Trapezoid;
+    let (p, selected, layout, mut stepper) = loop {
+        let p = crate::pipeline::plan(flat, &method, newton)?.plan;
+        let selected = sim::select_outputs(&p, &a.vars)?;
+        let layout = rtc_runtime::Layout {
+            inputs: sim::input_slots(&p),
+            parameters: p
+                .tunable_parameters()
+                .into_iter()
+                .map(|v| rtc_runtime::Slot {
+                    name: p.name_of(v).to_string(),
+                    slot: v.index(),
+                    offset: 0.0,
+                })
+                .collect(),
+            outputs: p.outputs.iter().map(|o| o.name.clone()).collect(),
+        };
+        let mut stepper = sim::stepper(&p, engine)?;
+        let c = CheckRun {
+            a,
+            flat,
+            p: &p,
+            layout: &layout,
+            selected: &selected,
+        };
+        let checked = check_step(
+            &c,
+            stepper.as_mut(),
+            (method.order(), h),
+            (r.defaulted, r.tolerance),
+            std::mem::take(&mut warnings),
+            may_switch,
+        );
+        match checked {
+            Ok(h2) => {
+                h = h2;
+                break (p, selected, layout, stepper);
+            }
+            Err(t) => {
+                let mut be = a.method.clone();
+                be.method = Some("be".into());
+                be.step = Some(h);
+                let r2 = resolve(&be, flat, run_span(a, flat))?;
+                eprintln!("rtc: note: the trapezoid's check run chatters at t = {t} (its stiff modes ring after a switch: z = -1); backward Euler (L-stable) at the same step instead");
+                method = r2.method;
+                warnings = r2.warnings;
+                may_switch = false;
+            }
+        }
+    };
     for n in &p.notes {
         eprintln!("rtc: {n}");
     }
-    let selected = sim::select_outputs(&p, &a.vars)?;
-    let inputs = sim::input_slots(&p);
-    let layout = rtc_runtime::Layout {
-        inputs: inputs.clone(),
-        parameters: p
-            .tunable_parameters()
-            .into_iter()
-            .map(|v| rtc_runtime::Slot {
-                name: p.name_of(v).to_string(),
-                slot: v.index(),
-                offset: 0.0,
-            })
-            .collect(),
-        outputs: p.outputs.iter().map(|o| o.name.clone()).collect(),
-    };
-    let mut stepper = sim::stepper(&p, engine)?;
-    let c = CheckRun {
-        a,
-        flat,
-        p: &p,
-        layout: &layout,
-        selected: &selected,
-    };
-    h = check_step(
-        &c,
-        stepper.as_mut(),
-        (method.order(), h),
-        (r.defaulted, r.tolerance),
-        r.warnings,
-    );
     let Timing {
         start,
         stop,
