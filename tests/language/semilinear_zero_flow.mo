@@ -6,7 +6,9 @@
 // stopping on a singular Jacobian. The flow starts at t = 0.5 (V = 1, from amb1 through the
 // pump into the volume and on to amb2); then everything is upstream enthalpy times 1, and
 // the volume's enthalpy follows h' = 10 - h from 0: backward Euler with h = 0.25 gives
-// 2.5/1.25 = 2 at 0.75 and 4.5/1.25 = 3.6 at 1.
+// 2.5/1.25 = 2 at 0.75 and 4.5/1.25 = 3.6 at 1. The ambient `amb3` is connected to nothing:
+// its port's flow and enthalpy flow are zero, and rule 2 makes its semiLinear equation
+// `port.h = h` (else nothing would determine `amb3.port.h`).
 // run: method=be step=0.25 stop=1
 // expect: pump.h 10
 // expect: pump.a.h 10
@@ -14,6 +16,7 @@
 // expect: vol.h 3.6
 // expect: vol.b.h 3.6
 // expect: amb2.port.H_flow 3.6
+// expect: amb3.port.h 30
 model SemiLinearZeroFlow
   connector Port
     Real h;
@@ -55,6 +58,7 @@ model SemiLinearZeroFlow
 
   Ambient amb1(hAmb = 10);
   Ambient amb2(hAmb = 20);
+  Ambient amb3(hAmb = 30);
   Pump pump(V = if time >= 0.5 then 1 else 0);
   Volume vol;
 equation
