@@ -52,6 +52,9 @@ void rtc_events_rebind(rtc_events *ev, const rtc_event_model *m, double *d, int3
     ev->here = i + 7 * n;
     ev->crossed = i + 8 * n;
     ev->first = i + 9 * n;
+    ev->flips = i + 10 * n;
+    ev->movers = i + 11 * n;
+    ev->chg = i + 12 * n;
 }
 
 void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_t *i) {
@@ -152,6 +155,47 @@ static double locate(double z0, double z1, double d0, double d1, double h, int c
     return theta < 0.0 ? 0.0 : (theta > 1.0 ? 1.0 : theta);
 }
 
+/* The frozen relations whose live values differ (chg[j]: 1 + the live value) get their slots
+ * for the next solve of the round: all at once; where that cycles (a relation about to change a
+ * second time in the round) the relations that changed are searched instead, their
+ * combinations in turn, all false first, until one is consistent. As `RelationSearch` in
+ * sim/events.rs. */
+static void resolve(rtc_events *ev, double *mem, int *search, int32_t *nmovers, uint64_t *next) {
+    const rtc_event_model *m = ev->m;
+    int32_t n = m->n_events, j, i;
+    int again = 0, mover_changed = 0;
+    if (!*search) {
+        for (j = 0; j < n; j++)
+            if (ev->chg[j] && ev->flips[j]) again = 1;
+        if (again) {
+            *nmovers = 0;
+            for (j = 0; j < n; j++)
+                if (ev->flips[j]) ev->movers[(*nmovers)++] = j;
+            *search = 1;
+            *next = 0;
+        }
+    }
+    if (*search && *nmovers < 64 && *next < ((uint64_t)1 << *nmovers)) {
+        for (j = 0; j < n; j++) {
+            if (!ev->chg[j]) continue;
+            if (ev->flips[j])
+                mover_changed = 1;
+            else
+                mem[m->slot[j]] = ev->chg[j] == 2 ? 1.0 : 0.0;
+        }
+        /* The combination holds; others settle with it. */
+        if (*next > 0 && !mover_changed) return;
+        for (i = 0; i < *nmovers; i++) mem[m->slot[ev->movers[i]]] = (*next >> i) & 1 ? 1.0 : 0.0;
+        (*next)++;
+    } else {
+        for (j = 0; j < n; j++)
+            if (ev->chg[j]) {
+                mem[m->slot[j]] = ev->chg[j] == 2 ? 1.0 : 0.0;
+                ev->flips[j]++;
+            }
+    }
+}
+
 /* An instant at te, the event iteration: rounds of pre(v) := v, the actions of the events
  * that fire (first[0..nfirst) in the first round; only the first branch of a chain), the model
  * solved at te; until nothing fires, no frozen relation moves and the discrete variables
@@ -159,9 +203,12 @@ static double locate(double z0, double z1, double d0, double d1, double h, int c
 static int32_t instant(rtc_events *ev, double *mem, const int32_t *first, int32_t nfirst,
                        double te, int deferred) {
     const rtc_event_model *m = ev->m;
-    int32_t n = m->n_events, round = 0, nfire = nfirst, a, b, j, st, new_round = 1;
+    int32_t n = m->n_events, round = 0, nfire = nfirst, a, b, j, st, new_round = 1, nmovers = 0;
+    int search = 0;
+    uint64_t next = 0;
     values(ev, mem, ev->zb);
     for (j = 0; j < n; j++) ev->acted[j] = 0;
+    for (j = 0; j < n; j++) ev->flips[j] = 0;
     for (a = 0; a < nfirst; a++) {
         ev->fire[a] = first[a];
         ev->acted[first[a]] = 1;
@@ -210,19 +257,23 @@ static int32_t instant(rtc_events *ev, double *mem, const int32_t *first, int32_
             int32_t slot = m->slot[j];
             int resync = !ev->acted[j] || (m->kind[j] == AT && fabs(ev->z2[j] - te) > ev->tol) ||
                          (m->kind[j] == BOTH && m->observes[j]);
+            ev->chg[j] = 0;
             if (slot >= 0 && resync) {
                 int live = ev->z2[2 * n + j] != 0.0;
                 if (live != (mem[slot] != 0.0)) {
-                    mem[slot] = live ? 1.0 : 0.0;
+                    ev->chg[j] = 1 + live;
                     moved = 1;
                 }
             }
         }
         if (moved) {
+            resolve(ev, mem, &search, &nmovers, &next);
             nfire = 0;
             new_round = 0;
             continue;
         }
+        for (j = 0; j < n; j++) ev->flips[j] = 0;
+        search = 0;
         /* The conditions of the events that just acted count as true from before. */
         for (a = 0; a < nfire; a++) ev->cond[ev->fire[a]] = 1;
         for (j = 0; j < n; j++)

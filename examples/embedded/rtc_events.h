@@ -72,16 +72,19 @@ typedef struct {
 } rtc_event_model;
 
 /* Work arrays: doubles for a copy of the memory, five vectors of the events' functions (three
- * values per event), and three more per event; ints for ten lists of events. */
+ * values per event), and three more per event; ints for thirteen lists of events. */
 #define RTC_EVENTS_N(n_events) ((n_events) > 0 ? (n_events) : 1)
 #define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 18 * RTC_EVENTS_N(n_events))
-#define RTC_EVENTS_INTS(n_events) (10 * RTC_EVENTS_N(n_events))
+#define RTC_EVENTS_INTS(n_events) (13 * RTC_EVENTS_N(n_events))
 
 typedef struct {
     const rtc_event_model *m;
     double *snapshot;
     double *z0, *z1, *zb, *z2, *zt, *last_time, *theta, *last_gap;
     int32_t *fire, *next, *cond, *last_close, *due, *fired, *acted, *here, *crossed, *first;
+    /* The frozen relations' search at an instant: changes per relation in the round, the
+     * relations searched, the relations that moved in the last solve. */
+    int32_t *flips, *movers, *chg;
     /* Event k terminated the run at time terminated_at (-1: none). */
     int32_t terminated;
     double terminated_at;

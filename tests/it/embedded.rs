@@ -129,6 +129,13 @@ const CASES: &[Case] = &[
         stop: "2000",
         inputs: None,
     },
+    // Friction's stuck phase: frozen relations searched at each stick.
+    Case {
+        file: "StickSlip.mo",
+        flags: &["--method", "trapezoid", "--step", "0.01"],
+        stop: "10",
+        inputs: None,
+    },
     // Located by the inverse cubic Hermite (methods of order 3 and more).
     Case {
         file: "BouncingBall.mo",

@@ -467,6 +467,59 @@ fn tank_pump_events_against_closed_form() {
     }
 }
 
+/// Stick-slip (`examples/StickSlip.mo`): a block on a belt (speed vb) on a spring k, with the
+/// stuck-phase friction logic. Closed form: stuck, it rides the belt until k·x = F0max
+/// (t = 1.5, x = 0.15); slipping, it oscillates about F0/k with ω = √(k/m) from x − F0/k = 0.05
+/// at the belt's speed until its speed meets the belt's again, at x − F0/k = −0.05: the phase
+/// travels π + 2·acos(0.05/A), A = √(0.05² + (vb/ω)²); stuck again from x = 0.05 for 1 s. At
+/// each stick the frozen relations on the holding force must settle together (each sliding
+/// direction makes the other's relation true; only sticking is consistent): before the
+/// relations were searched, the event iteration cycled there. Trapezoid: the switching times
+/// within 5e-4 s at h = 0.01, second order (the error falls about fourfold when h halves).
+#[test]
+fn stick_slip_against_closed_form() {
+    let (m, k, vb, f0) = (1.0f64, 10.0f64, 0.1f64, 1.0f64);
+    let w = (k / m).sqrt();
+    let amp = (0.05f64.powi(2) + (vb / w).powi(2)).sqrt();
+    let slip = (std::f64::consts::PI + 2.0 * (0.05 / amp).acos()) / w;
+    let period = slip + 0.1 / vb;
+    assert!((f0 / k - 0.1).abs() < 1e-15);
+    let mut exact: Vec<f64> = (0..4)
+        .flat_map(|n| [1.5 + n as f64 * period, 1.5 + slip + n as f64 * period])
+        .filter(|&t| t < 10.0)
+        .collect();
+    exact.sort_by(f64::total_cmp);
+    let plan = common::compile_example("StickSlip.mo", Method::Trapezoid, &[], 10);
+    let worst = |h: f64| {
+        let settings = RunSettings {
+            start: 0.0,
+            stop: 10.0,
+            step: h,
+            every: 100,
+            ..Default::default()
+        };
+        let (_, failure, log) = rtc::sim::trajectory_with_events(&plan, &settings, &[]).unwrap();
+        assert!(failure.is_none(), "h = {h}: {failure:?}");
+        // Each stick and each slip is an instant where `vrel` crosses or leaves zero.
+        let mut times: Vec<f64> = Vec::new();
+        for r in log.iter().filter(|r| r.condition.starts_with("vrel")) {
+            if times.last().is_none_or(|&t| (r.time - t).abs() > 1e-9) {
+                times.push(r.time);
+            }
+        }
+        assert_eq!(times.len(), exact.len(), "h = {h}: {times:?}");
+        times
+            .iter()
+            .zip(&exact)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max)
+    };
+    let (w1, w2) = (worst(0.01), worst(0.005));
+    eprintln!("stick-slip: switching times within {w1:.2e} s at h = 0.01, {w2:.2e} at 0.005");
+    assert!(w1 < 5e-4, "{w1}");
+    assert!(w1 / w2 > 3.0 && w1 / w2 < 5.0, "ratio {}", w1 / w2);
+}
+
 /// `when … elsewhen …`: at t = 0 `initial()` and the sample at 0 fire in one instant and only
 /// the first branch acts; assignments in a body are sorted (b = a + 1 reads the new a); an
 /// event iteration that does not settle stops with status 5 after its bound.

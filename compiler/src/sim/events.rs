@@ -97,6 +97,76 @@ pub fn locate(z0: f64, z1: f64, d0: f64, d1: f64, h: f64, cubic: bool) -> f64 {
     theta.clamp(0.0, 1.0)
 }
 
+/// The frozen relations' values while the model is solved with them again within a round of
+/// an instant (a mixed system of relations and the equations that read them). Each solve gives
+/// the relations whose live values differ from their slots, and they all take their live
+/// values at once; where that cycles — a relation about to change a second time in the round,
+/// as a friction element's `sa > tau0_max` and `sa < -tau0_max` do when the sliding torques
+/// each point the other way and only sticking is consistent — the relations that changed are
+/// searched instead: their combinations, all false first, one per solve, until one is
+/// consistent (its solution keeps every relation's value). Bounded by the rounds of the
+/// instant, as every solve is.
+struct RelationSearch {
+    /// Per event: how often its relation changed in this round.
+    changed: Vec<u8>,
+    /// The relations searched and the next combination (bit i: the value of `movers[i]`).
+    search: Option<(Vec<usize>, u64)>,
+}
+
+impl RelationSearch {
+    fn new(n: usize) -> RelationSearch {
+        RelationSearch {
+            changed: vec![0; n],
+            search: None,
+        }
+    }
+
+    /// The relations settled (or a new round): forget the round's changes.
+    fn clear(&mut self) {
+        self.changed.iter_mut().for_each(|c| *c = 0);
+        self.search = None;
+    }
+
+    /// Sets the slots for the next solve, from the `(event, live value)` pairs that differ.
+    fn resolve(
+        &mut self,
+        changes: &[(usize, bool)],
+        slot: impl Fn(usize) -> usize,
+        mem: &mut [f64],
+    ) {
+        let set = |mem: &mut [f64], k: usize, v: bool| mem[slot(k)] = if v { 1.0 } else { 0.0 };
+        if self.search.is_none() && changes.iter().any(|&(k, _)| self.changed[k] >= 1) {
+            let movers = (0..self.changed.len())
+                .filter(|&k| self.changed[k] >= 1)
+                .collect();
+            self.search = Some((movers, 0));
+        }
+        match &mut self.search {
+            Some((movers, next)) if movers.len() < 64 && *next < 1u64 << movers.len() => {
+                for &(k, live) in changes {
+                    if !movers.contains(&k) {
+                        set(mem, k, live);
+                    }
+                }
+                if *next > 0 && changes.iter().all(|(k, _)| !movers.contains(k)) {
+                    // The combination holds; others settle with it.
+                    return;
+                }
+                for (i, &k) in movers.iter().enumerate() {
+                    set(mem, k, *next >> i & 1 == 1);
+                }
+                *next += 1;
+            }
+            _ => {
+                for &(k, live) in changes {
+                    set(mem, k, live);
+                    self.changed[k] = self.changed[k].saturating_add(1);
+                }
+            }
+        }
+    }
+}
+
 /// Events in bounded work (Cellier & Kofman §10.8): after a regular step, an event whose
 /// function changed sign — a when-condition on the continuous solution, or a relation frozen
 /// between events (specification 8.5: the step equations read its slot, so the solution in a
@@ -397,6 +467,7 @@ impl<'p> Events<'p> {
         // (with the same pre values: relations and when-equations hold together with the
         // others); the next round starts when nothing moves and a discrete variable changed.
         let mut new_round = true;
+        let mut relations = RelationSearch::new(n);
         loop {
             if round == crate::plan::EVENT_ITERATIONS {
                 self.recycle(z_before);
@@ -444,7 +515,7 @@ impl<'p> Events<'p> {
             // transition's `time >= t_start + waitTime` once `t_start := time`). Relations
             // hold at an instant with the rest (specification 8.5): one that moved is solved
             // with again in the same round.
-            let mut moved = false;
+            let mut changes: Vec<(usize, bool)> = Vec::new();
             for k in 0..n {
                 let Some(slot) = self.frozen(k) else { continue };
                 let e = &p.events[k];
@@ -459,16 +530,17 @@ impl<'p> Events<'p> {
                     || (e.both && self.observes[k]);
                 let live = z[2 * n + k] != 0.0;
                 if resync && live != (mem[slot] != 0.0) {
-                    mem[slot] = if live { 1.0 } else { 0.0 };
-                    moved = true;
+                    changes.push((k, live));
                 }
             }
-            if moved {
+            if !changes.is_empty() {
+                relations.resolve(&changes, |k| self.frozen(k).unwrap(), mem);
                 self.recycle(z);
                 fire.clear();
                 new_round = false;
                 continue;
             }
+            relations.clear();
             let now = self.conditions(&z);
             // The conditions of the events that just acted count as true from before: they
             // fire again only after going false.
