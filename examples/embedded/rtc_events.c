@@ -157,41 +157,78 @@ static double locate(double z0, double z1, double d0, double d1, double h, int c
 
 /* The frozen relations whose live values differ (chg[j]: 1 + the live value) get their slots
  * for the next solve of the round: all at once; where that cycles (a relation about to change a
- * second time in the round) the relations that changed are searched instead, their
- * combinations in turn, all false first, until one is consistent. As `RelationSearch` in
+ * second time in the round) every relation that changed is set false and the iteration goes on
+ * from there; where it cycles again, the relations that changed are searched, their
+ * combinations in turn (all false tried), until one is consistent. *phase: 0 plain, 1 restarted
+ * (movers: the relations set false), 2 searching (movers, *next). As `RelationSearch` in
  * sim/events.rs. */
-static void resolve(rtc_events *ev, double *mem, int *search, int32_t *nmovers, uint64_t *next) {
+static void resolve(rtc_events *ev, double *mem, int *phase, int32_t *nmovers, uint64_t *next) {
     const rtc_event_model *m = ev->m;
     int32_t n = m->n_events, j, i;
-    int again = 0, mover_changed = 0;
-    if (!*search) {
+    int cycled = 0, mover_changed = 0;
+    for (j = 0; j < n; j++)
+        if (ev->chg[j] && ev->flips[j]) cycled = 1;
+    if (*phase == 0 && cycled) {
+        /* The first cycle: from rest, the iteration goes on. */
+        *nmovers = 0;
         for (j = 0; j < n; j++)
-            if (ev->chg[j] && ev->flips[j]) again = 1;
-        if (again) {
-            *nmovers = 0;
-            for (j = 0; j < n; j++)
-                if (ev->flips[j]) ev->movers[(*nmovers)++] = j;
-            *search = 1;
-            *next = 0;
-        }
-    }
-    if (*search && *nmovers < 64 && *next < ((uint64_t)1 << *nmovers)) {
+            if (ev->flips[j]) {
+                ev->movers[(*nmovers)++] = j;
+                mem[m->slot[j]] = 0.0;
+                ev->flips[j] = 0;
+            }
         for (j = 0; j < n; j++) {
+            int was = 0;
+            for (i = 0; i < *nmovers; i++)
+                if (ev->movers[i] == j) was = 1;
+            if (ev->chg[j] && !was) {
+                mem[m->slot[j]] = ev->chg[j] == 2 ? 1.0 : 0.0;
+                ev->flips[j] = 1;
+            }
+        }
+        *phase = 1;
+        return;
+    }
+    if (*phase == 1 && cycled) {
+        /* It cycled again: the combinations of every relation that changed, in index order. */
+        for (j = 0; j < n; j++)
+            if (ev->flips[j]) {
+                int was = 0;
+                for (i = 0; i < *nmovers; i++)
+                    if (ev->movers[i] == j) was = 1;
+                if (!was) ev->movers[(*nmovers)++] = j;
+            }
+        for (i = 1; i < *nmovers; i++) { /* insertion sort */
+            int32_t v = ev->movers[i], k = i - 1;
+            while (k >= 0 && ev->movers[k] > v) {
+                ev->movers[k + 1] = ev->movers[k];
+                k--;
+            }
+            ev->movers[k + 1] = v;
+        }
+        *phase = 2;
+        *next = 1;
+    }
+    if (*phase == 2 && *nmovers < 64 && *next < ((uint64_t)1 << *nmovers)) {
+        for (j = 0; j < n; j++) {
+            int was = 0;
             if (!ev->chg[j]) continue;
-            if (ev->flips[j])
+            for (i = 0; i < *nmovers; i++)
+                if (ev->movers[i] == j) was = 1;
+            if (was)
                 mover_changed = 1;
             else
                 mem[m->slot[j]] = ev->chg[j] == 2 ? 1.0 : 0.0;
         }
         /* The combination holds; others settle with it. */
-        if (*next > 0 && !mover_changed) return;
+        if (!cycled && !mover_changed) return;
         for (i = 0; i < *nmovers; i++) mem[m->slot[ev->movers[i]]] = (*next >> i) & 1 ? 1.0 : 0.0;
         (*next)++;
     } else {
         for (j = 0; j < n; j++)
             if (ev->chg[j]) {
                 mem[m->slot[j]] = ev->chg[j] == 2 ? 1.0 : 0.0;
-                ev->flips[j]++;
+                ev->flips[j] = 1;
             }
     }
 }
@@ -204,7 +241,7 @@ static int32_t instant(rtc_events *ev, double *mem, const int32_t *first, int32_
                        double te, int deferred) {
     const rtc_event_model *m = ev->m;
     int32_t n = m->n_events, round = 0, nfire = nfirst, a, b, j, st, new_round = 1, nmovers = 0;
-    int search = 0;
+    int phase = 0;
     uint64_t next = 0;
     values(ev, mem, ev->zb);
     for (j = 0; j < n; j++) ev->acted[j] = 0;
@@ -267,13 +304,13 @@ static int32_t instant(rtc_events *ev, double *mem, const int32_t *first, int32_
             }
         }
         if (moved) {
-            resolve(ev, mem, &search, &nmovers, &next);
+            resolve(ev, mem, &phase, &nmovers, &next);
             nfire = 0;
             new_round = 0;
             continue;
         }
         for (j = 0; j < n; j++) ev->flips[j] = 0;
-        search = 0;
+        phase = 0;
         /* The conditions of the events that just acted count as true from before. */
         for (a = 0; a < nfire; a++) ev->cond[ev->fire[a]] = 1;
         for (j = 0; j < n; j++)

@@ -100,15 +100,19 @@ pub fn locate(z0: f64, z1: f64, d0: f64, d1: f64, h: f64, cubic: bool) -> f64 {
 /// The frozen relations' values while the model is solved with them again within a round of
 /// an instant (a mixed system of relations and the equations that read them). Each solve gives
 /// the relations whose live values differ from their slots, and they all take their live
-/// values at once; where that cycles — a relation about to change a second time in the round,
+/// values at once. Where that cycles — a relation about to change a second time in the round,
 /// as a friction element's `sa > tau0_max` and `sa < -tau0_max` do when the sliding torques
-/// each point the other way and only sticking is consistent — the relations that changed are
-/// searched instead: their combinations, all false first, one per solve, until one is
-/// consistent (its solution keeps every relation's value). Bounded by the rounds of the
-/// instant, as every solve is.
+/// each point the other way and only sticking is consistent — every relation that changed is
+/// set false (at rest: every element stuck) and the iteration goes on from there (an element
+/// that must slide starts to); where it cycles again, the relations that changed are searched:
+/// their combinations in turn, one per solve, until one is consistent (its solution keeps
+/// every relation's value). Bounded by the rounds of the instant, as every solve is.
 struct RelationSearch {
-    /// Per event: how often its relation changed in this round.
-    changed: Vec<u8>,
+    /// Per event: whether its relation changed in this round (since the restart).
+    changed: Vec<bool>,
+    /// After the first cycle: the relations that had changed (set false, the iteration went on
+    /// from there).
+    restarted: Option<Vec<usize>>,
     /// The relations searched and the next combination (bit i: the value of `movers[i]`).
     search: Option<(Vec<usize>, u64)>,
 }
@@ -116,14 +120,16 @@ struct RelationSearch {
 impl RelationSearch {
     fn new(n: usize) -> RelationSearch {
         RelationSearch {
-            changed: vec![0; n],
+            changed: vec![false; n],
+            restarted: None,
             search: None,
         }
     }
 
     /// The relations settled (or a new round): forget the round's changes.
     fn clear(&mut self) {
-        self.changed.iter_mut().for_each(|c| *c = 0);
+        self.changed.fill(false);
+        self.restarted = None;
         self.search = None;
     }
 
@@ -135,11 +141,37 @@ impl RelationSearch {
         mem: &mut [f64],
     ) {
         let set = |mem: &mut [f64], k: usize, v: bool| mem[slot(k)] = if v { 1.0 } else { 0.0 };
-        if self.search.is_none() && changes.iter().any(|&(k, _)| self.changed[k] >= 1) {
-            let movers = (0..self.changed.len())
-                .filter(|&k| self.changed[k] >= 1)
+        let cycled = changes.iter().any(|&(k, _)| self.changed[k]);
+        if self.search.is_none() && cycled {
+            let now: Vec<usize> = (0..self.changed.len())
+                .filter(|&k| self.changed[k])
                 .collect();
-            self.search = Some((movers, 0));
+            match self.restarted.take() {
+                None => {
+                    // The first cycle: from rest (every relation that changed false), the
+                    // iteration goes on (one element sticks, another starts to slide).
+                    self.changed.fill(false);
+                    for &k in &now {
+                        set(mem, k, false);
+                    }
+                    for &(k, live) in changes {
+                        if !now.contains(&k) {
+                            set(mem, k, live);
+                            self.changed[k] = true;
+                        }
+                    }
+                    self.restarted = Some(now);
+                    return;
+                }
+                Some(mut movers) => {
+                    // It cycled again: the combinations of every relation that changed, all
+                    // false (tried) excepted.
+                    movers.extend(now);
+                    movers.sort_unstable();
+                    movers.dedup();
+                    self.search = Some((movers, 1));
+                }
+            }
         }
         match &mut self.search {
             Some((movers, next)) if movers.len() < 64 && *next < 1u64 << movers.len() => {
@@ -148,7 +180,7 @@ impl RelationSearch {
                         set(mem, k, live);
                     }
                 }
-                if *next > 0 && changes.iter().all(|(k, _)| !movers.contains(k)) {
+                if !cycled && changes.iter().all(|(k, _)| !movers.contains(k)) {
                     // The combination holds; others settle with it.
                     return;
                 }
@@ -160,7 +192,7 @@ impl RelationSearch {
             _ => {
                 for &(k, live) in changes {
                     set(mem, k, live);
-                    self.changed[k] = self.changed[k].saturating_add(1);
+                    self.changed[k] = true;
                 }
             }
         }
