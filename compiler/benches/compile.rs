@@ -7,7 +7,7 @@
 use rtc::flatten::Options;
 use rtc::pipeline::check_source;
 use rtc::pipeline::Method;
-use rtc::plan::{Newton, Stmt};
+use rtc::plan::Stmt;
 use std::time::Instant;
 
 fn main() {
@@ -46,7 +46,7 @@ fn main() {
                 let t0 = Instant::now();
                 let c = check_source("VdPLine.mo", &text, &opts);
                 let model = c.model.expect("model");
-                let plan = match rtc::pipeline::plan(&model, method, Newton::default()) {
+                let plan = match rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(method)) {
                     Ok(p) => p.plan,
                     Err(d) => {
                         println!("{n:>6} {name:>8}  refused: {}", d.message);
@@ -117,7 +117,7 @@ fn objects(text: &str) {
                 let t0 = Instant::now();
                 let c = check_source("VdPLine.mo", text, &opts);
                 let model = c.model.expect("model");
-                let plan = rtc::pipeline::plan(&model, &method, Newton::default())
+                let plan = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&method))
                     .expect("plan")
                     .plan;
                 let obj = rtc::codegen::object(&plan, target, "VdPLine", false).expect("object");

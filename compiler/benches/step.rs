@@ -8,7 +8,6 @@
 use rtc::flatten::Options;
 use rtc::pipeline::check_source;
 use rtc::pipeline::Method;
-use rtc::plan::Newton;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -344,7 +343,7 @@ fn main() {
             ),
             ("be", Method::BackwardEuler),
         ] {
-            let plan = rtc::pipeline::plan(&model, &method, Newton::default())
+            let plan = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&method))
                 .expect("plan")
                 .plan;
             let code = rtc::codegen::jit(&plan, false).expect("jit");
@@ -475,10 +474,9 @@ fn main() {
                 .expect("model");
             let plan = rtc::pipeline::plan(
                 &model,
-                &Method::Mixed {
+                &rtc::pipeline::Settings::of(&Method::Mixed {
                     implicit: vec!["u_l".into()],
-                },
-                Newton::default(),
+                }),
             )
             .expect("plan")
             .plan;
@@ -510,7 +508,7 @@ fn per_method(text: &str) {
         .model
         .expect("model");
     let step_ns = |method: &Method, h: f64, steps: usize| -> (f64, u64) {
-        let plan = rtc::pipeline::plan(&model, method, Newton::default())
+        let plan = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(method))
             .expect("plan")
             .plan;
         let code = rtc::codegen::jit(&plan, false).expect("jit");
@@ -598,7 +596,7 @@ fn run_loop(text: &str) {
         let model = check_source("VdPLine.mo", text, &opts)
             .model
             .expect("model");
-        let plan = rtc::pipeline::plan(&model, &Method::ForwardEuler, Newton::default())
+        let plan = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&Method::ForwardEuler))
             .expect("plan")
             .plan;
         let code = rtc::codegen::jit(&plan, false).expect("jit");

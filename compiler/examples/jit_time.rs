@@ -16,7 +16,7 @@ fn main() {
     let m = rtc::pipeline::Method::Mixed {
         implicit: vec!["u_l".into()],
     };
-    let plan = rtc::pipeline::plan(&model, &m, Default::default())
+    let plan = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&m))
         .expect("plan")
         .plan;
     let t0 = std::time::Instant::now();

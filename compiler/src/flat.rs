@@ -232,9 +232,6 @@ pub struct Experiment {
     pub tolerance: Option<f64>,
     /// `annotation(__rtc(ratio = N))`: fast sub-steps per step in multi-rate integration.
     pub ratio: Option<f64>,
-    /// The step the plans are built for, set by the driver (`--step`, else the Interval):
-    /// what a `delay`'s buffer is sampled at.
-    pub step: Option<f64>,
 }
 
 /// A when-equation of the supported forms: a relation that triggers when it becomes true, or

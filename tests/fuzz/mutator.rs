@@ -770,10 +770,10 @@ pub fn exercise(text: String, model: Option<String>) -> Result<bool, &'static st
         let checked = c.summary.is_some();
         if let (Some(m), true) = (&c.model, checked) {
             let method = rtc::pipeline::Method::BackwardEuler;
-            // The step a driver records (delays are sampled at it).
-            let mut m = m.clone();
-            m.experiment.step = Some(m.experiment.interval.unwrap_or(0.01));
-            if let Ok(d) = rtc::pipeline::system(&m, &method, Default::default()) {
+            // The step a driver gives (delays are sampled at it).
+            let settings = rtc::pipeline::Settings::of(&method)
+                .step(Some(m.experiment.interval.unwrap_or(0.01)));
+            if let Ok(d) = rtc::pipeline::system(m, &settings) {
                 let _ = rtc::plan::build(&d, &rtc::plan::BuildOptions::default());
             }
         }

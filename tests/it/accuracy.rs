@@ -5,7 +5,7 @@
 
 use crate::common;
 use rtc::accuracy::{freq_errors, largest_step, worst_error, Scheme};
-use rtc::pipeline::{Method, MethodChoice};
+use rtc::pipeline::{Method, MethodChoice, Settings};
 use std::f64::consts::PI;
 
 fn flat(file: &str, params: &[(&str, f64)]) -> rtc::flat::FlatModel {
@@ -21,7 +21,7 @@ fn flat(file: &str, params: &[(&str, f64)]) -> rtc::flat::FlatModel {
 
 fn method(name: &str) -> Method {
     rtc::pipeline::parse_method(&MethodChoice {
-        method: name,
+        method: name.parse().unwrap(),
         ..MethodChoice::default()
     })
     .unwrap()
@@ -60,7 +60,7 @@ fn dc_motor_linearisation_is_the_hand_derived_one() {
 /// The steady-state response of the plan of `name` at step `h` to u = sin(2πf·t), sampled
 /// where the plan reads it, fitted over the last five periods: the complex gain of w.
 fn measured_gain(m: &rtc::flat::FlatModel, name: &str, h: f64, f: f64) -> nalgebra::Complex<f64> {
-    let p = rtc::pipeline::plan(m, &method(name), Default::default())
+    let p = rtc::pipeline::plan(m, &rtc::pipeline::Settings::of(&method(name)))
         .unwrap()
         .plan;
     let stop = 30.0;
@@ -177,7 +177,7 @@ fn one_step_plans_are_their_recurrences() {
     let h = 1e-2;
     let eye = Matrix2::identity();
     for name in ["fe", "be", "trapezoid"] {
-        let p = rtc::pipeline::plan(&m, &method(name), Default::default())
+        let p = rtc::pipeline::plan(&m, &rtc::pipeline::Settings::of(&method(name)))
             .unwrap()
             .plan;
         let inputs =
@@ -230,12 +230,14 @@ fn shared_subexpressions_never_outlive_a_write() {
         let name = file.file_name().unwrap().to_str().unwrap().to_string();
         let text = std::fs::read_to_string(&file).unwrap();
         let c = rtc::pipeline::check_source(&name, &text, &Default::default());
-        let Some(mut m) = c.model else { continue };
+        let Some(m) = c.model else { continue };
         // The step below (a delay's buffer is sampled at it).
-        m.experiment.step = Some(1e-3);
         for meth in ["fe", "be", "trapezoid", "libe", "rk4", "ab2"] {
-            let Ok(p) = rtc::pipeline::plan(&m, &method(meth), Default::default()).map(|p| p.plan)
-            else {
+            let Ok(p) = rtc::pipeline::plan(
+                &m,
+                &rtc::pipeline::Settings::of(&method(meth)).step(Some(1e-3)),
+            )
+            .map(|p| p.plan) else {
                 continue;
             };
             if !p.events.is_empty() || p.step.iter().any(|s| !matches!(s, Stmt::Assign(_))) {
@@ -336,8 +338,16 @@ fn mixed_mode_roots_pair_with_their_modes() {
 #[test]
 fn advice_within_a_bandwidth_leaves_the_fast_mode_out() {
     let m = flat("VdPLine.mo", &[("n", 5.0)]);
-    let all = rtc::pipeline::advise(&m, &[], 0.01, Default::default(), None).unwrap();
-    let slow = rtc::pipeline::advise(&m, &[], 0.01, Default::default(), Some(1000.0)).unwrap();
+    let all =
+        rtc::pipeline::advise(&m, &[], 0.01, &Settings::of(&Method::BackwardEuler), None).unwrap();
+    let slow = rtc::pipeline::advise(
+        &m,
+        &[],
+        0.01,
+        &Settings::of(&Method::BackwardEuler),
+        Some(1000.0),
+    )
+    .unwrap();
     let fe = |a: &[rtc::pipeline::Advice]| {
         a.iter()
             .find(|x| x.method.name() == "fe")

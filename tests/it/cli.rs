@@ -752,7 +752,7 @@ fn csv_values_read_back_bitwise() {
     let c = rtc::pipeline::check_source("WideRange.mo", &text, &Default::default());
     let model = c.model.expect("model checks");
     let method = rtc::pipeline::Method::Trapezoid;
-    let plan = rtc::pipeline::plan(&model, &method, Default::default())
+    let plan = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&method))
         .expect("plan")
         .plan;
     let selected = rtc::sim::select_outputs(&plan, &[]).expect("outputs");

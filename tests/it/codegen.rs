@@ -261,7 +261,7 @@ mod random {
                 return Ok(());
             }
             for method in [Method::ForwardEuler, Method::BackwardEuler, Method::Trapezoid] {
-                let Ok(plan) = rtc::pipeline::plan(&model, &method, Default::default()).map(|p| p.plan) else {
+                let Ok(plan) = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&method)).map(|p| p.plan) else {
                     continue;
                 };
                 let mut it = Interp::new(&plan);

@@ -107,7 +107,7 @@ pub fn compile_example(
         max_iterations: newton_iterations,
         ..Default::default()
     };
-    match rtc::pipeline::plan(&model, &method, newton) {
+    match rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&method).newton(newton)) {
         Ok(p) => p.plan,
         Err(d) => panic!("{file}: {}", d.message),
     }

@@ -9,9 +9,9 @@ use rtc::sim::{trajectory, RunSettings};
 fn run(src: &str, method: &Method, h: f64, stop: f64, vars: &[&str]) -> (Vec<f64>, Vec<Vec<f64>>) {
     let c = rtc::pipeline::check_source("delay.mo", src, &Default::default());
     assert!(!c.has_errors(), "{:?}", c.short_diagnostics());
-    let mut model = c.model.expect("model");
-    model.experiment.step = Some(h);
-    let plan = match rtc::pipeline::plan(&model, method, Default::default()) {
+    let model = c.model.expect("model");
+    let settings = rtc::pipeline::Settings::of(method).step(Some(h));
+    let plan = match rtc::pipeline::plan(&model, &settings) {
         Ok(p) => p.plan,
         Err(d) => panic!("{}: {}", method.name(), d.message),
     };

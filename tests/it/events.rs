@@ -249,7 +249,7 @@ fn a_second_event_in_a_step_is_located_too() {
     let flat = rtc::pipeline::check_source("TwoEvents.mo", &text, &Default::default())
         .model
         .expect("model");
-    let plan = rtc::pipeline::plan(&flat, &Method::ForwardEuler, Default::default())
+    let plan = rtc::pipeline::plan(&flat, &rtc::pipeline::Settings::of(&Method::ForwardEuler))
         .unwrap()
         .plan;
     let settings = RunSettings {
@@ -723,7 +723,7 @@ fn a_sample_faster_than_the_step_is_reported() {
     let flat = rtc::pipeline::check_source("FastSample.mo", text, &Default::default())
         .model
         .expect("model");
-    let plan = rtc::pipeline::plan(&flat, &Method::ForwardEuler, Default::default())
+    let plan = rtc::pipeline::plan(&flat, &rtc::pipeline::Settings::of(&Method::ForwardEuler))
         .unwrap()
         .plan;
     let settings = RunSettings {

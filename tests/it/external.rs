@@ -81,7 +81,7 @@ fn external_c_functions_run_and_match_the_exact_discrete_solution() {
     let text = std::fs::read_to_string(&path).unwrap();
     let c = check_source("ExternalSat.mo", &text, &Options::default());
     let model = c.model.expect("checks");
-    let plan = rtc::pipeline::plan(&model, &Method::BackwardEuler, Default::default())
+    let plan = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&Method::BackwardEuler))
         .expect("plan")
         .plan;
     let mut it = Interp::new(&plan);

@@ -636,8 +636,7 @@ fn parameter_changed_while_running_takes_effect_next_step() {
     let flat = c.model.expect("model");
     let plan = rtc::pipeline::plan(
         &flat,
-        &rtc::pipeline::Method::BackwardEuler,
-        Default::default(),
+        &rtc::pipeline::Settings::of(&rtc::pipeline::Method::BackwardEuler),
     )
     .unwrap()
     .plan;

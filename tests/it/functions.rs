@@ -33,7 +33,7 @@ fn names(m: &rtc::flat::FlatModel) -> Vec<String> {
 const VARS: [&str; 10] = ["x", "w", "y", "z", "s", "p", "q", "r", "e1", "e2"];
 
 fn run(m: &rtc::flat::FlatModel, method: &Method, h: f64) -> Vec<Vec<f64>> {
-    let plan = rtc::pipeline::plan(m, method, Default::default())
+    let plan = rtc::pipeline::plan(m, &rtc::pipeline::Settings::of(method))
         .expect("plan")
         .plan;
     let settings = RunSettings {
@@ -169,7 +169,7 @@ fn annotations_decide_calls_and_derivatives() {
     let m = load("OutOfLine.mo", false);
     let flat = m.print();
     assert!(flat.contains("OutOfLine.shifted("), "{flat}");
-    let plan = rtc::pipeline::plan(&m, &Method::BackwardEuler, Default::default())
+    let plan = rtc::pipeline::plan(&m, &rtc::pipeline::Settings::of(&Method::BackwardEuler))
         .expect("plan")
         .plan;
     let text = plan.print();
@@ -196,7 +196,7 @@ fn annotations_decide_calls_and_derivatives() {
 fn calls_are_within_the_work_bound() {
     let m = load("OutOfLine.mo", false);
     for method in [Method::BackwardEuler, Method::Trapezoid] {
-        let plan = rtc::pipeline::plan(&m, &method, Default::default())
+        let plan = rtc::pipeline::plan(&m, &rtc::pipeline::Settings::of(&method))
             .expect("plan")
             .plan;
         let bound = plan.work_bound();
@@ -232,7 +232,7 @@ fn index_reduction_differentiates_through_a_call() {
         (Method::BackwardEuler, 1e-3, 1e-3),
         (Method::Trapezoid, 1e-3, 1e-6),
     ] {
-        let plan = rtc::pipeline::plan(&m, &method, Default::default())
+        let plan = rtc::pipeline::plan(&m, &rtc::pipeline::Settings::of(&method))
             .expect("plan")
             .plan;
         assert!(

@@ -100,7 +100,7 @@ fn analyze_goldens(dir: &str, ext: &str) {
         let (implicit, fast) = (list("--implicit"), list("--fast"));
         let method_name = get("--method").expect("--method");
         let choice = rtc::pipeline::MethodChoice {
-            method: &method_name,
+            method: method_name.parse().expect("a method"),
             implicit: &implicit,
             fast: &fast,
             ratio: get("--ratio").map(|r| r.parse().expect("ratio")),
@@ -124,9 +124,8 @@ fn analyze_goldens(dir: &str, ext: &str) {
         let report = rtc::export::analysis::report(
             model,
             &c.sources,
-            &method,
+            &rtc::pipeline::Settings::of(&method),
             h,
-            rtc::pipeline::Newton::default(),
             None,
             Some(get("--emit").as_deref().unwrap_or("plan")),
         );

@@ -19,7 +19,7 @@ fn plan_of(file: &str, method: &Method) -> rtc::plan::Plan {
     let c = rtc::pipeline::check_source(file, &text, &Default::default());
     assert!(!c.has_errors(), "{file}: {:?}", c.short_diagnostics());
     let model = c.model.expect("model");
-    match rtc::pipeline::plan(&model, method, Default::default()) {
+    match rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(method)) {
         Ok(p) => p.plan,
         Err(d) => panic!("{file} ({}): {}", method.name(), d.message),
     }
@@ -330,9 +330,12 @@ fn pendulum_states_follow_the_initial_position() {
         let (notes, _) = notes_of("P.mo", &text);
         assert!(notes[0].contains(states), "{notes:?}");
         let c = rtc::pipeline::check_source("P.mo", &text, &Default::default());
-        let plan = rtc::pipeline::plan(&c.model.unwrap(), &Method::Trapezoid, Default::default())
-            .unwrap()
-            .plan;
+        let plan = rtc::pipeline::plan(
+            &c.model.unwrap(),
+            &rtc::pipeline::Settings::of(&Method::Trapezoid),
+        )
+        .unwrap()
+        .plan;
         let settings = RunSettings {
             start: 0.0,
             stop,
@@ -375,8 +378,7 @@ fn demoted_fixed_state_warns_and_is_checked() {
     let c = rtc::pipeline::check_source("Fixed2.mo", &text, &Default::default());
     let plan = rtc::pipeline::plan(
         &c.model.unwrap(),
-        &Method::BackwardEuler,
-        Default::default(),
+        &rtc::pipeline::Settings::of(&Method::BackwardEuler),
     )
     .unwrap()
     .plan;

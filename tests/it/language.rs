@@ -36,7 +36,9 @@ fn case(text: &str, file: &str) -> Case {
                 match k {
                     "method" => {
                         let choice = rtc::pipeline::MethodChoice {
-                            method: v,
+                            method: v.parse().unwrap_or_else(|d: Box<rtc::diag::Diagnostic>| {
+                                panic!("{file}: {}", d.message)
+                            }),
                             ..Default::default()
                         };
                         c.method = rtc::pipeline::parse_method(&choice)
@@ -71,13 +73,13 @@ fn language_constructs_check_run_and_agree() {
         let c = case(&text, &file);
         let checked = check_source(&file, &text, &Options::default());
         let diags = checked.short_diagnostics();
-        let Some(mut model) = checked.model else {
+        let Some(model) = checked.model else {
             failures.push(format!("{file}: does not check: {diags:?}"));
             continue;
         };
-        // The step the plan is built for, as the command line records it (delays need it).
-        model.experiment.step = Some(c.step);
-        let plan = match rtc::pipeline::plan(&model, &c.method, Default::default()) {
+        // The step the plan is built for, as the command line gives it (delays need it).
+        let settings = rtc::pipeline::Settings::of(&c.method).step(Some(c.step));
+        let plan = match rtc::pipeline::plan(&model, &settings) {
             Ok(p) => p.plan,
             Err(d) => {
                 failures.push(format!("{file}: {}", d.message));

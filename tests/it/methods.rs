@@ -883,7 +883,7 @@ fn multistage_formulas_read_inputs_at_their_stage_times() {
         Method::Rk(Rk::Rtrk4),
         Method::Radau,
     ] {
-        let plan = rtc::pipeline::plan(&flat, &method, Default::default())
+        let plan = rtc::pipeline::plan(&flat, &rtc::pipeline::Settings::of(&method))
             .unwrap()
             .plan;
         let inputs =

@@ -15,7 +15,7 @@ fn akima_splines_match_scipy() {
     let c = check_source("SplineTables.mo", &text, &Default::default());
     assert!(!c.has_errors(), "{:?}", c.short_diagnostics());
     let model = c.model.unwrap();
-    let plan = rtc::pipeline::plan(&model, &Method::BackwardEuler, Default::default())
+    let plan = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&Method::BackwardEuler))
         .unwrap()
         .plan;
     // u = time - 1 from -1 to 7, every 0.25.
@@ -64,7 +64,7 @@ fn run_tables(file: &str, stop: f64, step: f64, names: &[&str]) -> rtc::sim::Tra
     let c = check_source(file, &text, &Default::default());
     assert!(!c.has_errors(), "{:?}", c.short_diagnostics());
     let model = c.model.unwrap();
-    let plan = rtc::pipeline::plan(&model, &Method::BackwardEuler, Default::default())
+    let plan = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&Method::BackwardEuler))
         .unwrap()
         .plan;
     let settings = RunSettings {

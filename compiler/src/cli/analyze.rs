@@ -11,11 +11,10 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
     let Some((flat, sources)) = load_model(&a.model) else {
         return 1;
     };
-    let flat = super::args::with_step(flat, &a.method);
     let short = a.model.short_diagnostics;
     // The method and step a run would take (the default chooser's when not given); a model
     // without a step is still analysed.
-    let (method, h, tolerance) = match resolve(&a.method, &flat, None) {
+    let (settings, h, tolerance) = match resolve(&a.method, &flat, None) {
         Ok(r) => {
             for n in &r.notes {
                 eprintln!("rtc: note: {n}");
@@ -23,27 +22,29 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
             for w in &r.warnings {
                 eprintln!("rtc: warning: {w}");
             }
-            (r.method, Some(r.step), Some(r.tolerance))
+            (r.settings, Some(r.step), Some(r.tolerance))
         }
         Err(_) => match super::args::method_of(&a.method) {
-            Ok(m) => (m, None, None),
+            Ok(m) => (
+                pipeline::Settings::of(&m)
+                    .step(super::args::delay_grid(&flat, &a.method))
+                    .newton(super::args::newton_of(&a.method)),
+                None,
+                None,
+            ),
             Err(d) => return fail(d, &sources, short),
         },
-    };
-    let newton = pipeline::Newton {
-        max_iterations: a.method.newton_iterations,
-        ..pipeline::Newton::default()
     };
     let given = (a.method.method.is_some(), a.method.step.is_some());
     out(&settings_line(
         &flat,
-        &method,
+        &settings.method,
         (h, tolerance),
         given,
-        &newton,
+        &settings.newton,
     ));
     if a.errors || a.advise {
-        return match accuracy(a, &flat, &method, h, newton) {
+        return match accuracy(a, &flat, &settings, h) {
             Ok(text) => {
                 out(&text);
                 0
@@ -51,23 +52,22 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
             Err(d) => fail(d, &sources, short),
         };
     }
-    let automatic = pipeline::needs_partition(&flat, &method);
+    let automatic = pipeline::needs_partition(&flat, &settings.method);
     if a.eigenvalues || automatic {
         match pipeline::eigenvalue_report(&flat, h) {
             Ok(text) => out(&text),
             Err(d) => return fail(d, &sources, short),
         }
     }
-    let method = match pipeline::resolve_method(&flat, method, h) {
-        Ok((m, _)) => m,
+    let settings = match pipeline::resolve_method(&flat, settings.method.clone(), h) {
+        Ok((m, _)) => settings.with_method(m),
         Err(d) => return fail(d, &sources, short),
     };
     match crate::export::analysis::report(
         &flat,
         &sources,
-        &method,
+        &settings,
         h,
-        newton,
         a.min_tearing,
         a.emit.as_deref(),
     ) {
@@ -121,10 +121,10 @@ fn cmdline(msg: String) -> Box<Diagnostic> {
 fn accuracy(
     a: &AnalyzeArgs,
     flat: &FlatModel,
-    method: &pipeline::Method,
+    settings: &pipeline::Settings,
     h: Option<f64>,
-    newton: pipeline::Newton,
 ) -> Result<String, Box<Diagnostic>> {
+    let method = &settings.method;
     if let Some(f) = a.freqs.iter().find(|f| !(f.is_finite() && **f > 0.0)) {
         return Err(cmdline(format!(
             "--freq {f}: a frequency in Hz must be positive"
@@ -158,7 +158,7 @@ fn accuracy(
                 "--bandwidth {bw}: a frequency in Hz must be positive"
             )));
         }
-        let advice = pipeline::advise(flat, &a.freqs, tol, newton, a.bandwidth)?;
+        let advice = pipeline::advise(flat, &a.freqs, tol, settings, a.bandwidth)?;
         if let Some(bw) = a.bandwidth {
             text.push_str(&format!(
                 "only the modes with |λ| <= 2π·{bw} Hz = {:.4e} rad/s count; faster modes are neither held to the tolerance nor checked for stability\n",

@@ -3,19 +3,18 @@
 
 use crate::diag::Diagnostic;
 use crate::flat::FlatModel;
-use crate::pipeline::{self, Method, MethodChoice};
+use crate::pipeline::{self, Method, MethodChoice, Settings};
 use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Args, Clone)]
 pub struct MethodArgs {
-    /// Integration method inlined into the model: fe, be, trapezoid, radau, libe, mixed,
-    /// multirate, rtrk2, rk3, rk4, rtrk4, ab2 or ab3 (default: of be, trapezoid and radau whose
+    /// Integration method inlined into the model (default: of be, trapezoid and radau whose
     /// errors on the model's modes stay within the tolerance, the highest order within 1.5
     /// times the cheapest work, at the output interval divided by 1, 2, 4, … 32 unless --step
     /// is given; see the book's Methods).
-    #[arg(long)]
-    pub method: Option<String>,
+    #[arg(long, value_enum)]
+    pub method: Option<pipeline::MethodName>,
     /// How far a mode may drift over the run for the default method and step, and before rtc
     /// warns about the method's accuracy: `1%` or `0.01` (default: 10^4 × the experiment's
     /// Tolerance, within 0.1 % and 10 %; 1 % without one).
@@ -30,20 +29,18 @@ pub struct MethodArgs {
     /// Newton iterations per torn block and step, at most.
     #[arg(long, default_value_t = 10)]
     pub newton_iterations: u32,
-    /// For --method mixed: the formula of the implicit states, `be` (backward Euler) or
-    /// `libe` (linearly implicit Euler).
-    #[arg(long, default_value = "be")]
-    pub implicit_as: String,
+    /// For --method mixed: the formula of the implicit states.
+    #[arg(long, value_enum, default_value_t = pipeline::ImplicitAs::Be)]
+    pub implicit_as: pipeline::ImplicitAs,
     /// For --method multirate: the fast states (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub fast: Vec<String>,
     /// For --method multirate: fast sub-steps per step.
     #[arg(long)]
     pub ratio: Option<usize>,
-    /// For --method multirate: how the fast sub-steps see the slow states, `linear` or
-    /// `quadratic` (Howe's predictors).
-    #[arg(long, default_value = "linear")]
-    pub extrapolation: String,
+    /// For --method multirate: how the fast sub-steps see the slow states (Howe's predictors).
+    #[arg(long, value_enum, default_value_t = pipeline::Extrapolation::Linear)]
+    pub extrapolation: pipeline::Extrapolation,
 }
 
 #[derive(Args, Clone)]
@@ -294,43 +291,63 @@ pub(crate) fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Box<
 /// The method the arguments name (checked against the options that go with it).
 pub(crate) fn method_of(m: &MethodArgs) -> Result<Method, Box<Diagnostic>> {
     pipeline::parse_method(&MethodChoice {
-        method: m.method.as_deref().unwrap_or("be"),
+        method: m.method.unwrap_or(pipeline::MethodName::Be),
         implicit: &m.implicit,
-        implicit_as: &m.implicit_as,
+        implicit_as: m.implicit_as,
         fast: &m.fast,
         ratio: m.ratio,
-        extrapolation: &m.extrapolation,
+        extrapolation: m.extrapolation,
         newton_iterations: m.newton_iterations,
     })
 }
 
-/// The step size: `--step`, else the experiment annotation's interval, else the stop time
-/// divided into 500 steps (said on stderr, since the step decides the accuracy).
-/// The model with the step its plans are built for recorded (`--step`, else the experiment's
-/// Interval or the default), which a `delay` buffer is sampled at; unchanged without delays.
-/// Without --method and --step, the default step is no longer than the shortest delay (a
-/// delay reads samples of past steps; the MSL's digital gates delay by 1 ms).
-pub(crate) fn with_step(mut flat: FlatModel, m: &MethodArgs) -> FlatModel {
-    if !flat.delays.is_empty() {
-        let default = m.method.is_none() && m.step.is_none();
-        let shortest = flat
-            .delays
-            .iter()
-            .map(|d| d.time)
-            .fold(f64::INFINITY, f64::min);
-        flat.experiment.step = pipeline::step_size_or_default(m.step, &flat)
-            .ok()
-            .map(|(h, _)| {
-                if default && shortest > 0.0 {
-                    h.min(shortest)
-                } else {
-                    h
-                }
-            });
+/// The step the plans are built for where the model has delays (`--step`, else the
+/// experiment's Interval or the default), which a `delay` buffer is sampled at; `None`
+/// without delays. Without --method and --step, the default step is no longer than the
+/// shortest delay (a delay reads samples of past steps; the MSL's digital gates delay by 1 ms).
+pub(crate) fn delay_grid(flat: &FlatModel, m: &MethodArgs) -> Option<f64> {
+    if flat.delays.is_empty() {
+        return None;
     }
-    flat
+    let default = m.method.is_none() && m.step.is_none();
+    let shortest = flat
+        .delays
+        .iter()
+        .map(|d| d.time)
+        .fold(f64::INFINITY, f64::min);
+    pipeline::step_size_or_default(m.step, flat)
+        .ok()
+        .map(|(h, _)| {
+            if default && shortest > 0.0 {
+                h.min(shortest)
+            } else {
+                h
+            }
+        })
 }
 
+/// Newton's settings with `--newton-iterations`.
+pub(crate) fn newton_of(m: &MethodArgs) -> pipeline::Newton {
+    pipeline::Newton {
+        max_iterations: m.newton_iterations,
+        ..pipeline::Newton::default()
+    }
+}
+
+/// The settings the arguments give before any choice: the method they name (backward Euler
+/// when none: the default chooser replaces it), the delays' grid and Newton's bound.
+pub(crate) fn settings_of(m: &MethodArgs, flat: &FlatModel) -> Result<Settings, Box<Diagnostic>> {
+    let method = match m.method {
+        Some(_) => method_of(m)?,
+        None => Method::BackwardEuler,
+    };
+    Ok(Settings::of(&method)
+        .step(delay_grid(flat, m))
+        .newton(newton_of(m)))
+}
+
+/// The step size: `--step`, else the experiment annotation's interval, else the stop time
+/// divided into 500 steps (said on stderr, since the step decides the accuracy).
 pub(crate) fn step_of(m: &MethodArgs, flat: &FlatModel) -> Result<f64, Box<Diagnostic>> {
     let (h, default) = pipeline::step_size_or_default(m.step, flat)?;
     if default {
@@ -365,7 +382,9 @@ pub(crate) const ACCURACY_UNCHECKED: &str = "the method's accuracy is not checke
 /// ([`pipeline::default_method`]); with what rtc says about them: notes, and warnings where
 /// the method at the step lets a mode drift beyond the tolerance.
 pub(crate) struct Resolved {
-    pub method: Method,
+    /// The method chosen (the automatic partition resolved), the delays' grid, Newton.
+    pub settings: Settings,
+    /// The step to run with (the default may still be refined by the step-halving check).
     pub step: f64,
     /// The run's tolerance ([`pipeline::run_tolerance`]).
     pub tolerance: f64,
@@ -397,10 +416,7 @@ pub(crate) fn resolve(
         .filter(|t| *t > 0.0)
         .unwrap_or(interval * pipeline::DEFAULT_INTERVALS);
     let span = pipeline::RunSpan { t_run, interval };
-    let newton = pipeline::Newton {
-        max_iterations: m.newton_iterations,
-        ..pipeline::Newton::default()
-    };
+    let base = settings_of(m, flat)?;
     let lm = pipeline::modes(flat);
     let mut notes = Vec::new();
     let mut warnings = Vec::new();
@@ -426,23 +442,23 @@ pub(crate) fn resolve(
                 m.step.is_none(),
                 span,
                 tol,
-                newton,
+                &base,
             );
             notes.push(c.note);
             (c.method, c.step)
         }
-        Some(_) => (method_of(m)?, step_of(m, flat)?),
+        Some(_) => (base.method.clone(), step_of(m, flat)?),
     };
     let (method, note) = pipeline::resolve_method(flat, method, Some(step))?;
     notes.extend(note);
     if let Ok(lm) = &lm {
         warnings.extend(pipeline::equilibrium_warning(lm, span));
         warnings.extend(pipeline::accuracy_warnings(
-            flat, lm, &method, step, interval, span, tol, newton,
+            flat, lm, &method, step, interval, span, tol, &base,
         ));
     }
     Ok(Resolved {
-        method,
+        settings: base.with_method(method),
         step,
         tolerance: tol,
         defaulted: m.method.is_none() && m.step.is_none(),

@@ -7,8 +7,7 @@ use crate::diag::Diagnostic;
 use crate::export;
 use crate::export::{Target, TARGETS};
 use crate::flat::FlatModel;
-use crate::pipeline;
-use crate::pipeline::Method;
+use crate::pipeline::Settings;
 use std::path::Path;
 
 fn unsupported_target(t: &str) -> Box<Diagnostic> {
@@ -34,7 +33,7 @@ pub(super) fn setup(
     m: &MethodArgs,
     target: Option<&str>,
     flat: &FlatModel,
-) -> Result<(Method, f64, &'static Target, pipeline::Newton), Box<Diagnostic>> {
+) -> Result<(Settings, f64, &'static Target), Box<Diagnostic>> {
     let r = resolve(m, flat, None)?;
     for n in &r.notes {
         eprintln!("rtc: note: {n}");
@@ -42,7 +41,7 @@ pub(super) fn setup(
     for w in &r.warnings {
         eprintln!("rtc: warning: {w}");
     }
-    let (method, h) = (r.method, r.step);
+    let (settings, h) = (r.settings, r.step);
     let target = match target {
         Some(t) => Target::find(t).ok_or_else(|| unsupported_target(t))?,
         None => Target::host().ok_or_else(|| {
@@ -53,18 +52,13 @@ pub(super) fn setup(
             ))
         })?,
     };
-    let newton = pipeline::Newton {
-        max_iterations: m.newton_iterations,
-        ..pipeline::Newton::default()
-    };
-    Ok((method, h, target, newton))
+    Ok((settings, h, target))
 }
 
 pub fn compile(a: &CompileArgs) -> u8 {
     let Some((flat, sources)) = load_model(&a.model) else {
         return 1;
     };
-    let flat = super::args::with_step(flat, &a.method);
     let short = a.model.short_diagnostics;
     match compile_inner(a, &flat) {
         Ok(files) => {
@@ -81,9 +75,9 @@ fn compile_inner(
     a: &CompileArgs,
     flat: &FlatModel,
 ) -> Result<Vec<std::path::PathBuf>, Box<Diagnostic>> {
-    let (method, h, target, newton) = setup(&a.method, a.target.as_deref(), flat)?;
+    let (settings, h, target) = setup(&a.method, a.target.as_deref(), flat)?;
     let source = a.model.file.display().to_string();
-    let files = export::object_files(flat, &method, h, newton, target, a.name.as_deref(), &source)?;
+    let files = export::object_files(flat, &settings, h, target, a.name.as_deref(), &source)?;
     let prefix = files.prefix;
     let dir = a.out_dir.clone().unwrap_or_else(|| ".".into());
     std::fs::create_dir_all(&dir).map_err(|e| {

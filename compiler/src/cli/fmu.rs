@@ -10,7 +10,6 @@ pub fn fmu(a: &FmuArgs) -> u8 {
     let Some((flat, sources)) = load_model(&a.model) else {
         return 1;
     };
-    let flat = super::args::with_step(flat, &a.method);
     match fmu_inner(a, &flat) {
         Ok(notes) => {
             for n in notes {
@@ -33,13 +32,13 @@ fn fmu_inner(a: &FmuArgs, flat: &FlatModel) -> Result<Vec<String>, Box<Diagnosti
             ))
         }
     };
-    let (method, h, target, newton) = super::compile::setup(&a.method, a.target.as_deref(), flat)?;
-    let plan = pipeline::plan(flat, &method, newton)?.plan;
+    let (settings, h, target) = super::compile::setup(&a.method, a.target.as_deref(), flat)?;
+    let plan = pipeline::plan(flat, &settings)?.plan;
     for n in &plan.notes {
         eprintln!("rtc: {n}");
     }
     let source = a.model.file.display().to_string();
-    let f = fmu_export::fmu(&plan, flat, &method, h, target, version, &source)?;
+    let f = fmu_export::fmu(&plan, flat, &settings.method, h, target, version, &source)?;
     let out = a
         .out
         .clone()

@@ -48,7 +48,6 @@ pub fn run(a: &RunArgs) -> u8 {
             flat.experiment.interval = Some(i);
         }
     }
-    let flat = super::args::with_step(flat, &a.method);
     let short = a.model.short_diagnostics;
     match run_inner(a, &flat) {
         Ok(code) => code,
@@ -676,8 +675,8 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     for n in &r.notes {
         eprintln!("rtc: note: {n}");
     }
-    let (mut method, mut h) = (r.method, r.step);
-    if let Method::Rk(r) = &method {
+    let (mut settings, mut h) = (r.settings, r.step);
+    if let Method::Rk(r) = &settings.method {
         if a.realtime && !r.realtime_inputs() {
             eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());
         }
@@ -685,18 +684,14 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     // Found out before any check run.
     timing(a, flat, h, true)?;
     let (overrun, engine) = (a.overrun, a.engine);
-    let newton = pipeline::Newton {
-        max_iterations: a.method.newton_iterations,
-        ..pipeline::Newton::default()
-    };
     // The trapezoid chosen by rtc whose check run chatters at a switch: its stiff modes map to
     // z ≈ −1 (undamped, sign flipping every step), so after a switch the switched quantities
     // ring and the switch's relation flips back within steps. Backward Euler (L-stable: z → 0)
     // damps them: the run takes it at the same step, with its own check and warnings.
     let mut warnings = r.warnings;
-    let mut may_switch = r.defaulted && method == Method::Trapezoid;
+    let mut may_switch = r.defaulted && settings.method == Method::Trapezoid;
     let (p, selected, layout, mut stepper) = loop {
-        let p = crate::pipeline::plan(flat, &method, newton)?.plan;
+        let p = crate::pipeline::plan(flat, &settings)?.plan;
         let selected = sim::select_outputs(&p, &a.vars)?;
         let layout = rtc_runtime::Layout {
             inputs: sim::input_slots(&p),
@@ -722,7 +717,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         let checked = check_step(
             &c,
             stepper.as_mut(),
-            (method.order(), h),
+            (settings.method.order(), h),
             (r.defaulted, r.tolerance),
             std::mem::take(&mut warnings),
             may_switch,
@@ -734,11 +729,11 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
             }
             Err(t) => {
                 let mut be = a.method.clone();
-                be.method = Some("be".into());
+                be.method = Some(pipeline::MethodName::Be);
                 be.step = Some(h);
                 let r2 = resolve(&be, flat, run_span(a, flat))?;
                 eprintln!("rtc: note: the trapezoid's check run chatters at t = {t} (its stiff modes ring after a switch: z = -1); backward Euler (L-stable) at the same step instead");
-                method = r2.method;
+                settings = settings.with_method(r2.settings.method);
                 warnings = r2.warnings;
                 may_switch = false;
             }

@@ -62,10 +62,15 @@ fn real(x: f64) -> String {
     crate::symbolic::fmt_real_pub(x)
 }
 
-pub(super) fn buffers(b: &mut Builder, flat: &FlatModel, held: &[bool]) -> DResult<Vec<Buffer>> {
+pub(super) fn buffers(
+    b: &mut Builder,
+    flat: &FlatModel,
+    held: &[bool],
+    step: Option<f64>,
+) -> DResult<Vec<Buffer>> {
     let mut out = Vec::new();
     for (k, d) in flat.delays.iter().enumerate() {
-        let Some(step) = flat.experiment.step else {
+        let Some(step) = step else {
             return Err(Box::new(
                 Diagnostic::error(
                     "delay",

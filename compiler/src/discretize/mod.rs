@@ -225,8 +225,13 @@ fn initial_flag_in_init(b: &mut Builder, flat: &FlatModel, init: &mut [SEquation
     }
 }
 
-/// Inlines `method` into `flat`.
-pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<Diagnostic>> {
+/// Inlines `method` into `flat`; `step`: the step the plan is built for, which a `delay`'s
+/// buffer is sampled at (needed only with delays).
+pub fn discretize(
+    flat: &FlatModel,
+    method: &Method,
+    step: Option<f64>,
+) -> Result<Discretized, Box<Diagnostic>> {
     if let Some(e) = flat.initial_equations.first() {
         return Err(Box::new(
             Diagnostic::error("unsupported", "not yet supported: initial equations")
@@ -266,7 +271,7 @@ pub fn discretize(flat: &FlatModel, method: &Method) -> Result<Discretized, Box<
     let model_eqs = layout::model_equations(&mut b, flat)?;
     let stepped = formulas::formula_equations(&mut b, flat, &layout, &formulas)?;
     let formula_list = stepped.formula_list.clone();
-    let buffers = delays::buffers(&mut b, flat, &held)?;
+    let buffers = delays::buffers(&mut b, flat, &held, step)?;
     let (mut init, mut step) = layout::systems(&mut b, model_eqs, stepped);
     delays::equations(
         &mut b,

@@ -66,16 +66,16 @@ const LISTED_STATES: usize = 12;
 pub fn report(
     flat: &FlatModel,
     sources: &SourceMap,
-    method: &Method,
+    settings: &pipeline::Settings,
     h: Option<f64>,
-    newton: plan::Newton,
     min_tearing: Option<usize>,
     emit: Option<&str>,
 ) -> Result<String, Box<Diagnostic>> {
     use std::fmt::Write as _;
+    let method = &settings.method;
     let mut out = String::new();
     // Initial equations solved into start values first (they are what the run starts from).
-    let prepared = pipeline::prepare(flat, method, newton)?;
+    let prepared = pipeline::prepare(flat, settings)?;
     let (flat, d, p) = (&prepared.flat, &prepared.system, &prepared.plan);
     let (init_r, step_r) = (&prepared.init_reports, &prepared.step_reports);
     let states = p.formulas.len();

@@ -18,7 +18,7 @@ use crate::codegen;
 pub use crate::codegen::{Target, TARGETS};
 use crate::diag::Diagnostic;
 use crate::flat::{FlatModel, VarKind};
-use crate::pipeline::{self, Method, Newton};
+use crate::pipeline::{self, Method};
 use crate::plan::interp::Interp;
 use crate::plan::{Plan, SlotKind};
 use crate::sim;
@@ -185,15 +185,14 @@ pub struct ObjectFiles {
 /// header and JSON that describe it (defaults and start values as `init` computes them).
 pub fn object_files(
     flat: &FlatModel,
-    method: &Method,
+    settings: &pipeline::Settings,
     h: f64,
-    newton: Newton,
     target: &'static Target,
     name: Option<&str>,
     source: &str,
 ) -> Result<ObjectFiles, Box<Diagnostic>> {
-    let p = pipeline::plan(flat, method, newton)?.plan;
-    object_files_of(&p, flat, method, h, target, name, source)
+    let p = pipeline::plan(flat, settings)?.plan;
+    object_files_of(&p, flat, &settings.method, h, target, name, source)
 }
 
 /// [`object_files`] of a plan already built.

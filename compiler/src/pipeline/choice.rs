@@ -23,7 +23,7 @@
 //! chosen: a hybrid model's stiff modes may appear only after its first events, where the
 //! linearisation at the initial point does not see them.
 
-use super::{parse_method, plan, Method, MethodChoice, Newton};
+use super::{parse_method, plan, Method, MethodChoice, Settings};
 use crate::accuracy::{
     judge, mode_text, Scheme, Verdict, COST_SLACK, DEFAULT_CANDIDATES, MAX_REFINEMENT,
 };
@@ -75,7 +75,7 @@ fn verdict(
 /// A method by name.
 fn named(name: &str) -> Method {
     parse_method(&MethodChoice {
-        method: name,
+        method: name.parse().expect("a method rtc knows"),
         ..MethodChoice::default()
     })
     .expect("a method rtc knows")
@@ -99,13 +99,13 @@ pub fn default_method(
     refine: bool,
     span: RunSpan,
     tol: f64,
-    newton: Newton,
+    base: &Settings,
 ) -> Choice {
     let Some(lm) = lm else {
         // A model with delays has its step set for their buffers already (no longer than the
         // shortest delay).
         let step = if refine {
-            flat.experiment.step.unwrap_or(interval)
+            base.step.unwrap_or(interval)
         } else {
             interval
         };
@@ -133,7 +133,7 @@ pub fn default_method(
         }) else {
             continue;
         };
-        let Ok(p) = plan(flat, &method, newton).map(|p| p.plan) else {
+        let Ok(p) = plan(flat, &base.with_method(method.clone())).map(|p| p.plan) else {
             continue;
         };
         let w = p.work_bound();
@@ -235,7 +235,7 @@ pub fn accuracy_warnings(
     interval: f64,
     span: RunSpan,
     tol: f64,
-    newton: Newton,
+    base: &Settings,
 ) -> Vec<String> {
     let Some(v) = verdict(lm, method, h, span) else {
         return Vec::new();
@@ -244,7 +244,7 @@ pub fn accuracy_warnings(
         return Vec::new();
     }
     let advice = || {
-        let c = default_method(flat, Some(lm), interval, true, span, tol, newton);
+        let c = default_method(flat, Some(lm), interval, true, span, tol, base);
         if c.within {
             format!(
                 "{} with --step {} keeps every mode within {}",

@@ -34,6 +34,45 @@ pub use choice::{
 
 type DResult<T> = Result<T, Box<Diagnostic>>;
 
+/// What a plan is built for, resolved once by the driver and passed to the phases: the method
+/// inlined, the step (what a `delay`'s buffer is sampled at; the run may take a shorter one,
+/// the buffer keeps its grid), Newton's bound and tolerances.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub method: Method,
+    /// `None` where no step is known (a model without delays does not need one).
+    pub step: Option<f64>,
+    pub newton: Newton,
+}
+
+impl Settings {
+    /// `method` with no step and the default Newton settings.
+    pub fn of(method: &Method) -> Settings {
+        Settings {
+            method: method.clone(),
+            step: None,
+            newton: Newton::default(),
+        }
+    }
+
+    pub fn step(self, step: Option<f64>) -> Settings {
+        Settings { step, ..self }
+    }
+
+    pub fn newton(self, newton: Newton) -> Settings {
+        Settings { newton, ..self }
+    }
+
+    /// The same with another method (the start-time solve's forward Euler plan, the default
+    /// chooser's candidates).
+    pub fn with_method(&self, method: Method) -> Settings {
+        Settings {
+            method,
+            ..self.clone()
+        }
+    }
+}
+
 /// The outcome of compiling source text as far as the structural check.
 pub struct Checked {
     pub model: Option<FlatModel>,
@@ -91,13 +130,9 @@ pub fn check_model(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
                 // to say).
                 Some(Count::Over | Count::NoneFree) => {
                     // The model at the start time reads each delay as its expression, at any
-                    // step: the experiment's (or the default) serves when none is given.
-                    let mut stepped = model.clone();
-                    if stepped.experiment.step.is_none() && !stepped.delays.is_empty() {
-                        stepped.experiment.step =
-                            step_size_or_default(None, model).ok().map(|(h, _)| h);
-                    }
-                    if let Err(d) = initialized(&stepped) {
+                    // step: the experiment's (or the default) serves.
+                    let step = step_size_or_default(None, model).ok().map(|(h, _)| h);
+                    if let Err(d) = initialized(model, step) {
                         return Err(vec![*d]);
                     }
                 }
@@ -205,31 +240,95 @@ pub fn load(file_name: &str, text: &str, opts: &Options) -> Result<Loaded, Threa
     with_stack_for(text, move || load_source(&name, &t, &o))
 }
 
+/// The integration methods by the names the command line gives them (`--method`), parsed
+/// once by clap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MethodName {
+    /// Forward Euler: explicit, order 1
+    Fe,
+    /// Backward Euler: L-stable, order 1
+    Be,
+    /// The trapezoidal rule: A-stable, order 2
+    #[value(alias = "trap")]
+    Trapezoid,
+    /// Radau IIA with two stages: L-stable, order 3
+    Radau,
+    /// Linearly implicit Euler: one linear solve per step, order 1
+    Libe,
+    /// Mixed mode: backward Euler for the --implicit states (else the automatic partition's), forward Euler for the rest
+    Mixed,
+    /// Multi-rate: the --fast states take --ratio forward Euler sub-steps per step
+    Multirate,
+    /// Real-time Runge-Kutta of order 2 (inputs at the step's start only)
+    Rtrk2,
+    /// Runge-Kutta of order 3
+    Rk3,
+    /// The classical Runge-Kutta of order 4
+    Rk4,
+    /// Real-time Runge-Kutta of order 4 (inputs at the step's start only)
+    Rtrk4,
+    /// Adams-Bashforth of order 2
+    Ab2,
+    /// Adams-Bashforth of order 3
+    Ab3,
+}
+
+impl std::str::FromStr for MethodName {
+    type Err = Box<Diagnostic>;
+
+    fn from_str(s: &str) -> DResult<MethodName> {
+        <MethodName as clap::ValueEnum>::from_str(s, false).map_err(|_| {
+            Box::new(
+                Diagnostic::error("command-line", format!("unknown method `{s}`")).help(
+                    "the methods are fe, be, trapezoid, radau, libe, mixed, multirate, rtrk2, rk3, rk4, rtrk4, ab2 and ab3",
+                ),
+            )
+        })
+    }
+}
+
+/// Mixed mode's formula for the implicit states (`--implicit-as`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ImplicitAs {
+    /// Backward Euler
+    #[default]
+    Be,
+    /// Linearly implicit Euler
+    Libe,
+}
+
+/// How multi-rate's fast sub-steps see the slow states (`--extrapolation`): Howe's
+/// predictors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Extrapolation {
+    #[default]
+    Linear,
+    Quadratic,
+}
+
 /// A method as the command line names it, with the options that go with it.
 pub struct MethodChoice<'a> {
-    /// fe, be, trapezoid, radau, libe, mixed, multirate, rtrk2, rk3, rk4, rtrk4, ab2, ab3.
-    pub method: &'a str,
+    pub method: MethodName,
     /// Mixed and multi-rate: the implicit states.
     pub implicit: &'a [String],
-    /// Mixed: `be` or `libe`.
-    pub implicit_as: &'a str,
+    /// Mixed: the implicit states' formula.
+    pub implicit_as: ImplicitAs,
     /// Multi-rate: the fast states and sub-steps (else from annotations).
     pub fast: &'a [String],
     pub ratio: Option<usize>,
-    /// Multi-rate: `linear` or `quadratic`.
-    pub extrapolation: &'a str,
+    pub extrapolation: Extrapolation,
     pub newton_iterations: u32,
 }
 
 impl Default for MethodChoice<'_> {
     fn default() -> Self {
         MethodChoice {
-            method: "be",
+            method: MethodName::Be,
             implicit: &[],
-            implicit_as: "be",
+            implicit_as: ImplicitAs::Be,
             fast: &[],
             ratio: None,
-            extrapolation: "linear",
+            extrapolation: Extrapolation::Linear,
             newton_iterations: 10,
         }
     }
@@ -238,56 +337,34 @@ impl Default for MethodChoice<'_> {
 /// The method a choice names (checked against the options that go with it).
 pub fn parse_method(m: &MethodChoice) -> DResult<Method> {
     let method = match m.method {
-        "fe" => Method::ForwardEuler,
-        "be" => Method::BackwardEuler,
-        "trapezoid" | "trap" => Method::Trapezoid,
-        "radau" => Method::Radau,
-        "rtrk2" => Method::Rk(Rk::Rtrk2),
-        "rk3" => Method::Rk(Rk::Rk3),
-        "rk4" => Method::Rk(Rk::Rk4),
-        "rtrk4" => Method::Rk(Rk::Rtrk4),
-        "ab2" => Method::Ab(2),
-        "ab3" => Method::Ab(3),
-        "libe" => Method::Libe,
+        MethodName::Fe => Method::ForwardEuler,
+        MethodName::Be => Method::BackwardEuler,
+        MethodName::Trapezoid => Method::Trapezoid,
+        MethodName::Radau => Method::Radau,
+        MethodName::Rtrk2 => Method::Rk(Rk::Rtrk2),
+        MethodName::Rk3 => Method::Rk(Rk::Rk3),
+        MethodName::Rk4 => Method::Rk(Rk::Rk4),
+        MethodName::Rtrk4 => Method::Rk(Rk::Rtrk4),
+        MethodName::Ab2 => Method::Ab(2),
+        MethodName::Ab3 => Method::Ab(3),
+        MethodName::Libe => Method::Libe,
         // Fast states and ratio may also come from annotations (resolved with the model).
-        "multirate" => Method::MultiRate {
+        MethodName::Multirate => Method::MultiRate {
             fast: m.fast.to_vec(),
             ratio: m.ratio.unwrap_or(0),
             implicit: m.implicit.to_vec(),
-            quadratic: match m.extrapolation {
-                "linear" => false,
-                "quadratic" => true,
-                other => {
-                    return Err(Box::new(
-                        Diagnostic::error("command-line", format!("--extrapolation `{other}`"))
-                            .help("the predictors are linear and quadratic"),
-                    ))
-                }
-            },
+            quadratic: m.extrapolation == Extrapolation::Quadratic,
         },
-        "mixed" => match m.implicit_as {
-            "be" => Method::Mixed {
+        MethodName::Mixed => match m.implicit_as {
+            ImplicitAs::Be => Method::Mixed {
                 implicit: m.implicit.to_vec(),
             },
-            "libe" => Method::MixedLibe {
+            ImplicitAs::Libe => Method::MixedLibe {
                 implicit: m.implicit.to_vec(),
             },
-            other => {
-                return Err(Box::new(
-                    Diagnostic::error("command-line", format!("--implicit-as `{other}`"))
-                        .help("the implicit formulas of mixed mode are be and libe"),
-                ))
-            }
         },
-        other => {
-            return Err(Box::new(
-                Diagnostic::error("command-line", format!("unknown method `{other}`")).help(
-                    "the methods are fe, be, trapezoid, radau, libe, mixed, multirate, rtrk2, rk3, rk4, rtrk4, ab2 and ab3",
-                ),
-            ))
-        }
     };
-    if m.implicit_as != "be" && !matches!(method, Method::MixedLibe { .. }) {
+    if m.implicit_as != ImplicitAs::Be && !matches!(method, Method::MixedLibe { .. }) {
         return Err(Box::new(Diagnostic::error(
             "command-line",
             "--implicit-as only applies to --method mixed",
@@ -389,7 +466,7 @@ pub fn linearize(flat: &FlatModel) -> DResult<crate::partition::Linearization> {
             .help("choose the method and the step yourself (--method, --step)"),
         ));
     }
-    let p = plan(flat, &Method::ForwardEuler, Newton::default())?.plan;
+    let p = plan(flat, &Settings::of(&Method::ForwardEuler))?.plan;
     crate::partition::linearize(&p, flat.experiment.start_time.unwrap_or(0.0))
 }
 
@@ -426,18 +503,18 @@ pub fn accuracy_curves(flat: &FlatModel, method: &Method, h: f64) -> DResult<Cur
 }
 
 /// The methods `rtc analyze --advise` compares.
-pub const ADVISED: [&str; 11] = [
-    "fe",
-    "rtrk2",
-    "rk3",
-    "rk4",
-    "rtrk4",
-    "ab2",
-    "ab3",
-    "be",
-    "trapezoid",
-    "radau",
-    "libe",
+pub const ADVISED: [MethodName; 11] = [
+    MethodName::Fe,
+    MethodName::Rtrk2,
+    MethodName::Rk3,
+    MethodName::Rk4,
+    MethodName::Rtrk4,
+    MethodName::Ab2,
+    MethodName::Ab3,
+    MethodName::Be,
+    MethodName::Trapezoid,
+    MethodName::Radau,
+    MethodName::Libe,
 ];
 
 /// One method's advice: the largest step within the tolerance and what a step costs there.
@@ -460,7 +537,7 @@ pub fn advise(
     flat: &FlatModel,
     freqs: &[f64],
     tol: f64,
-    newton: Newton,
+    base: &Settings,
     bandwidth: Option<f64>,
 ) -> DResult<Vec<Advice>> {
     let lin = linearize(flat)?;
@@ -477,7 +554,7 @@ pub fn advise(
         })?;
         let scheme = crate::accuracy::Scheme::of(&method, &lin.states).map_err(analysis_error)?;
         let step = crate::accuracy::largest_step(&lin, &modes, &scheme, tol, freqs);
-        let (flops, libm, note) = match plan(flat, &method, newton) {
+        let (flops, libm, note) = match plan(flat, &base.with_method(method.clone())) {
             Ok(Planned { plan: p, .. }) => {
                 let w = p.work_bound();
                 (w.flops, w.libm_calls, None)
@@ -540,25 +617,26 @@ pub fn resolve_method(
 /// The step system for `method`: inline integration, then the transformations some methods
 /// are (linearly implicit Euler, multi-rate), which need the explicit form of the model from a
 /// first plan. The system is verified after each pass.
-pub fn system(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Discretized> {
+pub fn system(flat: &FlatModel, settings: &Settings) -> DResult<Discretized> {
     if let Some(folded) = flat.homotopy_folded() {
         // Every plan is built with homotopy's λ = 1: only `actual` is compiled.
-        return system(&folded, method, newton);
+        return system(&folded, settings);
     }
-    system_as_written(flat, method, newton)
+    system_as_written(flat, settings)
 }
 
 /// [`system`] without folding homotopy's λ (a parameter slot, for the continuation of the
 /// start-time solve).
-fn system_as_written(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Discretized> {
+fn system_as_written(flat: &FlatModel, settings: &Settings) -> DResult<Discretized> {
     if !flat.initial_equations.is_empty() {
-        let (solved, _) = initialized(flat)?;
-        return system(&solved, method, newton);
+        let (solved, _) = initialized(flat, settings.step)?;
+        return system(&solved, settings);
     }
-    let d = crate::discretize::discretize(flat, method)?;
+    let method = &settings.method;
+    let d = crate::discretize::discretize(flat, method, settings.step)?;
     crate::system::verify(&d)?;
     let opts = plan::BuildOptions {
-        newton,
+        newton: settings.newton,
         guard_factors: crate::structure::tearing::Guard::Loop,
     };
     let d = match method {
@@ -603,10 +681,10 @@ pub struct Planned {
     pub step_reports: Vec<BlockReport>,
 }
 
-/// Flat model → plan for `method`, with the tearing reports of the initial and the step
+/// Flat model → plan for the settings, with the tearing reports of the initial and the step
 /// system.
-pub fn plan(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Planned> {
-    let p = prepare(flat, method, newton)?;
+pub fn plan(flat: &FlatModel, settings: &Settings) -> DResult<Planned> {
+    let p = prepare(flat, settings)?;
     Ok(Planned {
         plan: p.plan,
         init_reports: p.init_reports,
@@ -629,7 +707,7 @@ pub struct Prepared {
 /// plan's own initialisation cannot solve is solved once more, damped, into start values
 /// ([`crate::initialization::start_point`]) and the plan rebuilt. The plan's notes say what
 /// was done.
-pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Prepared> {
+pub fn prepare(flat: &FlatModel, settings: &Settings) -> DResult<Prepared> {
     // The structural check first: an unbalanced or singular model is the user's mistake, with
     // its located diagnostic, not a broken invariant of the step system.
     if let Err(mut ds) = check_model(flat) {
@@ -639,14 +717,14 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
     let (flat, mut notes) = if flat.initial_equations.is_empty() {
         (flat.clone(), Vec::new())
     } else {
-        initialized(flat)?
+        initialized(flat, settings.step)?
     };
-    let system = system(&flat, method, newton)?;
+    let system = system(&flat, settings)?;
     // The start-time solve's continuation in homotopy's λ runs on a forward Euler plan of the
     // model as written (λ a parameter slot).
     let continuation = |f: &FlatModel| -> DResult<Plan> {
-        let fe = Method::ForwardEuler;
-        Ok(plan_of(&system_as_written(f, &fe, newton)?, &fe, newton)?.plan)
+        let fe = settings.with_method(Method::ForwardEuler);
+        Ok(plan_of(&system_as_written(f, &fe)?, &fe)?.plan)
     };
     let t0 = flat.experiment.start_time.unwrap_or(0.0);
     let starts = |p: &Plan| {
@@ -668,7 +746,7 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
             plan,
             init_reports: i,
             step_reports: s,
-        } = plan_torn(&system, method, newton, guard)?;
+        } = plan_torn(&system, settings, guard)?;
         if starts(&plan) {
             first = Some((flat.clone(), system.clone(), plan, i, s, Vec::new(), guard));
             break;
@@ -678,12 +756,12 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
             first.get_or_insert((flat.clone(), system.clone(), plan, i, s, Vec::new(), guard));
             continue;
         };
-        let sys = self::system(&started, method, newton)?;
+        let sys = self::system(&started, settings)?;
         let Planned {
             plan,
             init_reports: i,
             step_reports: s,
-        } = plan_torn(&sys, method, newton, guard)?;
+        } = plan_torn(&sys, settings, guard)?;
         let ok = starts(&plan);
         if ok || first.is_none() {
             first = Some((started, sys, plan, i, s, n, guard));
@@ -715,32 +793,32 @@ pub fn prepare(flat: &FlatModel, method: &Method, newton: Newton) -> DResult<Pre
 }
 
 /// `flat` with its initial equations solved into start values before the run
-/// ([`crate::initialization`]), and the report of what was solved.
-pub fn initialized(flat: &FlatModel) -> DResult<(FlatModel, Vec<String>)> {
+/// ([`crate::initialization`]), and the report of what was solved; `step`: the step the plans
+/// are built for (delays).
+pub fn initialized(flat: &FlatModel, step: Option<f64>) -> DResult<(FlatModel, Vec<String>)> {
     crate::initialization::initialize(flat, &|f| {
-        plan(f, &Method::ForwardEuler, Newton::default()).map(|r| r.plan)
+        plan(f, &Settings::of(&Method::ForwardEuler).step(step)).map(|r| r.plan)
     })
 }
 
-/// The plan of a step system built for `method`.
-pub fn plan_of(d: &Discretized, method: &Method, newton: Newton) -> DResult<Planned> {
-    plan_torn(d, method, newton, crate::structure::tearing::Guard::Loop)
+/// The plan of a step system built for the settings.
+pub fn plan_of(d: &Discretized, settings: &Settings) -> DResult<Planned> {
+    plan_torn(d, settings, crate::structure::tearing::Guard::Loop)
 }
 
 /// [`plan_of`], tearing with or without the guard against dividing by a loop's own
 /// unknowns ([`plan::BuildOptions::guard_factors`]).
 fn plan_torn(
     d: &Discretized,
-    method: &Method,
-    newton: Newton,
+    settings: &Settings,
     guard_factors: crate::structure::tearing::Guard,
 ) -> DResult<Planned> {
     let opts = plan::BuildOptions {
-        newton,
+        newton: settings.newton,
         guard_factors,
     };
     let (mut plan, init_reports, step_reports) = plan::build(d, &opts)?;
-    plan.method = method.name().to_string();
+    plan.method = settings.method.name().to_string();
     Ok(Planned {
         plan,
         init_reports,
