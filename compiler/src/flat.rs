@@ -6,7 +6,7 @@
 //! The printer writes readable flat Modelica in a stable order (declaration order).
 
 use crate::diag::Span;
-use crate::symbolic::{fmt_real_pub, Arena, ExprId, ExprPrinter};
+use crate::symbolic::{fmt_real_pub, Arena, EntityVec, ExprId, ExprPrinter};
 
 crate::symbolic::entity!(
     /// A variable of the flat model: an index into `FlatModel::vars`, and what `Node::Var`
@@ -272,8 +272,8 @@ impl When {
 pub struct FlatModel {
     pub name: String,
     pub description: Option<String>,
-    pub vars: Vec<Variable>,
-    pub equations: Vec<Equation>,
+    pub vars: EntityVec<FlatVar, Variable>,
+    pub equations: EntityVec<FlatEq, Equation>,
     pub initial_equations: Vec<Equation>,
     pub assertions: Vec<Assertion>,
     /// `assert` in a `when initial()` body: checked once, after initialisation.
@@ -369,13 +369,13 @@ impl FlatModel {
                 m.whens[k].reinits[a].1 = sub(&mut m, e);
             }
         }
-        m.vars[lambda.index()].kind = VarKind::Constant;
+        m.vars[lambda].kind = VarKind::Constant;
         m.homotopy = None;
         Some(m)
     }
 
     pub fn var(&self, v: FlatVar) -> &Variable {
-        &self.vars[v.index()]
+        &self.vars[v]
     }
 
     /// The name of a type as the model writes it (enumerations by their qualified name).
@@ -396,7 +396,7 @@ impl FlatModel {
     }
 
     pub fn equation(&self, e: FlatEq) -> &Equation {
-        &self.equations[e.index()]
+        &self.equations[e]
     }
 
     pub fn count(&self, kind: VarKind) -> usize {
@@ -404,7 +404,7 @@ impl FlatModel {
     }
 
     pub fn expr_string(&self, e: ExprId) -> String {
-        let name = |v: FlatVar| self.vars[v.index()].name.clone();
+        let name = |v: FlatVar| self.vars[v].name.clone();
         ExprPrinter {
             arena: &self.arena,
             name: &name,
@@ -517,18 +517,13 @@ impl FlatModel {
                 let _ = writeln!(s, "  elsewhen {cond} then");
             }
             for &(x, e) in &w.assigns {
-                let _ = writeln!(
-                    s,
-                    "    {} = {};",
-                    self.vars[x.index()].name,
-                    self.expr_string(e)
-                );
+                let _ = writeln!(s, "    {} = {};", self.vars[x].name, self.expr_string(e));
             }
             for &(x, e) in &w.reinits {
                 let _ = writeln!(
                     s,
                     "    reinit({}, {});",
-                    self.vars[x.index()].name,
+                    self.vars[x].name,
                     self.expr_string(e)
                 );
             }

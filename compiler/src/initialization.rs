@@ -76,11 +76,11 @@ fn residuals(
     m: &Model,
     mem: &[f64],
 ) -> Vec<(f64, f64)> {
-    let n = flat.vars.len() as u32;
+    let n = flat.vars.len();
     let mut var = |v: FlatVar| -> f64 {
-        if v.0 >= n {
+        if v.index() >= n {
             // der(x), renamed below.
-            let x = FlatVar(v.0 - n);
+            let x = FlatVar::new(v.index() - n);
             return m.der.get(&x).map_or(f64::NAN, |s| mem[s.index()]);
         }
         match (m.value.get(&v), m.slot.get(&v)) {
@@ -216,7 +216,7 @@ pub fn initialize(
     };
     // The initial equations over a copy of the arena where der(x) reads as a variable of its own.
     let mut arena = flat.arena.clone();
-    let n = flat.vars.len() as u32;
+    let n = flat.vars.len();
     let mut cache = FxHashMap::default();
     let eqs: Vec<(ExprId, ExprId)> = flat
         .initial_equations
@@ -224,7 +224,7 @@ pub fn initialize(
         .map(|eq| {
             let mut sub = |e: ExprId| {
                 arena.substitute(e, &mut cache, &mut |ar, node| match node {
-                    Node::Der(v) => Some(ar.var(FlatVar(v.0 + n))),
+                    Node::Der(v) => Some(ar.var(FlatVar::new(v.index() + n))),
                     // In the initial system pre(v) of a discrete variable is its start value
                     // (specification 8.6); of a continuous one, its value.
                     Node::Pre(v) => Some(
@@ -361,7 +361,7 @@ pub fn initialize(
         let v = free[c].1;
         let x = u[c];
         let e = out.arena.constant(x);
-        let var = &mut out.vars[v.index()];
+        let var = &mut out.vars[v];
         var.start = Some(e);
         var.fixed = Some(true);
         report.push(format!("  {} = {x}", var.name));
@@ -532,7 +532,7 @@ fn homotopy_continuation(
     let lambda = flat.homotopy?;
     let mut at_zero = flat.clone();
     let zero = at_zero.arena.constant(0.0);
-    at_zero.vars[lambda.index()].binding = Some(zero);
+    at_zero.vars[lambda].binding = Some(zero);
     let plan = continuation(&at_zero).ok()?;
     let slot = plan
         .vars

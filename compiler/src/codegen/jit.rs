@@ -231,7 +231,7 @@ impl Jit {
                     .iter()
                     .copied()
                     .find(|v| !mem[v.index()].is_finite())
-                    .unwrap_or(Slot(0));
+                    .unwrap_or(Slot::new(0));
                 Status::NonFinite { var }
             }
             kind::NON_FINITE => Status::NonFinite {

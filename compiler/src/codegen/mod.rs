@@ -471,10 +471,10 @@ fn generate<M: Module>(
         .chain(&plan.hoisted)
         .chain(&plan.starts)
         .filter_map(|&p| {
-            plan.vars[p.index()].binding.map(|b| Assign {
+            plan.vars[p].binding.map(|b| Assign {
                 var: p,
                 expr: b,
-                span: plan.vars[p.index()].span,
+                span: plan.vars[p].span,
             })
         })
         .collect();
@@ -526,7 +526,7 @@ fn generate<M: Module>(
         .map(|(var, expr)| Assign {
             var,
             expr,
-            span: plan.vars[var.index()].span,
+            span: plan.vars[var].span,
         })
         .collect();
     let upd_chunks = g.chunks("parameters", updates.iter().map(Piece::Assign).collect())?;
@@ -735,7 +735,7 @@ impl<'p, M: Module> Gen<'p, M> {
             .map_err(err)?;
         self.compiled.insert(k, id);
         // The body over the plan's slot type (it has no variables).
-        let body: crate::symbolic::Arena<Slot> = f.body.map_vars(|_| Slot(0));
+        let body: crate::symbolic::Arena<Slot> = f.body.map_vars(|_| Slot::new(0));
         let (names, nested) = calls_in(&body, f.outs.clone());
         debug_assert!(
             nested.is_empty(),

@@ -95,7 +95,7 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
                     "when",
                     format!(
                         "the assignments in this when-equation depend on each other in a cycle (through `{}`)",
-                        b.vars[v.index()].name
+                        b.vars[v].name
                     ),
                 )
                 .at(w.span, "in this when-equation")
@@ -151,8 +151,7 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
         }
         for l in leaves {
             if let Node::Var(p) = l {
-                if let (SVarKind::Pre, Some(v)) = (b.vars[p.index()].kind, b.vars[p.index()].pre_of)
-                {
+                if let (SVarKind::Pre, Some(v)) = (b.vars[p].kind, b.vars[p].pre_of) {
                     if !pres.contains(&(p, v)) {
                         pres.push((p, v));
                     }
@@ -276,7 +275,7 @@ pub(super) fn relation_events(
         }
         let mut leaves = Vec::new();
         b.arena.leaves(rt, &mut leaves);
-        let name = |v: SysVar| b.vars[v.index()].name.clone();
+        let name = |v: SysVar| b.vars[v].name.clone();
         let text = crate::symbolic::ExprPrinter {
             arena: &b.arena,
             name: &name,
@@ -291,9 +290,9 @@ pub(super) fn relation_events(
         // and each part sees one side.
         if of_time_and_discretes(b, rt) {
             if let Some((slope, offset)) = crate::symbolic::diff::linear(&mut b.arena, z, b.time) {
-                let span = b.vars[b.time.index()].span;
+                let span = b.vars[b.time].span;
                 let slot = b.add(format!("({text})"), SVarKind::Discrete, None, span);
-                b.vars[slot.index()].binding = Some(rt);
+                b.vars[slot].binding = Some(rt);
                 let neg = b.arena.neg(offset);
                 let at = b.arena.div(neg, slope);
                 let zero = b.arena.constant(0.0);
@@ -347,7 +346,7 @@ pub(super) fn relation_events(
         if !moving {
             continue;
         }
-        let span = b.vars[b.time.index()].span;
+        let span = b.vars[b.time].span;
         let slot = b.add(format!("({text})"), SVarKind::Discrete, None, span);
         let sv = b.arena.var(slot);
         let one = b.arena.constant(1.0);
@@ -405,7 +404,7 @@ fn functions_of_time(b: &mut Builder, eqs: &[SEquation]) -> FxHashMap<SysVar, Ex
             let Node::Var(x) = b.arena.node(v) else {
                 continue;
             };
-            if b.vars[x.index()].kind != SVarKind::Algebraic {
+            if b.vars[x].kind != SVarKind::Algebraic {
                 continue;
             }
             let mut leaves = Vec::new();
@@ -451,7 +450,7 @@ pub(super) fn event_slopes(b: &mut Builder, method: &Method, events: &mut [Event
             let mut ok = true;
             for l in &leaves {
                 let Node::Var(v) = *l else { continue };
-                match b.vars[v.index()].kind {
+                match b.vars[v].kind {
                     SVarKind::State => match der_of_state.get(&v) {
                         Some(&d) => terms.push((v, Some(d))),
                         None => ok = false,

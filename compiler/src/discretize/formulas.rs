@@ -160,9 +160,9 @@ impl Builder<'_> {
             .collect();
         let mut stage_of = FxHashMap::default();
         for v in originals {
-            let name = format!("{}@{k}", self.vars[v.index()].name);
-            let span = self.vars[v.index()].span;
-            let flat_v = self.vars[v.index()].flat;
+            let name = format!("{}@{k}", self.vars[v].name);
+            let span = self.vars[v].span;
+            let flat_v = self.vars[v].flat;
             let sv = self.add(name, SVarKind::Stage, flat_v, span);
             stage_of.insert(v, sv);
         }
@@ -176,9 +176,9 @@ impl Builder<'_> {
                 .filter(|v| self.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
                 .collect();
             for u in inputs {
-                let name = format!("{}@{k}", self.vars[u.index()].name);
-                let span = self.vars[u.index()].span;
-                let flat_u = self.vars[u.index()].flat;
+                let name = format!("{}@{k}", self.vars[u].name);
+                let span = self.vars[u].span;
+                let flat_u = self.vars[u].flat;
                 let su = self.add(name, SVarKind::Input, flat_u, span);
                 self.input_stages.push(StagedInput {
                     slot: su,
@@ -373,7 +373,7 @@ pub(super) fn formula_equations(
         step_eqs.push(SEquation {
             lhs: xe,
             rhs,
-            span: b.vars[x.index()].span,
+            span: b.vars[x].span,
             origin: Origin::Formula(x),
         });
         formula_list.push((x, f));
@@ -390,7 +390,7 @@ pub(super) fn formula_equations(
                 step_eqs.push(SEquation {
                     lhs,
                     rhs,
-                    span: b.vars[x.index()].span,
+                    span: b.vars[x].span,
                     origin: Origin::Formula(xk),
                 });
             }
@@ -411,7 +411,7 @@ pub(super) fn formula_equations(
             step_eqs.push(SEquation {
                 lhs,
                 rhs,
-                span: b.vars[x.index()].span,
+                span: b.vars[x].span,
                 origin: Origin::Formula(x1),
             });
         }
@@ -443,9 +443,9 @@ fn stage_guesses(
         let mut pairs: Vec<(SysVar, SysVar)> = map
             .iter()
             .map(|(&o, &c)| (o, c))
-            .filter(|&(_, c)| b.vars[c.index()].kind == SVarKind::Stage)
+            .filter(|&(_, c)| b.vars[c].kind == SVarKind::Stage)
             .collect();
-        pairs.sort_unstable_by_key(|&(o, _)| o.0);
+        pairs.sort_unstable_by_key(|&(o, _)| o.index());
         for (o, c) in pairs {
             let (lhs, rhs) = (b.arena.var(c), b.arena.var(o));
             out.push((
@@ -453,7 +453,7 @@ fn stage_guesses(
                 SEquation {
                     lhs,
                     rhs,
-                    span: b.vars[c.index()].span,
+                    span: b.vars[c].span,
                     origin: Origin::Formula(c),
                 },
             ));

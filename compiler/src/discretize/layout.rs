@@ -57,7 +57,7 @@ pub(super) fn layout(b: &mut Builder, flat: &FlatModel) -> DResult<Layout> {
     // Derivatives after all variables: the states of an array, and their derivatives, take
     // consecutive slots (the generated code loads and stores neighbours as vectors).
     for &id in &states {
-        let v = &flat.vars[id.index()];
+        let v = &flat.vars[id];
         let d = b.add(
             format!("der({})", v.name),
             SVarKind::Derivative,
@@ -78,7 +78,7 @@ pub(super) fn layout(b: &mut Builder, flat: &FlatModel) -> DResult<Layout> {
     // Parameter bindings and start values.
     for i in 0..b.vars.len() {
         let Some(fv) = b.vars[i].flat else { continue };
-        let var = &flat.vars[fv.index()];
+        let var = &flat.vars[fv];
         let e = match b.vars[i].kind {
             SVarKind::Parameter => var.binding,
             // An input's start value is the value it holds until the environment sets it.

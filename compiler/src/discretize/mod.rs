@@ -27,7 +27,7 @@
 use crate::diag::{Diagnostic, Span};
 use crate::flat::{FlatModel, FlatVar};
 use crate::structure::alias::{self, Aliases};
-use crate::symbolic::{ExprId, Node};
+use crate::symbolic::{EntityVec, ExprId, Node};
 
 type Arena = crate::symbolic::Arena<SysVar>;
 use crate::system::SysVar;
@@ -46,7 +46,7 @@ struct Builder<'m> {
     flat: &'m FlatModel,
     aliases: Aliases,
     arena: Arena,
-    vars: Vec<SVar>,
+    vars: EntityVec<SysVar, SVar>,
     /// flat var → its step variable (value at the end of the step).
     value_of: FxHashMap<FlatVar, SysVar>,
     /// flat state → der variable.
@@ -83,10 +83,10 @@ impl<'m> Builder<'m> {
         if let Some(&p) = self.pre_of.get(&v) {
             return p;
         }
-        let name = format!("pre({})", self.vars[v.index()].name);
-        let span = self.vars[v.index()].span;
+        let name = format!("pre({})", self.vars[v].name);
+        let span = self.vars[v].span;
         let p = self.add(name, SVarKind::Pre, None, span);
-        self.vars[p.index()].pre_of = Some(v);
+        self.vars[p].pre_of = Some(v);
         self.pre_of.insert(v, p);
         self.pre_copies.push((p, v));
         p
@@ -245,7 +245,7 @@ pub fn discretize(
     // from are constants (not tunable).
     for d in &flat.delays {
         for p in crate::structure::vanishing::roots(flat, d.time_expr) {
-            work.vars[p.index()].kind = crate::flat::VarKind::Constant;
+            work.vars[p].kind = crate::flat::VarKind::Constant;
         }
     }
     let aliases = alias::eliminate(&mut work).map_err(|mut e| Box::new(e.swap_remove(0)))?;
@@ -256,12 +256,12 @@ pub fn discretize(
         flat,
         arena: Arena::new(),
         aliases,
-        vars: Vec::new(),
+        vars: EntityVec::new(),
         value_of: FxHashMap::default(),
         der_of: FxHashMap::default(),
         pre_of: FxHashMap::default(),
         pre_copies: Vec::new(),
-        time: SysVar(0),
+        time: SysVar::new(0),
         time_expr: None,
         input_stages: Vec::new(),
         cache: FxHashMap::default(),
@@ -302,7 +302,7 @@ pub fn discretize(
         if let (SVarKind::Pre, Some(v), None) =
             (b.vars[i].kind, b.vars[i].pre_of, b.vars[i].binding)
         {
-            b.vars[i].binding = b.vars[v.index()].binding;
+            b.vars[i].binding = b.vars[v].binding;
         }
     }
     // The pre copies of discrete-valued variables are made by the event iteration's rounds.
@@ -337,7 +337,7 @@ pub fn discretize(
 /// relation, or an algebraic variable of a Boolean, Integer or enumeration type or declared
 /// `discrete`.
 fn discrete_valued(b: &Builder, v: SysVar) -> bool {
-    let sv = &b.vars[v.index()];
+    let sv = &b.vars[v];
     match sv.kind {
         SVarKind::Discrete => true,
         SVarKind::Algebraic => sv.flat.is_some_and(|f| {

@@ -337,7 +337,7 @@ fn initial_lines(
 fn min_tearing_lines(out: &mut String, d: &crate::system::Discretized, max_k: usize) {
     use std::fmt::Write as _;
     let inc = crate::structure::blt::incidence(&d.arena, &d.step);
-    let names = |v: crate::system::SysVar| d.vars[v.index()].name.clone();
+    let names = |v: crate::system::SysVar| d.vars[v].name.clone();
     let texts = |_: &crate::system::SEquation| String::new();
     if let Ok(bl) = crate::structure::blt::blt(&d.arena, &d.step, &names, &texts) {
         let mut ar = d.arena.clone();
@@ -349,7 +349,7 @@ fn min_tearing_lines(out: &mut String, d: &crate::system::Discretized, max_k: us
                     b.equations.len(),
                     set.len(),
                     set.iter()
-                        .map(|&v| d.vars[v.index()].name.clone())
+                        .map(|&v| d.vars[v].name.clone())
                         .collect::<Vec<_>>()
                         .join(", ")
                 )

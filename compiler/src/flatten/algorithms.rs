@@ -365,7 +365,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let vars = self.algorithm_vars(name, env, st.span)?;
             for ((&v, &n), &o) in vars.iter().zip(&new.data).zip(&old.data) {
                 if n != o {
-                    self.flat.vars[v.index()].kind = VarKind::Sampled;
+                    self.flat.vars[v].kind = VarKind::Sampled;
                     assigns.push((v, n));
                 }
             }
@@ -1071,7 +1071,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .at(span, "assigned here"),
                     ));
                 };
-                let var = &self.flat.vars[v.index()];
+                let var = &self.flat.vars[v];
                 // An initial algorithm may compute a parameter with `fixed = false`
                 // (specification 8.6; the result becomes its binding where it depends on
                 // parameters only).

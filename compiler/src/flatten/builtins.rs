@@ -826,7 +826,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             "sample({}, {})#{}",
             crate::symbolic::fmt_real_pub(start),
             crate::symbolic::fmt_real_pub(interval),
-            id.0
+            id.index()
         );
         self.flat.vars.push(Variable {
             start: Some(zero),
@@ -1265,15 +1265,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let ar = &self.flat.arena;
         match ar.node(e) {
             Node::Const(_) => Ok(self.flat.arena.constant(0.0)),
-            Node::Var(v) => match self.flat.vars[v.index()].kind {
+            Node::Var(v) => match self.flat.vars[v].kind {
                 VarKind::Parameter | VarKind::Constant => Ok(self.flat.arena.constant(0.0)),
                 VarKind::Discrete | VarKind::Input => Err(Box::new(
                     Diagnostic::error(
                         "der",
                         format!(
                             "der() of `{}`, which is {}",
-                            self.flat.vars[v.index()].name,
-                            if self.flat.vars[v.index()].kind == VarKind::Input {
+                            self.flat.vars[v].name,
+                            if self.flat.vars[v].kind == VarKind::Input {
                                 "an input"
                             } else {
                                 "discrete (Integer, Boolean or `discrete`)"

@@ -42,7 +42,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Some(None) => return None, // cycle
             None => {}
         }
-        let var = &self.flat.vars[v.index()];
+        let var = &self.flat.vars[v];
         if !matches!(var.kind, VarKind::Parameter | VarKind::Constant) {
             return None;
         }

@@ -186,7 +186,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 rest.push(eq);
                 continue;
             };
-            let var = &mut self.flat.vars[x.index()];
+            let var = &mut self.flat.vars[x];
             match var.kind {
                 VarKind::State => {
                     var.start = Some(e);
@@ -291,9 +291,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)]
             .iter()
             .find_map(|&(v, e)| match self.flat.arena.node(v) {
-                Node::Var(x)
-                    if want(&self.flat.vars[x.index()]) && self.depends_on_parameters_only(e) =>
-                {
+                Node::Var(x) if want(&self.flat.vars[x]) && self.depends_on_parameters_only(e) => {
                     Some((x, e))
                 }
                 _ => None,
@@ -306,10 +304,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .iter()
             .find_map(|&(v, e)| match self.flat.arena.node(v) {
                 Node::Pre(x)
-                    if matches!(
-                        self.flat.vars[x.index()].kind,
-                        VarKind::Discrete | VarKind::Sampled
-                    ) && self.depends_on_parameters_only(e) =>
+                    if matches!(self.flat.vars[x].kind, VarKind::Discrete | VarKind::Sampled)
+                        && self.depends_on_parameters_only(e) =>
                 {
                     Some((x, e))
                 }
@@ -325,7 +321,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         ar.visit_postorder(e, &mut seen, &mut |x| match ar.node(x) {
             Node::Var(v)
                 if !matches!(
-                    self.flat.vars[v.index()].kind,
+                    self.flat.vars[v].kind,
                     VarKind::Parameter | VarKind::Constant
                 ) =>
             {
@@ -499,7 +495,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     Node::Time => Some(start),
                     _ => None,
                 });
-            self.flat.vars[p.index()].binding = Some(b);
+            self.flat.vars[p].binding = Some(b);
         }
         self.flat.initial_equations = rest;
         // The others: an initial equation rtc cannot use gives them (discretisation refuses
@@ -595,7 +591,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         this.as_scalar()
                             .is_some_and(|x| match self.flat.arena.node(x) {
                                 Node::Var(v) => !matches!(
-                                    self.flat.vars[v.index()].kind,
+                                    self.flat.vars[v].kind,
                                     VarKind::Parameter | VarKind::Constant
                                 ),
                                 _ => false,

@@ -553,7 +553,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             });
         }
         for v in states {
-            let var = &mut self.flat.vars[v.index()];
+            let var = &mut self.flat.vars[v];
             if var.kind == VarKind::Algebraic {
                 var.kind = VarKind::State;
             }

@@ -112,7 +112,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 format!("cardinality({})", self.nodes[n.0 as usize].path)
             }
             GraphQuery::Cardinality(ConnId::Var(v)) => {
-                format!("cardinality({})", self.flat.vars[v.index()].name)
+                format!("cardinality({})", self.flat.vars[v].name)
             }
             GraphQuery::IsRoot(n) => {
                 format!("Connections.isRoot({})", self.nodes[n.0 as usize].path)
@@ -142,7 +142,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.build_graph()?;
         for (var, q, span) in queries {
             let v = self.answer(q, span)?;
-            self.flat.vars[var.index()].binding = Some(self.flat.arena.constant(v));
+            self.flat.vars[var].binding = Some(self.flat.arena.constant(v));
         }
         Ok(())
     }

@@ -276,7 +276,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
                 let ty = vars
                     .first()
-                    .map_or(ScalarType::Real, |&v| self.flat.vars[v.index()].ty);
+                    .map_or(ScalarType::Real, |&v| self.flat.vars[v].ty);
                 match self.apply_subscripts_list(&dims, &vars, &part.subscripts, env, r.span) {
                     Ok((dims, vars)) => {
                         let data = vars.iter().map(|&v| self.var_expr(v)).collect();
@@ -328,7 +328,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// A variable in an expression: constants are inlined, everything else stays symbolic.
     pub(super) fn var_expr(&mut self, v: FlatVar) -> ExprId {
-        let var = &self.flat.vars[v.index()];
+        let var = &self.flat.vars[v];
         if var.kind == VarKind::Constant {
             if let Some(b) = var.binding {
                 if self.flat.arena.as_const(b).is_some() {

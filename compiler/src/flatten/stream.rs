@@ -98,7 +98,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let id = FlatVar::new(self.flat.vars.len());
         let (name, span) = {
-            let var = &self.flat.vars[v.index()];
+            let var = &self.flat.vars[v];
             (format!("inStream({})", var.name), var.span)
         };
         self.flat.vars.push(Variable {
@@ -306,7 +306,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// ε for a flow variable: EPS_RELATIVE times its nominal value (1 without one).
     fn flow_eps(&mut self, f: FlatVar) -> f64 {
-        let nominal = self.flat.vars[f.index()]
+        let nominal = self.flat.vars[f]
             .nominal
             .and_then(|n| self.fold(n))
             .filter(|n| n.is_finite() && *n > 0.0)

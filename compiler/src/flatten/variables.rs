@@ -135,7 +135,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         decl: &ast::ComponentDecl,
     ) -> DResult<()> {
         // Attributes: start, min, max and nominal of the variable's type, fixed Boolean.
-        let vname = self.flat.vars[id.index()].name.clone();
+        let vname = self.flat.vars[id].name.clone();
         let start = self.attr_scalar(m, "start", ty, &vname)?;
         let min = self.attr_scalar(m, "min", ty, &vname)?;
         let max = self.attr_scalar(m, "max", ty, &vname)?;
@@ -154,7 +154,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         let state_select = self.state_select(m, &vname)?;
         let start_span = m.sub("start").binding.map(|b| b.expr.span);
-        let v = &mut self.flat.vars[id.index()];
+        let v = &mut self.flat.vars[id];
         v.start = start;
         v.start_span = start_span.filter(|s| *s != Span::default());
         v.min = min;
@@ -210,8 +210,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         kind: VarKind,
         decl: &ast::ComponentDecl,
     ) -> DResult<()> {
-        let vname = self.flat.vars[id.index()].name.clone();
-        let start = self.flat.vars[id.index()].start;
+        let vname = self.flat.vars[id].name.clone();
+        let start = self.flat.vars[id].start;
         if let Some(b) = &m.binding {
             let val = self.eval_mod_value(b)?;
             // `--param b=true` arrives as 1 (the command line has no types).
@@ -225,7 +225,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         "size",
                         format!(
                             "`{}` is a scalar element but its binding has size {}",
-                            self.flat.vars[id.index()].name,
+                            self.flat.vars[id].name,
                             dims_text(&val.dims)
                         ),
                     )
@@ -234,9 +234,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ));
             };
             match kind {
-                VarKind::Parameter | VarKind::Constant => {
-                    self.flat.vars[id.index()].binding = Some(e)
-                }
+                VarKind::Parameter | VarKind::Constant => self.flat.vars[id].binding = Some(e),
                 _ => {
                     let lhs = self.flat.arena.var(id);
                     self.flat.equations.push(Equation {
@@ -247,16 +245,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     });
                 }
             }
-        } else if kind == VarKind::Parameter && self.flat.vars[id.index()].fixed == Some(false) {
+        } else if kind == VarKind::Parameter && self.flat.vars[id].fixed == Some(false) {
             // Computed during initialisation (specification 8.6): an initial equation gives
             // its value (`parameters_from_initial_equations`), the start value is a guess.
         } else if matches!(kind, VarKind::Parameter | VarKind::Constant) {
             // A parameter without a value takes its start value (specification 8.6).
             match start {
                 Some(s) => {
-                    self.flat.vars[id.index()].binding = Some(s);
+                    self.flat.vars[id].binding = Some(s);
                     if kind == VarKind::Parameter {
-                        let vname = self.flat.vars[id.index()].name.clone();
+                        let vname = self.flat.vars[id].name.clone();
                         self.diags.push(
                             Diagnostic::warning(
                                 "parameter-default",
@@ -271,7 +269,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     }
                 }
                 None => {
-                    let vname = self.flat.vars[id.index()].name.clone();
+                    let vname = self.flat.vars[id].name.clone();
                     return Err(Box::new(
                         Diagnostic::error(
                             "no-value",

@@ -251,7 +251,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         "equations in a when-equation other than `variable = expression`",
                     ));
                 };
-                let kind = self.flat.vars[xv.index()].kind;
+                let kind = self.flat.vars[xv].kind;
                 if !matches!(
                     kind,
                     VarKind::Algebraic | VarKind::Discrete | VarKind::Sampled
@@ -261,7 +261,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             "when",
                             format!(
                                 "`{}` is {} and cannot be assigned in a when-equation",
-                                self.flat.vars[xv.index()].name,
+                                self.flat.vars[xv].name,
                                 kind.name()
                             ),
                         )
@@ -274,15 +274,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             "when",
                             format!(
                                 "`{}` is assigned twice in one when-equation",
-                                self.flat.vars[xv.index()].name
+                                self.flat.vars[xv].name
                             ),
                         )
                         .at(b.span, "second assignment"),
                     ));
                 }
-                self.flat.vars[xv.index()].kind = VarKind::Sampled;
+                self.flat.vars[xv].kind = VarKind::Sampled;
                 let value = self.eval_arr(r, env)?;
-                let var = &self.flat.vars[xv.index()];
+                let var = &self.flat.vars[xv];
                 types::assign(var.ty, &var.name, &value, r.span, "is assigned {a}")?;
                 let e = value.as_scalar().ok_or_else(|| {
                     self.size_mismatch(r.span, "a when-assignment", &[], &value.dims)

@@ -140,7 +140,7 @@ pub fn build(
 fn parameter_values(plan: &Plan) -> FxHashMap<Slot, f64> {
     let mut values: FxHashMap<Slot, f64> = FxHashMap::default();
     for &p in &plan.parameters {
-        if let Some(b) = plan.vars[p.index()].binding {
+        if let Some(b) = plan.vars[p].binding {
             let x = crate::symbolic::eval::eval(
                 &plan.arena,
                 b,
@@ -168,7 +168,7 @@ fn parameter_order(plan: &Plan) -> Result<Vec<Slot>, Box<Diagnostic>> {
     let mut deps: FxHashMap<Slot, Vec<Slot>> = FxHashMap::default();
     for &p in &params {
         let mut ds = Vec::new();
-        if let Some(b) = plan.vars[p.index()].binding {
+        if let Some(b) = plan.vars[p].binding {
             let mut leaves = Vec::new();
             plan.arena.leaves(b, &mut leaves);
             for l in leaves {
@@ -202,7 +202,7 @@ fn parameter_order(plan: &Plan) -> Result<Vec<Slot>, Box<Diagnostic>> {
                                 "cycle",
                                 format!("parameter `{}` depends on itself", plan.name_of(w)),
                             )
-                            .at(plan.vars[w.index()].span, "in its own binding"),
+                            .at(plan.vars[w].span, "in its own binding"),
                         ))
                     }
                     Some(2) => {}
@@ -236,7 +236,7 @@ fn solve_system(
 ) -> Result<(Vec<Stmt>, Vec<BlockReport>, usize), Box<Diagnostic>> {
     let names = |v: Slot| d.vars[v.index()].name.clone();
     let texts = |e: &SEquation| {
-        let name = |v: crate::system::SysVar| d.vars[v.index()].name.clone();
+        let name = |v: crate::system::SysVar| d.vars[v].name.clone();
         let p = crate::symbolic::ExprPrinter {
             arena: &d.arena,
             name: &name,
@@ -508,7 +508,7 @@ fn torn_block(
             plan.vars.push(PlanVar {
                 name: format!(
                     "d({})/d({})",
-                    plan.vars[a.var.index()].name,
+                    plan.vars[a.var].name,
                     plan.vars[torn.tearing[j].index()].name
                 ),
                 kind: SlotKind::Tangent,

@@ -34,7 +34,7 @@ impl Hoister {
         for id in ar.post_order(root, |id| self.parametric.contains_key(&id)) {
             let p = match ar.node(id) {
                 Node::Const(_) => true,
-                Node::Var(v) => plan.vars[v.index()].kind == SlotKind::System(SVarKind::Parameter),
+                Node::Var(v) => plan.vars[v].kind == SlotKind::System(SVarKind::Parameter),
                 Node::Der(_) | Node::Pre(_) | Node::Time => false,
                 _ => ar.children(id).all(|c| self.parametric[&c]),
             };

@@ -342,13 +342,13 @@ impl Interp {
                 .parameters
                 .iter()
                 .chain(&plan.hoisted)
-                .filter_map(|&p| plan.vars[p.index()].binding.map(|b| (p, b)))
+                .filter_map(|&p| plan.vars[p].binding.map(|b| (p, b)))
                 .collect(),
             updates: plan.parameter_updates(),
             starts: plan
                 .starts
                 .iter()
-                .filter_map(|&p| plan.vars[p.index()].binding.map(|b| (p, b)))
+                .filter_map(|&p| plan.vars[p].binding.map(|b| (p, b)))
                 .collect(),
             newton: plan.newton,
             arena: plan.arena.clone(),

@@ -21,7 +21,7 @@ crate::symbolic::entity!(
 impl Slot {
     /// The slot of a step-system variable.
     pub fn of(v: crate::system::SysVar) -> Slot {
-        Slot(v.0)
+        Slot::new(v.index())
     }
 }
 
@@ -36,7 +36,7 @@ pub use build::{build, BuildOptions};
 
 use crate::diag::{Diagnostic, Span};
 use crate::flat::VarKind;
-use crate::symbolic::{ExprId, ExprPrinter, Func1};
+use crate::symbolic::{EntityVec, ExprId, ExprPrinter, Func1};
 
 type Node = crate::symbolic::Node<Slot>;
 
@@ -145,7 +145,7 @@ pub struct Plan {
     pub name: String,
     pub method: String,
     pub arena: Arena,
-    pub vars: Vec<PlanVar>,
+    pub vars: EntityVec<Slot, PlanVar>,
     /// Parameters with bindings, in dependency order (evaluated at start-up).
     pub parameters: Vec<Slot>,
     /// States with start values.
@@ -326,36 +326,40 @@ impl Plan {
     /// relation's own slot (through the step's statements): it only observes the model (a
     /// timer's `y >= 1`), unlike a switch whose relation selects the equations that compute
     /// its function (an ideal diode's `s < 0`, where s is a voltage off and a current on).
+    /// The slots a statement reads and those it writes (a block: its tearing variables and
+    /// inner assignments; `tangents`: with the reads of its tangent assignments).
+    fn reads_writes(&self, st: &Stmt, tangents: bool) -> (Vec<Slot>, Vec<Slot>) {
+        let (exprs, writes): (Vec<ExprId>, Vec<Slot>) = match st {
+            Stmt::Assign(a) => (vec![a.expr], vec![a.var]),
+            Stmt::Block(b) => {
+                let tan = if tangents { &b.tangents[..] } else { &[] };
+                let mut r: Vec<ExprId> = b.inner.iter().chain(tan).map(|a| a.expr).collect();
+                r.extend(&b.residuals);
+                let mut w = b.tearing.clone();
+                w.extend(b.inner.iter().map(|a| a.var));
+                (r, w)
+            }
+        };
+        let mut leaves = Vec::new();
+        for e in exprs {
+            self.arena.leaves(e, &mut leaves);
+        }
+        let reads = leaves
+            .iter()
+            .filter_map(|l| match l {
+                Node::Var(v) => Some(*v),
+                _ => None,
+            })
+            .collect();
+        (reads, writes)
+    }
+
     pub fn relation_observes(&self) -> Vec<bool> {
         // Reads and writes of each statement, once.
         let rw: Vec<(Vec<Slot>, Vec<Slot>)> = self
             .step
             .iter()
-            .map(|st| {
-                let (exprs, writes): (Vec<ExprId>, Vec<Slot>) = match st {
-                    Stmt::Assign(a) => (vec![a.expr], vec![a.var]),
-                    Stmt::Block(b) => {
-                        let mut r: Vec<ExprId> =
-                            b.inner.iter().chain(&b.tangents).map(|a| a.expr).collect();
-                        r.extend(&b.residuals);
-                        let mut w = b.tearing.clone();
-                        w.extend(b.inner.iter().map(|a| a.var));
-                        (r, w)
-                    }
-                };
-                let mut leaves = Vec::new();
-                for e in exprs {
-                    self.arena.leaves(e, &mut leaves);
-                }
-                let reads = leaves
-                    .iter()
-                    .filter_map(|l| match l {
-                        Node::Var(v) => Some(*v),
-                        _ => None,
-                    })
-                    .collect();
-                (reads, writes)
-            })
+            .map(|st| self.reads_writes(st, true))
             .collect();
         self.events
             .iter()
@@ -392,29 +396,8 @@ impl Plan {
         let mut writer: rustc_hash::FxHashMap<Slot, usize> = Default::default();
         let mut reads: Vec<Vec<Slot>> = Vec::new();
         for (i, st) in self.step.iter().enumerate() {
-            let (exprs, writes): (Vec<ExprId>, Vec<Slot>) = match st {
-                Stmt::Assign(a) => (vec![a.expr], vec![a.var]),
-                Stmt::Block(b) => {
-                    let mut r: Vec<ExprId> = b.inner.iter().map(|a| a.expr).collect();
-                    r.extend(&b.residuals);
-                    let mut w = b.tearing.clone();
-                    w.extend(b.inner.iter().map(|a| a.var));
-                    (r, w)
-                }
-            };
-            let mut leaves = Vec::new();
-            for e in exprs {
-                self.arena.leaves(e, &mut leaves);
-            }
-            reads.push(
-                leaves
-                    .iter()
-                    .filter_map(|l| match l {
-                        Node::Var(v) => Some(*v),
-                        _ => None,
-                    })
-                    .collect(),
-            );
+            let (r, writes) = self.reads_writes(st, false);
+            reads.push(r);
             for w in writes {
                 writer.insert(w, i);
             }
@@ -538,7 +521,7 @@ impl Plan {
         self.parameters
             .iter()
             .chain(&self.hoisted)
-            .filter_map(|&p| self.vars[p.index()].binding.map(|b| (p, b)))
+            .filter_map(|&p| self.vars[p].binding.map(|b| (p, b)))
             .filter(|&(_, b)| !matches!(self.arena.node(b), Node::Const(_)))
             .collect()
     }
@@ -606,11 +589,11 @@ impl Plan {
     }
 
     pub fn name_of(&self, v: Slot) -> &str {
-        &self.vars[v.index()].name
+        &self.vars[v].name
     }
 
     pub fn expr_string(&self, e: ExprId) -> String {
-        let name = |v: Slot| self.vars[v.index()].name.clone();
+        let name = |v: Slot| self.vars[v].name.clone();
         ExprPrinter {
             arena: &self.arena,
             name: &name,
@@ -672,7 +655,7 @@ impl Plan {
         );
         s.push_str("init:\n");
         for &v in &self.hoisted {
-            if let Some(b) = self.vars[v.index()].binding {
+            if let Some(b) = self.vars[v].binding {
                 let _ = writeln!(s, "  {} := {}", self.name_of(v), self.expr_string(b));
             }
         }
@@ -795,7 +778,7 @@ impl Plan {
             "init",
         )?;
         for &u in &unknowns {
-            let stage = self.vars[u.index()].kind == SlotKind::System(SVarKind::Stage);
+            let stage = self.vars[u].kind == SlotKind::System(SVarKind::Stage);
             if !states.contains(&u) && !stage && !init_defined.contains(&u) {
                 return Err(bug(format!("init does not compute `{}`", self.name_of(u))));
             }

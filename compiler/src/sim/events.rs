@@ -1016,7 +1016,7 @@ impl<'p> Events<'p> {
         p.arena.leaves(p.events[k].z, &mut leaves);
         for n in leaves {
             if let crate::symbolic::Node::Var(v) = n {
-                if p.vars[v.index()].kind == SlotKind::System(SVarKind::State) {
+                if p.vars[v].kind == SlotKind::System(SVarKind::State) {
                     slots.push(v.index());
                 }
             }

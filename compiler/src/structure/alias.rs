@@ -446,7 +446,7 @@ pub fn fixed_without_state(model: &FlatModel) -> Vec<FlatVar> {
                 .map(FlatVar::new),
         );
     }
-    out.sort_unstable_by_key(|v| v.0);
+    out.sort_unstable_by_key(|v| v.index());
     out
 }
 
@@ -454,7 +454,7 @@ pub fn fixed_without_state(model: &FlatModel) -> Vec<FlatVar> {
 /// `v = start` (the start value, else 0) for the initial system, located at the start value.
 pub fn fixed_to_initial_equations(model: &mut FlatModel) {
     for v in fixed_without_state(model) {
-        let var = &model.vars[v.index()];
+        let var = &model.vars[v];
         let span = start_span(var);
         let start = var.start;
         let lhs = model.arena.var(v);
@@ -465,7 +465,7 @@ pub fn fixed_to_initial_equations(model: &mut FlatModel) {
             span,
             origin: crate::flat::EquationOrigin::Source,
         });
-        model.vars[v.index()].fixed = None;
+        model.vars[v].fixed = None;
     }
 }
 
@@ -473,7 +473,7 @@ pub fn eliminate(model: &mut FlatModel) -> Result<Aliases, Vec<Diagnostic>> {
     let u = union(model);
     let n = model.vars.len();
     let mut out = Aliases {
-        rep: vec![(FlatVar(0), 1.0); n],
+        rep: vec![(FlatVar::new(0), 1.0); n],
         bound: vec![None; n],
         has_state: vec![false; n],
         kept: u.kept,

@@ -230,7 +230,7 @@ impl<'m> Pantelides<'m> {
         // The kept equations over representatives: v = s·r, der(v) = s·r'.
         let mut cache = FxHashMap::default();
         for &k in kept {
-            let e = p.model.equations[k.index()].clone();
+            let e = p.model.equations[k].clone();
             let lhs = p.over_representatives(e.lhs, &mut cache);
             let rhs = p.over_representatives(e.rhs, &mut cache);
             p.push_eq(lhs, rhs, e.span, e.origin, None, 0);
@@ -605,7 +605,7 @@ impl<'m> Pantelides<'m> {
         let n = self.model.vars.len();
         let name = |v: FlatVar| match self.of_leaf.get(&v) {
             Some(&j) => self.vars[j].name.clone(),
-            None if v.index() < n => self.model.vars[v.index()].name.clone(),
+            None if v.index() < n => self.model.vars[v].name.clone(),
             None => "?".into(),
         };
         crate::symbolic::ExprPrinter {
@@ -681,7 +681,7 @@ impl<'m> Pantelides<'m> {
                 report.states.push(v.name.clone());
                 // An algebraic variable whose derivative the differentiated equations
                 // introduced, and which is kept as a state, is one from now on.
-                let k = &mut model.vars[v.leaf.index()].kind;
+                let k = &mut model.vars[v.leaf].kind;
                 if *k == VarKind::Algebraic {
                     *k = VarKind::State;
                 }
@@ -713,7 +713,7 @@ impl<'m> Pantelides<'m> {
         for w in &model.whens {
             for &(x, _) in &w.reinits {
                 if der_of_demoted.contains_key(&x) {
-                    let name = &model.vars[x.index()].name;
+                    let name = &model.vars[x].name;
                     errors.push(
                         Diagnostic::error(
                             "index-reduction",

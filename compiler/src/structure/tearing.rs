@@ -619,7 +619,7 @@ mod tests {
     #[test]
     fn ring_is_one_block_torn_to_one_variable() {
         let (mut ar, sys) = ring(7);
-        let names = |v: SysVar| format!("x{}", v.0);
+        let names = |v: SysVar| format!("x{}", v.index());
         let blocks = blt(&ar, &sys, &names, &|_| String::new()).expect("regular");
         assert_eq!(blocks.len(), 1);
         let inc = incidence(&ar, &sys);
@@ -637,14 +637,22 @@ mod tests {
     #[test]
     fn the_varying_guard_does_not_divide_by_a_variable() {
         let mut ar = Arena::new();
-        let (i, q, t, v) = (SysVar(0), SysVar(1), SysVar(2), SysVar(3));
+        let (i, q, t, v) = (
+            SysVar::new(0),
+            SysVar::new(1),
+            SysVar::new(2),
+            SysVar::new(3),
+        );
         let (ei, eq, et, ev) = (ar.var(i), ar.var(q), ar.var(t), ar.var(v));
         let vi = ar.mul(ev, ei);
         let three = ar.constant(3.0);
         let q_rhs = ar.add(three, et);
         let t_rhs = ar.call1(crate::symbolic::Func1::Sin, ei);
         let sys = system(&[(eq, vi), (eq, q_rhs), (et, t_rhs)], vec![i, q, t]);
-        let blocks = blt(&ar, &sys, &|v| format!("x{}", v.0), &|_| String::new()).expect("regular");
+        let blocks = blt(&ar, &sys, &|v| format!("x{}", v.index()), &|_| {
+            String::new()
+        })
+        .expect("regular");
         assert_eq!(blocks.len(), 1);
         let inc = incidence(&ar, &sys);
         let solves_i = |torn: &Torn<SysVar>| torn.inner.iter().any(|s| s.var == i && s.eq == 0);
@@ -663,23 +671,31 @@ mod tests {
     fn triangular_system_has_no_loops() {
         // x0 = 1, x1 = x0, x2 = x0 + x1: three scalar blocks in dependency order.
         let mut ar = Arena::new();
-        let x: Vec<_> = (0..3).map(|i| ar.var(SysVar(i))).collect();
+        let x: Vec<_> = (0..3).map(|i| ar.var(SysVar::new(i))).collect();
         let one = ar.constant(1.0);
         let s = ar.add(x[0], x[1]);
         let sys = system(
             &[(x[2], s), (x[1], x[0]), (x[0], one)],
-            (0..3).map(SysVar).collect(),
+            (0..3).map(SysVar::new).collect(),
         );
-        let blocks = blt(&ar, &sys, &|v| format!("x{}", v.0), &|_| String::new()).expect("regular");
+        let blocks = blt(&ar, &sys, &|v| format!("x{}", v.index()), &|_| {
+            String::new()
+        })
+        .expect("regular");
         let order: Vec<SysVar> = blocks.iter().map(|b| b.unknowns[0]).collect();
-        assert_eq!(order, vec![SysVar(0), SysVar(1), SysVar(2)]);
+        assert_eq!(order, vec![SysVar::new(0), SysVar::new(1), SysVar::new(2)]);
     }
 
     #[test]
     fn coefficient_proportional_to_step_is_refused() {
         // x = p + h*d solved for d would divide by h.
         let mut ar = Arena::new();
-        let (x, p, h, d) = (SysVar(0), SysVar(1), SysVar(2), SysVar(3));
+        let (x, p, h, d) = (
+            SysVar::new(0),
+            SysVar::new(1),
+            SysVar::new(2),
+            SysVar::new(3),
+        );
         let (xe, pe, he, de) = (ar.var(x), ar.var(p), ar.var(h), ar.var(d));
         let hd = ar.mul(he, de);
         let rhs = ar.add(pe, hd);
@@ -696,7 +712,7 @@ mod tests {
         // y = a*d with the parameter a = 2/3*sin(0) = 0 when the plan is built: solving for d
         // would divide by zero; with a = 1 it is solved.
         let mut ar = Arena::new();
-        let (y, a, d) = (SysVar(0), SysVar(1), SysVar(2));
+        let (y, a, d) = (SysVar::new(0), SysVar::new(1), SysVar::new(2));
         let (ye, ae, de) = (ar.var(y), ar.var(a), ar.var(d));
         let rhs = ar.mul(ae, de);
         let mut sys = System {
@@ -715,7 +731,12 @@ mod tests {
         // Outside that loop (i computed before it) the division is the model's own; and a
         // sum such as 1 + i is not judged.
         let mut ar = Arena::new();
-        let (tau, k, i, psi) = (SysVar(0), SysVar(1), SysVar(2), SysVar(3));
+        let (tau, k, i, psi) = (
+            SysVar::new(0),
+            SysVar::new(1),
+            SysVar::new(2),
+            SysVar::new(3),
+        );
         let (taue, ke, ie, psie) = (ar.var(tau), ar.var(k), ar.var(i), ar.var(psi));
         let ki = ar.mul(ke, ie);
         let rhs = ar.mul(ki, psie);

@@ -105,7 +105,7 @@ pub fn drop_vanishing_terms(m: &mut FlatModel) -> Vec<String> {
         m.equations[k].rhs = rhs;
     }
     for p in frozen {
-        m.vars[p.index()].kind = VarKind::Constant;
+        m.vars[p].kind = VarKind::Constant;
     }
     notes
 }

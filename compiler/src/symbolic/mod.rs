@@ -35,7 +35,7 @@ macro_rules! entity {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub u32);
+        pub struct $name(u32);
 
         impl $crate::symbolic::Var for $name {
             fn new(index: usize) -> Self {
@@ -73,7 +73,10 @@ macro_rules! index_methods {
 }
 
 pub(crate) use entity;
+
+mod table;
 pub(crate) use index_methods;
+pub use table::EntityVec;
 
 entity!(
     /// A variable of an arena used on its own (tests, small tools).
@@ -82,7 +85,7 @@ entity!(
 
 /// Index of an expression node in an [`Arena`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ExprId(pub u32);
+pub struct ExprId(u32);
 
 index_methods!(ExprId);
 

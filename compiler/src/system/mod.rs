@@ -17,7 +17,7 @@ pub use verify::verify;
 use crate::diag::Span;
 use crate::flat::VarKind;
 use crate::flat::{FlatEq, FlatVar};
-use crate::symbolic::{Arena, ExprId, Var};
+use crate::symbolic::{Arena, EntityVec, ExprId, Var};
 
 crate::symbolic::entity!(
     /// A variable of the step system: an index into `Discretized::vars` (a slot of the step
@@ -346,7 +346,7 @@ impl System {
 pub struct Discretized {
     pub name: String,
     pub arena: Arena<SysVar>,
-    pub vars: Vec<SVar>,
+    pub vars: EntityVec<SysVar, SVar>,
     /// The model at t0 with the states known.
     pub init: System,
     /// One step.
@@ -486,7 +486,7 @@ impl Discretized {
         pre_of: Option<SysVar>,
     ) -> SysVar {
         let id = SysVar::new(self.vars.len());
-        let l = &self.vars[like.index()];
+        let l = &self.vars[like];
         let (flat, binding, span) = match kind {
             SVarKind::Input => (l.flat, l.binding, l.span),
             _ => (None, None, l.span),
@@ -504,11 +504,11 @@ impl Discretized {
     }
 
     pub fn var(&self, v: SysVar) -> &SVar {
-        &self.vars[v.index()]
+        &self.vars[v]
     }
 
     pub fn name_of(&self, v: SysVar) -> &str {
-        &self.vars[v.index()].name
+        &self.vars[v].name
     }
 }
 

@@ -28,7 +28,7 @@ impl Discretized {
     pub fn expr_string(&self, e: ExprId) -> String {
         let name = |v: SysVar| {
             self.vars
-                .get(v.index())
+                .get(v)
                 .map_or_else(|| format!("?{}", v.0), |x| x.name.clone())
         };
         ExprPrinter {
@@ -41,7 +41,7 @@ impl Discretized {
 
     fn equation_text(&self, e: &SEquation) -> String {
         let origin = match e.origin {
-            Origin::Model(k) => format!("model equation {}", k.0),
+            Origin::Model(k) => format!("model equation {}", k.index()),
             Origin::Formula(v) => format!("formula of {}", self.name_of(v)),
             Origin::Delay => "delay buffer".to_string(),
         };

@@ -27,7 +27,7 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
         (d.step_start, SVarKind::StepStart),
         (d.step_size, SVarKind::StepSize),
     ] {
-        if d.vars.get(slot.index()).map(|v| v.kind) != Some(kind) {
+        if d.vars.get(slot).map(|v| v.kind) != Some(kind) {
             return Err(bug(format!("slot {} is not the {kind:?} slot", slot.0)));
         }
     }
@@ -35,7 +35,7 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
         if e.index() >= d.arena.len() {
             return Err(bug(format!(
                 "{what} refers to expression {} beyond the arena",
-                e.0
+                e.index()
             )));
         }
         let mut leaves = Vec::new();
@@ -82,7 +82,7 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
         }
     }
     for &(p, v) in d.pre_copies.iter().chain(&d.discrete_pre) {
-        if p.index() >= n || v.index() >= n || d.vars[p.index()].kind != SVarKind::Pre {
+        if p.index() >= n || v.index() >= n || d.vars[p].kind != SVarKind::Pre {
             return Err(bug(format!(
                 "pre copy {} := {} does not fill a pre slot",
                 p.0, v.0
@@ -90,7 +90,7 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
         }
     }
     for &(x, f) in &d.formulas {
-        if d.vars.get(x.index()).map(|v| v.kind) != Some(SVarKind::State) {
+        if d.vars.get(x).map(|v| v.kind) != Some(SVarKind::State) {
             return Err(bug(format!(
                 "formula {} of slot {} that is not a state",
                 f.name(),
@@ -124,7 +124,7 @@ fn square(d: &Discretized, title: &str, sys: &System) -> Result<(), Box<Diagnost
     }
     let mut seen = vec![false; d.vars.len()];
     for &u in &sys.unknowns {
-        let Some(v) = d.vars.get(u.index()) else {
+        let Some(v) = d.vars.get(u) else {
             return Err(bug(format!("{title} unknown {} beyond the variables", u.0)));
         };
         if std::mem::replace(&mut seen[u.index()], true) {

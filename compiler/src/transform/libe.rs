@@ -43,7 +43,7 @@ pub fn transform(
     let mut known: FxHashMap<Slot, ExprId> = FxHashMap::default();
     let mut cache = FxHashMap::default();
     for &hv in &p.hoisted {
-        if let Some(b) = p.vars[hv.index()].binding {
+        if let Some(b) = p.vars[hv].binding {
             let e = ar.substitute(b, &mut cache, &mut |_, n| match n {
                 Node::Var(v) => known.get(&v).copied(),
                 _ => None,
@@ -66,7 +66,7 @@ pub fn transform(
         .filter(|x| only.is_none_or(|o| o.contains(x)))
         .collect();
     let der_of = |d: &Discretized, x: SysVar| -> Option<SysVar> {
-        let want = format!("der({})", d.vars[x.index()].name);
+        let want = format!("der({})", d.vars[x].name);
         d.vars.iter().position(|v| v.name == want).map(SysVar::new)
     };
     let pre_of: FxHashMap<SysVar, SysVar> = d.pre_copies.iter().map(|&(p, v)| (v, p)).collect();
@@ -82,7 +82,7 @@ pub fn transform(
     // Unknowns Δ, one per state.
     let mut delta: Vec<SysVar> = Vec::new();
     for &x in &states {
-        let name = format!("delta({})", d.vars[x.index()].name);
+        let name = format!("delta({})", d.vars[x].name);
         delta.push(d.add_var(name, SVarKind::Stage, x, None));
     }
     let h = d.arena.var(d.step_size);
@@ -111,7 +111,7 @@ pub fn transform(
             let jd = transfer(&ar, &mut d.arena, n, jij, &at_start, &mut memo).map_err(|s| {
                 bug(&format!(
                     "Jacobian entry uses slot {} outside the system",
-                    s.0
+                    s.index()
                 ))
             })?;
             let dj = d.arena.var(delta[j]);
@@ -123,7 +123,7 @@ pub fn transform(
         new_eqs.push(SEquation {
             lhs,
             rhs,
-            span: d.vars[x.index()].span,
+            span: d.vars[x].span,
             origin: Origin::Formula(delta[i]),
         });
     }

@@ -20,7 +20,7 @@ use rustc_hash::FxHashMap;
 /// (the plan's first slots are the system's variables; the others, tangents and hoisted
 /// values, stand for none).
 pub(crate) fn sys_of(slot: Slot, n: usize) -> Option<SysVar> {
-    (slot.index() < n).then_some(SysVar(slot.0))
+    (slot.index() < n).then_some(SysVar::new(slot.index()))
 }
 
 /// Copies `e` from a plan's arena into the step system's (of `n` variables): a slot in `map`
@@ -43,6 +43,6 @@ pub(crate) fn transfer(
     })
     .map_err(|node| match node {
         Node::Var(s) | Node::Der(s) | Node::Pre(s) => s,
-        _ => Slot(u32::MAX),
+        _ => Slot::new(u32::MAX as usize),
     })
 }

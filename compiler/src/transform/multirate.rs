@@ -22,7 +22,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A `pre` slot of `v` (copied at the start of every step).
 fn add_pre(d: &mut Discretized, v: SysVar) -> SysVar {
-    let name = format!("pre({})", d.vars[v.index()].name);
+    let name = format!("pre({})", d.vars[v].name);
     let id = d.add_var(name, SVarKind::Pre, v, Some(v));
     d.pre_copies.push((id, v));
     id
@@ -51,14 +51,14 @@ pub fn transform(
             "not yet supported on a model whose derivatives need an algebraic loop solved",
         ));
     }
-    let name = |d: &Discretized, v: SysVar| d.vars[v.index()].name.clone();
+    let name = |d: &Discretized, v: SysVar| d.vars[v].name.clone();
     let pre_of: FxHashMap<SysVar, SysVar> = d.pre_copies.iter().map(|&(p, v)| (v, p)).collect();
     let states: Vec<SysVar> = d.formulas.iter().map(|(x, _)| *x).collect();
     let (assign, cone_order) = fast_cone(&d, p, fast)?;
     let hoisted: FxHashMap<Slot, ExprId> = p
         .hoisted
         .iter()
-        .filter_map(|&h| p.vars[h.index()].binding.map(|b| (h, b)))
+        .filter_map(|&h| p.vars[h].binding.map(|b| (h, b)))
         .collect();
     // Howe's second-order predictor needs the slow derivatives of the previous step too
     // (pre(pre(der(x)))) and a step counter: the first step has no history and extrapolates
@@ -102,7 +102,7 @@ pub fn transform(
             eqs.push(SEquation {
                 lhs,
                 rhs,
-                span: d.vars[x.index()].span,
+                span: d.vars[x].span,
                 origin: Origin::Formula(id),
             });
             unknowns.push(id);
@@ -155,7 +155,7 @@ pub fn transform(
             eqs.push(SEquation {
                 lhs,
                 rhs,
-                span: d.vars[v.index()].span,
+                span: d.vars[v].span,
                 origin: Origin::Formula(id),
             });
             unknowns.push(id);
