@@ -1,6 +1,6 @@
 //! rtc: a real-time equation compiler. See `ARCHITECTURE.md` at the repository root.
 
-pub mod accuracy;
+pub mod analysis;
 pub mod cli;
 pub mod codegen;
 pub mod diag;
@@ -9,7 +9,6 @@ pub mod export;
 pub mod flat;
 pub mod flatten;
 pub mod initialization;
-pub mod partition;
 pub mod pipeline;
 pub mod plan;
 pub mod sim;

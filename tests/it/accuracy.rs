@@ -4,7 +4,7 @@
 //! its inputs), and the advised steps sit exactly at the tolerance.
 
 use crate::common;
-use rtc::accuracy::{freq_errors, largest_step, worst_error, Scheme};
+use rtc::analysis::accuracy::{freq_errors, largest_step, worst_error, Scheme};
 use rtc::pipeline::{Method, MethodChoice, Settings};
 use std::f64::consts::PI;
 
@@ -135,7 +135,7 @@ fn advised_step_sits_at_the_tolerance() {
     // below, independently of rtc's scan).
     let m = flat("VdPLine.mo", &[("n", 5.0)]);
     let lin = rtc::pipeline::linearize(&m).unwrap();
-    let modes = rtc::partition::modes(&lin).unwrap();
+    let modes = rtc::analysis::partition::modes(&lin).unwrap();
     let fastest = modes.iter().map(|m| m.lambda.norm()).fold(0.0, f64::max);
     let (mut lo, mut hi) = (1e-6f64, 0.5f64);
     for _ in 0..200 {
@@ -300,7 +300,7 @@ fn shared_subexpressions_never_outlive_a_write() {
 fn mixed_mode_roots_pair_with_their_modes() {
     let m = flat("VdPLine.mo", &[("n", 5.0)]);
     let lin = rtc::pipeline::linearize(&m).unwrap();
-    let modes = rtc::partition::modes(&lin).unwrap();
+    let modes = rtc::analysis::partition::modes(&lin).unwrap();
     let h = 1e-4;
     let mixed = Scheme::of(
         &Method::Mixed {
@@ -310,8 +310,8 @@ fn mixed_mode_roots_pair_with_their_modes() {
     )
     .unwrap();
     let fe = Scheme::of(&method("fe"), &lin.states).unwrap();
-    let em = rtc::accuracy::root_errors(&lin, &modes, &mixed, h).unwrap();
-    let ef = rtc::accuracy::root_errors(&lin, &modes, &fe, h).unwrap();
+    let em = rtc::analysis::accuracy::root_errors(&lin, &modes, &mixed, h).unwrap();
+    let ef = rtc::analysis::accuracy::root_errors(&lin, &modes, &fe, h).unwrap();
     for (a, b) in em.iter().zip(&ef) {
         assert_eq!(a.lambda, b.lambda);
         if a.lambda.norm() < 2e3 {
@@ -356,7 +356,7 @@ fn advice_within_a_bandwidth_leaves_the_fast_mode_out() {
             .unwrap()
     };
     let lin = rtc::pipeline::linearize(&m).unwrap();
-    let mut modes = rtc::partition::modes(&lin).unwrap();
+    let mut modes = rtc::analysis::partition::modes(&lin).unwrap();
     modes.retain(|x| x.lambda.norm() <= 2.0 * PI * 1000.0);
     let scheme = Scheme::of(&method("fe"), &lin.states).unwrap();
     let by_hand = largest_step(&lin, &modes, &scheme, 0.01, &[]).unwrap();

@@ -22,8 +22,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("plan", &["diag", "flat", "structure", "symbolic", "system"]),
     ("transform", &["diag", "plan", "symbolic", "system"]),
-    ("partition", &["diag", "plan", "symbolic"]),
-    ("accuracy", &["partition", "system"]),
+    ("analysis", &["diag", "plan", "symbolic", "system"]),
     (
         "initialization",
         &["diag", "flat", "plan", "symbolic", "system"],
@@ -36,13 +35,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "pipeline",
         &[
-            "accuracy",
+            "analysis",
             "diag",
             "discretize",
             "flat",
             "flatten",
             "initialization",
-            "partition",
             "plan",
             "structure",
             "symbolic",

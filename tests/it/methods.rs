@@ -457,7 +457,7 @@ fn automatic_partition_picks_the_load() {
     let flat = c.model.expect("model");
     let lin = rtc::pipeline::linearize(&flat).unwrap();
     assert!(lin.symbolic);
-    let modes = rtc::partition::modes(&lin).unwrap();
+    let modes = rtc::analysis::partition::modes(&lin).unwrap();
     // refdata/README.md, "Eigenvalues at t=0", n = 5 with the load.
     let reference = [
         (-1.000001e6, 0.0),
@@ -482,11 +482,11 @@ fn automatic_partition_picks_the_load() {
         });
         assert!(found, "eigenvalue {re} + {im}j not found");
     }
-    let part = rtc::partition::partition(&lin, &modes, 1e-4);
+    let part = rtc::analysis::partition::partition(&lin, &modes, 1e-4);
     assert_eq!(part.implicit, vec!["u_l".to_string()], "{:?}", part.reasons);
     // At a step where forward Euler is stable for every stable mode, nothing is implicit
     // (2/1e6 is the load's bound).
-    let part = rtc::partition::partition(&lin, &modes, 1.9e-6);
+    let part = rtc::analysis::partition::partition(&lin, &modes, 1.9e-6);
     assert!(part.implicit.is_empty(), "{:?}", part.reasons);
 }
 
@@ -694,8 +694,8 @@ fn hydraulic_motor_beyond_the_forward_euler_limit() {
         .model
         .expect("model");
     let lin = rtc::pipeline::linearize(&flat).unwrap();
-    let modes = rtc::partition::modes(&lin).unwrap();
-    let report = rtc::partition::report(&lin, &modes, Some(1e-4));
+    let modes = rtc::analysis::partition::modes(&lin).unwrap();
+    let report = rtc::analysis::partition::report(&lin, &modes, Some(1e-4));
     assert!(
         report.contains("forward Euler is stable for h <= 1.6269e-4 s (set by λ = -1.229333e4)"),
         "{report}"

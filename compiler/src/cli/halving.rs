@@ -1,6 +1,6 @@
 //! The step-halving check of a run: the same run at half the step, compared with it.
 //!
-//! The characteristic-root errors ([`crate::accuracy`], Howe §1.3) judge the method on the
+//! The characteristic-root errors ([`crate::analysis::accuracy`], Howe §1.3) judge the method on the
 //! model's modes at the initial point. They do not see what the modes do not carry: the modes
 //! of a switched circuit after its first events (a thyristor's inductive load conducts only
 //! after it fires), the error of integrating what drives a mode (a mean value's integrator of
@@ -21,7 +21,7 @@
 //! makes the check before it writes its result, unless `--no-check`. When the user chose
 //! neither the method nor the step, rtc halves the step until the estimate is within half the
 //! tolerance ([`MARGIN`]) ([`MAX_HALVINGS`] times at most, and never below the output interval /
-//! [`crate::accuracy::MAX_REFINEMENT`] × 2); a run whose estimate stays above the tolerance,
+//! [`crate::analysis::accuracy::MAX_REFINEMENT`] × 2); a run whose estimate stays above the tolerance,
 //! or whose method and step the user chose, gets a warning naming the signal, the estimate,
 //! where, and the advice.
 

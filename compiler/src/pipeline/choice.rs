@@ -1,7 +1,7 @@
 //! The method and step of a run the user does not choose, and the check of the one a run
-//! uses: Howe's characteristic-root errors (seed 001, §1.3; [`crate::accuracy`]) of the
+//! uses: Howe's characteristic-root errors (seed 001, §1.3; [`crate::analysis::accuracy`]) of the
 //! method at the step, for the modes of the model linearised at its initial point, turned
-//! into how far each mode drifts over the run ([`crate::accuracy::drift`]).
+//! into how far each mode drifts over the run ([`crate::analysis::accuracy::drift`]).
 //!
 //! **Tolerance.** An experiment's `Tolerance` is a variable-step solver's local error
 //! tolerance; a fixed step has no local error control, so rtc judges the drift of each mode
@@ -24,11 +24,11 @@
 //! linearisation at the initial point does not see them.
 
 use super::{parse_method, plan, Method, MethodChoice, Settings};
-use crate::accuracy::{
+use crate::analysis::accuracy::{
     judge, mode_text, Scheme, Verdict, COST_SLACK, DEFAULT_CANDIDATES, MAX_REFINEMENT,
 };
+use crate::analysis::partition::{Linearization, Mode};
 use crate::flat::FlatModel;
-use crate::partition::{Linearization, Mode};
 
 /// The fixed-step tolerance of a run: `requested` (`--tolerance`), else 10⁴ × the
 /// experiment's Tolerance (10⁻⁶ when it has none), within [10⁻³, 10⁻²].
@@ -50,7 +50,7 @@ pub fn modes(flat: &FlatModel) -> Result<(Linearization, Vec<Mode>), String> {
             lin.states.len()
         ));
     }
-    let modes = crate::partition::modes(&lin)?;
+    let modes = crate::analysis::partition::modes(&lin)?;
     Ok((lin, modes))
 }
 

@@ -453,7 +453,7 @@ pub fn needs_partition(flat: &FlatModel, method: &Method) -> bool {
 }
 
 /// The linearisation of `flat` at its initial point (from a forward Euler plan).
-pub fn linearize(flat: &FlatModel) -> DResult<crate::partition::Linearization> {
+pub fn linearize(flat: &FlatModel) -> DResult<crate::analysis::partition::Linearization> {
     if let Some(d) = flat.delays.first() {
         // The buffer's samples would read as constants: eigenvalues without the delay's
         // dynamics, silently wrong.
@@ -467,15 +467,15 @@ pub fn linearize(flat: &FlatModel) -> DResult<crate::partition::Linearization> {
         ));
     }
     let p = plan(flat, &Settings::of(&Method::ForwardEuler))?.plan;
-    crate::partition::linearize(&p, flat.experiment.start_time.unwrap_or(0.0))
+    crate::analysis::partition::linearize(&p, flat.experiment.start_time.unwrap_or(0.0))
 }
 
 /// `rtc analyze --eigenvalues`: eigenvalues at the initial point, each method's stability at
 /// step `h` and the automatic partition.
 pub fn eigenvalue_report(flat: &FlatModel, h: Option<f64>) -> DResult<String> {
     let lin = linearize(flat)?;
-    let modes = crate::partition::modes(&lin).map_err(analysis_error)?;
-    Ok(crate::partition::report(&lin, &modes, h))
+    let modes = crate::analysis::partition::modes(&lin).map_err(analysis_error)?;
+    Ok(crate::analysis::partition::report(&lin, &modes, h))
 }
 
 fn analysis_error(e: impl std::fmt::Display) -> Box<Diagnostic> {
@@ -486,20 +486,23 @@ fn analysis_error(e: impl std::fmt::Display) -> Box<Diagnostic> {
 /// linearised at its initial point, with the transfer-function errors at `freqs` (Hz).
 pub fn error_report(flat: &FlatModel, method: &Method, h: f64, freqs: &[f64]) -> DResult<String> {
     let lin = linearize(flat)?;
-    let modes = crate::partition::modes(&lin).map_err(analysis_error)?;
-    let scheme = crate::accuracy::Scheme::of(method, &lin.states).map_err(analysis_error)?;
-    crate::accuracy::report(&lin, &modes, &scheme, method.name(), h, freqs).map_err(analysis_error)
+    let modes = crate::analysis::partition::modes(&lin).map_err(analysis_error)?;
+    let scheme =
+        crate::analysis::accuracy::Scheme::of(method, &lin.states).map_err(analysis_error)?;
+    crate::analysis::accuracy::report(&lin, &modes, &scheme, method.name(), h, freqs)
+        .map_err(analysis_error)
 }
 
-pub use crate::accuracy::{Curves, MAX_REFINEMENT};
+pub use crate::analysis::accuracy::{Curves, MAX_REFINEMENT};
 
 /// The data of `rtc analyze --errors --plot`: `method`'s stability boundary, the model's hλ
 /// at `h`, and every mode's root error over steps around `h`.
 pub fn accuracy_curves(flat: &FlatModel, method: &Method, h: f64) -> DResult<Curves> {
     let lin = linearize(flat)?;
-    let modes = crate::partition::modes(&lin).map_err(analysis_error)?;
-    let scheme = crate::accuracy::Scheme::of(method, &lin.states).map_err(analysis_error)?;
-    Ok(crate::accuracy::curves(&lin, &modes, &scheme, h))
+    let modes = crate::analysis::partition::modes(&lin).map_err(analysis_error)?;
+    let scheme =
+        crate::analysis::accuracy::Scheme::of(method, &lin.states).map_err(analysis_error)?;
+    Ok(crate::analysis::accuracy::curves(&lin, &modes, &scheme, h))
 }
 
 /// The methods `rtc analyze --advise` compares.
@@ -541,7 +544,7 @@ pub fn advise(
     bandwidth: Option<f64>,
 ) -> DResult<Vec<Advice>> {
     let lin = linearize(flat)?;
-    let mut modes = crate::partition::modes(&lin).map_err(analysis_error)?;
+    let mut modes = crate::analysis::partition::modes(&lin).map_err(analysis_error)?;
     if let Some(bw) = bandwidth {
         // Only the modes inside the bandwidth count: |λ| ≤ 2π·bandwidth.
         modes.retain(|m| m.lambda.norm() <= 2.0 * std::f64::consts::PI * bw);
@@ -552,8 +555,9 @@ pub fn advise(
             method: name,
             ..MethodChoice::default()
         })?;
-        let scheme = crate::accuracy::Scheme::of(&method, &lin.states).map_err(analysis_error)?;
-        let step = crate::accuracy::largest_step(&lin, &modes, &scheme, tol, freqs);
+        let scheme =
+            crate::analysis::accuracy::Scheme::of(&method, &lin.states).map_err(analysis_error)?;
+        let step = crate::analysis::accuracy::largest_step(&lin, &modes, &scheme, tol, freqs);
         let (flops, libm, note) = match plan(flat, &base.with_method(method.clone())) {
             Ok(Planned { plan: p, .. }) => {
                 let w = p.work_bound();
@@ -589,8 +593,8 @@ pub fn resolve_method(
         )));
     };
     let lin = linearize(flat)?;
-    let modes = crate::partition::modes(&lin).map_err(analysis_error)?;
-    let part = crate::partition::partition(&lin, &modes, h);
+    let modes = crate::analysis::partition::modes(&lin).map_err(analysis_error)?;
+    let part = crate::analysis::partition::partition(&lin, &modes, h);
     if part.implicit.is_empty() {
         return Ok((
             Method::ForwardEuler,

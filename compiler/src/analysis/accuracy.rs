@@ -25,7 +25,7 @@
 //!   |H*|/|H| − 1 and the phase error arg(H*/H) (eq. 1.53, 1.54), against the continuous
 //!   H(jω) = C·(jω·I − A)⁻¹·B + D.
 
-use crate::partition::{Linearization, Mode};
+use crate::analysis::partition::{Linearization, Mode};
 use crate::system::Method;
 use nalgebra::{Complex, DMatrix};
 use std::f64::consts::PI;
@@ -443,11 +443,11 @@ fn pair_roots(a: &DMatrix<C64>, lambdas: &[C64], phi: &DMatrix<C64>, zs: &[C64])
     };
     let va: Vec<_> = lambdas
         .iter()
-        .map(|&l| unit(crate::partition::eigenvector(a, l)))
+        .map(|&l| unit(crate::analysis::partition::eigenvector(a, l)))
         .collect();
     let vp: Vec<_> = zs
         .iter()
-        .map(|&z| unit(crate::partition::eigenvector(phi, z)))
+        .map(|&z| unit(crate::analysis::partition::eigenvector(phi, z)))
         .collect();
     let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
     for (i, x) in va.iter().enumerate() {
@@ -886,7 +886,7 @@ mod tests {
             values: Vec::new(),
             derivatives: Vec::new(),
         };
-        let modes = crate::partition::modes(&lin).unwrap();
+        let modes = crate::analysis::partition::modes(&lin).unwrap();
         (lin, modes)
     }
 
