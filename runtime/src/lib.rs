@@ -46,14 +46,50 @@ use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Why a model's step (or its update after a parameter change) failed: what the model says,
+/// and the status code of its step function where it has one (rtc's: 1 Newton, 2 non-finite,
+/// 3 singular, 4 chattering, 5 event iteration, 6 terminate, ...). Shown as the message, then
+/// ` (status N)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepError {
+    pub message: String,
+    pub status: Option<i32>,
+}
+
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.status {
+            Some(s) => write!(f, "{} (status {s})", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+impl From<String> for StepError {
+    fn from(message: String) -> StepError {
+        StepError {
+            message,
+            status: None,
+        }
+    }
+}
+
+impl From<&str> for StepError {
+    fn from(message: &str) -> StepError {
+        StepError::from(message.to_string())
+    }
+}
+
 /// A step function with its memory: what the runtime runs.
 pub trait Model {
-    /// One step from `t` to `t + h`; an error stops the run (its text is reported).
-    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), String>;
+    /// One step from `t` to `t + h`; an error stops the run (it is reported).
+    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), StepError>;
     /// Every output (in [`Layout::outputs`] order) into `out`.
     fn outputs(&mut self, mem: &[f64], out: &mut [f64]);
     /// A parameter changed in `mem`: recompute what depends on it.
-    fn parameters_changed(&mut self, mem: &mut [f64]) -> Result<(), String>;
+    fn parameters_changed(&mut self, mem: &mut [f64]) -> Result<(), StepError>;
     /// Events the steps since the last call handled and deferred (models without events:
     /// none).
     fn take_events(&mut self) -> (u32, u32) {
@@ -74,7 +110,7 @@ pub trait Model {
         times: &FrameTimes,
         from: u64,
         to: u64,
-    ) -> Result<(), (u64, f64, String)> {
+    ) -> Result<(), (u64, f64, StepError)> {
         for f in from..to {
             let t0 = times.start_of(f);
             for j in 0..times.steps {
@@ -230,7 +266,7 @@ pub struct Report {
     /// Simulated time reached.
     pub time: f64,
     /// The step that failed: (time, message).
-    pub failure: Option<(f64, String)>,
+    pub failure: Option<(f64, StepError)>,
     /// Why the run ended early, if it did without a failing step (stop command, overruns).
     pub stopped: Option<Stopped>,
     pub applied: Vec<Applied>,
@@ -319,7 +355,7 @@ fn apply_command(
                     mem[s.slot] = value;
                     let is_param = layout.parameters.iter().any(|p| p.slot == s.slot);
                     let r = if is_param {
-                        model.parameters_changed(mem)
+                        model.parameters_changed(mem).map_err(|e| e.to_string())
                     } else {
                         Ok(())
                     };
@@ -554,7 +590,7 @@ fn compute(
     k: u64,
     t0: f64,
     h: f64,
-) -> Option<(f64, String)> {
+) -> Option<(f64, StepError)> {
     if let Some(mb) = &cfg.mailbox {
         mb.apply(mem);
     }

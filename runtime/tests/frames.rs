@@ -35,7 +35,7 @@ struct Toy {
 
 // mem: 0 x, 1 u, 2 k
 impl Model for Toy {
-    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), String> {
+    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), rtc_runtime::StepError> {
         self.seen.borrow_mut().push(Seen {
             t,
             h,
@@ -54,7 +54,7 @@ impl Model for Toy {
         out[0] = mem[0];
         out[1] = mem[1];
     }
-    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), String> {
+    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), rtc_runtime::StepError> {
         self.param_updates += 1;
         Ok(())
     }
@@ -440,12 +440,12 @@ fn pause_holds_simulated_time() {
 /// A model that reports an event every tenth step (and a deferred one every 25th).
 struct Eventful(u32);
 impl Model for Eventful {
-    fn step(&mut self, _mem: &mut [f64], _t: f64, _h: f64) -> Result<(), String> {
+    fn step(&mut self, _mem: &mut [f64], _t: f64, _h: f64) -> Result<(), rtc_runtime::StepError> {
         self.0 += 1;
         Ok(())
     }
     fn outputs(&mut self, _mem: &[f64], _out: &mut [f64]) {}
-    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), String> {
+    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), rtc_runtime::StepError> {
         Ok(())
     }
     fn take_events(&mut self) -> (u32, u32) {
@@ -476,7 +476,7 @@ fn events_are_counted_per_frame() {
 /// Counts the calls that evaluate the outputs.
 struct CountOutputs(u64);
 impl Model for CountOutputs {
-    fn step(&mut self, mem: &mut [f64], _t: f64, h: f64) -> Result<(), String> {
+    fn step(&mut self, mem: &mut [f64], _t: f64, h: f64) -> Result<(), rtc_runtime::StepError> {
         mem[0] += h;
         Ok(())
     }
@@ -484,7 +484,7 @@ impl Model for CountOutputs {
         self.0 += 1;
         out[0] = mem[0];
     }
-    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), String> {
+    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), rtc_runtime::StepError> {
         Ok(())
     }
 }
@@ -515,7 +515,7 @@ fn outputs_are_evaluated_only_for_recorded_rows() {
 /// Fails at its `n`-th step.
 struct FailAt(u64, u64);
 impl Model for FailAt {
-    fn step(&mut self, mem: &mut [f64], _t: f64, h: f64) -> Result<(), String> {
+    fn step(&mut self, mem: &mut [f64], _t: f64, h: f64) -> Result<(), rtc_runtime::StepError> {
         self.0 += 1;
         mem[0] += h;
         if self.0 == self.1 {
@@ -527,7 +527,7 @@ impl Model for FailAt {
     fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
         out[0] = mem[0];
     }
-    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), String> {
+    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), rtc_runtime::StepError> {
         Ok(())
     }
 }
@@ -575,7 +575,7 @@ fn back_to_back_frames_are_the_frames_of_the_loop() {
         let (t, msg) = r.failure.expect("failed");
         // The 5000th step: the second of frame 2499.
         assert_eq!(
-            (t, msg.as_str()),
+            (t, msg.message.as_str()),
             ((2499.0 * 0.002 + 0.001) + 0.001, "boom"),
             "timed {timed}"
         );

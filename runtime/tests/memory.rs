@@ -35,14 +35,14 @@ static ALLOC: Counting = Counting;
 /// x' = -x.
 struct Decay;
 impl Model for Decay {
-    fn step(&mut self, mem: &mut [f64], _t: f64, h: f64) -> Result<(), String> {
+    fn step(&mut self, mem: &mut [f64], _t: f64, h: f64) -> Result<(), rtc_runtime::StepError> {
         mem[0] -= h * mem[0];
         Ok(())
     }
     fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
         out[0] = mem[0];
     }
-    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), String> {
+    fn parameters_changed(&mut self, _mem: &mut [f64]) -> Result<(), rtc_runtime::StepError> {
         Ok(())
     }
 }

@@ -85,8 +85,11 @@ fn event_times(path: &Path) -> Result<Vec<f64>, Box<Diagnostic>> {
 }
 
 /// Writes `svg` to `path`.
-pub fn write_svg(path: &Path, svg: Result<String, String>) -> Result<(), Box<Diagnostic>> {
-    let svg = svg.map_err(|e| Box::new(Diagnostic::error("plot", e)))?;
+pub fn write_svg(
+    path: &Path,
+    svg: Result<String, crate::export::plot::PlotError>,
+) -> Result<(), Box<Diagnostic>> {
+    let svg = svg.map_err(|e| Box::new(Diagnostic::error("plot", e.to_string())))?;
     std::fs::write(path, svg)
         .map_err(|e| file_error(format!("cannot write {}: {e}", path.display())))
 }

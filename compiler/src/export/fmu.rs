@@ -756,7 +756,16 @@ fn compiler(target: &Target) -> String {
     }
 }
 
-fn link(fmu: &Fmu, dir: &Path, lib: &Path) -> Result<(), String> {
+/// Why the FMU's shared library did not link.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LinkError {
+    #[error("`{cc}` not found ({why})")]
+    NoCompiler { cc: String, why: String },
+    #[error("`{cc}` failed: {stderr}")]
+    Failed { cc: String, stderr: String },
+}
+
+fn link(fmu: &Fmu, dir: &Path, lib: &Path) -> Result<(), LinkError> {
     let cc = compiler(fmu.target);
     let header = format!("-DRTC_MODEL_HEADER=\"{}.h\"", fmu.model_identifier);
     let out = std::process::Command::new(&cc)
@@ -777,14 +786,17 @@ fn link(fmu: &Fmu, dir: &Path, lib: &Path) -> Result<(), String> {
         ])
         .arg(lib)
         .output()
-        .map_err(|e| format!("`{cc}` not found ({e})"))?;
+        .map_err(|e| LinkError::NoCompiler {
+            cc: cc.clone(),
+            why: e.to_string(),
+        })?;
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "`{cc}` failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
+        Err(LinkError::Failed {
+            cc,
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        })
     }
 }
 

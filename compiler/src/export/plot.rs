@@ -10,8 +10,13 @@ use plotters::prelude::*;
 /// of half as many buckets, in time order, so peaks survive.
 const MAX_POINTS: usize = 4000;
 
-fn err<E: std::fmt::Debug>(e: E) -> String {
-    format!("drawing the plot failed: {e:?}")
+/// Drawing a plot failed (the SVG backend's error, as it describes itself).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("drawing the plot failed: {0}")]
+pub struct PlotError(String);
+
+fn err<E: std::fmt::Debug>(e: E) -> PlotError {
+    PlotError(format!("{e:?}"))
 }
 
 /// The (x, y) points of one series, reduced to at most [`MAX_POINTS`].
@@ -67,7 +72,7 @@ pub fn time_series(
     time: &[f64],
     series: &[(String, Vec<f64>)],
     events: &[f64],
-) -> Result<String, String> {
+) -> Result<String, PlotError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1000, 600)).into_drawing_area();
@@ -127,7 +132,7 @@ pub fn time_series(
 }
 
 /// The stability region with the model's hλ (left) and the root errors over the step (right).
-pub fn accuracy(method: &str, h: f64, p: &Curves) -> Result<String, String> {
+pub fn accuracy(method: &str, h: f64, p: &Curves) -> Result<String, PlotError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1200, 560)).into_drawing_area();

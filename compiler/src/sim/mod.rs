@@ -278,20 +278,19 @@ impl<'a> RunModel<'a> {
 }
 
 impl rtc_runtime::Model for RunModel<'_> {
-    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), String> {
+    fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), rtc_runtime::StepError> {
         match self.events.step(self.stepper, mem, t, h) {
             Status::Ok => Ok(()),
-            st => Err(format!(
-                "{} (status {})",
-                plan::describe(self.plan, st),
-                st.code()
-            )),
+            st => Err(rtc_runtime::StepError {
+                message: plan::describe(self.plan, st),
+                status: Some(st.code()),
+            }),
         }
     }
     fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
         self.stepper.outputs(self.plan, mem, out)
     }
-    fn parameters_changed(&mut self, mem: &mut [f64]) -> Result<(), String> {
+    fn parameters_changed(&mut self, mem: &mut [f64]) -> Result<(), rtc_runtime::StepError> {
         self.stepper.parameters_changed(mem);
         Ok(())
     }

@@ -78,10 +78,20 @@ impl ExtFn {
     }
 }
 
+/// Why a shared library did not load.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LoadError {
+    #[error("{0}: a path with a NUL byte")]
+    NulInPath(String),
+    /// The dynamic loader's message.
+    #[error("{0}")]
+    Dlopen(String),
+}
+
 /// Loads a shared library so that its symbols are found by name (`rtc run --link`).
-pub fn load_library(path: &std::path::Path) -> Result<(), String> {
+pub fn load_library(path: &std::path::Path) -> Result<(), LoadError> {
     let c = CString::new(path.as_os_str().as_encoded_bytes())
-        .map_err(|_| format!("{}: a path with a NUL byte", path.display()))?;
+        .map_err(|_| LoadError::NulInPath(path.display().to_string()))?;
     // SAFETY: dlopen with a NUL-terminated path; the handle is kept open for the process.
     let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
     if h.is_null() {
@@ -92,7 +102,7 @@ pub fn load_library(path: &std::path::Path) -> Result<(), String> {
         } else {
             unsafe { CStr::from_ptr(e) }.to_string_lossy().into_owned()
         };
-        return Err(msg);
+        return Err(LoadError::Dlopen(msg));
     }
     Ok(())
 }
