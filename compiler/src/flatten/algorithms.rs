@@ -41,7 +41,7 @@ struct Pos {
 impl<'t, 'a> Flattener<'t, 'a> {
     /// The guard of the next statement: `guard`, not returned, not broken out of.
     fn effective(&mut self, guard: ExprId) -> ExprId {
-        let f = self.frames.last().expect("frame");
+        let f = self.fns.frames.last().expect("frame");
         let (r, b) = (f.returned, f.broken);
         let ar = &mut self.flat.arena;
         let nr = ar.not(r);
@@ -96,15 +96,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
             S::Break => {
-                let f = self.frames.last().expect("frame").broken;
+                let f = self.fns.frames.last().expect("frame").broken;
                 let b = self.flat.arena.or(f, g);
-                self.frames.last_mut().expect("frame").broken = b;
+                self.fns.frames.last_mut().expect("frame").broken = b;
                 Ok(())
             }
             S::Return => {
-                let f = self.frames.last().expect("frame").returned;
+                let f = self.fns.frames.last().expect("frame").returned;
                 let r = self.flat.arena.or(f, g);
-                self.frames.last_mut().expect("frame").returned = r;
+                self.fns.frames.last_mut().expect("frame").returned = r;
                 Ok(())
             }
             S::If {
@@ -138,11 +138,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.exec_block(otherwise, bg, env)
             }
             S::For { indices, body } => {
-                let saved = self.frames.last().expect("frame").broken;
+                let saved = self.fns.frames.last().expect("frame").broken;
                 let no = self.flat.arena.boolean(false);
-                self.frames.last_mut().expect("frame").broken = no;
+                self.fns.frames.last_mut().expect("frame").broken = no;
                 let r = self.iterate(indices, env, &mut |s| s.exec_block(body, g, env));
-                self.frames.last_mut().expect("frame").broken = saved;
+                self.fns.frames.last_mut().expect("frame").broken = saved;
                 r.map(|_| ())
             }
             S::While(cond, body) => self.while_statement(st, cond, body, g, env),
@@ -158,14 +158,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         g: ExprId,
         env: Env,
     ) -> DResult<()> {
-        let saved = self.frames.last().expect("frame").broken;
+        let saved = self.fns.frames.last().expect("frame").broken;
         let no = self.flat.arena.boolean(false);
-        self.frames.last_mut().expect("frame").broken = no;
+        self.fns.frames.last_mut().expect("frame").broken = no;
         // Without an annotation, a counter compared with a bound known at compile time
         // (`while i < n and …`, n known) bounds the loop: at most n iterations when the counter
         // starts at 0 or above and grows by one or more each time (a run that needs more is
         // reported by the assertion below).
-        let bound = match self.frames.last().expect("frame").max_iterations {
+        let bound = match self.fns.frames.last().expect("frame").max_iterations {
             Some(n) => Some(n),
             None => self.counter_bound(cond, env).filter(|&n| n <= MAX_UNROLLED),
         };
@@ -199,7 +199,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
                 (None, Some(n)) => n,
                 (None, None) => {
-                    let what = self.frames.last().expect("frame").what.clone();
+                    let what = self.fns.frames.last().expect("frame").what.clone();
                     break Err(Box::new(
                         Diagnostic::error(
                             "unbounded",
@@ -222,7 +222,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ));
                 }
                 // The bound is hit when the loop would still run: report it at run time.
-                let what = self.frames.last().expect("frame").what.clone();
+                let what = self.fns.frames.last().expect("frame").what.clone();
                 let ok = self.flat.arena.not(run);
                 self.flat.assertions.push(Assertion {
                     condition: ok,
@@ -233,8 +233,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 break Ok(());
             }
             k += 1;
-            self.iterations += 1;
-            if self.iterations > MAX_ITERATIONS {
+            self.ctx.iterations += 1;
+            if self.ctx.iterations > MAX_ITERATIONS {
                 break Err(Box::new(
                     Diagnostic::error(
                         "too-large",
@@ -247,11 +247,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             if let Err(d) = self.exec_block(body, active, env) {
                 break Err(d);
             }
-            let b = self.frames.last().expect("frame").broken;
+            let b = self.fns.frames.last().expect("frame").broken;
             let nb = self.flat.arena.not(b);
             active = self.flat.arena.and(active, nb);
         };
-        self.frames.last_mut().expect("frame").broken = saved;
+        self.fns.frames.last_mut().expect("frame").broken = saved;
         result
     }
 
@@ -266,8 +266,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         g: ExprId,
         env: Env,
     ) -> DResult<()> {
-        let top = self.frames.len() - 1;
-        if !self.frames[top].is_model {
+        let top = self.fns.frames.len() - 1;
+        if !self.fns.frames[top].is_model {
             return Err(Box::new(
                 Diagnostic::error("when", "a when-statement in a function")
                     .at(st.span, "not allowed in functions (specification 12.2)"),
@@ -311,12 +311,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         // From here on the variables hold what their events set.
         for name in assigned {
             let vars = self.algorithm_vars(&name, env, st.span)?;
-            let l = self.frames[top].locals.get_mut(&name).expect("local");
+            let l = self.fns.frames[top].locals.get_mut(&name).expect("local");
             if let LocalValue::Set(Val::Arr(a)) = &mut l.value {
                 a.data = vars.iter().map(|&v| self.flat.arena.var(v)).collect();
             }
-            if !self.frames[top].when_assigned.contains(&name) {
-                self.frames[top].when_assigned.push(name);
+            if !self.fns.frames[top].when_assigned.contains(&name) {
+                self.fns.frames[top].when_assigned.push(name);
             }
         }
         Ok(())
@@ -335,26 +335,26 @@ impl<'t, 'a> Flattener<'t, 'a> {
         env: Env,
         assigned: &mut Vec<Box<str>>,
     ) -> DResult<()> {
-        let top = self.frames.len() - 1;
+        let top = self.fns.frames.len() - 1;
         let yes = self.flat.arena.boolean(true);
-        self.initial_const = Some(conditions[0].2);
-        let before = self.frames[top].locals.clone();
-        self.frames[top].reinits = Some(Vec::new());
-        self.frames[top].terminate = None;
-        self.in_when = true;
+        self.ctx.initial_const = Some(conditions[0].2);
+        let before = self.fns.frames[top].locals.clone();
+        self.fns.frames[top].reinits = Some(Vec::new());
+        self.fns.frames[top].terminate = None;
+        self.ctx.in_when = true;
         let r = self.exec_block(body, yes, env);
-        self.in_when = false;
-        self.initial_const = None;
-        let reinits = self.frames[top].reinits.take().unwrap_or_default();
-        let terminate = self.frames[top].terminate.take();
+        self.ctx.in_when = false;
+        self.ctx.initial_const = None;
+        let reinits = self.fns.frames[top].reinits.take().unwrap_or_default();
+        let terminate = self.fns.frames[top].terminate.take();
         r?;
-        let after = std::mem::replace(&mut self.frames[top].locals, before);
+        let after = std::mem::replace(&mut self.fns.frames[top].locals, before);
         let mut assigns = Vec::new();
         let mut names: Vec<&Box<str>> = after.keys().collect();
         names.sort();
         for name in names {
             let (LocalValue::Set(Val::Arr(new)), LocalValue::Set(Val::Arr(old))) =
-                (&after[name].value, &self.frames[top].locals[name].value)
+                (&after[name].value, &self.fns.frames[top].locals[name].value)
             else {
                 continue;
             };
@@ -398,8 +398,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         env: Env,
         span: Span,
     ) -> DResult<()> {
-        let top = self.frames.len() - 1;
-        if self.frames[top].reinits.is_none() {
+        let top = self.fns.frames.len() - 1;
+        if self.fns.frames[top].reinits.is_none() {
             return Err(Box::new(
                 Diagnostic::error("when", format!("`{name}` outside a when-statement"))
                     .at(span, "only inside when (specification 8.3.6, 8.3.8)"),
@@ -424,7 +424,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ))
                 }
             };
-            self.frames[top].terminate = Some(message);
+            self.fns.frames[top].terminate = Some(message);
             return Ok(());
         }
         let [x, v] = args.positional.as_slice() else {
@@ -434,9 +434,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ));
         };
         // The state itself, not what the algorithm computed for it.
-        let frames = std::mem::take(&mut self.frames);
+        let frames = std::mem::take(&mut self.fns.frames);
         let xs = self.eval_scalar(x, env);
-        self.frames = frames;
+        self.fns.frames = frames;
         let xs = xs?;
         let Node::Var(xv) = self.flat.arena.node(xs) else {
             return Err(Box::new(
@@ -449,7 +449,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let e = value
             .as_scalar()
             .ok_or_else(|| self.size_mismatch(v.span, "reinit", &[], &value.dims))?;
-        if let Some(r) = self.frames[top].reinits.as_mut() {
+        if let Some(r) = self.fns.frames[top].reinits.as_mut() {
             r.push((xv, e));
         }
         Ok(())
@@ -503,11 +503,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     return None;
                 }
                 let name = &*rf.parts[0].ident.name;
-                let is_counter = self.frame_has(name, env)
-                    && self
-                        .frames
-                        .last()
-                        .is_some_and(|f| f.locals[name].ty == LocalTy::Num(ScalarType::Integer));
+                let is_counter =
+                    self.frame_has(name, env)
+                        && self.fns.frames.last().is_some_and(|f| {
+                            f.locals[name].ty == LocalTy::Num(ScalarType::Integer)
+                        });
                 if !is_counter {
                     return None;
                 }
@@ -545,9 +545,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .map(|(_, e)| e)
         }) {
             Some(m) => {
-                self.in_message = true;
+                self.ctx.in_message = true;
                 let v = self.eval(m, env);
-                self.in_message = false;
+                self.ctx.in_message = false;
                 match v? {
                     Val::Str(s) => s,
                     _ => String::new(),
@@ -629,7 +629,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     ) -> DResult<()> {
         let name = &*target.parts[0].ident.name;
         if target.global || !self.frame_has(name, env) {
-            let what = self.frames.last().expect("frame").what.clone();
+            let what = self.fns.frames.last().expect("frame").what.clone();
             return Err(Box::new(
                 Diagnostic::error(
                     "assignment",
@@ -641,9 +641,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .at(target.span, "not a variable of it"),
             ));
         }
-        let top = self.frames.len() - 1;
+        let top = self.fns.frames.len() - 1;
         if target.parts.len() > 1 && target.parts[0].subscripts.is_empty() {
-            if self.frames[top].locals[name].input {
+            if self.fns.frames[top].locals[name].input {
                 return Err(Box::new(
                     Diagnostic::error("assignment", format!("input `{name}` cannot be assigned"))
                         .at(target.span, "an input of the function"),
@@ -651,10 +651,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             let cur = self.local_value(name, target.span)?;
             let new = self.set_field(&cur, &target.parts[1..], value, g, span)?;
-            self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(new);
+            self.fns.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(new);
             return Ok(());
         }
-        let local = &self.frames[top].locals[name];
+        let local = &self.fns.frames[top].locals[name];
         if local.input {
             return Err(Box::new(
                 Diagnostic::error("assignment", format!("input `{name}` cannot be assigned"))
@@ -663,7 +663,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let subs = &target.parts[0].subscripts;
         if subs.is_empty() {
-            let old = match &self.frames[top].locals[name].value {
+            let old = match &self.fns.frames[top].locals[name].value {
                 LocalValue::Set(v) => Some(v.clone()),
                 _ => None,
             };
@@ -672,7 +672,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Some(o) => self.merged(g, v, &o, span)?,
                 None => v,
             };
-            self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(v);
+            self.fns.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(v);
             return Ok(());
         }
         // An element or a slice.
@@ -680,7 +680,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Val::Arr(a) => a,
             Val::Record(r) => {
                 let new = self.assign_records(&r, subs, value, g, env, target, span)?;
-                self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(new);
+                self.fns.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(new);
                 return Ok(());
             }
             Val::Str(_) => return Err(self.unsupported(target.span, "subscripts of Strings")),
@@ -691,12 +691,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .at(span, "String"),
             ));
         };
-        let LocalTy::Num(ty) = self.frames[top].locals[name].ty else {
+        let LocalTy::Num(ty) = self.fns.frames[top].locals[name].ty else {
             return Err(self.unsupported(target.span, "subscripts of Strings"));
         };
         types::assign(ty, name, &value, span, "is assigned {a}")?;
         let data = self.assign_elements(&cur, subs, &value, g, env, target, span)?;
-        self.frames[top].locals.get_mut(name).unwrap().value =
+        self.fns.frames[top].locals.get_mut(name).unwrap().value =
             LocalValue::Set(Val::Arr(Arr { data, ..cur }));
         Ok(())
     }
@@ -998,9 +998,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 continue;
             };
             if let ast::Subscript::Expr(e) = s {
-                self.end_stack.push(n);
+                self.ctx.end_stack.push(n);
                 let a = self.eval_arr(e, env);
-                self.end_stack.pop();
+                self.ctx.end_stack.pop();
                 let a = a?;
                 if let Some(x) = a.as_scalar() {
                     if self.fold(x).is_none() {
@@ -1113,7 +1113,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let no = self.flat.arena.boolean(false);
         let yes = self.flat.arena.boolean(true);
-        self.frames.push(Frame {
+        self.fns.frames.push(Frame {
             classes: vec![env.class],
             node: env.node,
             locals,
@@ -1127,10 +1127,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             terminate: None,
             time_table: false,
         });
-        let saved_loops = std::mem::take(&mut self.loop_vars);
+        let saved_loops = std::mem::take(&mut self.ctx.loop_vars);
         let r = self.exec_block(&alg.statements, yes, env);
-        self.loop_vars = saved_loops;
-        let frame = self.frames.pop().expect("frame");
+        self.ctx.loop_vars = saved_loops;
+        let frame = self.fns.frames.pop().expect("frame");
         r?;
         for (name, these, span) in vars {
             let LocalValue::Set(Val::Arr(a)) = &frame.locals[name].value else {
@@ -1170,7 +1170,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some(node) = env.node else {
             return Err(self.unknown_component(r, 0, env));
         };
-        let Some(&sid) = self.nodes[node.0 as usize].slots.get(name) else {
+        let Some(&sid) = self.inst.nodes[node.0 as usize].slots.get(name) else {
             return Err(self.unknown_component(r, 0, env));
         };
         match self.instantiate(sid)? {

@@ -298,7 +298,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 // a when-body, `initial()` is the flag: true in the initial system only. A
                 // when-condition of `initial()` alone (or as an element of a vector condition)
                 // is recognised before evaluation and makes the branch fire at the start.
-                if let Some(b) = self.initial_const {
+                if let Some(b) = self.ctx.initial_const {
                     let c = self.flat.arena.boolean(b);
                     return Ok(Val::Arr(Arr::scalar(c, ScalarType::Boolean)));
                 }
@@ -332,7 +332,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.check_arguments(&call, (0, 0))?;
             let path = env
                 .node
-                .map(|n| self.nodes[n.0 as usize].path.clone())
+                .map(|n| self.inst.nodes[n.0 as usize].path.clone())
                 .unwrap_or_default();
             let top = self.flat.name.rsplit('.').next().unwrap_or("").to_string();
             return Ok(Val::Str(if path.is_empty() {
@@ -1140,7 +1140,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         None => Ok(Val::Str(format!("{}", v as i64))),
                     },
                     (Some(v), _) => Ok(Val::Str(format_g(v, 6))),
-                    (None, _) if self.in_message => {
+                    (None, _) if self.ctx.in_message => {
                         let text = a
                             .as_scalar()
                             .map_or_else(|| "…".to_string(), |x| self.flat.expr_string(x));
@@ -1158,12 +1158,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// The argument of `pre`, `edge`, `change`: in a model's algorithm section the variable
     /// itself, not the value the algorithm has computed for it so far.
     fn eval_model_vars(&mut self, e: &'a ast::Expr, env: Env) -> DResult<Arr> {
-        if !self.frames.last().is_some_and(|f| f.is_model) {
+        if !self.fns.frames.last().is_some_and(|f| f.is_model) {
             return self.eval_arr(e, env);
         }
-        let frames = std::mem::take(&mut self.frames);
+        let frames = std::mem::take(&mut self.fns.frames);
         let r = self.eval_arr(e, env);
-        self.frames = frames;
+        self.fns.frames = frames;
         r
     }
 
@@ -1214,15 +1214,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         if self.frame_has(&r.parts[0].ident.name, env) {
             // A function's variable: its declared size, assigned or not.
-            let top = self.frames.last()?;
+            let top = self.fns.frames.last()?;
             return top.locals[&*r.parts[0].ident.name].dims.clone();
         }
         let node = env.node?;
-        let sid = *self.nodes[node.0 as usize]
+        let sid = *self.inst.nodes[node.0 as usize]
             .slots
             .get(&r.parts[0].ident.name)?;
-        match self.slots[sid.0 as usize].state {
-            SlotState::InProgress => self.pending_dims.get(&sid).cloned(),
+        match self.inst.slots[sid.0 as usize].state {
+            SlotState::InProgress => self.inst.pending_dims.get(&sid).cloned(),
             _ => None,
         }
     }

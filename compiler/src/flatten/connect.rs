@@ -116,13 +116,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Box::new(Diagnostic::error("connect", "connect outside of a model").at(r.span, "here"))
         })?;
         let first = &r.parts[0].ident.name;
-        let Some(&sid) = self.nodes[node.0 as usize].slots.get(first) else {
+        let Some(&sid) = self.inst.nodes[node.0 as usize].slots.get(first) else {
             return Err(self.unknown_component(r, 0, env));
         };
         self.instantiate(sid)?;
         // `connect(p, sub.p)`: p is the model's own connector (outside), sub.p an inside one;
         // `p.q`, a connector inside the model's own connector p, is outside too (9.1.2).
-        let outside = self.slots[sid.0 as usize].is_connector;
+        let outside = self.inst.slots[sid.0 as usize].is_connector;
         let resolved = match self.resolve(r, env) {
             Ok(x) => x,
             Err(d) if d.code == "disabled" => return Ok(None),
@@ -132,7 +132,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         match resolved {
             Resolved::Nodes { nodes, .. } => {
                 for n in nodes {
-                    if !self.nodes[n.0 as usize].is_connector {
+                    if !self.inst.nodes[n.0 as usize].is_connector {
                         return Err(Box::new(
                             Diagnostic::error(
                                 "connect",
@@ -149,10 +149,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             Resolved::Value(Val::Arr(a)) => {
                 // A connector of a built-in type (`RealInput u`): each element is its own connector.
-                let is_conn = match self.last_slot {
+                let is_conn = match self.inst.last_slot {
                     Some(last) => {
-                        let s = &self.slots[last.0 as usize];
-                        s.is_connector || self.nodes[s.node.0 as usize].is_connector
+                        let s = &self.inst.slots[last.0 as usize];
+                        s.is_connector || self.inst.nodes[s.node.0 as usize].is_connector
                     }
                     None => false,
                 };
@@ -197,20 +197,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
         prefix: String,
         out: &mut Vec<(String, FlatVar)>,
     ) -> DResult<()> {
-        let mut order = self.nodes[n.0 as usize].order.clone();
-        if self.nodes[n.0 as usize].is_expandable {
+        let mut order = self.inst.nodes[n.0 as usize].order.clone();
+        if self.inst.nodes[n.0 as usize].is_expandable {
             // The elements present (made by connections), in name order: two connected
             // expandable connectors hold the same set, perhaps made in another order.
-            order.retain(|&sid| matches!(self.slots[sid.0 as usize].state, SlotState::Done(_)));
+            order
+                .retain(|&sid| matches!(self.inst.slots[sid.0 as usize].state, SlotState::Done(_)));
             order.sort_by(|a, b| {
-                self.slots[a.0 as usize]
+                self.inst.slots[a.0 as usize]
                     .name
-                    .cmp(&self.slots[b.0 as usize].name)
+                    .cmp(&self.inst.slots[b.0 as usize].name)
             });
         }
         for sid in order {
             let entry = self.instantiate(sid)?;
-            let name = format!("{prefix}{}", self.slots[sid.0 as usize].name);
+            let name = format!("{prefix}{}", self.inst.slots[sid.0 as usize].name);
             match entry {
                 Entry::Vars { dims, vars } => {
                     for (k, v) in vars.iter().enumerate() {

@@ -24,7 +24,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         env: Env,
     ) -> DResult<Val> {
         // A model's algorithm section runs as a frame too, and may delay; a function may not.
-        if self.frames.iter().any(|f| !f.is_model) {
+        if self.fns.frames.iter().any(|f| !f.is_model) {
             return Err(Box::new(
                 Diagnostic::error("delay", "`delay` in a function")
                     .at(call.span, "here")

@@ -92,11 +92,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         // A component or loop variable of that name comes first.
         if r.parts.len() == 1 && !r.global {
             let n = &r.parts[0].ident.name;
-            if self.loop_vars.iter().any(|(v, _, _)| v == n) {
+            if self.ctx.loop_vars.iter().any(|(v, _, _)| v == n) {
                 return Ok(None);
             }
             if let Some(node) = env.node {
-                if self.nodes[node.0 as usize].slots.contains_key(n) {
+                if self.inst.nodes[node.0 as usize].slots.contains_key(n) {
                     return Ok(None);
                 }
             }

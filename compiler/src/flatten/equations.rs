@@ -27,9 +27,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     self.eval_condition(&args.positional[0], env, "the condition of an assert")?;
                 let message = match args.positional.get(1) {
                     Some(m) => {
-                        self.in_message = true;
+                        self.ctx.in_message = true;
                         let v = self.eval(m, env);
-                        self.in_message = false;
+                        self.ctx.in_message = false;
                         match v? {
                             Val::Str(s) => s,
                             _ => String::new(),
@@ -395,17 +395,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// equations that fold them (`sample(t0 + 1/f, 1/f)`) are made.
     pub(super) fn generate_equations(&mut self) -> DResult<()> {
         let mut k = 0;
-        while k < self.nodes.len() {
+        while k < self.inst.nodes.len() {
             self.node_equations(NodeId::new(k), true, false);
             if self.too_many_errors() {
                 return Ok(());
             }
             k += 1;
         }
-        let done_initial = self.nodes.len();
+        let done_initial = self.inst.nodes.len();
         self.parameters_from_initial_equations();
         let mut k = 0;
-        while k < self.nodes.len() {
+        while k < self.inst.nodes.len() {
             self.node_equations(NodeId::new(k), k >= done_initial, true);
             if self.too_many_errors() {
                 return Ok(());
@@ -422,7 +422,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// The initial equations and algorithms of a node's classes (`initial`), its equations
     /// and algorithms (`normal`).
     fn node_equations(&mut self, node: NodeId, initial: bool, normal: bool) {
-        let classes = self.nodes[node.0 as usize].classes.clone();
+        let classes = self.inst.nodes[node.0 as usize].classes.clone();
         for class in classes {
             let Some(comp) = self.tree.info(class).composition() else {
                 continue;

@@ -40,7 +40,7 @@ const MAX_ROUNDS: usize = 10_000;
 impl<'t, 'a> Flattener<'t, 'a> {
     /// Makes the elements of expandable connectors that the model's connections need.
     pub(super) fn augment_expandable(&mut self) -> DResult<()> {
-        if !self.nodes.iter().any(|n| n.is_expandable) {
+        if !self.inst.nodes.iter().any(|n| n.is_expandable) {
             return Ok(());
         }
         let connects = self.all_connects();
@@ -71,8 +71,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     }
                     (BusEnd::Nodes(xs), BusEnd::Nodes(ys)) if xs.len() == ys.len() => {
                         for (x, y) in xs.into_iter().zip(ys) {
-                            if self.nodes[x.0 as usize].is_expandable
-                                && self.nodes[y.0 as usize].is_expandable
+                            if self.inst.nodes[x.0 as usize].is_expandable
+                                && self.inst.nodes[y.0 as usize].is_expandable
                             {
                                 union(&mut parent, x, y);
                             }
@@ -120,7 +120,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// read in.
     pub(super) fn instance_sections(&self) -> Vec<(&'a ast::Composition, Env)> {
         let mut out = Vec::new();
-        for (k, node) in self.nodes.iter().enumerate() {
+        for (k, node) in self.inst.nodes.iter().enumerate() {
             for &class in &node.classes {
                 if let Some(comp) = self.tree.info(class).composition() {
                     let env = Env {
@@ -152,11 +152,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let mut next = Vec::new();
             let mut slots = Vec::new();
             for &n in &nodes {
-                let Some(&sid) = self.nodes[n.0 as usize].slots.get(&part.ident.name) else {
+                let Some(&sid) = self.inst.nodes[n.0 as usize].slots.get(&part.ident.name) else {
                     if k == last
                         && nodes
                             .iter()
-                            .all(|&m| self.nodes[m.0 as usize].is_expandable)
+                            .all(|&m| self.inst.nodes[m.0 as usize].is_expandable)
                     {
                         return Ok(BusEnd::Missing(nodes, &part.ident));
                     }
@@ -182,13 +182,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// The slot a component node was made from.
     fn slot_of_node(&self, n: NodeId) -> Option<SlotId> {
-        let parent = self.nodes[n.0 as usize].parent?;
-        self.nodes[parent.0 as usize]
+        let parent = self.inst.nodes[n.0 as usize].parent?;
+        self.inst.nodes[parent.0 as usize]
             .order
             .iter()
             .copied()
             .find(|&sid| {
-                matches!(&self.slots[sid.0 as usize].state,
+                matches!(&self.inst.slots[sid.0 as usize].state,
                     SlotState::Done(Entry::Nodes { nodes, .. }) if nodes.contains(&n))
             })
     }
@@ -196,15 +196,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// Adds element `name` to expandable connector `bus`, declared as slot `src` is, and
     /// makes it.
     fn add_bus_element(&mut self, bus: NodeId, name: &ast::Ident, src: SlotId) -> DResult<()> {
-        if self.nodes[bus.0 as usize].slots.contains_key(&name.name) {
+        if self.inst.nodes[bus.0 as usize]
+            .slots
+            .contains_key(&name.name)
+        {
             return Ok(());
         }
         let (clause, decl, lexical, outer_flow) = {
-            let s = &self.slots[src.0 as usize];
+            let s = &self.inst.slots[src.0 as usize];
             (s.clause, s.decl, s.lexical, s.outer_flow)
         };
-        let id = SlotId::new(self.slots.len());
-        self.slots.push(Slot {
+        let id = SlotId::new(self.inst.slots.len());
+        self.inst.slots.push(Slot {
             name: name.name.clone(),
             clause,
             decl,
@@ -222,7 +225,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             building_inner: false,
             prefix: None,
         });
-        let n = &mut self.nodes[bus.0 as usize];
+        let n = &mut self.inst.nodes[bus.0 as usize];
         n.slots.insert(name.name.clone(), id);
         n.order.push(id);
         self.instantiate_referenced(id)?;
@@ -234,8 +237,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn unify_bus_set(&mut self, set: &[NodeId]) -> DResult<bool> {
         let mut present: Vec<(Box<str>, SlotId)> = Vec::new();
         for &n in set {
-            for &sid in &self.nodes[n.0 as usize].order {
-                let s = &self.slots[sid.0 as usize];
+            for &sid in &self.inst.nodes[n.0 as usize].order {
+                let s = &self.inst.slots[sid.0 as usize];
                 if matches!(s.state, SlotState::Done(_))
                     && !present.iter().any(|(k, _)| *k == s.name)
                 {
@@ -246,10 +249,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut changed = false;
         for &n in set {
             for (name, src) in &present {
-                match self.nodes[n.0 as usize].slots.get(name).copied() {
+                match self.inst.nodes[n.0 as usize].slots.get(name).copied() {
                     Some(sid) => {
                         // Declared here but not made yet: it is present now.
-                        if matches!(self.slots[sid.0 as usize].state, SlotState::Pending) {
+                        if matches!(self.inst.slots[sid.0 as usize].state, SlotState::Pending) {
                             self.instantiate_referenced(sid)?;
                             changed = true;
                         }
@@ -257,7 +260,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     None => {
                         let ident = ast::Ident {
                             name: name.clone(),
-                            span: self.slots[src.0 as usize].decl.name.span,
+                            span: self.inst.slots[src.0 as usize].decl.name.span,
                         };
                         self.add_bus_element(n, &ident, *src)?;
                         changed = true;
@@ -270,13 +273,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             for (name, _) in &present {
                 let mut subs = Vec::new();
                 for &n in set {
-                    if let Some(&sid) = self.nodes[n.0 as usize].slots.get(name) {
+                    if let Some(&sid) = self.inst.nodes[n.0 as usize].slots.get(name) {
                         if let SlotState::Done(Entry::Nodes { dims, nodes }) =
-                            &self.slots[sid.0 as usize].state
+                            &self.inst.slots[sid.0 as usize].state
                         {
                             if dims.is_empty()
                                 && nodes.len() == 1
-                                && self.nodes[nodes[0].0 as usize].is_expandable
+                                && self.inst.nodes[nodes[0].0 as usize].is_expandable
                             {
                                 subs.push(nodes[0]);
                             }

@@ -258,7 +258,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             K::Real(x) => Ok(ar(self, *x, ScalarType::Real)),
             K::Bool(b) => Ok(ar(self, if *b { 1.0 } else { 0.0 }, ScalarType::Boolean)),
             K::Str(s) => Ok(Val::Str(s.clone())),
-            K::End => match self.end_stack.last() {
+            K::End => match self.ctx.end_stack.last() {
                 Some(&n) => Ok(ar(self, n as f64, ScalarType::Integer)),
                 None => Err(Box::new(
                     Diagnostic::error("syntax", "`end` outside of a subscript").at(e.span, "here"),
@@ -579,8 +579,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let mut out = Vec::new();
         for v in values {
-            self.iterations += 1;
-            if self.iterations > MAX_ITERATIONS {
+            self.ctx.iterations += 1;
+            if self.ctx.iterations > MAX_ITERATIONS {
                 return Err(Box::new(
                     Diagnostic::error(
                         "too-large",
@@ -590,9 +590,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .help("a real-time step function cannot compute a model of this size in a frame; check the ranges"),
                 ));
             }
-            self.loop_vars.push((first.name.name.clone(), v, loop_ty));
+            self.ctx
+                .loop_vars
+                .push((first.name.name.clone(), v, loop_ty));
             let r = self.iterate(rest, env, body);
-            self.loop_vars.pop();
+            self.ctx.loop_vars.pop();
             out.extend(r?);
         }
         Ok(out)

@@ -160,7 +160,7 @@ pub(super) struct Args<'a> {
 impl<'t, 'a> Flattener<'t, 'a> {
     /// Whether `name` in `env` is a local of the executing function or algorithm.
     pub(super) fn frame_has(&self, name: &str, env: Env) -> bool {
-        self.frames.last().is_some_and(|f| {
+        self.fns.frames.last().is_some_and(|f| {
             f.node == env.node && f.classes.contains(&env.class) && f.locals.contains_key(name)
         })
     }
@@ -171,8 +171,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// The value of a local, its binding evaluated first if it is still pending.
     pub(super) fn local_value(&mut self, name: &str, span: Span) -> DResult<Val> {
-        let top = self.frames.len() - 1;
-        let local = &self.frames[top].locals[name];
+        let top = self.fns.frames.len() - 1;
+        let local = &self.fns.frames[top].locals[name];
         match local.value.clone() {
             LocalValue::Set(v) => Ok(v),
             LocalValue::Unsized => Err(Box::new(
@@ -190,18 +190,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .at(span, "here"),
             )),
             LocalValue::Pending(e, env) => {
-                self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::InProgress;
+                self.fns.frames[top].locals.get_mut(name).unwrap().value = LocalValue::InProgress;
                 let v = self.eval(e, env);
                 let v = match v {
                     Ok(v) => v,
                     Err(d) => {
-                        self.frames[top].locals.get_mut(name).unwrap().value =
+                        self.fns.frames[top].locals.get_mut(name).unwrap().value =
                             LocalValue::Pending(e, env);
                         return Err(d);
                     }
                 };
                 let v = self.check_local_value(name, v, e.span, "is bound to {a}")?;
-                self.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(v.clone());
+                self.fns.frames[top].locals.get_mut(name).unwrap().value =
+                    LocalValue::Set(v.clone());
                 Ok(v)
             }
         }
@@ -216,8 +217,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         span: Span,
         how: &str,
     ) -> DResult<Val> {
-        let top = self.frames.len() - 1;
-        let Some(l) = self.frames[top].locals.get(name) else {
+        let top = self.fns.frames.len() - 1;
+        let Some(l) = self.fns.frames[top].locals.get(name) else {
             return Err(Box::new(
                 Diagnostic::error(
                     "unknown-name",
@@ -244,7 +245,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ));
                 }
                 if dims.is_none() {
-                    self.frames[top].locals.get_mut(name).unwrap().dims = Some(r.dims.clone());
+                    self.fns.frames[top].locals.get_mut(name).unwrap().dims = Some(r.dims.clone());
                 }
                 if r.class != c && self.tree.info(c).full_name != r.name {
                     // A record of another class fits when it has every field of the declared
@@ -353,7 +354,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             )),
             Some(_) => Ok(Val::Arr(v)),
             None => {
-                self.frames[top].locals.get_mut(name).unwrap().dims = Some(v.dims.clone());
+                self.fns.frames[top].locals.get_mut(name).unwrap().dims = Some(v.dims.clone());
                 Ok(Val::Arr(v))
             }
         }
@@ -391,8 +392,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if let Some(outs) = self.vectorized_call(class, &def, &args, span)? {
             return Ok(outs);
         }
-        self.calls += 1;
-        if self.calls > MAX_CALLS {
+        self.fns.calls += 1;
+        if self.fns.calls > MAX_CALLS {
             return Err(Box::new(
                 Diagnostic::error(
                     "too-large",
@@ -401,7 +402,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .at(span, format!("calling `{}`", def.name)),
             ));
         }
-        if self.frames.len() >= MAX_CALL_DEPTH {
+        if self.fns.frames.len() >= MAX_CALL_DEPTH {
             return Err(Box::new(
                 Diagnostic::error(
                     "recursion",
@@ -411,6 +412,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ));
         }
         let recursive = self
+            .fns
             .frames
             .iter()
             .any(|f| !f.is_model && f.classes[0] == class);
@@ -450,19 +452,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         // The callee sees its own names only: no loop indices or `end` of the caller.
-        let saved_loops = std::mem::take(&mut self.loop_vars);
-        let saved_end = std::mem::take(&mut self.end_stack);
-        let saved_when = std::mem::replace(&mut self.in_when, false);
+        let saved_loops = std::mem::take(&mut self.ctx.loop_vars);
+        let saved_end = std::mem::take(&mut self.ctx.end_stack);
+        let saved_when = std::mem::replace(&mut self.ctx.in_when, false);
         let r = match self.out_of_line(class, &def, &args, span) {
             Ok(Some(outs)) if !recursive => Ok(outs),
             Ok(_) => self.execute_function(&def, args, span),
             Err(d) => Err(d),
         };
-        self.loop_vars = saved_loops;
-        self.end_stack = saved_end;
-        self.in_when = saved_when;
+        self.ctx.loop_vars = saved_loops;
+        self.ctx.end_stack = saved_end;
+        self.ctx.in_when = saved_when;
         // The outermost call site is where the user can act.
-        let outermost = self.frames.iter().all(|f| f.is_model);
+        let outermost = self.fns.frames.iter().all(|f| f.is_model);
         r.map_err(|d| {
             if outermost && !d.has_span(span) {
                 Box::new(d.also(span, format!("in this call of `{}`", def.name)))
@@ -631,9 +633,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 },
             );
         }
-        self.frames.push(frame);
+        self.fns.frames.push(frame);
         let r = self.run_function(def, args, span);
-        self.frames.pop();
+        self.fns.frames.pop();
         r
     }
 
@@ -642,11 +644,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let outputs: Vec<&Param<'a>> = def.params.iter().filter(|p| p.is_output).collect();
         let given = self.bind_arguments(def, &inputs, args, span)?;
         self.size_locals(def, &given)?;
-        let top = self.frames.len() - 1;
+        let top = self.fns.frames.len() - 1;
         // Bindings of outputs and protected variables, in declaration order.
         for p in &def.params {
             if matches!(
-                self.frames[top].locals[p.name].value,
+                self.fns.frames[top].locals[p.name].value,
                 LocalValue::Pending(..)
             ) {
                 self.local_value(p.name, p.decl.name.span)?;
@@ -724,9 +726,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ));
             }
         }
-        let top = self.frames.len() - 1;
+        let top = self.fns.frames.len() - 1;
         for p in &def.params {
-            let local = self.frames[top].locals.get_mut(p.name).unwrap();
+            let local = self.fns.frames[top].locals.get_mut(p.name).unwrap();
             local.value = match (given.get(p.name), p.binding) {
                 (Some((v, _)), _) if local.input => LocalValue::Set(v.clone()),
                 (_, Some((e, benv))) => LocalValue::Pending(e, benv),
@@ -758,7 +760,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         def: &FnDef<'a>,
         given: &FxHashMap<&'a str, (Val, Span)>,
     ) -> DResult<()> {
-        let top = self.frames.len() - 1;
+        let top = self.fns.frames.len() - 1;
         for p in &def.params {
             let penv = Env {
                 node: None,
@@ -777,7 +779,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             let type_dims = self.local_type_dims(p)?;
             dims.extend(type_dims);
-            let local = &self.frames[top].locals[p.name];
+            let local = &self.fns.frames[top].locals[p.name];
             let input = local.input;
             if let Some((v, s)) = given.get(p.name).filter(|_| input) {
                 // The argument must fit the declared size and type.
@@ -808,12 +810,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .also(p.decl.name.span, "declared here"),
                     ));
                 }
-                self.frames[top].locals.get_mut(p.name).unwrap().dims = None;
+                self.fns.frames[top].locals.get_mut(p.name).unwrap().dims = None;
                 let v = self.check_local_value(p.name, v, *s, "is given {a}")?;
-                self.frames[top].locals.get_mut(p.name).unwrap().value = LocalValue::Set(v);
+                self.fns.frames[top].locals.get_mut(p.name).unwrap().value = LocalValue::Set(v);
                 continue;
             }
-            let l = self.frames[top].locals.get_mut(p.name).unwrap();
+            let l = self.fns.frames[top].locals.get_mut(p.name).unwrap();
             if open {
                 l.dims = None;
             } else {
@@ -823,7 +825,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         LocalTy::Num(ty) => {
                             let n: usize = dims.iter().product();
                             let u = self.unset();
-                            let l = self.frames[top].locals.get_mut(p.name).unwrap();
+                            let l = self.fns.frames[top].locals.get_mut(p.name).unwrap();
                             l.value = LocalValue::Set(Val::Arr(Arr {
                                 dims,
                                 data: vec![u; n],
@@ -834,7 +836,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             // Fields are assigned one by one: start with all unassigned.
                             let t = self.record_template(c, p.decl.name.span, 0)?;
                             let t = self.record_array_of(t, &dims, p.decl.name.span)?;
-                            let l = self.frames[top].locals.get_mut(p.name).unwrap();
+                            let l = self.fns.frames[top].locals.get_mut(p.name).unwrap();
                             l.value = LocalValue::Set(t);
                         }
                         _ => {}
@@ -889,7 +891,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             .also(span, "called here"),
                         ));
                     }
-                    let events = self.frames.last().is_some_and(|f| f.time_table);
+                    let events = self.fns.frames.last().is_some_and(|f| f.time_table);
                     let a = a.map(&mut self.flat.arena, |ar, x| {
                         if !events && has_relation(ar, x) {
                             ar.no_event(x)
@@ -1001,7 +1003,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     ) -> DResult<()> {
         let info = self.tree.info(class);
         let span = info.span();
-        if depth > 32 || self.extends_chain.contains(&class) {
+        if depth > 32 || self.ctx.extends_chain.contains(&class) {
             return Err(Box::new(
                 Diagnostic::error(
                     "cycle",
@@ -1060,9 +1062,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     };
                     self.function_overrides(cm, env, overrides)?;
                 }
-                self.extends_chain.push(class);
+                self.ctx.extends_chain.push(class);
                 let r = self.collect_function(b, def, overrides, depth + 1);
-                self.extends_chain.pop();
+                self.ctx.extends_chain.pop();
                 r
             }
             ast::ClassBody::Long { .. } => {
@@ -1094,9 +1096,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                 if let Some(cm) = &ext.modification {
                                     self.function_overrides(cm, env, &mut sub)?;
                                 }
-                                self.extends_chain.push(class);
+                                self.ctx.extends_chain.push(class);
                                 let r = self.collect_function(b, def, overrides, depth + 1);
-                                self.extends_chain.pop();
+                                self.ctx.extends_chain.pop();
                                 r?;
                                 overrides.extend(sub);
                             }
@@ -1226,6 +1228,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             };
             let v = self.check_local_value(&target, value, x.span, "is given {a}")?;
             if let Some(l) = self
+                .fns
                 .frames
                 .last_mut()
                 .and_then(|f| f.locals.get_mut(target.as_str()))
@@ -1242,7 +1245,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             let value = self.table_function(&fname, &args, x.span)?;
             if fname.starts_with("ModelicaStandardTables_CombiTimeTable_") {
-                if let Some(f) = self.frames.last_mut() {
+                if let Some(f) = self.fns.frames.last_mut() {
                     f.time_table = true;
                 }
             }
@@ -1256,6 +1259,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 "is given {a}",
             )?;
             if let Some(l) = self
+                .fns
                 .frames
                 .last_mut()
                 .and_then(|f| f.locals.get_mut(target.as_str()))
@@ -1308,7 +1312,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     p.decl.subscripts.is_empty()
                         && p.clause.subscripts.is_empty()
                         && matches!(
-                            self.frames.last().map(|f| f.locals[p.name].ty),
+                            self.fns.frames.last().map(|f| f.locals[p.name].ty),
                             Some(LocalTy::Num(ScalarType::Real))
                         )
                 });
@@ -1361,6 +1365,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             },
         };
         if !self
+            .fns
             .frames
             .last()
             .unwrap()
@@ -1374,7 +1379,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let v =
             self.check_local_value(&target, Val::Arr(Arr::real(value)), x.span, "is given {a}")?;
-        self.frames
+        self.fns
+            .frames
             .last_mut()
             .unwrap()
             .locals

@@ -12,8 +12,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         is_connector: bool,
         parent: Option<NodeId>,
     ) -> NodeId {
-        let id = NodeId::new(self.nodes.len());
-        self.nodes.push(InstNode {
+        let id = NodeId::new(self.inst.nodes.len());
+        self.inst.nodes.push(InstNode {
             path,
             slots: FxHashMap::default(),
             order: Vec::new(),
@@ -101,8 +101,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         modif: &mut Mod<'a>,
         outer: Option<(Option<ast::Variability>, Option<ast::Causality>, bool)>,
     ) -> DResult<()> {
-        if let Some(k) = self.extends_chain.iter().position(|&c| c == class) {
-            let names: Vec<String> = self.extends_chain[k..]
+        if let Some(k) = self.ctx.extends_chain.iter().position(|&c| c == class) {
+            let names: Vec<String> = self.ctx.extends_chain[k..]
                 .iter()
                 .chain([&class])
                 .map(|&c| format!("`{}`", self.tree.info(c).full_name))
@@ -120,20 +120,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ));
         }
         // Inherited twice along different paths (a diamond): the elements are the same.
-        if self.nodes[node.0 as usize].classes.contains(&class) {
+        if self.inst.nodes[node.0 as usize].classes.contains(&class) {
             return Ok(());
         }
-        if self.nodes[node.0 as usize].classes.len() > 256 {
+        if self.inst.nodes[node.0 as usize].classes.len() > 256 {
             return Err(Box::new(
                 Diagnostic::error("too-deep", "a class inherits from more than 256 classes")
                     .at(self.tree.info(class).span(), "here"),
             ));
         }
-        self.nodes[node.0 as usize].classes.push(class);
+        self.inst.nodes[node.0 as usize].classes.push(class);
         self.register_class_redeclares(node, class, modif)?;
-        self.extends_chain.push(class);
+        self.ctx.extends_chain.push(class);
         let r = self.populate_elements(node, class, modif, outer);
-        self.extends_chain.pop();
+        self.ctx.extends_chain.pop();
         r
     }
 
@@ -187,7 +187,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         }
                         let sid = self.add_slot(node, clause, decl, class, m, outer)?;
                         if let Some(sid) = sid {
-                            let s = &mut self.slots[sid.0 as usize];
+                            let s = &mut self.inst.slots[sid.0 as usize];
                             (s.inner, s.outer) = (prefix.inner, prefix.outer);
                             s.prefix = Some(prefix);
                         }
@@ -208,17 +208,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
         modif: Mod<'a>,
         outer: Option<(Option<ast::Variability>, Option<ast::Causality>, bool)>,
     ) -> DResult<Option<SlotId>> {
-        if let Some(&existing) = self.nodes[node.0 as usize].slots.get(&decl.name.name) {
+        if let Some(&existing) = self.inst.nodes[node.0 as usize].slots.get(&decl.name.name) {
             // The same declaration inherited twice (a model and its base both declare
             // `parameter Integer m = 3`) is one element (specification 7.1.3).
             let (c0, d0, l0) = {
-                let s = &self.slots[existing.0 as usize];
+                let s = &self.inst.slots[existing.0 as usize];
                 (s.clause, s.decl, s.lexical)
             };
             if l0 != lexical && self.same_declaration(c0, d0, clause, decl) {
                 return Ok(None);
             }
-            let prev = self.slots[existing.0 as usize].decl.name.span;
+            let prev = self.inst.slots[existing.0 as usize].decl.name.span;
             return Err(Box::new(
                 Diagnostic::error(
                     "duplicate",
@@ -228,9 +228,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .also(prev, "first declared here"),
             ));
         }
-        let id = SlotId::new(self.slots.len());
+        let id = SlotId::new(self.inst.slots.len());
         let (ov, oc, of) = outer.unwrap_or((None, None, false));
-        self.slots.push(Slot {
+        self.inst.slots.push(Slot {
             name: decl.name.name.clone(),
             clause,
             decl,
@@ -248,7 +248,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             building_inner: false,
             prefix: None,
         });
-        let n = &mut self.nodes[node.0 as usize];
+        let n = &mut self.inst.nodes[node.0 as usize];
         n.slots.insert(decl.name.name.clone(), id);
         n.order.push(id);
         Ok(Some(id))
@@ -291,13 +291,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
         overrides: &[(String, f64)],
     ) -> DResult<()> {
         for (name, value) in overrides {
-            let Some(&sid) = self.nodes[top.0 as usize].slots.get(name.as_str()) else {
+            let Some(&sid) = self.inst.nodes[top.0 as usize].slots.get(name.as_str()) else {
                 return Err(Box::new(Diagnostic::error(
                     "unknown-name",
                     format!("--param: the model has no top-level parameter `{name}`"),
                 )));
             };
-            let slot = &self.slots[sid.0 as usize];
+            let slot = &self.inst.slots[sid.0 as usize];
             if slot.clause.prefix.variability != Some(ast::Variability::Parameter) {
                 return Err(Box::new(
                     Diagnostic::error(
@@ -326,7 +326,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     _ => None,
                 });
             let fallback = OVERRIDE_EXPR.with(|e| *e);
-            self.slots[sid.0 as usize].modif.binding = Some(modification::ModValue {
+            self.inst.slots[sid.0 as usize].modif.binding = Some(modification::ModValue {
                 expr: expr.unwrap_or(fallback),
                 env: Env {
                     node: Some(top),
@@ -344,10 +344,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
     pub(super) fn complete_node(&mut self, node: NodeId) -> DResult<()> {
         // The elements of an expandable connector are only potentially present: they are
         // made when a connection or a reference needs them (`expandable.rs`).
-        if self.nodes[node.0 as usize].is_expandable {
+        if self.inst.nodes[node.0 as usize].is_expandable {
             return Ok(());
         }
-        let order = self.nodes[node.0 as usize].order.clone();
+        let order = self.inst.nodes[node.0 as usize].order.clone();
         for sid in order {
             self.instantiate(sid)?;
         }
@@ -355,8 +355,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     pub(super) fn slot_path(&self, sid: SlotId) -> String {
-        let s = &self.slots[sid.0 as usize];
-        let p = &self.nodes[s.node.0 as usize].path;
+        let s = &self.inst.slots[sid.0 as usize];
+        let p = &self.inst.nodes[s.node.0 as usize].path;
         if p.is_empty() {
             s.name.to_string()
         } else {
@@ -366,17 +366,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// A component an expression refers into: made and populated now, completed later.
     pub(super) fn instantiate_referenced(&mut self, sid: SlotId) -> DResult<Entry> {
-        let saved = std::mem::replace(&mut self.shallow, true);
+        let saved = std::mem::replace(&mut self.inst.shallow, true);
         let r = self.instantiate(sid);
-        self.shallow = saved;
+        self.inst.shallow = saved;
         r
     }
 
     pub(super) fn instantiate(&mut self, sid: SlotId) -> DResult<Entry> {
-        match &self.slots[sid.0 as usize].state {
+        match &self.inst.slots[sid.0 as usize].state {
             SlotState::Done(e) => return Ok(e.clone()),
             SlotState::InProgress => {
-                let d = self.slots[sid.0 as usize].decl;
+                let d = self.inst.slots[sid.0 as usize].decl;
                 return Err(Box::new(
                     Diagnostic::error("cycle", format!("`{}` depends on itself", d.name.name))
                         .at(d.name.span, "in its own definition"),
@@ -384,15 +384,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             SlotState::Pending => {}
         }
-        self.slots[sid.0 as usize].state = SlotState::InProgress;
-        let entry = match self.slots[sid.0 as usize].outer {
+        self.inst.slots[sid.0 as usize].state = SlotState::InProgress;
+        let entry = match self.inst.slots[sid.0 as usize].outer {
             true => self.outer_entry(sid)?,
             false => self.instantiate_inner(sid)?,
         };
-        self.slots[sid.0 as usize].state = SlotState::Done(entry.clone());
+        self.inst.slots[sid.0 as usize].state = SlotState::Done(entry.clone());
         // An `inner outer` component's inner half exists whether or not a nested outer
         // reaches it (it is a declaration of its own).
-        let s = &self.slots[sid.0 as usize];
+        let s = &self.inst.slots[sid.0 as usize];
         if s.inner && s.outer && s.inner_part.is_none() {
             self.inner_part(sid)?;
         }
@@ -405,7 +405,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// inner itself.
     fn outer_entry(&mut self, sid: SlotId) -> DResult<Entry> {
         let (name, node, decl, clause, also_inner) = {
-            let s = &self.slots[sid.0 as usize];
+            let s = &self.inst.slots[sid.0 as usize];
             (s.name.clone(), s.node, s.decl, s.clause, s.inner)
         };
         // An `inner outer` component's modification applies to its inner half only
@@ -420,17 +420,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .help("modify the inner declaration instead (specification 5.4)"),
             ));
         }
-        let mut cur = self.nodes[node.0 as usize].parent;
+        let mut cur = self.inst.nodes[node.0 as usize].parent;
         while let Some(n) = cur {
-            if let Some(&isid) = self.nodes[n.0 as usize].slots.get(&*name) {
-                if self.slots[isid.0 as usize].inner {
+            if let Some(&isid) = self.inst.nodes[n.0 as usize].slots.get(&*name) {
+                if self.inst.slots[isid.0 as usize].inner {
                     let (ic, id) = {
-                        let s = &self.slots[isid.0 as usize];
+                        let s = &self.inst.slots[isid.0 as usize];
                         (s.clause, s.decl)
                     };
-                    let lexical = self.slots[sid.0 as usize].lexical;
+                    let lexical = self.inst.slots[sid.0 as usize].lexical;
                     let outer_class = self.component_class(clause, lexical)?;
-                    let entry = if self.slots[isid.0 as usize].outer {
+                    let entry = if self.inst.slots[isid.0 as usize].outer {
                         self.inner_part(isid)?
                     } else {
                         self.instantiate(isid)?
@@ -439,7 +439,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     if let Entry::Nodes { nodes, .. } = &entry {
                         let fits = nodes
                             .iter()
-                            .all(|n| self.nodes[n.0 as usize].classes.contains(&outer_class));
+                            .all(|n| self.inst.nodes[n.0 as usize].classes.contains(&outer_class));
                         if !fits {
                             return Err(Box::new(
                                 Diagnostic::error(
@@ -458,15 +458,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     return Ok(entry);
                 }
             }
-            cur = self.nodes[n.0 as usize].parent;
+            cur = self.inst.nodes[n.0 as usize].parent;
         }
         if also_inner {
             // No enclosing inner: its inner half is the component itself.
             let e = self.instantiate_inner(sid)?;
-            self.slots[sid.0 as usize].inner_part = Some(e.clone());
+            self.inst.slots[sid.0 as usize].inner_part = Some(e.clone());
             return Ok(e);
         }
-        let lexical = self.slots[sid.0 as usize].lexical;
+        let lexical = self.inst.slots[sid.0 as usize].lexical;
         let outer_class = self.component_class(clause, lexical)?;
         if let Some(message) = self.missing_inner_message(outer_class) {
             return self.default_inner(sid, &message);
@@ -489,16 +489,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// declaration's modification, unless the component found no enclosing inner and is its
     /// own inner. Its outer half is instantiated first.
     fn inner_part(&mut self, sid: SlotId) -> DResult<Entry> {
-        if let Some(e) = &self.slots[sid.0 as usize].inner_part {
+        if let Some(e) = &self.inst.slots[sid.0 as usize].inner_part {
             return Ok(e.clone());
         }
-        if self.slots[sid.0 as usize].building_inner {
+        if self.inst.slots[sid.0 as usize].building_inner {
             // Reached from inside the inner half while it is completed: the instances made
             // so far (instantiating records them in the slot).
-            return match &self.slots[sid.0 as usize].state {
+            return match &self.inst.slots[sid.0 as usize].state {
                 SlotState::Done(e) => Ok(e.clone()),
                 _ => {
-                    let d = self.slots[sid.0 as usize].decl;
+                    let d = self.inst.slots[sid.0 as usize].decl;
                     Err(Box::new(
                         Diagnostic::error("cycle", format!("`{}` depends on itself", d.name.name))
                             .at(d.name.span, "in its own definition"),
@@ -507,17 +507,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
             };
         }
         let outer = self.instantiate(sid)?;
-        if let Some(e) = &self.slots[sid.0 as usize].inner_part {
+        if let Some(e) = &self.inst.slots[sid.0 as usize].inner_part {
             return Ok(e.clone());
         }
         // Instantiating records the entry in the slot (for modifiers that refer into the
         // component); the slot stays the outer half for its own references.
-        self.slots[sid.0 as usize].building_inner = true;
+        self.inst.slots[sid.0 as usize].building_inner = true;
         let e = self.instantiate_inner(sid);
-        self.slots[sid.0 as usize].building_inner = false;
-        self.slots[sid.0 as usize].state = SlotState::Done(outer);
+        self.inst.slots[sid.0 as usize].building_inner = false;
+        self.inst.slots[sid.0 as usize].state = SlotState::Done(outer);
         let e = e?;
-        self.slots[sid.0 as usize].inner_part = Some(e.clone());
+        self.inst.slots[sid.0 as usize].inner_part = Some(e.clone());
         Ok(e)
     }
 
@@ -552,11 +552,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// simulated model under the outer's name, with a warning that gives the message.
     fn default_inner(&mut self, sid: SlotId, message: &str) -> DResult<Entry> {
         let (name, clause, decl, lexical) = {
-            let s = &self.slots[sid.0 as usize];
+            let s = &self.inst.slots[sid.0 as usize];
             (s.name.clone(), s.clause, s.decl, s.lexical)
         };
-        let top = self.top.expect("instantiating below the top model");
-        if self.nodes[top.0 as usize].slots.contains_key(&*name) {
+        let top = self.inst.top.expect("instantiating below the top model");
+        if self.inst.nodes[top.0 as usize].slots.contains_key(&*name) {
             return Err(Box::new(
                 Diagnostic::error(
                     "outer",
@@ -569,7 +569,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some(isid) = self.add_slot(top, clause, decl, lexical, Mod::default(), None)? else {
             unreachable!("a fresh name");
         };
-        self.slots[isid.0 as usize].inner = true;
+        self.inst.slots[isid.0 as usize].inner = true;
         self.diags.push(
             Diagnostic::warning(
                 "outer",
@@ -705,7 +705,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// evaluated first so `size(A, 1)` may refer to the array itself.
     fn component_dims(&mut self, sid: SlotId, env: Env, modif: &Mod<'a>) -> DResult<Vec<usize>> {
         let (clause, decl) = {
-            let s = &self.slots[sid.0 as usize];
+            let s = &self.inst.slots[sid.0 as usize];
             (s.clause, s.decl)
         };
         let has_colon = decl
@@ -716,7 +716,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if has_colon {
             if let Some(b) = modif.binding.clone() {
                 let v = self.eval_mod_value(&b)?;
-                self.pending_dims.insert(sid, v.dims);
+                self.inst.pending_dims.insert(sid, v.dims);
             }
         }
         let mut dims = Vec::new();
@@ -779,7 +779,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut anc = Some(node);
         let mut depth = 0;
         while let Some(a) = anc {
-            let n = &self.nodes[a.0 as usize];
+            let n = &self.inst.nodes[a.0 as usize];
             if n.classes.first() == Some(&class) {
                 let name = self.tree.info(class).full_name.clone();
                 return Err(Box::new(
@@ -811,7 +811,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     pub(super) fn instantiate_inner(&mut self, sid: SlotId) -> DResult<Entry> {
         let (clause, decl, lexical, node, mut modif) = {
-            let s = &self.slots[sid.0 as usize];
+            let s = &self.inst.slots[sid.0 as usize];
             (s.clause, s.decl, s.lexical, s.node, s.modif.clone())
         };
         let env = Env {
@@ -829,9 +829,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut causality = clause.prefix.causality;
         let class =
             self.resolve_short(class, &mut modif, &mut dims, &mut causality, clause.span)?;
-        let s = &self.slots[sid.0 as usize];
+        let s = &self.inst.slots[sid.0 as usize];
         // In an expandable connector, input and output follow from the connections.
-        let causality = if self.nodes[s.node.0 as usize].is_expandable {
+        let causality = if self.inst.nodes[s.node.0 as usize].is_expandable {
             None
         } else {
             causality.or(s.outer_causality)
@@ -845,7 +845,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let limit = if is_scalar {
             (self.flat.vars.len(), MAX_VARIABLES, "scalar variables")
         } else {
-            (self.nodes.len(), MAX_INSTANCES, "component instances")
+            (self.inst.nodes.len(), MAX_INSTANCES, "component instances")
         };
         if limit.0 + count > limit.1 {
             return Err(Box::new(
@@ -887,7 +887,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             if let Some(Found::Class(c)) = tdef {
                 is_conn = self.short_chain_has_connector(c);
             }
-            self.slots[sid.0 as usize].is_connector = is_conn;
+            self.inst.slots[sid.0 as usize].is_connector = is_conn;
             return Ok(Entry::Vars {
                 dims,
                 vars: vars.into(),
@@ -933,7 +933,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ));
         }
         self.check_containment(node, class, decl, clause)?;
-        self.slots[sid.0 as usize].is_connector = is_connector;
+        self.inst.slots[sid.0 as usize].is_connector = is_connector;
         self.check_redeclares(&modif)?;
         match &modif.binding {
             Some(b) if restriction == Some(ast::Restriction::Record) => {
@@ -966,7 +966,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for k in 0..count {
             let sub_path = format!("{path}{}", subscript_text(&dims, k));
             let child = self.new_node(sub_path, is_connector, Some(node));
-            self.nodes[child.0 as usize].is_expandable = is_expandable;
+            self.inst.nodes[child.0 as usize].is_expandable = is_expandable;
             let mut m = if dims.is_empty() {
                 modif.clone()
             } else {
@@ -980,12 +980,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         // (`vIn(startTime = -vIn.width/2)`) may reach its elements while they are completed,
         // each element still guarded against depending on itself.
         let nodes: Rc<[NodeId]> = nodes.into();
-        self.slots[sid.0 as usize].state = SlotState::Done(Entry::Nodes {
+        self.inst.slots[sid.0 as usize].state = SlotState::Done(Entry::Nodes {
             dims: dims.clone(),
             nodes: nodes.clone(),
         });
-        if self.shallow {
-            self.incomplete.extend(nodes.iter().copied());
+        if self.inst.shallow {
+            self.inst.incomplete.extend(nodes.iter().copied());
         } else {
             for &child in nodes.iter() {
                 self.complete_node(child)?;
@@ -1030,6 +1030,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     ) -> DResult<()> {
         for (name, r) in &m.classes {
             let registered = self
+                .inst
                 .class_redecls
                 .get(&node)
                 .is_some_and(|l| l.iter().any(|(n, _)| n == name));
@@ -1047,8 +1048,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         for (name, sub) in &m.subs {
-            if !self.nodes[node.0 as usize].slots.contains_key(name) {
-                let candidates: Vec<String> = self.nodes[node.0 as usize]
+            if !self.inst.nodes[node.0 as usize].slots.contains_key(name) {
+                let candidates: Vec<String> = self.inst.nodes[node.0 as usize]
                     .slots
                     .keys()
                     .map(|k| k.to_string())
@@ -1085,7 +1086,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         modif: &Mod<'a>,
         variability: Option<ast::Variability>,
     ) -> DResult<Entry> {
-        let decl = self.slots[sid.0 as usize].decl;
+        let decl = self.inst.slots[sid.0 as usize].decl;
         if variability.is_none() || variability == Some(ast::Variability::Discrete) {
             return Err(self.unsupported(
                 decl.span,

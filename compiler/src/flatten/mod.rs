@@ -280,25 +280,72 @@ fn select_model(
     }
 }
 
+/// The flattener: the class tree it reads, the instance tree it builds, the function table
+/// and calls it runs, the evaluation context, the connection graph, the flat model it writes
+/// and the diagnostics.
 struct Flattener<'t, 'a> {
     tree: &'t mut ClassTree<'a>,
-    nodes: Vec<InstNode>,
-    slots: Vec<Slot<'a>>,
     flat: FlatModel,
     meta: Vec<VarMeta>,
-    /// For-loop indices in scope: name, value, type (Integer for Integer ranges).
-    loop_vars: Vec<(Box<str>, f64, ScalarType)>,
-    end_stack: Vec<usize>,
     connections: Vec<Connection>,
     /// Constant values of parameters, folded on demand (`None` while being evaluated).
     const_cache: FxHashMap<FlatVar, Option<Option<f64>>>,
     package_consts: FxHashMap<(ClassId, Box<str>), Arr>,
     diags: Vec<Diagnostic>,
+    /// Enumeration classes met so far and their index in `flat.enums`.
+    enum_ids: FxHashMap<ClassId, EnumId>,
+    /// `inStream(v)`: the variable that reads it, for each stream variable `v`.
+    in_streams: FxHashMap<FlatVar, FlatVar>,
+    /// The instance tree.
+    inst: Instances<'a>,
+    /// Functions: calls being executed, compiled out of line.
+    fns: FunctionTable<'a>,
+    /// What an expression is evaluated inside.
+    ctx: Context,
+    /// The connection graph and the questions asked of it.
+    conn_graph: GraphState,
+}
+
+/// The instance tree being built: its nodes and slots, and what instantiation has left to do.
+struct Instances<'a> {
+    nodes: Vec<InstNode>,
+    slots: Vec<Slot<'a>>,
     top: Option<NodeId>,
     /// The slot of the last part of the last resolved reference.
     last_slot: Option<SlotId>,
     /// Sizes of arrays being declared, known from their binding (`A[:, size(A, 1)] = …`).
     pending_dims: FxHashMap<SlotId, Vec<usize>>,
+    /// Class redeclarations written for each instance (`redeclare package Medium = …`).
+    class_redecls: FxHashMap<NodeId, Vec<(Box<str>, modification::ClassRedeclared<'a>)>>,
+    /// The connector instance of each flow and stream variable.
+    var_owner: FxHashMap<FlatVar, NodeId>,
+    /// Instantiating a component because an expression refers into it: its instances are
+    /// made and populated, and completed later (`incomplete`), so that a reference to one
+    /// element does not need all the others (which may refer back).
+    shallow: bool,
+    incomplete: Vec<NodeId>,
+    /// Every instance is made (the connection graph can be read).
+    instances_done: bool,
+}
+
+/// The functions of the model: the calls being executed (bounded) and those compiled out of
+/// line.
+struct FunctionTable<'a> {
+    /// Function calls (and model algorithm sections) being executed, innermost last.
+    frames: Vec<functions::Frame<'a>>,
+    /// Function calls executed so far (bounded by `functions::MAX_CALLS`).
+    calls: usize,
+    /// Functions compiled out of line, by class and argument shape (`None`: inlined).
+    compiled: FxHashMap<(ClassId, String), Option<Rc<outofline::Compiled>>>,
+    inline_all: bool,
+}
+
+/// What an expression is evaluated inside: for-loop indices, `end`, when-clauses, messages,
+/// the `extends` being followed and the iterations so far.
+struct Context {
+    /// For-loop indices in scope: name, value, type (Integer for Integer ranges).
+    loop_vars: Vec<(Box<str>, f64, ScalarType)>,
+    end_stack: Vec<usize>,
     /// Inside a when-condition or when-body: `edge` and `change` are allowed there.
     in_when: bool,
     /// In a when-body: the value `initial()` has there — true in the branch that
@@ -311,33 +358,15 @@ struct Flattener<'t, 'a> {
     extends_chain: Vec<ClassId>,
     /// For-loop iterations so far (bounded by [`MAX_ITERATIONS`]).
     iterations: usize,
-    /// Enumeration classes met so far and their index in `flat.enums`.
-    enum_ids: FxHashMap<ClassId, EnumId>,
-    /// Function calls (and model algorithm sections) being executed, innermost last.
-    frames: Vec<functions::Frame<'a>>,
-    /// Function calls executed so far (bounded by `functions::MAX_CALLS`).
-    calls: usize,
-    /// Functions compiled out of line, by class and argument shape (`None`: inlined).
-    compiled: FxHashMap<(ClassId, String), Option<Rc<outofline::Compiled>>>,
+}
+
+/// The connection graph (made on first use) and the questions asked of it before.
+struct GraphState {
     /// The connection graph (`cardinality`, `Connections.isRoot`), made on first use.
     graph: Option<overdetermined::ConnectionGraph>,
     /// Questions to the graph asked before it was made: the parameter that holds the answer.
     graph_queries: Vec<(FlatVar, overdetermined::GraphQuery, Span)>,
-    /// Every instance is made (the connection graph can be read).
-    instances_done: bool,
     building_graph: bool,
-    /// `inStream(v)`: the variable that reads it, for each stream variable `v`.
-    in_streams: FxHashMap<FlatVar, FlatVar>,
-    /// The connector instance of each flow and stream variable.
-    var_owner: FxHashMap<FlatVar, NodeId>,
-    /// Class redeclarations written for each instance (`redeclare package Medium = …`).
-    class_redecls: FxHashMap<NodeId, Vec<(Box<str>, modification::ClassRedeclared<'a>)>>,
-    inline_all: bool,
-    /// Instantiating a component because an expression refers into it: its instances are
-    /// made and populated, and completed later (`incomplete`), so that a reference to one
-    /// element does not need all the others (which may refer back).
-    shallow: bool,
-    incomplete: Vec<NodeId>,
 }
 
 const MAX_ERRORS: usize = 20;
@@ -367,43 +396,51 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn new(tree: &'t mut ClassTree<'a>) -> Self {
         Flattener {
             tree,
-            nodes: Vec::new(),
-            slots: Vec::new(),
             flat: FlatModel::default(),
             meta: Vec::new(),
-            loop_vars: Vec::new(),
-            end_stack: Vec::new(),
             connections: Vec::new(),
             const_cache: FxHashMap::default(),
             package_consts: FxHashMap::default(),
             diags: Vec::new(),
-            top: None,
-            last_slot: None,
-            pending_dims: FxHashMap::default(),
-            in_when: false,
-            initial_const: None,
-            in_message: false,
-            extends_chain: Vec::new(),
-            iterations: 0,
             enum_ids: FxHashMap::default(),
-            frames: Vec::new(),
-            calls: 0,
-            compiled: FxHashMap::default(),
-            class_redecls: FxHashMap::default(),
             in_streams: FxHashMap::default(),
-            graph: None,
-            graph_queries: Vec::new(),
-            instances_done: false,
-            building_graph: false,
-            var_owner: FxHashMap::default(),
-            inline_all: false,
-            shallow: false,
-            incomplete: Vec::new(),
+            inst: Instances {
+                nodes: Vec::new(),
+                slots: Vec::new(),
+                top: None,
+                last_slot: None,
+                pending_dims: FxHashMap::default(),
+                class_redecls: FxHashMap::default(),
+                var_owner: FxHashMap::default(),
+                shallow: false,
+                incomplete: Vec::new(),
+                instances_done: false,
+            },
+            fns: FunctionTable {
+                frames: Vec::new(),
+                calls: 0,
+                compiled: FxHashMap::default(),
+                inline_all: false,
+            },
+            ctx: Context {
+                loop_vars: Vec::new(),
+                end_stack: Vec::new(),
+                in_when: false,
+                initial_const: None,
+                in_message: false,
+                extends_chain: Vec::new(),
+                iterations: 0,
+            },
+            conn_graph: GraphState {
+                graph: None,
+                graph_queries: Vec::new(),
+                building_graph: false,
+            },
         }
     }
 
     fn run(&mut self, class: ClassId, opts: &Options) -> DResult<()> {
-        self.inline_all = opts.inline_all;
+        self.fns.inline_all = opts.inline_all;
         let info = self.tree.info(class);
         self.flat.name = info.full_name.clone();
         let def = info.def;
@@ -425,7 +462,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             override_exprs.push((name.clone(), *value));
         }
         let top = self.new_node(String::new(), false, None);
-        self.top = Some(top);
+        self.inst.top = Some(top);
         // `model M2 = M(p = 1);` simulates M with the modification.
         let mut dims = Vec::new();
         let mut caus = None;
@@ -444,11 +481,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.check_modifiers(top, &top_mod, class)?;
         self.apply_overrides(top, &override_exprs)?;
         self.complete_node(top)?;
-        while let Some(n) = self.incomplete.pop() {
+        while let Some(n) = self.inst.incomplete.pop() {
             self.complete_node(n)?;
         }
         self.augment_expandable()?;
-        while let Some(n) = self.incomplete.pop() {
+        while let Some(n) = self.inst.incomplete.pop() {
             self.complete_node(n)?;
         }
         self.connection_graph()?;

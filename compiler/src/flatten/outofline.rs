@@ -74,10 +74,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         args: &Args<'a>,
         span: Span,
     ) -> DResult<Option<Vec<Val>>> {
-        if self.inline_all
+        if self.fns.inline_all
             || def.record
             || def.external.is_some()
-            || !self.frames.iter().all(|f| f.is_model)
+            || !self.fns.frames.iter().all(|f| f.is_model)
         {
             return Ok(None);
         }
@@ -108,12 +108,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             );
             key.push(';');
         }
-        let compiled = match self.compiled.get(&(class, key.clone())) {
+        let compiled = match self.fns.compiled.get(&(class, key.clone())) {
             Some(c) => c.clone(),
             None => {
                 let arity = actual.len();
                 let c = self.compile_function(def, &placeholders, arity, &policy, span, 0)?;
-                self.compiled.insert((class, key), c.clone());
+                self.fns.compiled.insert((class, key), c.clone());
                 c
             }
         };

@@ -95,27 +95,27 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// (after the instances, before the equations), else (a binding read while the instances
     /// are made) a parameter whose value is set when the graph is made.
     fn graph_query(&mut self, q: GraphQuery, span: Span, ty: ScalarType) -> DResult<ExprId> {
-        if self.building_graph {
+        if self.conn_graph.building_graph {
             // A condition read while the graph is made (its branches are all read then).
             return Err(Box::new(
                 Diagnostic::error("connections", "the connection graph is being made")
                     .at(span, "here"),
             ));
         }
-        if self.instances_done {
+        if self.inst.instances_done {
             self.build_graph()?;
             let v = self.answer(q, span)?;
             return Ok(self.flat.arena.constant(v));
         }
         let name = match q {
             GraphQuery::Cardinality(ConnId::Node(n)) => {
-                format!("cardinality({})", self.nodes[n.0 as usize].path)
+                format!("cardinality({})", self.inst.nodes[n.0 as usize].path)
             }
             GraphQuery::Cardinality(ConnId::Var(v)) => {
                 format!("cardinality({})", self.flat.vars[v].name)
             }
             GraphQuery::IsRoot(n) => {
-                format!("Connections.isRoot({})", self.nodes[n.0 as usize].path)
+                format!("Connections.isRoot({})", self.inst.nodes[n.0 as usize].path)
             }
         };
         let id = FlatVar::new(self.flat.vars.len());
@@ -127,15 +127,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
             is_flow: false,
             is_stream: false,
         });
-        self.graph_queries.push((id, q, span));
+        self.conn_graph.graph_queries.push((id, q, span));
         Ok(self.flat.arena.var(id))
     }
 
     /// Makes the connection graph and answers the questions asked while the instances were
     /// made.
     pub(super) fn connection_graph(&mut self) -> DResult<()> {
-        self.instances_done = true;
-        let queries = std::mem::take(&mut self.graph_queries);
+        self.inst.instances_done = true;
+        let queries = std::mem::take(&mut self.conn_graph.graph_queries);
         if queries.is_empty() {
             return Ok(());
         }
@@ -149,7 +149,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// The graph's answer to a question (1/0 for isRoot).
     fn answer(&mut self, q: GraphQuery, span: Span) -> DResult<f64> {
-        let g = self.graph.as_ref().expect("built");
+        let g = self.conn_graph.graph.as_ref().expect("built");
         match q {
             GraphQuery::Cardinality(id) => Ok(g.counts.get(&id).copied().unwrap_or(0) as f64),
             GraphQuery::IsRoot(node) => {
@@ -165,11 +165,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         "overdetermined connectors connected in a loop (the loop needs equalityConstraint in place of one connection's equations)",
                     ));
                 }
-                let g = self.graph.as_mut().expect("built");
+                let g = self.conn_graph.graph.as_mut().expect("built");
                 let r = find(&mut g.parent, node);
                 let rootless = g.rootless.clone();
                 if rootless.into_iter().any(|x| find(&mut g.parent, x) == r) {
-                    let path = self.nodes[node.0 as usize].path.clone();
+                    let path = self.inst.nodes[node.0 as usize].path.clone();
                     return Err(Box::new(
                         Diagnostic::error(
                             "connections",
@@ -179,6 +179,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ));
                 }
                 let yes = self
+                    .conn_graph
                     .graph
                     .as_ref()
                     .is_some_and(|g| g.selected.contains(&node));
@@ -236,7 +237,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// Whether an instance is of a class with an `equalityConstraint` function.
     fn is_overdetermined(&mut self, n: NodeId) -> bool {
-        let classes = self.nodes[n.0 as usize].classes.clone();
+        let classes = self.inst.nodes[n.0 as usize].classes.clone();
         classes.into_iter().any(|c| {
             matches!(
                 self.tree.member(c, "equalityConstraint", 0),
@@ -264,13 +265,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// Reads every connect and `Connections.*` equation of the model into the graph (once,
     /// after the instances are made).
     fn build_graph(&mut self) -> DResult<()> {
-        if self.graph.is_some() {
+        if self.conn_graph.graph.is_some() {
             return Ok(());
         }
         let mut g = ConnectionGraph::default();
-        self.building_graph = true;
+        self.conn_graph.building_graph = true;
         let r = self.scan_model(&mut g);
-        self.building_graph = false;
+        self.conn_graph.building_graph = false;
         r?;
         // One root per connected part: the definite root, else the potential root with the
         // lowest priority number (the first one written among equals).
@@ -293,7 +294,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 g.rootless.push(r);
             }
         }
-        self.graph = Some(g);
+        self.conn_graph.graph = Some(g);
         Ok(())
     }
 
@@ -428,10 +429,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             return Ok(());
         }
-        let order = self.nodes[x.0 as usize].order.clone();
+        let order = self.inst.nodes[x.0 as usize].order.clone();
         for sid in order {
-            let name = self.slots[sid.0 as usize].name.clone();
-            let Some(&other) = self.nodes[y.0 as usize].slots.get(&name) else {
+            let name = self.inst.slots[sid.0 as usize].name.clone();
+            let Some(&other) = self.inst.nodes[y.0 as usize].slots.get(&name) else {
                 continue;
             };
             let (Entry::Nodes { nodes: a, .. }, Entry::Nodes { nodes: b, .. }) =

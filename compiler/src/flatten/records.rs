@@ -29,11 +29,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             a.named.push((n, self.eval(e, env)?, e.span));
         }
         let def = self.record_def(class, span)?;
-        let saved_loops = std::mem::take(&mut self.loop_vars);
-        let saved_end = std::mem::take(&mut self.end_stack);
+        let saved_loops = std::mem::take(&mut self.ctx.loop_vars);
+        let saved_end = std::mem::take(&mut self.ctx.end_stack);
         let r = self.execute_function(&def, a, span);
-        self.loop_vars = saved_loops;
-        self.end_stack = saved_end;
+        self.ctx.loop_vars = saved_loops;
+        self.ctx.end_stack = saved_end;
         let mut outs = r?;
         outs.pop().ok_or_else(|| {
             Box::new(
@@ -60,7 +60,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         span: Span,
         depth: usize,
     ) -> DResult<()> {
-        if depth > 32 || self.extends_chain.contains(&class) {
+        if depth > 32 || self.ctx.extends_chain.contains(&class) {
             return Err(Box::new(
                 Diagnostic::error(
                     "cycle",
@@ -98,9 +98,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     if let Some(cm) = &ext.modification {
                         self.function_overrides(cm, env, &mut sub)?;
                     }
-                    self.extends_chain.push(class);
+                    self.ctx.extends_chain.push(class);
                     let r = self.collect_record(b, def, overrides, span, depth + 1);
-                    self.extends_chain.pop();
+                    self.ctx.extends_chain.pop();
                     r?;
                     overrides.extend(sub);
                 }
@@ -311,11 +311,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// A record component of the model read as a value.
     pub(super) fn node_record(&mut self, node: NodeId, span: Span) -> DResult<Val> {
-        let class = self.nodes[node.0 as usize].classes[0];
-        let order = self.nodes[node.0 as usize].order.clone();
+        let class = self.inst.nodes[node.0 as usize].classes[0];
+        let order = self.inst.nodes[node.0 as usize].order.clone();
         let mut fields = Vec::with_capacity(order.len());
         for sid in order {
-            let name = self.slots[sid.0 as usize].name.clone();
+            let name = self.inst.slots[sid.0 as usize].name.clone();
             let v = match self.instantiate(sid)? {
                 Entry::Vars { dims, vars } => {
                     let ty = vars
@@ -341,7 +341,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// Whether a component instance is a record.
     pub(super) fn is_record_node(&self, node: NodeId) -> bool {
-        let class = self.nodes[node.0 as usize].classes[0];
+        let class = self.inst.nodes[node.0 as usize].classes[0];
         self.tree.info(class).restriction() == Some(ast::Restriction::Record)
     }
 

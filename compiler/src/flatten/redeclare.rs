@@ -32,7 +32,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         modif: &Mod<'a>,
     ) -> DResult<()> {
         for (name, r) in &modif.classes {
-            let list = self.class_redecls.entry(node).or_default();
+            let list = self.inst.class_redecls.entry(node).or_default();
             if list.iter().any(|(n, _)| n == name) {
                 continue;
             }
@@ -58,7 +58,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ),
                 ));
             }
-            self.class_redecls
+            self.inst
+                .class_redecls
                 .entry(node)
                 .or_default()
                 .push((name.clone(), *r));
@@ -98,7 +99,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some(node) = env.node else {
             return Ok(None);
         };
-        if name.global || self.class_redecls.is_empty() {
+        if name.global || self.inst.class_redecls.is_empty() {
             return Ok(None);
         }
         let first = &name.parts[0].name;
@@ -112,15 +113,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut cur = Some(node);
         let mut found = None;
         while let Some(n) = cur {
-            if self.nodes[n.0 as usize].classes.contains(&parent) {
+            if self.inst.nodes[n.0 as usize].classes.contains(&parent) {
                 found = self
+                    .inst
                     .class_redecls
                     .get(&n)
                     .and_then(|l| l.iter().find(|(k, _)| k == first))
                     .map(|(_, r)| *r);
                 break;
             }
-            cur = self.nodes[n.0 as usize].parent;
+            cur = self.inst.nodes[n.0 as usize].parent;
         }
         let Some(r) = found else {
             return Ok(None);
@@ -331,7 +333,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         new_clause: &'a ast::ComponentClause,
     ) -> DResult<()> {
         let (clause, decl, lexical, prefix) = {
-            let s = &self.slots[sid.0 as usize];
+            let s = &self.inst.slots[sid.0 as usize];
             (s.clause, s.decl, s.lexical, s.prefix)
         };
         let Some(prefix) = prefix else {

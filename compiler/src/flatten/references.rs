@@ -9,6 +9,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let first = &r.parts[0];
         if !r.global && r.parts.len() == 1 {
             if let Some(&(_, v, ty)) = self
+                .ctx
                 .loop_vars
                 .iter()
                 .rev()
@@ -48,9 +49,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         // 1. A component of the instance.
         if !r.global {
             if let Some(node) = env.node {
-                if let Some(&sid) = self.nodes[node.0 as usize].slots.get(name) {
+                if let Some(&sid) = self.inst.nodes[node.0 as usize].slots.get(name) {
                     let entry = self.instantiate_referenced(sid)?;
-                    self.last_slot = Some(sid);
+                    self.inst.last_slot = Some(sid);
                     return self.walk(entry, r, 0, env);
                 }
             }
@@ -157,14 +158,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if k == 0 {
             if let Some(node) = env.node {
                 candidates.extend(
-                    self.nodes[node.0 as usize]
+                    self.inst.nodes[node.0 as usize]
                         .slots
                         .keys()
                         .map(|s| s.to_string()),
                 );
             }
             candidates.extend(self.tree.visible_names(env.class));
-            candidates.extend(self.loop_vars.iter().map(|(n, _, _)| n.to_string()));
+            candidates.extend(self.ctx.loop_vars.iter().map(|(n, _, _)| n.to_string()));
             candidates.push("time".into());
         }
         let mut d = Diagnostic::error(
@@ -206,9 +207,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ));
         };
         let _ = clause;
-        let saved = std::mem::take(&mut self.loop_vars);
+        let saved = std::mem::take(&mut self.ctx.loop_vars);
         let v = self.eval_arr(b, env);
-        self.loop_vars = saved;
+        self.ctx.loop_vars = saved;
         let v = v?;
         for &x in &v.data {
             if self.fold(x).is_none() {
@@ -301,8 +302,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let next = &r.parts[k + 1];
                 let mut results = Vec::with_capacity(nodes.len());
                 for &n in &nodes {
-                    let Some(&sid) = self.nodes[n.0 as usize].slots.get(&next.ident.name) else {
-                        let candidates: Vec<String> = self.nodes[n.0 as usize]
+                    let Some(&sid) = self.inst.nodes[n.0 as usize].slots.get(&next.ident.name)
+                    else {
+                        let candidates: Vec<String> = self.inst.nodes[n.0 as usize]
                             .slots
                             .keys()
                             .map(|s| s.to_string())
@@ -318,7 +320,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         return Err(Box::new(d));
                     };
                     let e = self.instantiate_referenced(sid)?;
-                    self.last_slot = Some(sid);
+                    self.inst.last_slot = Some(sid);
                     results.push(self.walk(e, r, k + 1, env)?);
                 }
                 combine(dims, results, r.span)
@@ -348,9 +350,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         match s {
             ast::Subscript::Colon(_) => Ok(None),
             ast::Subscript::Expr(e) => {
-                self.end_stack.push(n);
+                self.ctx.end_stack.push(n);
                 let r = self.eval_arr(e, env);
-                self.end_stack.pop();
+                self.ctx.end_stack.pop();
                 let a = r?;
                 if !matches!(a.ty, ScalarType::Enum(_)) {
                     types::integer(&a, e.span, "an array subscript")?;

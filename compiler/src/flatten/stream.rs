@@ -115,7 +115,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// The flow variable of the connector that holds stream variable `v`.
     fn stream_flow(&mut self, v: FlatVar, span: Span) -> DResult<Option<FlatVar>> {
-        let Some(&node) = self.var_owner.get(&v) else {
+        let Some(&node) = self.inst.var_owner.get(&v) else {
             return Ok(None);
         };
         let (flows, _) = self.connector_parts(node, span)?;
@@ -127,11 +127,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// The flow variables and the stream variables (by name) of a connector instance.
     fn connector_parts(&mut self, node: NodeId, _span: Span) -> DResult<ConnectorParts> {
-        let order = self.nodes[node.0 as usize].order.clone();
+        let order = self.inst.nodes[node.0 as usize].order.clone();
         let (mut flows, mut streams) = (Vec::new(), Vec::new());
         for sid in order {
             if let Entry::Vars { dims, vars } = self.instantiate(sid)? {
-                let name = self.slots[sid.0 as usize].name.to_string();
+                let name = self.inst.slots[sid.0 as usize].name.to_string();
                 for (k, &v) in vars.iter().enumerate() {
                     if self.meta[v.index()].is_flow {
                         flows.push(v);
@@ -155,7 +155,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for (set, &span) in sets.iter().zip(spans) {
             let mut members = Vec::new();
             for e in set {
-                let Some(&node) = self.var_owner.get(&e.var) else {
+                let Some(&node) = self.inst.var_owner.get(&e.var) else {
                     continue;
                 };
                 let Ok((flows, streams)) = self.connector_parts(node, span) else {

@@ -94,11 +94,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for (n, e) in &args.named {
             a.named.push((n, self.eval(e, env)?, e.span));
         }
-        let saved_loops = std::mem::take(&mut self.loop_vars);
-        let saved_end = std::mem::take(&mut self.end_stack);
+        let saved_loops = std::mem::take(&mut self.ctx.loop_vars);
+        let saved_end = std::mem::take(&mut self.ctx.end_stack);
         let r = self.execute_function(&def, a, span);
-        self.loop_vars = saved_loops;
-        self.end_stack = saved_end;
+        self.ctx.loop_vars = saved_loops;
+        self.ctx.end_stack = saved_end;
         let Some(Val::Record(rv)) = r?.pop() else {
             return Err(Box::new(
                 Diagnostic::error("internal", "table object").at(span, "here"),

@@ -19,7 +19,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         is_flow: bool,
     ) -> DResult<Vec<FlatVar>> {
         let (decl, node) = {
-            let s = &self.slots[sid.0 as usize];
+            let s = &self.inst.slots[sid.0 as usize];
             (s.decl, s.node)
         };
         for (name, sub) in &modif.subs {
@@ -46,7 +46,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Err(Box::new(d));
             }
         }
-        let is_top = self.top == Some(node);
+        let is_top = self.inst.top == Some(node);
         let top_connector = !is_top && self.is_top_connector(node);
         let kind = match variability {
             Some(ast::Variability::Constant) => VarKind::Constant,
@@ -93,8 +93,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             },
             None => None,
         };
-        let is_stream =
-            self.slots[sid.0 as usize].clause.prefix.connection == Some(ast::Connection::Stream);
+        let is_stream = self.inst.slots[sid.0 as usize].clause.prefix.connection
+            == Some(ast::Connection::Stream);
         let implicit = rtc_annotation_flag(decl, "implicit");
         let fast = rtc_annotation_flag(decl, "fast");
         let mut out = Vec::with_capacity(count);
@@ -116,7 +116,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             });
             self.meta.push(VarMeta { is_flow, is_stream });
             if is_flow || is_stream {
-                self.var_owner.insert(id, node);
+                self.inst.var_owner.insert(id, node);
             }
             out.push(id);
             self.var_attributes(id, &m, ty, decl)?;
@@ -286,8 +286,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// A connector that is a direct component of the model: its inputs are the model's inputs.
     pub(super) fn is_top_connector(&self, node: NodeId) -> bool {
-        let n = &self.nodes[node.0 as usize];
-        n.is_connector && n.parent.is_some() && n.parent == self.top
+        let n = &self.inst.nodes[node.0 as usize];
+        n.is_connector && n.parent.is_some() && n.parent == self.inst.top
     }
 
     pub(super) fn attr_scalar(
@@ -347,9 +347,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut v = match &b.evaluated {
             Some(v) => v.clone(),
             None => {
-                let saved = std::mem::take(&mut self.loop_vars);
+                let saved = std::mem::take(&mut self.ctx.loop_vars);
                 let r = self.eval(b.expr, b.env);
-                self.loop_vars = saved;
+                self.ctx.loop_vars = saved;
                 r?
             }
         };

@@ -118,9 +118,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 at_initial = true;
             }
             _ => {
-                self.in_when = true;
+                self.ctx.in_when = true;
                 let r = self.eval_condition(cond, env, "a when-condition");
-                self.in_when = false;
+                self.ctx.in_when = false;
                 c = r?;
                 if !self.when_condition_shape(c) {
                     return Err(self.unsupported(
@@ -151,9 +151,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         if let ast::ExprKind::Ref(_) = cond.kind {
-            self.in_when = true;
+            self.ctx.in_when = true;
             let v = self.eval_arr(cond, env);
-            self.in_when = false;
+            self.ctx.in_when = false;
             let v = v?;
             if v.dims.len() == 1 {
                 types::boolean(&v, cond.span, "a when-condition")?;
@@ -182,8 +182,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let mut reinits = Vec::new();
         let mut assigns = Vec::new();
         let mut terminate = None;
-        self.in_when = true;
-        self.initial_const = Some(at_initial);
+        self.ctx.in_when = true;
+        self.ctx.initial_const = Some(at_initial);
         let r = self.when_body(
             body,
             env,
@@ -192,8 +192,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             &mut terminate,
             at_initial,
         );
-        self.in_when = false;
-        self.initial_const = None;
+        self.ctx.in_when = false;
+        self.ctx.initial_const = None;
         r?;
         self.flat.whens.push(crate::flat::When {
             condition: c,
