@@ -110,90 +110,99 @@ pub fn locate(z0: f64, z1: f64, d0: f64, d1: f64, h: f64, cubic: bool) -> f64 {
 struct RelationSearch {
     /// Per event: whether its relation changed in this round (since the restart).
     changed: Vec<bool>,
-    /// After the first cycle: the relations that had changed (set false, the iteration went on
-    /// from there).
-    restarted: Option<Vec<usize>>,
-    /// The relations searched and the next combination (bit i: the value of `movers[i]`).
-    search: Option<(Vec<usize>, u64)>,
+    phase: Phase,
+    /// Restarted: the relations set false; searching: the relations searched.
+    movers: Vec<usize>,
+    /// Searching: the next combination (bit i: the value of `movers[i]`).
+    next: u64,
+    /// The `(event, live value)` pairs that differ after the last solve (kept: an instant
+    /// allocates nothing once warm).
+    changes: Vec<(usize, bool)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Every relation takes its live value.
+    Plain,
+    /// It cycled once: the relations that had changed were set false.
+    Restarted,
+    /// It cycled again: combinations in turn.
+    Search,
 }
 
 impl RelationSearch {
     fn new(n: usize) -> RelationSearch {
         RelationSearch {
             changed: vec![false; n],
-            restarted: None,
-            search: None,
+            phase: Phase::Plain,
+            movers: Vec::new(),
+            next: 0,
+            changes: Vec::new(),
         }
     }
 
-    /// The relations settled (or a new round): forget the round's changes.
+    /// The relations settled (or a new instant): forget the round's changes.
     fn clear(&mut self) {
         self.changed.fill(false);
-        self.restarted = None;
-        self.search = None;
+        self.phase = Phase::Plain;
+        self.movers.clear();
     }
 
-    /// Sets the slots for the next solve, from the `(event, live value)` pairs that differ.
-    fn resolve(
-        &mut self,
-        changes: &[(usize, bool)],
-        slot: impl Fn(usize) -> usize,
-        mem: &mut [f64],
-    ) {
+    /// Sets the slots for the next solve, from [`Self::changes`].
+    fn resolve(&mut self, slot: impl Fn(usize) -> usize, mem: &mut [f64]) {
         let set = |mem: &mut [f64], k: usize, v: bool| mem[slot(k)] = if v { 1.0 } else { 0.0 };
-        let cycled = changes.iter().any(|&(k, _)| self.changed[k]);
-        if self.search.is_none() && cycled {
-            let now: Vec<usize> = (0..self.changed.len())
-                .filter(|&k| self.changed[k])
-                .collect();
-            match self.restarted.take() {
-                None => {
-                    // The first cycle: from rest (every relation that changed false), the
-                    // iteration goes on (one element sticks, another starts to slide).
-                    self.changed.fill(false);
-                    for &k in &now {
-                        set(mem, k, false);
-                    }
-                    for &(k, live) in changes {
-                        if !now.contains(&k) {
-                            set(mem, k, live);
-                            self.changed[k] = true;
-                        }
-                    }
-                    self.restarted = Some(now);
-                    return;
-                }
-                Some(mut movers) => {
-                    // It cycled again: the combinations of every relation that changed, all
-                    // false (tried) excepted.
-                    movers.extend(now);
-                    movers.sort_unstable();
-                    movers.dedup();
-                    self.search = Some((movers, 1));
+        let cycled = self.changes.iter().any(|&(k, _)| self.changed[k]);
+        if cycled && self.phase == Phase::Plain {
+            // The first cycle: from rest (every relation that changed false), the iteration
+            // goes on (one element sticks, another starts to slide).
+            self.movers.clear();
+            for k in 0..self.changed.len() {
+                if self.changed[k] {
+                    self.movers.push(k);
+                    self.changed[k] = false;
+                    set(mem, k, false);
                 }
             }
-        }
-        match &mut self.search {
-            Some((movers, next)) if movers.len() < 64 && *next < 1u64 << movers.len() => {
-                for &(k, live) in changes {
-                    if !movers.contains(&k) {
-                        set(mem, k, live);
-                    }
-                }
-                if !cycled && changes.iter().all(|(k, _)| !movers.contains(k)) {
-                    // The combination holds; others settle with it.
-                    return;
-                }
-                for (i, &k) in movers.iter().enumerate() {
-                    set(mem, k, *next >> i & 1 == 1);
-                }
-                *next += 1;
-            }
-            _ => {
-                for &(k, live) in changes {
+            for &(k, live) in &self.changes {
+                if !self.movers.contains(&k) {
                     set(mem, k, live);
                     self.changed[k] = true;
                 }
+            }
+            self.phase = Phase::Restarted;
+            return;
+        }
+        if cycled && self.phase == Phase::Restarted {
+            // It cycled again: the combinations of every relation that changed, all false
+            // (tried) excepted.
+            for k in 0..self.changed.len() {
+                if self.changed[k] && !self.movers.contains(&k) {
+                    self.movers.push(k);
+                }
+            }
+            self.movers.sort_unstable();
+            self.phase = Phase::Search;
+            self.next = 1;
+        }
+        let n = self.movers.len();
+        if self.phase == Phase::Search && n < 64 && self.next < 1u64 << n {
+            for &(k, live) in &self.changes {
+                if !self.movers.contains(&k) {
+                    set(mem, k, live);
+                }
+            }
+            if !cycled && self.changes.iter().all(|(k, _)| !self.movers.contains(k)) {
+                // The combination holds; others settle with it.
+                return;
+            }
+            for (i, &k) in self.movers.iter().enumerate() {
+                set(mem, k, self.next >> i & 1 == 1);
+            }
+            self.next += 1;
+        } else {
+            for &(k, live) in &self.changes {
+                set(mem, k, live);
+                self.changed[k] = true;
             }
         }
     }
@@ -257,6 +266,8 @@ pub struct Events<'p> {
     fired: Vec<usize>,
     /// The assertions' values (kept: a step allocates nothing).
     asserted: Vec<f64>,
+    /// The frozen relations' search at an instant (kept: a step allocates nothing).
+    relations: RelationSearch,
     /// Per warning-level assertion (`Plan::warnings`): the time of its first failure and
     /// at how many checks it failed.
     pub warned: Vec<(Option<f64>, u64)>,
@@ -333,6 +344,7 @@ impl<'p> Events<'p> {
             max_rounds: 0,
             terminated: None,
             has_at: plan.events.iter().any(|e| e.at),
+            relations: RelationSearch::new(plan.events.len()),
             pool: Vec::new(),
             due: Vec::new(),
             fired: Vec::new(),
@@ -499,7 +511,7 @@ impl<'p> Events<'p> {
         // (with the same pre values: relations and when-equations hold together with the
         // others); the next round starts when nothing moves and a discrete variable changed.
         let mut new_round = true;
-        let mut relations = RelationSearch::new(n);
+        self.relations.clear();
         loop {
             if round == crate::plan::EVENT_ITERATIONS {
                 self.recycle(z_before);
@@ -547,7 +559,7 @@ impl<'p> Events<'p> {
             // transition's `time >= t_start + waitTime` once `t_start := time`). Relations
             // hold at an instant with the rest (specification 8.5): one that moved is solved
             // with again in the same round.
-            let mut changes: Vec<(usize, bool)> = Vec::new();
+            self.relations.changes.clear();
             for k in 0..n {
                 let Some(slot) = self.frozen(k) else { continue };
                 let e = &p.events[k];
@@ -562,17 +574,26 @@ impl<'p> Events<'p> {
                     || (e.both && self.observes[k]);
                 let live = z[2 * n + k] != 0.0;
                 if resync && live != (mem[slot] != 0.0) {
-                    changes.push((k, live));
+                    self.relations.changes.push((k, live));
                 }
             }
-            if !changes.is_empty() {
-                relations.resolve(&changes, |k| self.frozen(k).unwrap(), mem);
+            if !self.relations.changes.is_empty() {
+                let events = &p.events;
+                self.relations.resolve(
+                    |k| {
+                        events[k]
+                            .relation
+                            .and_then(|r| r.slot)
+                            .map_or(0, |s| s.index())
+                    },
+                    mem,
+                );
                 self.recycle(z);
                 fire.clear();
                 new_round = false;
                 continue;
             }
-            relations.clear();
+            self.relations.clear();
             let now = self.conditions(&z);
             // The conditions of the events that just acted count as true from before: they
             // fire again only after going false.
