@@ -6,7 +6,7 @@
 use crate::common;
 
 use rtc::pipeline::Method;
-use rtc::plan::Status;
+use rtc::plan::{EventId, Status};
 use rtc::sim::{Outcome, RunSettings, Zeno};
 
 /// Analytic impact times of the bouncing ball (g = 9.81, e = 0.8, from 1 m).
@@ -378,7 +378,12 @@ fn chattering_ball_is_stopped_or_held() {
             match zeno {
                 Zeno::Stop => {
                     let (_, st) = stopped.expect("the run stopped");
-                    assert_eq!(st, Status::Chattering { event: 0 });
+                    assert_eq!(
+                        st,
+                        Status::Chattering {
+                            event: EventId::new(0)
+                        }
+                    );
                     assert_eq!(events.log.last().unwrap().outcome, Outcome::Stopped);
                 }
                 Zeno::Hold => {

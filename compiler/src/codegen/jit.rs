@@ -2,8 +2,9 @@
 
 use super::{base_flags, err, generate, CodegenError, NO_DETAIL};
 use crate::plan::Slot;
-use crate::plan::{kind, Status, StatusWord};
+use crate::plan::{kind, BlockId, EventId, Status, StatusWord};
 use crate::plan::{Plan, Stmt};
+use crate::symbolic::EntityVec;
 use cranelift_codegen::settings;
 use cranelift_jit::{JITBuilder, JITModule};
 use rustc_hash::FxHashMap;
@@ -23,7 +24,7 @@ pub struct Jit {
     /// Events: zero-crossing functions, the pre fill, each event's actions.
     zc: Option<OutputsFn>,
     pre: Option<ParametersFn>,
-    events: Vec<ParametersFn>,
+    events: EntityVec<EventId, ParametersFn>,
     /// The assertions' conditions (models with assertions).
     asserts: Option<OutputsFn>,
     /// Slots of the plan's variables; the scratch area follows.
@@ -36,7 +37,7 @@ pub struct Jit {
     /// Cranelift IR text of every function, when requested.
     pub clif: Vec<String>,
     residual_offset: usize,
-    block_sizes: FxHashMap<usize, usize>,
+    block_sizes: FxHashMap<BlockId, usize>,
     pub newton_max: u32,
     /// Slots checked for finiteness, in the interpreter's order.
     checked: Vec<Slot>,
@@ -215,15 +216,13 @@ impl Jit {
         match word.kind() {
             kind::OK => Status::Ok,
             kind::NOT_CONVERGED => {
-                let k = self.block_sizes.get(&detail).copied().unwrap_or(0);
+                let block = BlockId::new(detail);
+                let k = self.block_sizes.get(&block).copied().unwrap_or(0);
                 let base = self.residual_offset + 1;
                 let residual = mem[base..base + k]
                     .iter()
                     .fold(0.0f64, |m, x| m.max(x.abs()));
-                Status::NotConverged {
-                    block: detail,
-                    residual,
-                }
+                Status::NotConverged { block, residual }
             }
             kind::NON_FINITE if detail as i64 == NO_DETAIL => {
                 let var = self
@@ -237,7 +236,9 @@ impl Jit {
             kind::NON_FINITE => Status::NonFinite {
                 var: Slot::new(detail),
             },
-            _ => Status::Singular { block: detail },
+            _ => Status::Singular {
+                block: BlockId::new(detail),
+            },
         }
     }
 
@@ -284,7 +285,7 @@ impl Jit {
     }
 
     /// The actions of event `k`.
-    pub fn event_action(&self, mem: &mut [f64], k: usize) {
+    pub fn event_action(&self, mem: &mut [f64], k: EventId) {
         assert!(mem.len() >= self.slots + self.scratch);
         // SAFETY: as above.
         unsafe { (self.events[k])(mem.as_mut_ptr()) };

@@ -416,7 +416,7 @@ impl Lower<'_> {
             b.ins().brif(close, ok, &[], refuse, &[]);
             b.switch_to_block(refuse);
             b.seal_block(refuse);
-            let code = status_const(b, kind::NOT_CONVERGED, blk.index);
+            let code = status_const(b, kind::NOT_CONVERGED, blk.index.index());
             b.ins().return_(&[code]);
             b.switch_to_block(go);
             b.seal_block(go);
@@ -436,7 +436,7 @@ impl Lower<'_> {
         b.ins().brif(st, solved, &[], singular, &[]);
         b.switch_to_block(singular);
         b.seal_block(singular);
-        let code = status_const(b, kind::SINGULAR, blk.index);
+        let code = status_const(b, kind::SINGULAR, blk.index.index());
         b.ins().return_(&[code]);
         b.switch_to_block(solved);
         b.seal_block(solved);

@@ -43,8 +43,8 @@ use lower::Lower;
 pub use jit::{jit, Jit};
 pub use object::{object, ObjectCode, Target, TARGETS};
 
-use crate::plan::{kind, Assign, Plan, StatusWord, Stmt, TornBlock};
-use crate::symbolic::{CmpOp, ExprId, Func1, Func2};
+use crate::plan::{kind, Assign, EventId, Plan, StatusWord, Stmt, TornBlock};
+use crate::symbolic::{CmpOp, EntityVec, ExprId, Func1, Func2};
 
 type Node = crate::symbolic::Node<Slot>;
 use crate::plan::Slot;
@@ -376,7 +376,7 @@ struct Generated<M: Module> {
     /// Event functions (models with events).
     zc: Option<FuncId>,
     pre: Option<FuncId>,
-    event_fns: Vec<FuncId>,
+    event_fns: EntityVec<EventId, FuncId>,
     /// The assertions' conditions, 0/1 (models with assertions).
     asserts: Option<FuncId>,
     clif: Vec<String>,
@@ -537,7 +537,7 @@ fn generate<M: Module>(
     // of an event iteration (the discrete pre copies and the slots the events read as
     // pre(v)); `event<k>` runs event k's actions in order (assignments sorted, then
     // re-initialisations).
-    let actions: Vec<Vec<Assign>> = plan
+    let actions: EntityVec<EventId, Vec<Assign>> = plan
         .events
         .iter()
         .map(|e| {
@@ -554,7 +554,7 @@ fn generate<M: Module>(
         .collect();
     let mut zc = None;
     let mut pre = None;
-    let mut event_fns = Vec::new();
+    let mut event_fns = EntityVec::new();
     if !plan.events.is_empty() {
         let n = plan.events.len();
         let pieces: Vec<Piece> = plan
@@ -577,7 +577,7 @@ fn generate<M: Module>(
             .collect();
         let chunks = g.chunks("zc", pieces)?;
         zc = Some(g.entry("zc", &chunks, Entry::Outputs)?);
-        for (k, a) in actions.iter().enumerate() {
+        for (k, a) in actions.iter_enumerated() {
             let name = format!("event{k}");
             let chunks = g.chunks(&name, a.iter().map(Piece::Assign).collect())?;
             event_fns.push(g.entry(&name, &chunks, Entry::Parameters)?);

@@ -157,14 +157,14 @@ pub(super) fn systems(
     }
     (
         System {
-            equations: init_eqs,
+            equations: init_eqs.into(),
             unknowns: init_unknowns,
             step_size: None,
             parameter_values: Default::default(),
             trig_vars: Default::default(),
         },
         System {
-            equations: step_all,
+            equations: step_all.into(),
             unknowns: step_unknowns,
             step_size: None,
             parameter_values: Default::default(),

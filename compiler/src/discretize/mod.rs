@@ -321,7 +321,7 @@ pub fn discretize(
         pre_copies,
         discrete_pre,
         input_stages: b.input_stages,
-        events,
+        events: events.into(),
         time: b.time,
         step_start: layout.step_start,
         step_size: layout.step_size,

@@ -476,7 +476,7 @@ impl Description<'_> {
                 self.code.stack_events
             );
         }
-        for (k, e) in ev.iter().enumerate() {
+        for (k, e) in ev.iter_enumerated() {
             let _ = writeln!(
                 h,
                 "int32_t {p}_event{k}(double *mem); /* {} */",
@@ -487,7 +487,7 @@ impl Description<'_> {
             h,
             "static inline int32_t {p}_event(double *mem, int32_t k) {{\n    switch (k) {{"
         );
-        for k in 0..ev.len() {
+        for k in ev.keys() {
             let _ = writeln!(h, "    case {k}: return {p}_event{k}(mem);");
         }
         h.push_str("    default:\n        (void)mem;\n        return 0;\n    }\n}\n");

@@ -2,7 +2,7 @@
 //! loops, and the residual Jacobians by differentiation through the inner assignments
 //! (forward mode: d(inner)/d(tearing) are kept as tangent slots, so shared work stays shared).
 
-use super::{Assign, Newton, Output, Plan, PlanVar, SlotKind, Stmt, TornBlock};
+use super::{Assign, BlockId, Newton, Output, Plan, PlanVar, SlotKind, Stmt, TornBlock};
 use crate::diag::Diagnostic;
 use crate::structure::blt::{self, incidence};
 use crate::structure::tearing;
@@ -31,7 +31,7 @@ pub struct BuildOptions {
 /// What tearing found, for `rtc analyze`.
 #[derive(Clone, Debug)]
 pub struct BlockReport {
-    pub index: usize,
+    pub index: BlockId,
     pub size: usize,
     pub tearing: Vec<Slot>,
     pub residual_spans: Vec<crate::diag::Span>,
@@ -287,7 +287,7 @@ fn solve_system(
                 )),
             ));
         }
-        let index = *counter;
+        let index = BlockId::new(*counter);
         *counter += 1;
         let mut tb = torn_block(plan, system, &torn, index);
         let mut residual_text: Vec<String> = torn
@@ -376,7 +376,7 @@ fn torn_block(
     plan: &mut Plan,
     system: &System<Slot>,
     torn: &tearing::Torn<Slot>,
-    index: usize,
+    index: BlockId,
 ) -> TornBlock {
     let k = torn.tearing.len();
     let inner: Vec<Assign> = torn

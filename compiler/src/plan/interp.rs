@@ -214,7 +214,7 @@ fn exec_function(f: &FnTape, args: &[f64], regs: &mut Vec<f64>, outs: &mut [f64]
 enum Exec {
     Tape(Tape),
     Block {
-        index: usize,
+        index: super::BlockId,
         tearing: Vec<u32>,
         iteration: Tape,
         finish: Tape,
@@ -514,7 +514,7 @@ impl Interp {
     #[allow(clippy::too_many_arguments)]
     fn newton(
         &mut self,
-        index: usize,
+        index: super::BlockId,
         tearing: &[u32],
         iteration: &Tape,
         finish: &Tape,

@@ -18,6 +18,14 @@ crate::symbolic::entity!(
     Slot
 );
 
+crate::symbolic::entity!(
+    /// A torn block of the plan, numbered across the initial and the step system in the order
+    /// they are built: the detail of a Newton failure's or a singular Jacobian's status word.
+    BlockId
+);
+
+pub use crate::system::EventId;
+
 impl Slot {
     /// The slot of a step-system variable.
     pub fn of(v: crate::system::SysVar) -> Slot {
@@ -25,7 +33,7 @@ impl Slot {
     }
 }
 
-pub use status::{describe, kind, Status, StatusWord, EVENT_ITERATIONS, ZENO_STEPS};
+pub use status::{describe, kind, Status, StatusWord, Unsettled, EVENT_ITERATIONS, ZENO_STEPS};
 pub mod band;
 pub mod build;
 mod hoist;
@@ -77,7 +85,7 @@ pub struct Assign {
 
 #[derive(Clone, Debug)]
 pub struct TornBlock {
-    pub index: usize,
+    pub index: BlockId,
     pub tearing: Vec<Slot>,
     pub inner: Vec<Assign>,
     /// Derivatives of inner variables with respect to the tearing variables.
@@ -174,7 +182,7 @@ pub struct Plan {
     /// Input slots read at a stage time: (slot, main slot, offset in the step / h).
     pub input_stages: Vec<crate::system::StagedInput<Slot>>,
     /// State events (when-equations), over this plan's slots.
-    pub events: Vec<crate::system::Event<Slot>>,
+    pub events: EntityVec<EventId, crate::system::Event<Slot>>,
     /// The model's assertions (condition, message), checked after every step by the run loop.
     pub assertions: Vec<(ExprId, String)>,
     /// `assert` in `when initial()`, checked once after initialisation; a failure's index
@@ -354,7 +362,7 @@ impl Plan {
         (reads, writes)
     }
 
-    pub fn relation_observes(&self) -> Vec<bool> {
+    pub fn relation_observes(&self) -> EntityVec<EventId, bool> {
         // Reads and writes of each statement, once.
         let rw: Vec<(Vec<Slot>, Vec<Slot>)> = self
             .step
@@ -391,7 +399,7 @@ impl Plan {
     /// those actions (a transition's `fire = enableFire and time >= t_start + waitTime` waits
     /// for `when enableFire then t_start = time` — a when-equation holds together with the
     /// others).
-    pub fn event_ranks(&self) -> Vec<u32> {
+    pub fn event_ranks(&self) -> EntityVec<EventId, u32> {
         // Which statement computes each slot, and what it reads.
         let mut writer: rustc_hash::FxHashMap<Slot, usize> = Default::default();
         let mut reads: Vec<Vec<Slot>> = Vec::new();
@@ -410,7 +418,7 @@ impl Plan {
             .collect();
         let n = self.events.len();
         // The slots each event's condition depends on, within an instant's round.
-        let depends: Vec<rustc_hash::FxHashSet<Slot>> = self
+        let depends: EntityVec<EventId, rustc_hash::FxHashSet<Slot>> = self
             .events
             .iter()
             .map(|e| {
@@ -450,7 +458,7 @@ impl Plan {
             })
             .collect();
         // k feeds j when k's actions assign a slot j's condition depends on.
-        let feeds = |k: usize, j: usize| {
+        let feeds = |k: EventId, j: EventId| {
             k != j
                 && self.events[k]
                     .assigns
@@ -458,11 +466,19 @@ impl Plan {
                     .chain(&self.events[k].reinits)
                     .any(|(x, _)| depends[j].contains(x))
         };
-        let upstream: Vec<Vec<usize>> = (0..n)
-            .map(|j| (0..n).filter(|&k| feeds(k, j)).collect())
+        let upstream: EntityVec<EventId, Vec<EventId>> = self
+            .events
+            .keys()
+            .map(|j| self.events.keys().filter(|&k| feeds(k, j)).collect())
             .collect();
         // Longest chain of feeding events above each (a cycle is cut where it closes).
-        fn rank(j: usize, up: &[Vec<usize>], memo: &mut [Option<u32>], on: &mut [bool]) -> u32 {
+        type Table<T> = EntityVec<EventId, T>;
+        fn rank(
+            j: EventId,
+            up: &Table<Vec<EventId>>,
+            memo: &mut Table<Option<u32>>,
+            on: &mut Table<bool>,
+        ) -> u32 {
             if let Some(r) = memo[j] {
                 return r;
             }
@@ -477,9 +493,10 @@ impl Plan {
             memo[j] = Some(r);
             r
         }
-        let mut memo = vec![None; n];
-        let mut on = vec![false; n];
-        (0..n)
+        let mut memo = vec![None; n].into();
+        let mut on = vec![false; n].into();
+        self.events
+            .keys()
             .map(|j| rank(j, &upstream, &mut memo, &mut on))
             .collect()
     }

@@ -1,7 +1,7 @@
 //! What a step reports: the status codes of the step function's ABI, shared by the plan
 //! interpreter, the generated code and the run loop (the numbers are the C header's).
 
-use super::Plan;
+use super::{BlockId, EventId, Plan};
 use crate::plan::Slot;
 
 /// The outcome of a step (or of the initial solve).
@@ -10,12 +10,12 @@ pub enum Status {
     Ok,
     /// A Newton block did not converge within its iteration limit.
     NotConverged {
-        block: usize,
+        block: BlockId,
         residual: f64,
     },
     /// The Jacobian of a block was singular (a zero pivot).
     Singular {
-        block: usize,
+        block: BlockId,
     },
     /// A variable became infinite or NaN.
     NonFinite {
@@ -24,16 +24,16 @@ pub enum Status {
     /// An event came back faster than the step resolves (the chattering rule of
     /// [`crate::sim::Events`]; never returned by the step function itself).
     Chattering {
-        event: usize,
+        event: EventId,
     },
     /// The event iteration at an instant did not settle (never returned by the step
     /// function itself).
     EventIteration {
-        event: usize,
+        still: Unsettled,
     },
     /// `terminate` ran in an event's actions: the run ends after the step (not a failure).
     Terminated {
-        event: usize,
+        event: EventId,
     },
     /// An `assert` of the model was false after a step (checked by the run loop, not by the
     /// step function itself).
@@ -57,6 +57,16 @@ impl Status {
             Status::Assertion { .. } => kind::ASSERTION,
         }
     }
+}
+
+/// What still changed when an instant's event iteration ran out of rounds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Unsettled {
+    /// An event still firing.
+    Event(EventId),
+    /// A discrete-valued variable still changing: the index of its pair in
+    /// [`Plan::discrete_pre`].
+    Variable(usize),
 }
 
 /// The kinds of status, by number (the step function returns the first four; the run loop
@@ -126,15 +136,18 @@ pub fn describe(plan: &Plan, status: Status) -> String {
             format!("Newton iteration of block {block} did not converge in {} iterations (residual {residual:e})", plan.newton.max_iterations)
         }
         Status::Singular { block } => format!("the Jacobian of block {block} is singular"),
-        Status::EventIteration { event } if event < plan.events.len() => format!(
+        Status::EventIteration {
+            still: Unsettled::Event(event),
+        } => format!(
             "the event iteration did not settle in {EVENT_ITERATIONS} rounds (event {event}, `{}`, still firing)",
             plan.events[event].text
         ),
-        // Past the events: a discrete variable (`Plan::discrete_pre`) still changing.
-        Status::EventIteration { event } => format!(
+        Status::EventIteration {
+            still: Unsettled::Variable(d),
+        } => format!(
             "the event iteration did not settle in {EVENT_ITERATIONS} rounds (`{}` still changes)",
             plan.discrete_pre
-                .get(event - plan.events.len())
+                .get(d)
                 .map_or("?", |&(_, v)| plan.name_of(v))
         ),
         Status::Terminated { event } => format!(

@@ -2,7 +2,8 @@
 //! time events, and the event iteration of specification 8.6 at every instant.
 
 use super::Stepper;
-use crate::plan::{Plan, SlotKind, Status};
+use crate::plan::{EventId, Plan, SlotKind, Status, Unsettled};
+use crate::symbolic::EntityVec;
 use crate::system::SVarKind;
 
 /// One event as the log records it.
@@ -10,7 +11,7 @@ use crate::system::SVarKind;
 pub struct EventRecord {
     /// The located event time (deferred events: the end of the step that found them).
     pub time: f64,
-    pub index: usize,
+    pub index: EventId,
     pub condition: String,
     pub outcome: Outcome,
 }
@@ -61,7 +62,7 @@ pub enum Zeno {
 /// The chattering rule's finding: which event, when, and what it held.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chatter {
-    pub event: usize,
+    pub event: EventId,
     pub time: f64,
     /// Time since the event's previous occurrence.
     pub gap: f64,
@@ -109,15 +110,15 @@ pub fn locate(z0: f64, z1: f64, d0: f64, d1: f64, h: f64, cubic: bool) -> f64 {
 /// every relation's value). Bounded by the rounds of the instant, as every solve is.
 struct RelationSearch {
     /// Per event: whether its relation changed in this round (since the restart).
-    changed: Vec<bool>,
+    changed: EntityVec<EventId, bool>,
     phase: Phase,
     /// Restarted: the relations set false; searching: the relations searched.
-    movers: Vec<usize>,
+    movers: Vec<EventId>,
     /// Searching: the next combination (bit i: the value of `movers[i]`).
     next: u64,
     /// The `(event, live value)` pairs that differ after the last solve (kept: an instant
     /// allocates nothing once warm).
-    changes: Vec<(usize, bool)>,
+    changes: Vec<(EventId, bool)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -133,7 +134,7 @@ enum Phase {
 impl RelationSearch {
     fn new(n: usize) -> RelationSearch {
         RelationSearch {
-            changed: vec![false; n],
+            changed: vec![false; n].into(),
             phase: Phase::Plain,
             movers: Vec::new(),
             next: 0,
@@ -149,19 +150,22 @@ impl RelationSearch {
     }
 
     /// Sets the slots for the next solve, from [`Self::changes`].
-    fn resolve(&mut self, slot: impl Fn(usize) -> usize, mem: &mut [f64]) {
-        let set = |mem: &mut [f64], k: usize, v: bool| mem[slot(k)] = if v { 1.0 } else { 0.0 };
+    fn resolve(&mut self, slot: impl Fn(EventId) -> usize, mem: &mut [f64]) {
+        let set = |mem: &mut [f64], k: EventId, v: bool| mem[slot(k)] = if v { 1.0 } else { 0.0 };
         let cycled = self.changes.iter().any(|&(k, _)| self.changed[k]);
         if cycled && self.phase == Phase::Plain {
             // The first cycle: from rest (every relation that changed false), the iteration
             // goes on (one element sticks, another starts to slide).
             self.movers.clear();
-            for k in 0..self.changed.len() {
-                if self.changed[k] {
-                    self.movers.push(k);
-                    self.changed[k] = false;
-                    set(mem, k, false);
-                }
+            self.movers.extend(
+                self.changed
+                    .iter_enumerated()
+                    .filter(|(_, &c)| c)
+                    .map(|(k, _)| k),
+            );
+            for &k in &self.movers {
+                self.changed[k] = false;
+                set(mem, k, false);
             }
             for &(k, live) in &self.changes {
                 if !self.movers.contains(&k) {
@@ -175,8 +179,8 @@ impl RelationSearch {
         if cycled && self.phase == Phase::Restarted {
             // It cycled again: the combinations of every relation that changed, all false
             // (tried) excepted.
-            for k in 0..self.changed.len() {
-                if self.changed[k] && !self.movers.contains(&k) {
+            for (k, &c) in self.changed.iter_enumerated() {
+                if c && !self.movers.contains(&k) {
                     self.movers.push(k);
                 }
             }
@@ -245,25 +249,25 @@ pub struct Events<'p> {
     pub max_calls: u32,
     pub zeno: Zeno,
     /// Per event: the time of its last occurrence, and whether that one was close.
-    last: Vec<Option<(f64, bool, f64)>>,
+    last: EntityVec<EventId, Option<(f64, bool, f64)>>,
     /// Events no longer located (held), and the held (slot, value) pairs.
-    disabled: Vec<bool>,
+    disabled: EntityVec<EventId, bool>,
     held: Vec<(usize, f64)>,
     pub chatter: Option<Chatter>,
     /// Values of the discrete conditions after the last instant.
-    cond: Vec<bool>,
+    cond: EntityVec<EventId, bool>,
     /// The most rounds of the event iteration any instant needed.
     pub max_rounds: usize,
     /// `terminate` ran: (event, time).
-    pub terminated: Option<(usize, f64)>,
+    pub terminated: Option<(EventId, f64)>,
     /// Some event is a relation of time alone (its time is evaluated at each step's start).
     has_at: bool,
     /// Spare vectors for event function values.
     pool: Vec<Vec<f64>>,
     /// The time events due at the instant being handled, and those handled in this step
     /// (kept: a step allocates nothing once warm).
-    due: Vec<usize>,
-    fired: Vec<usize>,
+    due: Vec<EventId>,
+    fired: Vec<EventId>,
     /// The assertions' values (kept: a step allocates nothing).
     asserted: Vec<f64>,
     /// The frozen relations' search at an instant (kept: a step allocates nothing).
@@ -277,9 +281,9 @@ pub struct Events<'p> {
     /// The time tolerance of the current step (times closer than this are the same instant).
     tol: f64,
     /// Per event: a frozen relation that observes the model ([`Plan::relation_observes`]).
-    observes: Vec<bool>,
+    observes: EntityVec<EventId, bool>,
     /// Per event: its rank among conditions that become true together ([`Plan::event_ranks`]).
-    ranks: Vec<u32>,
+    ranks: EntityVec<EventId, u32>,
 }
 
 /// An event is close only when its gap shrank below this fraction of the one before.
@@ -323,6 +327,44 @@ pub fn step_bound<V: crate::symbolic::Var>(
     (timed + 1) * (located * each + 1 + end) + timed * r
 }
 
+/// The event values of one evaluation ([`Stepper::event_values`]), in the engines' buffer of
+/// three times the events: each event's zero-crossing function (or discrete condition as 0/1),
+/// then the time derivatives of those located by a cubic, then the live values (0/1) of the
+/// events' relations.
+struct Values {
+    buf: Vec<f64>,
+    n: usize,
+}
+
+impl Values {
+    /// No values (a step that needs none reads none).
+    fn none() -> Values {
+        Values {
+            buf: Vec::new(),
+            n: 0,
+        }
+    }
+
+    /// Event `k`'s zero-crossing function (or its discrete condition, 0/1).
+    fn z(&self, k: EventId) -> f64 {
+        self.buf[k.index()]
+    }
+
+    fn set_z(&mut self, k: EventId, z: f64) {
+        self.buf[k.index()] = z;
+    }
+
+    /// The time derivative of event `k`'s function (events located by a cubic).
+    fn slope(&self, k: EventId) -> f64 {
+        self.buf[self.n + k.index()]
+    }
+
+    /// The live value of event `k`'s relation.
+    fn live(&self, k: EventId) -> bool {
+        self.buf[2 * self.n + k.index()] != 0.0
+    }
+}
+
 /// Event rows kept between two takes at most (a run that records more drops the rest: the
 /// frame rows go on).
 const MAX_EVENT_ROWS: usize = 1 << 20;
@@ -336,11 +378,11 @@ impl<'p> Events<'p> {
             calls: 0,
             max_calls: 0,
             zeno: Zeno::Stop,
-            last: vec![None; plan.events.len()],
-            disabled: vec![false; plan.events.len()],
+            last: vec![None; plan.events.len()].into(),
+            disabled: vec![false; plan.events.len()].into(),
             held: Vec::new(),
             chatter: None,
-            cond: vec![false; plan.events.len()],
+            cond: vec![false; plan.events.len()].into(),
             max_rounds: 0,
             terminated: None,
             has_at: plan.events.iter().any(|e| e.at),
@@ -377,17 +419,18 @@ impl<'p> Events<'p> {
     /// The zero-crossing functions (0 for events that have none; discrete conditions as 0/1),
     /// then their time derivatives where the location is cubic, then the live values of the
     /// events' relations (0/1).
-    fn values(&mut self, it: &mut dyn Stepper, mem: &[f64]) -> Vec<f64> {
+    fn values(&mut self, it: &mut dyn Stepper, mem: &[f64]) -> Values {
         // Buffers are reused: a step without an event allocates nothing.
-        let mut z = self.pool.pop().unwrap_or_default();
-        z.clear();
-        z.resize(3 * self.plan.events.len(), 0.0);
-        it.event_values(self.plan, mem, &mut z);
-        z
+        let n = self.plan.events.len();
+        let mut buf = self.pool.pop().unwrap_or_default();
+        buf.clear();
+        buf.resize(3 * n, 0.0);
+        it.event_values(self.plan, mem, &mut buf);
+        Values { buf, n }
     }
 
-    fn recycle(&mut self, z: Vec<f64>) {
-        self.pool.push(z);
+    fn recycle(&mut self, z: Values) {
+        self.pool.push(z.buf);
     }
 
     /// Spare value vectors kept for reuse (bounded: steps do not allocate once warm).
@@ -396,13 +439,13 @@ impl<'p> Events<'p> {
     }
 
     /// Whether event `k` is located from its zero-crossing function.
-    fn located(&self, k: usize) -> bool {
+    fn located(&self, k: EventId) -> bool {
         let e = &self.plan.events[k];
         !self.disabled[k] && e.sample.is_none() && !e.initial && e.discrete.is_none() && !e.at
     }
 
     /// The slot of the relation event `k` keeps frozen, if it is one.
-    fn frozen(&self, k: usize) -> Option<usize> {
+    fn frozen(&self, k: EventId) -> Option<usize> {
         self.plan.events[k]
             .relation
             .and_then(|r| r.slot)
@@ -413,19 +456,18 @@ impl<'p> Events<'p> {
     /// (`mem`: the memory at the end, where a frozen relation's slot still has its old value):
     /// a frozen relation whose live value differs from its slot, or a when-condition that
     /// became true.
-    fn crossed(&self, k: usize, z0: &[f64], z1: &[f64], mem: &[f64]) -> bool {
+    fn crossed(&self, k: EventId, z0: &Values, z1: &Values, mem: &[f64]) -> bool {
         if !self.located(k) {
             return false;
         }
-        let n = self.plan.events.len();
         match self.frozen(k) {
-            Some(slot) => (z1[2 * n + k] != 0.0) != (mem[slot] != 0.0),
-            None if self.plan.events[k].both => (z0[k] > 0.0) != (z1[k] > 0.0),
-            None => !self.active(k, z0[k]) && self.active(k, z1[k]),
+            Some(slot) => z1.live(k) != (mem[slot] != 0.0),
+            None if self.plan.events[k].both => (z0.z(k) > 0.0) != (z1.z(k) > 0.0),
+            None => !self.active(k, z0.z(k)) && self.active(k, z1.z(k)),
         }
     }
 
-    fn active(&self, k: usize, z: f64) -> bool {
+    fn active(&self, k: EventId, z: f64) -> bool {
         if !self.located(k) {
             return false;
         }
@@ -439,7 +481,7 @@ impl<'p> Events<'p> {
 
     /// The actions of event `k`: the assignments in their sorted order, then the
     /// re-initialisations.
-    fn apply(&mut self, it: &mut dyn Stepper, k: usize, mem: &mut [f64], te: f64) {
+    fn apply(&mut self, it: &mut dyn Stepper, k: EventId, mem: &mut [f64], te: f64) {
         it.event_action(self.plan, mem, k);
         if self.plan.events[k].terminate.is_some() && self.terminated.is_none() {
             self.terminated = Some((k, te));
@@ -448,15 +490,13 @@ impl<'p> Events<'p> {
 
     /// The when-conditions' values in `z` (from [`Self::values`]): the discrete conditions,
     /// and the relations of time scheduled as time events.
-    fn conditions(&self, z: &[f64]) -> Vec<bool> {
-        let n = self.plan.events.len();
+    fn conditions(&self, z: &Values) -> EntityVec<EventId, bool> {
         self.plan
             .events
-            .iter()
-            .enumerate()
+            .iter_enumerated()
             .map(|(k, e)| match (e.discrete, e.relation) {
-                (Some(_), _) => z[k] != 0.0,
-                (None, Some(r)) if r.slot.is_none() => z[2 * n + k] != 0.0,
+                (Some(_), _) => z.z(k) != 0.0,
+                (None, Some(r)) if r.slot.is_none() => z.live(k),
                 _ => false,
             })
             .collect()
@@ -472,16 +512,14 @@ impl<'p> Events<'p> {
     }
 
     /// The conditions in `now` that are true and were not at the last instant.
-    fn edges(&self, now: &[bool]) -> Vec<usize> {
-        (0..now.len())
-            .filter(|&j| now[j] && !self.cond[j])
-            .collect()
+    fn edges(&self, now: &EntityVec<EventId, bool>) -> Vec<EventId> {
+        now.keys().filter(|&j| now[j] && !self.cond[j]).collect()
     }
 
     /// [`Self::edges`] at the end of a step, without the relations of time: their time
     /// events act at their times.
-    fn step_edges(&self, now: &[bool]) -> Vec<usize> {
-        (0..now.len())
+    fn step_edges(&self, now: &EntityVec<EventId, bool>) -> Vec<EventId> {
+        now.keys()
             .filter(|&j| now[j] && !self.cond[j] && !self.plan.events[j].at)
             .collect()
     }
@@ -494,17 +532,16 @@ impl<'p> Events<'p> {
     fn instant(
         &mut self,
         it: &mut dyn Stepper,
-        first: &[usize],
+        first: &[EventId],
         mem: &mut [f64],
         te: f64,
         outcome: Outcome,
     ) -> Status {
         let p = self.plan;
-        let n = p.events.len();
         self.row(it, mem, te);
         let mut z_before = self.values(it, mem);
-        let mut acted: Vec<usize> = first.to_vec();
-        let mut fire: Vec<usize> = first.to_vec();
+        let mut acted: Vec<EventId> = first.to_vec();
+        let mut fire: Vec<EventId> = first.to_vec();
         let mut round = 0;
         // A round starts with pre(v) := v; within it the model is solved again with the frozen
         // relations that moved and the when-clauses whose conditions its solution made true
@@ -515,12 +552,18 @@ impl<'p> Events<'p> {
         loop {
             if round == crate::plan::EVENT_ITERATIONS {
                 self.recycle(z_before);
-                let event = match (fire.first(), self.unsettled(mem)) {
-                    (Some(&k), _) => k,
-                    (None, Some(d)) => n + d,
-                    (None, None) => 0,
+                let still = match (fire.first(), self.unsettled(mem)) {
+                    (Some(&k), _) => Unsettled::Event(k),
+                    (None, Some(d)) => Unsettled::Variable(d),
+                    // Only relations still moving: named as the first event (or the first
+                    // discrete variable).
+                    (None, None) => p
+                        .events
+                        .keys()
+                        .next()
+                        .map_or(Unsettled::Variable(0), Unsettled::Event),
                 };
-                return Status::EventIteration { event };
+                return Status::EventIteration { still };
             }
             if new_round {
                 it.event_pre(p, mem);
@@ -560,7 +603,7 @@ impl<'p> Events<'p> {
             // hold at an instant with the rest (specification 8.5): one that moved is solved
             // with again in the same round.
             self.relations.changes.clear();
-            for k in 0..n {
+            for k in p.events.keys() {
                 let Some(slot) = self.frozen(k) else { continue };
                 let e = &p.events[k];
                 // A relation whose event acted has its new value at the instant (the located
@@ -570,9 +613,9 @@ impl<'p> Events<'p> {
                 // switch (an ideal diode's s, a voltage off and a current on, about zero at
                 // the instant), and keeps the value the event gave it.
                 let resync = !acted.contains(&k)
-                    || (e.at && (z[k] - te).abs() > self.tol)
+                    || (e.at && (z.z(k) - te).abs() > self.tol)
                     || (e.both && self.observes[k]);
-                let live = z[2 * n + k] != 0.0;
+                let live = z.live(k);
                 if resync && live != (mem[slot] != 0.0) {
                     self.relations.changes.push((k, live));
                 }
@@ -602,13 +645,13 @@ impl<'p> Events<'p> {
             }
             fire = self.edges(&now);
             // Located when-conditions the actions moved across their threshold.
-            for j in 0..n {
+            for j in p.events.keys() {
                 if self.frozen(j).is_none()
                     && !p.events[j].both
                     && !acted.contains(&j)
                     && !fire.contains(&j)
-                    && !self.active(j, z_before[j])
-                    && self.active(j, z[j])
+                    && !self.active(j, z_before.z(j))
+                    && self.active(j, z.z(j))
                 {
                     fire.push(j);
                 }
@@ -619,7 +662,7 @@ impl<'p> Events<'p> {
                 fire.retain(|&j| self.ranks[j] == low);
             }
             let mut now = now;
-            for (j, c) in now.iter_mut().enumerate() {
+            for (j, c) in now.iter_mut_enumerated() {
                 if *c && !self.cond[j] && !fire.contains(&j) {
                     *c = false;
                 }
@@ -648,22 +691,24 @@ impl<'p> Events<'p> {
     /// the samples due then and the relations of time whose time has come, and settles the
     /// discrete variables (`pre(v)` is the start value before it).
     pub fn initial(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t0: f64) -> Status {
-        let n = self.plan.events.len();
+        let p = self.plan;
         let z = self.values(it, mem);
-        for k in 0..n {
+        for k in p.events.keys() {
             if let Some(slot) = self.frozen(k) {
-                mem[slot] = if z[2 * n + k] != 0.0 { 1.0 } else { 0.0 };
+                mem[slot] = if z.live(k) { 1.0 } else { 0.0 };
             }
         }
         self.recycle(z);
         let z = self.values(it, mem);
         self.cond = self.conditions(&z);
         // Time events of relations whose time has come (T <= t0) set their after-value.
-        let first: Vec<usize> = (0..n)
+        let first: Vec<EventId> = p
+            .events
+            .keys()
             .filter(|&k| {
-                let e = &self.plan.events[k];
+                let e = &p.events[k];
                 e.initial
-                    || (e.at && self.frozen(k).is_some() && z[k] <= t0)
+                    || (e.at && self.frozen(k).is_some() && z.z(k) <= t0)
                     || e.sample
                         .is_some_and(|(start, interval)| (start - t0).abs() <= 1e-9 * interval)
             })
@@ -722,10 +767,10 @@ impl<'p> Events<'p> {
 
     /// When time event `k` is next due after `t` (beyond the tolerance): a sample's next tick,
     /// a relation of time's time (in `z`, the event values at t); `None` for other events.
-    fn due_time(&self, z: &[f64], k: usize, t: f64, tol: f64) -> Option<f64> {
+    fn due_time(&self, z: &Values, k: EventId, t: f64, tol: f64) -> Option<f64> {
         let e = &self.plan.events[k];
         if e.at {
-            return (z[k] > t + tol).then_some(z[k]);
+            return (z.z(k) > t + tol).then_some(z.z(k));
         }
         let (start, interval) = e.sample?;
         let mut j = if start > t + tol {
@@ -742,14 +787,16 @@ impl<'p> Events<'p> {
     /// The earliest time in (t, end] at which time events are due, with every event due then
     /// (within the tolerance: simultaneous samples, three switches closing at one time) in
     /// `self.due`; `z` has the event values at t.
-    fn time_events(&mut self, z: &[f64], t: f64, end: f64, tol: f64) -> Option<f64> {
-        let n = self.plan.events.len();
-        let first = (0..n)
+    fn time_events(&mut self, z: &Values, t: f64, end: f64, tol: f64) -> Option<f64> {
+        let p = self.plan;
+        let first = p
+            .events
+            .keys()
             .filter_map(|k| self.due_time(z, k, t, tol))
             .filter(|&te| te <= end + tol)
             .min_by(f64::total_cmp)?;
         self.due.clear();
-        for k in 0..n {
+        for k in p.events.keys() {
             if self
                 .due_time(z, k, t, tol)
                 .is_some_and(|te| (te - first).abs() <= tol)
@@ -818,7 +865,7 @@ impl<'p> Events<'p> {
             let z = if self.has_at {
                 self.values(it, mem)
             } else {
-                Vec::new()
+                Values::none()
             };
             let found = self.time_events(&z, cur, end, tol);
             if self.has_at {
@@ -845,7 +892,7 @@ impl<'p> Events<'p> {
                 let z = self.values(it, mem);
                 due.retain(|&k| {
                     let e = &self.plan.events[k];
-                    !e.at || e.both || (!self.cond[k] && z[k] <= te + tol)
+                    !e.at || e.both || (!self.cond[k] && z.z(k) <= te + tol)
                 });
                 self.recycle(z);
             }
@@ -867,18 +914,18 @@ impl<'p> Events<'p> {
     /// changed without an event (an instant at the end).
     fn step_state(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
         let end = t + h;
-        let n = self.plan.events.len();
+        let p = self.plan;
         let mut cur = t;
         // The event just handled, and its function's value past the crossing: at the located
         // time its function is only approximately zero, and it must not fire again there.
-        let mut just: Option<(usize, f64)> = None;
-        let mut located_here: Vec<usize> = Vec::new();
+        let mut just: Option<(EventId, f64)> = None;
+        let mut located_here: Vec<EventId> = Vec::new();
         loop {
             // From t the rest is h itself (bitwise what a step without events gets).
             let rest = if cur == t { h } else { end - cur };
             let mut z0 = self.values(it, mem);
             if let Some((k, zk)) = just {
-                z0[k] = zk;
+                z0.set_z(k, zk);
             }
             self.snapshot.clear();
             self.snapshot.extend_from_slice(mem);
@@ -888,7 +935,11 @@ impl<'p> Events<'p> {
                 return st;
             }
             let z1 = self.values(it, mem);
-            let crossed: Vec<usize> = (0..n).filter(|&k| self.crossed(k, &z0, &z1, mem)).collect();
+            let crossed: Vec<EventId> = p
+                .events
+                .keys()
+                .filter(|&k| self.crossed(k, &z0, &z1, mem))
+                .collect();
             if crossed.is_empty() || located_here.len() == LOCATED_PER_STEP {
                 // No event (or no more located in this step): still an instant at the end for
                 // the events that crossed, the conditions that became true, and the discrete
@@ -909,15 +960,15 @@ impl<'p> Events<'p> {
             }
             // One interpolation per crossed function: regula falsi, or the inverse cubic
             // Hermite for methods of order 3 and more. The earliest is handled.
-            let cubic = |k: usize| self.plan.events[k].dz.is_some();
-            let located = |k: usize| {
-                if self.plan.events[k].jump {
+            let cubic = |k: EventId| p.events[k].dz.is_some();
+            let located = |k: EventId| {
+                if p.events[k].jump {
                     1.0
                 } else {
-                    locate(z0[k], z1[k], z0[n + k], z1[n + k], rest, cubic(k))
+                    locate(z0.z(k), z1.z(k), z0.slope(k), z1.slope(k), rest, cubic(k))
                 }
             };
-            let thetas: Vec<(usize, f64)> = crossed.iter().map(|&k| (k, located(k))).collect();
+            let thetas: Vec<(EventId, f64)> = crossed.iter().map(|&k| (k, located(k))).collect();
             let (k, theta) = thetas
                 .iter()
                 .copied()
@@ -925,14 +976,14 @@ impl<'p> Events<'p> {
                 .expect("some event crossed");
             // Events located within a millionth of the step of the earliest happen at its
             // instant together (the diodes of a bridge commutating at a zero of the source).
-            let mut together: Vec<usize> = vec![k];
+            let mut together: Vec<EventId> = vec![k];
             together.extend(
                 thetas
                     .iter()
                     .filter(|&&(j, th)| j != k && th - theta <= SIMULTANEOUS)
                     .map(|&(j, _)| j),
             );
-            let zk = z1[k];
+            let zk = z1.z(k);
             self.recycle(z1);
             // An event at the end of the step ends it there.
             let mut te = if theta >= 1.0 {
@@ -957,8 +1008,8 @@ impl<'p> Events<'p> {
                 // meaning with the switch, and a when-condition acts on its own edge).
                 let observer = self.frozen(k).is_some() && self.observes[k];
                 while observer && !self.crossed(k, &z0, &ze, mem) && te < end {
-                    let th = if ze[k] != zk {
-                        (ze[k] / (ze[k] - zk)).clamp(0.0, 1.0)
+                    let th = if ze.z(k) != zk {
+                        (ze.z(k) / (ze.z(k) - zk)).clamp(0.0, 1.0)
                     } else {
                         1.0
                     };
@@ -1026,7 +1077,7 @@ impl<'p> Events<'p> {
 
     /// Event `k`, handled at `te`, chatters: stop, or hold its states at their values just
     /// after the event (in `self.snapshot`) from the end of this step on.
-    fn chattering(&mut self, k: usize, te: f64, gap: f64, mem: &mut [f64]) -> Status {
+    fn chattering(&mut self, k: EventId, te: f64, gap: f64, mem: &mut [f64]) -> Status {
         let p = self.plan;
         let mut slots: Vec<usize> = p.events[k]
             .reinits

@@ -6,8 +6,8 @@ use crate::diag::Diagnostic;
 use crate::flat::VarKind;
 use crate::plan::interp::Interp;
 use crate::plan::Slot;
-use crate::plan::Status;
 use crate::plan::{self, Plan};
+use crate::plan::{EventId, Status};
 use crate::system::SVarKind;
 
 mod events;
@@ -188,7 +188,7 @@ pub trait Stepper {
         }
     }
     /// Event `k`'s actions, in order: the sorted assignments, then the re-initialisations.
-    fn event_action(&mut self, plan: &Plan, mem: &mut [f64], k: usize) {
+    fn event_action(&mut self, plan: &Plan, mem: &mut [f64], k: EventId) {
         let e = &plan.events[k];
         for &(x, ex) in e.assigns.iter().chain(&e.reinits) {
             mem[x.index()] = eval_at(plan, mem, ex);
@@ -251,7 +251,7 @@ impl Stepper for crate::codegen::Jit {
     fn event_pre(&mut self, _plan: &Plan, mem: &mut [f64]) {
         crate::codegen::Jit::event_pre(self, mem)
     }
-    fn event_action(&mut self, _plan: &Plan, mem: &mut [f64], k: usize) {
+    fn event_action(&mut self, _plan: &Plan, mem: &mut [f64], k: EventId) {
         crate::codegen::Jit::event_action(self, mem, k)
     }
 }

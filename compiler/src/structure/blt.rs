@@ -7,24 +7,24 @@
 
 use super::matching::{maximum_matching, UNMATCHED};
 use crate::diag::Diagnostic;
-use crate::symbolic::{Arena, Node, Var};
+use crate::symbolic::{Arena, EntityVec, Node, Var};
 
-use crate::system::{SEquation, System};
+use crate::system::{SEquation, SysEq, System};
 use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
 
-/// One block: equations (indices into the system) and the unknowns they determine, paired by
-/// the matching (`equations[i]` is matched to `unknowns[i]`).
+/// One block: equations of the system and the unknowns they determine, paired by the matching
+/// (`equations[i]` is matched to `unknowns[i]`).
 #[derive(Clone, Debug)]
 pub struct Block<V: Var> {
-    pub equations: Vec<usize>,
+    pub equations: Vec<SysEq>,
     pub unknowns: Vec<V>,
 }
 
 /// The unknowns of `system` each equation contains.
-pub fn incidence<V: Var>(arena: &Arena<V>, system: &System<V>) -> Vec<Vec<V>> {
+pub fn incidence<V: Var>(arena: &Arena<V>, system: &System<V>) -> EntityVec<SysEq, Vec<V>> {
     let unknown: rustc_hash::FxHashSet<V> = system.unknowns.iter().copied().collect();
-    let mut out = Vec::with_capacity(system.equations.len());
+    let mut out = EntityVec::from(Vec::with_capacity(system.equations.len()));
     let mut leaves = Vec::new();
     for eq in &system.equations {
         leaves.clear();
@@ -69,8 +69,11 @@ pub fn blt<V: Var>(
             .filter(|&c| m.col_to_row[c] == UNMATCHED)
             .map(|c| names(system.unknowns[c]))
             .collect();
-        let unmatched_eqs: Vec<usize> =
-            (0..neq).filter(|&r| m.row_to_col[r] == UNMATCHED).collect();
+        // The matching's rows are the system's equations, in order.
+        let unmatched_eqs: Vec<SysEq> = (0..neq)
+            .filter(|&r| m.row_to_col[r] == UNMATCHED)
+            .map(SysEq::new)
+            .collect();
         let mut d = Diagnostic::error(
             "singular",
             format!(
@@ -125,14 +128,14 @@ pub fn blt<V: Var>(
     let sccs = petgraph::algo::tarjan_scc(&g);
     let mut blocks = Vec::with_capacity(sccs.len());
     for scc in sccs {
-        let mut eqs: Vec<usize> = scc.iter().map(|&n| g[n]).collect();
-        eqs.sort_unstable();
-        let unknowns = eqs
+        let mut rows: Vec<usize> = scc.iter().map(|&n| g[n]).collect();
+        rows.sort_unstable();
+        let unknowns = rows
             .iter()
-            .map(|&e| system.unknowns[m.row_to_col[e]])
+            .map(|&r| system.unknowns[m.row_to_col[r]])
             .collect();
         blocks.push(Block {
-            equations: eqs,
+            equations: rows.into_iter().map(SysEq::new).collect(),
             unknowns,
         });
     }

@@ -9,9 +9,9 @@
 //! k×k linear solve per iteration instead of one of the block's full size.
 
 use crate::symbolic::diff::linear;
-use crate::symbolic::{Arena, ExprId, Var};
+use crate::symbolic::{Arena, EntityVec, ExprId, Var};
 
-use crate::system::System;
+use crate::system::{SysEq, System};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::blt::Block;
@@ -19,8 +19,7 @@ use super::blt::Block;
 /// An equation of a torn loop solved for one of its unknowns.
 #[derive(Clone, Copy, Debug)]
 pub struct Solved<V: Var> {
-    /// Its index in the system.
-    pub eq: usize,
+    pub eq: SysEq,
     pub var: V,
     pub expr: ExprId,
 }
@@ -32,7 +31,7 @@ pub struct Torn<V: Var> {
     pub tearing: Vec<V>,
     /// The inner equations, solved in order.
     pub inner: Vec<Solved<V>>,
-    pub residuals: Vec<usize>,
+    pub residuals: Vec<SysEq>,
 }
 
 /// Whether equation `eq` can be solved for `v` symbolically; the solution if so. Solutions
@@ -41,7 +40,7 @@ pub struct Torn<V: Var> {
 pub fn solve_for<V: Var>(
     ar: &mut Arena<V>,
     system: &System<V>,
-    eq: usize,
+    eq: SysEq,
     v: V,
     block: &FxHashSet<V>,
 ) -> Option<ExprId> {
@@ -223,7 +222,7 @@ pub fn tear<V: Var>(
     ar: &mut Arena<V>,
     system: &System<V>,
     block: &Block<V>,
-    incidence: &[Vec<V>],
+    incidence: &EntityVec<SysEq, Vec<V>>,
     guard: Guard,
 ) -> Torn<V> {
     tear_with(ar, system, block, incidence, &[], guard)
@@ -267,7 +266,7 @@ pub fn tear_with<V: Var>(
     ar: &mut Arena<V>,
     system: &System<V>,
     block: &Block<V>,
-    incidence: &[Vec<V>],
+    incidence: &EntityVec<SysEq, Vec<V>>,
     forced: &[V],
     guard: Guard,
 ) -> Torn<V> {
@@ -492,7 +491,7 @@ pub fn minimum_tearing<V: Var>(
     ar: &mut Arena<V>,
     system: &System<V>,
     block: &Block<V>,
-    incidence: &[Vec<V>],
+    incidence: &EntityVec<SysEq, Vec<V>>,
     max_k: usize,
 ) -> Option<Vec<V>> {
     let n = block.unknowns.len();
@@ -655,7 +654,11 @@ mod tests {
         .expect("regular");
         assert_eq!(blocks.len(), 1);
         let inc = incidence(&ar, &sys);
-        let solves_i = |torn: &Torn<SysVar>| torn.inner.iter().any(|s| s.var == i && s.eq == 0);
+        let solves_i = |torn: &Torn<SysVar>| {
+            torn.inner
+                .iter()
+                .any(|s| s.var == i && s.eq == SysEq::new(0))
+        };
         let off = tear_with(&mut ar, &sys, &blocks[0], &inc, &[t], Guard::Loop);
         assert!(
             solves_i(&off),
@@ -664,7 +667,7 @@ mod tests {
         );
         let varying = tear_with(&mut ar, &sys, &blocks[0], &inc, &[t], Guard::Varying);
         assert!(!solves_i(&varying));
-        assert!(varying.tearing.contains(&i) || varying.residuals.contains(&0));
+        assert!(varying.tearing.contains(&i) || varying.residuals.contains(&SysEq::new(0)));
     }
 
     #[test]
@@ -703,8 +706,8 @@ mod tests {
             step_size: Some(h),
             ..system(&[(xe, rhs)], vec![x, d])
         };
-        assert!(solve_for(&mut ar, &sys, 0, x, &Default::default()).is_some());
-        assert!(solve_for(&mut ar, &sys, 0, d, &Default::default()).is_none());
+        assert!(solve_for(&mut ar, &sys, SysEq::new(0), x, &Default::default()).is_some());
+        assert!(solve_for(&mut ar, &sys, SysEq::new(0), d, &Default::default()).is_none());
     }
 
     #[test]
@@ -719,9 +722,9 @@ mod tests {
             parameter_values: [(a, 0.0)].into_iter().collect(),
             ..system(&[(ye, rhs)], vec![y, d])
         };
-        assert!(solve_for(&mut ar, &sys, 0, d, &Default::default()).is_none());
+        assert!(solve_for(&mut ar, &sys, SysEq::new(0), d, &Default::default()).is_none());
         sys.parameter_values.insert(a, 1.0);
-        assert!(solve_for(&mut ar, &sys, 0, d, &Default::default()).is_some());
+        assert!(solve_for(&mut ar, &sys, SysEq::new(0), d, &Default::default()).is_some());
     }
 
     #[test]
@@ -748,8 +751,15 @@ mod tests {
             ..system(&[(taue, rhs), (taue, rhs2)], vec![tau, i, psi])
         };
         let in_loop: FxHashSet<SysVar> = [i, psi].into_iter().collect();
-        assert!(solve_for(&mut ar, &sys, 0, psi, &in_loop).is_none());
-        assert!(solve_for(&mut ar, &sys, 0, psi, &[psi].into_iter().collect()).is_some());
-        assert!(solve_for(&mut ar, &sys, 1, psi, &in_loop).is_some());
+        assert!(solve_for(&mut ar, &sys, SysEq::new(0), psi, &in_loop).is_none());
+        assert!(solve_for(
+            &mut ar,
+            &sys,
+            SysEq::new(0),
+            psi,
+            &[psi].into_iter().collect()
+        )
+        .is_some());
+        assert!(solve_for(&mut ar, &sys, SysEq::new(1), psi, &in_loop).is_some());
     }
 }

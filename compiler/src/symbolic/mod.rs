@@ -47,6 +47,13 @@ macro_rules! entity {
         }
 
         $crate::symbolic::index_methods!($name);
+
+        /// The position, as the tables, logs and generated names number it.
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
     };
 }
 

@@ -51,6 +51,14 @@ impl<K: Var, V> EntityVec<K, V> {
         self.items.iter().enumerate().map(|(i, v)| (K::new(i), v))
     }
 
+    /// Every (entity, value) pair, in order, the values mutable.
+    pub fn iter_mut_enumerated(&mut self) -> impl Iterator<Item = (K, &mut V)> + '_ {
+        self.items
+            .iter_mut()
+            .enumerate()
+            .map(|(i, v)| (K::new(i), v))
+    }
+
     pub fn get(&self, k: K) -> Option<&V> {
         self.items.get(k.index())
     }

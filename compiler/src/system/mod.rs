@@ -24,6 +24,16 @@ crate::symbolic::entity!(
     /// function's memory), and what `Node::Var` means in its arena.
     SysVar
 );
+crate::symbolic::entity!(
+    /// An equation of a step-system [`System`] (the initial or the step system): an index
+    /// into its `equations`, what BLT blocks and tearing name.
+    SysEq
+);
+crate::symbolic::entity!(
+    /// An event: an index into `Discretized::events` and `Plan::events` (the plan keeps the
+    /// step system's events in order), the `k` of the generated `event<k>` functions.
+    EventId
+);
 use rustc_hash::FxHashMap;
 
 /// The integration formula of one state.
@@ -297,7 +307,7 @@ impl<V: Var> StagedInput<V> {
 /// A square system: equations and the unknowns they determine.
 #[derive(Clone, Debug)]
 pub struct System<V: Var = SysVar> {
-    pub equations: Vec<SEquation>,
+    pub equations: EntityVec<SysEq, SEquation>,
     pub unknowns: Vec<V>,
     /// The step size: an equation is never solved for a variable whose coefficient vanishes
     /// with it (`der(x) = (x − pre(x))/h` would amplify errors by 1/h; the formula is solved
@@ -315,7 +325,7 @@ pub struct System<V: Var = SysVar> {
 impl<V: Var> Default for System<V> {
     fn default() -> Self {
         System {
-            equations: Vec::new(),
+            equations: EntityVec::new(),
             unknowns: Vec::new(),
             step_size: None,
             parameter_values: FxHashMap::default(),
@@ -370,7 +380,7 @@ pub struct Discretized {
     /// a fraction of h). The environment writes the input's value at t + offset·h.
     pub input_stages: Vec<StagedInput<SysVar>>,
     /// State events from when-equations.
-    pub events: Vec<Event>,
+    pub events: EntityVec<EventId, Event>,
     /// The alias sets of the flat model (flat variable ids), for reports.
     pub alias_sets: Vec<crate::flat::AliasSet>,
     /// `assert(condition, message)` of the model (and of its functions), over system

@@ -60,7 +60,7 @@ impl Discretized {
             sys.equations.len(),
             unknowns.join(", ")
         );
-        for (k, e) in sys.equations.iter().enumerate() {
+        for (k, e) in sys.equations.iter_enumerated() {
             let _ = writeln!(s, "  {k}: {}", self.equation_text(e));
         }
     }
@@ -112,7 +112,7 @@ impl Discretized {
         }
         self.write_system(&mut s, "init", &self.init);
         self.write_system(&mut s, "step", &self.step);
-        for (k, e) in self.events.iter().enumerate() {
+        for (k, e) in self.events.iter_enumerated() {
             let _ = writeln!(s, "event {k}: {}", e.text);
             for &(x, v) in &e.assigns {
                 let _ = writeln!(s, "  {} := {}", self.name_of(x), self.expr_string(v));

@@ -65,7 +65,7 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
     };
     for (title, sys) in [("init", &d.init), ("step", &d.step)] {
         square(d, title, sys)?;
-        for (k, e) in sys.equations.iter().enumerate() {
+        for (k, e) in sys.equations.iter_enumerated() {
             let what = format!("{title} equation {k}");
             check_expr(e.lhs, &what)?;
             check_expr(e.rhs, &what)?;
@@ -101,7 +101,7 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
     for o in &d.outputs {
         check_expr(o.expr, &format!("output `{}`", o.name))?;
     }
-    for (k, e) in d.events.iter().enumerate() {
+    for (k, e) in d.events.iter_enumerated() {
         let what = format!("event {k}");
         check_expr(e.z, &what)?;
         for &(x, v) in e.assigns.iter().chain(&e.reinits) {
