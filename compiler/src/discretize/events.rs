@@ -30,14 +30,14 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
             // Booleans, Integers and enumerations change only at events (the relations that
             // define them are events themselves): a condition of them is discrete.
             let real = |v: &SysVar| {
-                b.vars[v.index()]
+                b.vars[*v]
                     .flat
                     .is_none_or(|f| flat.var(f).ty == crate::flat::ScalarType::Real)
             };
             let moving = leaves.iter().any(|l| match l {
                 Node::Var(v) => {
                     matches!(
-                        b.vars[v.index()].kind,
+                        b.vars[*v].kind,
                         SVarKind::State
                             | SVarKind::Derivative
                             | SVarKind::Algebraic
@@ -215,7 +215,7 @@ fn of_time_and_discretes(b: &Builder, e: ExprId) -> bool {
             Node::Var(v) => {
                 *v == b.time
                     || matches!(
-                        b.vars[v.index()].kind,
+                        b.vars[*v].kind,
                         SVarKind::Parameter | SVarKind::Discrete | SVarKind::Pre
                     )
             }
@@ -335,9 +335,9 @@ pub(super) fn relation_events(
         let moving = leaves.iter().any(|l| match l {
             Node::Var(v) => {
                 matches!(
-                    b.vars[v.index()].kind,
+                    b.vars[*v].kind,
                     SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic | SVarKind::Time
-                ) && b.vars[v.index()]
+                ) && b.vars[*v]
                     .flat
                     .is_none_or(|f| flat.var(f).ty == crate::flat::ScalarType::Real)
             }
@@ -413,7 +413,7 @@ fn functions_of_time(b: &mut Builder, eqs: &[SEquation]) -> FxHashMap<SysVar, Ex
                 .iter()
                 .any(|l| matches!(l, Node::Var(t) if *t == b.time))
                 && leaves.iter().all(|l| match l {
-                    Node::Var(t) => *t == b.time || b.vars[t.index()].kind == SVarKind::Parameter,
+                    Node::Var(t) => *t == b.time || b.vars[*t].kind == SVarKind::Parameter,
                     Node::Const(_) => true,
                     _ => false,
                 });

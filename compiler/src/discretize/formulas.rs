@@ -153,7 +153,7 @@ impl Builder<'_> {
             .map(SysVar::new)
             .filter(|v| {
                 matches!(
-                    self.vars[v.index()].kind,
+                    self.vars[*v].kind,
                     SVarKind::State | SVarKind::Derivative | SVarKind::Algebraic
                 )
             })
@@ -173,7 +173,7 @@ impl Builder<'_> {
             let staged: Vec<SysVar> = self.input_stages.iter().map(|s| s.slot).collect();
             let inputs: Vec<SysVar> = (0..self.vars.len())
                 .map(SysVar::new)
-                .filter(|v| self.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
+                .filter(|v| self.vars[*v].kind == SVarKind::Input && !staged.contains(v))
                 .collect();
             for u in inputs {
                 let name = format!("{}@{k}", self.vars[u].name);

@@ -15,7 +15,7 @@ fn write_states(out: &mut String, flat: &FlatModel, d: &crate::system::Discretiz
     let sets: Vec<&crate::flat::AliasSet> = d
         .formulas
         .iter()
-        .filter_map(|(x, _)| d.vars[x.index()].flat)
+        .filter_map(|(x, _)| d.vars[*x].flat)
         .filter_map(|f| d.alias_sets.iter().find(|s| s.rep == f))
         .collect();
     if sets.is_empty() {

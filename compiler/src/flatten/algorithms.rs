@@ -1178,7 +1178,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let data = vars.iter().map(|&v| self.flat.arena.var(v)).collect();
                 let ty = vars
                     .first()
-                    .map_or(ScalarType::Real, |v| self.flat.vars[v.index()].ty);
+                    .map_or(ScalarType::Real, |v| self.flat.vars[*v].ty);
                 Ok(Val::Arr(Arr { dims, data, ty }))
             }
             _ => Err(self.unsupported(r.span, "assigning components that are not variables")),

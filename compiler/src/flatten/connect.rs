@@ -216,7 +216,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Entry::Vars { dims, vars } => {
                     for (k, v) in vars.iter().enumerate() {
                         if matches!(
-                            self.flat.vars[v.index()].kind,
+                            self.flat.vars[*v].kind,
                             VarKind::Parameter | VarKind::Constant
                         ) {
                             continue;

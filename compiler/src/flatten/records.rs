@@ -320,7 +320,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Entry::Vars { dims, vars } => {
                     let ty = vars
                         .first()
-                        .map_or(ScalarType::Real, |v| self.flat.vars[v.index()].ty);
+                        .map_or(ScalarType::Real, |v| self.flat.vars[*v].ty);
                     let data = vars.iter().map(|&v| self.var_expr(v)).collect();
                     Val::Arr(Arr { dims, data, ty })
                 }

@@ -655,7 +655,7 @@ fn system_as_written(flat: &FlatModel, settings: &Settings) -> DResult<Discretiz
                 .iter()
                 .map(|(x, _)| *x)
                 .filter(|x| {
-                    let v = &d.vars[x.index()];
+                    let v = &d.vars[*x];
                     implicit.contains(&v.name) || v.flat.is_some_and(|f| flat.var(f).implicit)
                 })
                 .collect();
@@ -668,7 +668,7 @@ fn system_as_written(flat: &FlatModel, settings: &Settings) -> DResult<Discretiz
                 .formulas
                 .iter()
                 .map(|(x, _)| *x)
-                .filter(|x| fast.iter().any(|f| *f == d.vars[x.index()].name))
+                .filter(|x| fast.iter().any(|f| *f == d.vars[*x].name))
                 .collect();
             multirate::transform(d, &p0, &ids, ratio, *quadratic)
         }

@@ -219,7 +219,7 @@ fn parameter_order(plan: &Plan) -> Result<Vec<Slot>, Box<Diagnostic>> {
     }
     Ok(order
         .into_iter()
-        .filter(|p| plan.vars[p.index()].binding.is_some())
+        .filter(|p| plan.vars[*p].binding.is_some())
         .collect())
 }
 
@@ -508,8 +508,7 @@ fn torn_block(
             plan.vars.push(PlanVar {
                 name: format!(
                     "d({})/d({})",
-                    plan.vars[a.var].name,
-                    plan.vars[torn.tearing[j].index()].name
+                    plan.vars[a.var].name, plan.vars[torn.tearing[j]].name
                 ),
                 kind: SlotKind::Tangent,
                 binding: None,

@@ -324,8 +324,7 @@ impl Plan {
         (0..self.vars.len())
             .map(Slot::new)
             .filter(|s| {
-                self.vars[s.index()].kind == SlotKind::System(SVarKind::Input)
-                    && !staged.contains(s)
+                self.vars[*s].kind == SlotKind::System(SVarKind::Input) && !staged.contains(s)
             })
             .collect()
     }

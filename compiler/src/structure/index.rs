@@ -249,7 +249,7 @@ impl<'m> Pantelides<'m> {
                 Node::Der(v) => (v, true),
                 _ => return None,
             };
-            if !is_unknown(model_vars[v.index()].kind) {
+            if !is_unknown(model_vars[v].kind) {
                 return None;
             }
             let (r, sign) = aliases.resolve(v);

@@ -118,7 +118,7 @@ pub fn transform(
         let staged: Vec<SysVar> = d.input_stages.iter().map(|s| s.slot).collect();
         let inputs: Vec<SysVar> = (0..d.vars.len())
             .map(SysVar::new)
-            .filter(|v| d.vars[v.index()].kind == SVarKind::Input && !staged.contains(v))
+            .filter(|v| d.vars[*v].kind == SVarKind::Input && !staged.contains(v))
             .collect();
         for u in inputs {
             let id = d.add_var(format!("{}@{k}", name(&d, u)), SVarKind::Input, u, None);
