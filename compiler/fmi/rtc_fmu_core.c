@@ -21,7 +21,9 @@ static const rtc_event_model event_model = {
     RTC_MODEL_EVENT_COUNT,        RTC_MODEL_MEM_SLOTS,     RTC_MODEL_event_kind,
     RTC_MODEL_event_chain,        RTC_MODEL_event_branch,  RTC_MODEL_event_sample,
     RTC_MODEL_event_terminates,   RTC_MODEL_event_cubic,   RTC_MODEL_event_slot,
-    RTC_MODEL_event_observes,     RTC_MODEL_event_rank,    RTC_MODEL_DISCRETE_PRE_COUNT,
+    RTC_MODEL_event_observes,     RTC_MODEL_event_rank,    RTC_MODEL_event_group,
+    RTC_MODEL_event_scale,        RTC_MODEL_event_scale_start, RTC_MODEL_event_scale_slots,
+    RTC_MODEL_DISCRETE_PRE_COUNT,
     RTC_MODEL_discrete_pre,
     RTC_MODEL_STEP,
     RTC_MODEL_ZC,                 RTC_MODEL_PRE,           RTC_MODEL_EVENT};

@@ -75,6 +75,7 @@ void rtc_events_init(rtc_events *ev, const rtc_event_model *m, double *d, int32_
     ev->deferred = 0;
     ev->calls = 0;
     ev->tol = 0.0;
+    ev->back = -1;
 }
 
 static void values(const rtc_events *ev, const double *mem, double *z) {
@@ -106,6 +107,19 @@ static int crossed(const rtc_events *ev, int32_t k, const double *z0, const doub
     if (slot >= 0) return (z1[2 * n + k] != 0.0) != (mem[slot] != 0.0);
     if (ev->m->kind[k] == BOTH) return (z0[k] > 0.0) != (z1[k] > 0.0);
     return !active(ev, k, z0[k]) && active(ev, k, z1[k]);
+}
+
+/* Whether the function z of frozen relation k is within rounding of its threshold
+ * (RTC_THRESHOLD_RTOL of its operands' magnitudes): there the relation keeps its value. */
+static int at_threshold(const rtc_events *ev, int32_t k, double z, const double *mem) {
+    const rtc_event_model *m = ev->m;
+    double scale = m->scale[k];
+    int32_t i;
+    for (i = m->scale_start[k]; i < m->scale_start[k + 1]; i++) {
+        double v = fabs(mem[m->scale_slots[i]]);
+        if (v > scale) scale = v;
+    }
+    return fabs(z) <= RTC_THRESHOLD_RTOL * scale;
 }
 
 /* The when-condition of event k in z: a discrete condition, or a condition of time. */
@@ -159,9 +173,9 @@ static double locate(double z0, double z1, double d0, double d1, double h, int c
  * for the next solve of the round: all at once; where that cycles (a relation about to change a
  * second time in the round) every relation that changed is set false and the iteration goes on
  * from there; where it cycles again, the relations that changed are searched, their
- * combinations in turn (all false tried), until one is consistent. *phase: 0 plain, 1 restarted
- * (movers: the relations set false), 2 searching (movers, *next). As `RelationSearch` in
- * sim/events.rs. */
+ * combinations in turn (all false tried), until one is consistent; where none is, the
+ * combinations of their groups. *phase: 0 plain, 1 restarted (movers: the relations set false),
+ * 2 searching (movers, *next), 3 searching the groups. As `RelationSearch` in sim/events.rs. */
 static void resolve(rtc_events *ev, double *mem, int *phase, int32_t *nmovers, uint64_t *next) {
     const rtc_event_model *m = ev->m;
     int32_t n = m->n_events, j, i;
@@ -209,7 +223,29 @@ static void resolve(rtc_events *ev, double *mem, int *phase, int32_t *nmovers, u
         *phase = 2;
         *next = 1;
     }
-    if (*phase == 2 && *nmovers < 64 && *next < ((uint64_t)1 << *nmovers)) {
+    if (*phase == 2 && (*nmovers >= 64 || *next >= ((uint64_t)1 << *nmovers))) {
+        /* No combination of the relations that changed holds: those of their groups too. */
+        int32_t before = *nmovers;
+        for (j = 0; j < n; j++) {
+            int was = 0, mate = 0;
+            for (i = 0; i < before; i++) {
+                if (ev->movers[i] == j) was = 1;
+                if (m->group[ev->movers[i]] == m->group[j]) mate = 1;
+            }
+            if (!was && mate) ev->movers[(*nmovers)++] = j;
+        }
+        for (i = 1; i < *nmovers; i++) { /* insertion sort */
+            int32_t v = ev->movers[i], k = i - 1;
+            while (k >= 0 && ev->movers[k] > v) {
+                ev->movers[k + 1] = ev->movers[k];
+                k--;
+            }
+            ev->movers[k + 1] = v;
+        }
+        *phase = 3;
+        *next = 0;
+    }
+    if (*phase >= 2 && *nmovers < 64 && *next < ((uint64_t)1 << *nmovers)) {
         for (j = 0; j < n; j++) {
             int was = 0;
             if (!ev->chg[j]) continue;
@@ -241,9 +277,16 @@ static int32_t instant(rtc_events *ev, double *mem, const int32_t *first, int32_
                        double te, int deferred) {
     const rtc_event_model *m = ev->m;
     int32_t n = m->n_events, round = 0, nfire = nfirst, a, b, j, st, new_round = 1, nmovers = 0;
+    int32_t back;
     int phase = 0;
     uint64_t next = 0;
     values(ev, mem, ev->zb);
+    /* The switch that came back, where it has crossed at the located time (its live value is
+     * already the new one): its new branch is checked against the model. */
+    back = ev->back >= 0 && m->slot[ev->back] >= 0 &&
+                   (ev->zb[2 * n + ev->back] != 0.0) != (mem[m->slot[ev->back]] != 0.0)
+               ? ev->back
+               : -1;
     for (j = 0; j < n; j++) ev->acted[j] = 0;
     for (j = 0; j < n; j++) ev->flips[j] = 0;
     for (a = 0; a < nfirst; a++) {
@@ -293,7 +336,8 @@ static int32_t instant(rtc_events *ev, double *mem, const int32_t *first, int32_
         for (j = 0; j < n; j++) {
             int32_t slot = m->slot[j];
             int resync = !ev->acted[j] || (m->kind[j] == AT && fabs(ev->z2[j] - te) > ev->tol) ||
-                         (m->kind[j] == BOTH && m->observes[j]);
+                         (m->kind[j] == BOTH && m->observes[j]) ||
+                         (j == back && !at_threshold(ev, j, ev->z2[j], mem));
             ev->chg[j] = 0;
             if (slot >= 0 && resync) {
                 int live = ev->z2[2 * n + j] != 0.0;
@@ -429,8 +473,11 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
         if (st != 0) return st;
         values(ev, mem, ev->z1);
         nc = 0;
+        /* A frozen relation within rounding of its threshold has not changed. */
         for (j = 0; j < n; j++)
-            if (crossed(ev, j, ev->z0, ev->z1, mem)) ev->crossed[nc++] = j;
+            if (crossed(ev, j, ev->z0, ev->z1, mem) &&
+                (m->slot[j] < 0 || !at_threshold(ev, j, ev->z1[j], mem)))
+                ev->crossed[nc++] = j;
         if (nc == 0 || nl == RTC_LOCATED_PER_STEP) {
             /* An instant at the end for the events that crossed, the conditions that became
              * true (not the relations of time: they act at their times) and the discrete
@@ -504,7 +551,10 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
                 if (!in && crossed(ev, j, ev->z0, ev->zb, mem)) ev->first[nt++] = j;
             }
         }
+        /* A switch back within the chattering rule's steps: its new branch is checked. */
+        ev->back = !isnan(ev->last_time[k]) && te - ev->last_time[k] < RTC_ZENO_STEPS * h ? k : -1;
         st = instant(ev, mem, ev->first, nt, te, 0);
+        ev->back = -1;
         if (st != 0) return st;
         /* The chattering rule. */
         gap = isnan(ev->last_time[k]) ? INFINITY : te - ev->last_time[k];

@@ -43,6 +43,7 @@
 #define RTC_EVENT_ITERATIONS 20
 #define RTC_LOCATED_PER_STEP 4
 #define RTC_ZENO_STEPS 8.0
+#define RTC_THRESHOLD_RTOL 1e-10
 
 /* What a compiled model with events provides (its header's tables and functions). */
 typedef struct {
@@ -63,6 +64,16 @@ typedef struct {
     const unsigned char *observes; /* 1: a frozen relation whose function does not depend on
                                       its own slot (it observes the model; not a switch) */
     const int32_t *rank;      /* of conditions true together, the lowest rank acts first */
+    const int32_t *group;     /* the group of a frozen relation (the least event of the
+                                 relations one statement reads): a search that finds no
+                                 consistent combination of the relations that changed widens
+                                 to their groups */
+    const double *scale;      /* the largest constant magnitude in the relation's function */
+    const int32_t *scale_start; /* scale_slots[scale_start[k] .. scale_start[k + 1]): the
+                                   slots the function reads; a function within
+                                   RTC_THRESHOLD_RTOL of their largest magnitude (and the
+                                   constant's) is at its threshold */
+    const int32_t *scale_slots;
     int32_t n_discrete_pre;
     const int32_t (*discrete_pre)[2]; /* (pre slot, variable slot) of discrete variables */
     int32_t (*step)(double *mem, double t, double h);
@@ -96,6 +107,9 @@ typedef struct {
     int32_t has_at;
     /* The time tolerance of the current step (times closer are the same instant). */
     double tol;
+    /* The event of the instant being handled when it came back within RTC_ZENO_STEPS steps
+     * of its previous occurrence (-1: none). */
+    int32_t back;
 } rtc_events;
 
 /* Sets up `ev` over `m` with the work arrays (sizes above). */

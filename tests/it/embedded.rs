@@ -29,6 +29,14 @@ struct Case {
     inputs: Option<&'static str>,
 }
 
+impl Case {
+    /// The model's name: its file's stem (a case may live in tests/models).
+    fn name(&self) -> &'static str {
+        let file = self.file.rsplit('/').next().unwrap_or(self.file);
+        file.trim_end_matches(".mo")
+    }
+}
+
 const CASES: &[Case] = &[
     Case {
         file: "VdPLine.mo",
@@ -134,6 +142,20 @@ const CASES: &[Case] = &[
         file: "StickSlip.mo",
         flags: &["--method", "trapezoid", "--step", "0.01"],
         stop: "10",
+        inputs: None,
+    },
+    // A switch back at a fold: the relations' groups searched (the other limit).
+    Case {
+        file: "../tests/models/SchmittTrigger.mo",
+        flags: &["--method", "trapezoid", "--step", "1e-3"],
+        stop: "0.25",
+        inputs: None,
+    },
+    // A relation held at its threshold (v = Vend): rounding does not switch it.
+    Case {
+        file: "../tests/models/Charger.mo",
+        flags: &["--method", "trapezoid", "--step", "0.01"],
+        stop: "1",
         inputs: None,
     },
     // Located by the inverse cubic Hermite (methods of order 3 and more).
@@ -274,7 +296,7 @@ fn objects_run_on_three_instruction_sets() {
             continue;
         }
         for c in CASES {
-            let name = c.file.trim_end_matches(".mo");
+            let name = c.name();
             let model = root().join("examples").join(c.file);
             let what = format!("{name} on {}", p.triple);
             // The object through the harness's Makefile.
@@ -330,7 +352,7 @@ fn objects_run_on_three_instruction_sets() {
 
 /// The JIT's CSV for `case` (every step), for comparisons.
 fn jit_run(case: &Case, work: &Path) -> String {
-    let name = case.file.trim_end_matches(".mo");
+    let name = case.name();
     let step = case
         .flags
         .iter()
@@ -371,7 +393,7 @@ fn compile_to(case: &Case, target: &str, dir: &Path) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    case.file.trim_end_matches(".mo").to_string()
+    case.name().to_string()
 }
 
 fn case(file: &str) -> &'static Case {
@@ -824,4 +846,28 @@ fn host_harness(model: &Path, name: &str, flags: &str, build: &Path) -> PathBuf 
         String::from_utf8_lossy(&out.stderr)
     );
     exe
+}
+
+/// The C event runtime's bounds and tolerances are the simulator's (a change to one that the
+/// other does not follow would make an object disagree with `rtc run`).
+#[test]
+fn c_event_runtime_constants_are_the_simulators() {
+    let h = std::fs::read_to_string(root().join("examples/embedded/rtc_events.h")).unwrap();
+    let define = |name: &str| -> f64 {
+        let line = h
+            .lines()
+            .find(|l| l.starts_with(&format!("#define {name} ")))
+            .unwrap_or_else(|| panic!("{name} not defined"));
+        line.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    assert_eq!(
+        define("RTC_EVENT_ITERATIONS"),
+        rtc::plan::EVENT_ITERATIONS as f64
+    );
+    assert_eq!(
+        define("RTC_LOCATED_PER_STEP"),
+        rtc::sim::LOCATED_PER_STEP as f64
+    );
+    assert_eq!(define("RTC_ZENO_STEPS"), rtc::plan::ZENO_STEPS);
+    assert_eq!(define("RTC_THRESHOLD_RTOL"), rtc::plan::THRESHOLD_RTOL);
 }

@@ -525,6 +525,103 @@ fn stick_slip_against_closed_form() {
     assert!(w1 / w2 > 3.0 && w1 / w2 < 5.0, "ratio {}", w1 / w2);
 }
 
+/// A Schmitt trigger (tests/models/SchmittTrigger.mo): a saturating amplifier with positive
+/// feedback, its limiter continuous (`smooth(0, noEvent(…))`, so its relations are events).
+/// Where the input leaves the hysteresis band the limit the output held has no solution, and
+/// the linear range it crosses into is left again at once, back towards the limit it came
+/// from — also without a solution there. The only consistent branch is the other limit, a
+/// relation that never changed: the search widens to the relations of the same statement.
+/// Before, the event came back at once and the run stopped (chattering). Checked against the
+/// closed form: the output is ±Vs on the grid, switching within one step after the input
+/// reaches the band's edges ±((Vs/V0)(R1 + R2) − Vs·R1)/R2.
+#[test]
+fn schmitt_trigger_switches_at_the_band_edges() {
+    let (v0, vs, r1, r2, f) = (15000.0f64, 15.0f64, 1000.0f64, 15000.0f64, 10.0f64);
+    let edge = (vs * r1 - vs / v0 * (r1 + r2)) / r2;
+    let w = 2.0 * std::f64::consts::PI * f;
+    // vin = 5 cos(w t) falls through -edge, then rises through +edge, each period.
+    let down = (-edge / 5.0).acos() / w;
+    let up = (2.0 * std::f64::consts::PI - (edge / 5.0).acos()) / w;
+    let period = 1.0 / f;
+    let h = 1e-3;
+    let plan = common::compile_example(
+        "../tests/models/SchmittTrigger.mo",
+        Method::Trapezoid,
+        &[],
+        10,
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 0.25,
+        step: h,
+        every: 1,
+        ..Default::default()
+    };
+    let names = vec!["vout".to_string()];
+    let (tr, failure, _) = rtc::sim::trajectory_with_events(&plan, &settings, &names).unwrap();
+    assert!(failure.is_none(), "{failure:?}");
+    let mut checked = 0;
+    for (t, v) in tr.times.iter().zip(&tr.values) {
+        // Which limit the closed form holds at t (the band entered at t = 0 from above).
+        let phase = t.rem_euclid(period);
+        let low = phase >= down && phase < up;
+        let near = [down, up]
+            .iter()
+            .any(|&e| phase >= e - 1e-9 && phase <= e + h + 1e-9);
+        if near {
+            continue;
+        }
+        let want = if low { -vs } else { vs };
+        assert!(
+            (v[0] - want).abs() < 1e-9,
+            "t = {t}: vout = {}, want {want}",
+            v[0]
+        );
+        checked += 1;
+    }
+    assert!(checked > 200, "{checked}");
+}
+
+/// Constant current, then constant voltage (tests/models/Charger.mo): `CV = v >= Vend` holds
+/// at its threshold for the whole second phase (`v = Vend` there), where rounding alone
+/// decides the sign of `v - Vend`. A frozen relation within 1e-10 of its operands'
+/// magnitudes keeps its value, so the charger switches once. Against the closed form
+/// (CC: vc = 4 + I·t/C until v = vc + R·I reaches Vend at t = 0.1; CV: vc = Vend − R·I·
+/// exp(−(t − 0.1)/(R·C))): trapezoid at h = 0.01 on a mode of time constant 0.1, error
+/// O((h/τ)²/12) of the jump R·I ≈ 1e-4 relative, within 2e-4 V.
+#[test]
+fn charger_switches_once_at_its_threshold() {
+    let (c, r, i, vend) = (1.0f64, 0.1f64, 1.0f64, 4.2f64);
+    let plan = common::compile_example("../tests/models/Charger.mo", Method::Trapezoid, &[], 10);
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 0.01,
+        every: 1,
+        ..Default::default()
+    };
+    let names: Vec<String> = ["vc", "v"].iter().map(|s| s.to_string()).collect();
+    let (tr, failure, log) = rtc::sim::trajectory_with_events(&plan, &settings, &names).unwrap();
+    assert!(failure.is_none(), "{failure:?}");
+    assert_eq!(log.len(), 1, "{log:?}");
+    let t1 = (vend - r * i - 4.0) * c / i;
+    assert!((log[0].time - t1).abs() < 1e-9, "{}", log[0].time);
+    let mut worst = 0.0f64;
+    for (t, x) in tr.times.iter().zip(&tr.values) {
+        let vc = if *t <= t1 {
+            4.0 + i * t / c
+        } else {
+            vend - r * i * (-(t - t1) / (r * c)).exp()
+        };
+        worst = worst.max((x[0] - vc).abs());
+        if *t > t1 + 1e-9 {
+            assert!((x[1] - vend).abs() < 1e-9, "t = {t}: v = {}", x[1]);
+        }
+    }
+    eprintln!("charger: vc within {worst:.2e} V of the closed form");
+    assert!(worst < 2e-4, "{worst}");
+}
+
 /// `when … elsewhen …`: at t = 0 `initial()` and the sample at 0 fire in one instant and only
 /// the first branch acts; assignments in a body are sorted (b = a + 1 reads the new a); an
 /// event iteration that does not settle stops with status 5 after its bound.

@@ -370,6 +370,10 @@ impl Description<'_> {
                 ("event_slot", "event_slot"),
                 ("event_observes", "event_observes"),
                 ("event_rank", "event_rank"),
+                ("event_group", "event_group"),
+                ("event_scale", "event_scale"),
+                ("event_scale_start", "event_scale_start"),
+                ("event_scale_slots", "event_scale_slots"),
                 ("DISCRETE_PRE_COUNT", "DISCRETE_PRE_COUNT"),
                 ("discrete_pre", "discrete_pre"),
                 ("event_conditions", "event_conditions"),
@@ -448,6 +452,43 @@ impl Description<'_> {
     /// rtc_events.c` implements Cellier & Kofman §10.8 and the event iteration over them, as
     /// `rtc run` does). A model without events whose discrete variables have `pre` values
     /// still steps through it (its instants settle them).
+    /// The frozen relations' groups and the scales of their functions (the search's widening
+    /// and the threshold's tolerance at an instant, as `sim::Events` has them).
+    fn relation_tables(&self, h: &mut String, n: usize) {
+        let p = &self.prefix;
+        let ev = &self.plan.events;
+        let groups = self.plan.relation_groups();
+        let _ = writeln!(
+            h,
+            "/* The group of a frozen relation: the least event of the relations one statement\n * reads (a search at an instant widens from the relations that changed to their groups). */\nstatic const int32_t {p}_event_group[{n}] = {{{}}};",
+            if ev.is_empty() {
+                "0".to_string()
+            } else {
+                groups.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(", ")
+            }
+        );
+        let scales = self.plan.relation_scales();
+        let mut start = vec![0usize];
+        let mut slots = Vec::new();
+        for (reads, _) in scales.iter() {
+            slots.extend(reads.iter().map(|s| s.index().to_string()));
+            start.push(slots.len());
+        }
+        let _ = writeln!(
+            h,
+            "/* What sets the scale of an event's function: the largest constant magnitude in it,\n * and the slots it reads (event_scale_slots[event_scale_start[k] .. event_scale_start[k + 1])). */\nstatic const double {p}_event_scale[{n}] = {{{}}};\nstatic const int32_t {p}_event_scale_start[{}] = {{{}}};\nstatic const int32_t {p}_event_scale_slots[{}] = {{{}}};",
+            if ev.is_empty() {
+                "0.0".to_string()
+            } else {
+                scales.iter().map(|(_, k)| c_double(*k)).collect::<Vec<_>>().join(", ")
+            },
+            start.len(),
+            start.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
+            slots.len().max(1),
+            if slots.is_empty() { "0".to_string() } else { slots.join(", ") }
+        );
+    }
+
     fn event_section(&self, h: &mut String) {
         let p = &self.prefix;
         let ev = &self.plan.events;
@@ -616,6 +657,7 @@ impl Description<'_> {
                 ranks.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", ")
             }
         );
+        self.relation_tables(h, n);
         let _ = writeln!(
             h,
             "static const unsigned char {p}_event_terminates[{n}] = {{{}}};",

@@ -33,7 +33,9 @@ impl Slot {
     }
 }
 
-pub use status::{describe, kind, Status, StatusWord, Unsettled, EVENT_ITERATIONS, ZENO_STEPS};
+pub use status::{
+    describe, kind, Status, StatusWord, Unsettled, EVENT_ITERATIONS, THRESHOLD_RTOL, ZENO_STEPS,
+};
 pub mod band;
 pub mod build;
 mod hoist;
@@ -387,6 +389,64 @@ impl Plan {
                     .iter()
                     .any(|l| matches!(l, Node::Var(v) if tainted.contains(v)))
             })
+            .collect()
+    }
+
+    /// Per event: what sets the scale of its function's value — the slots it reads and the
+    /// largest magnitude among its constants. A frozen relation whose function is within
+    /// [`THRESHOLD_RTOL`] of the largest of those magnitudes is at its threshold: rounding
+    /// (and a Newton iteration's tolerance) decide its sign there, not the model.
+    pub fn relation_scales(&self) -> EntityVec<EventId, (Vec<Slot>, f64)> {
+        self.events
+            .iter()
+            .map(|e| {
+                let mut slots = Vec::new();
+                let mut k = 0.0f64;
+                for id in self.arena.post_order(e.z, |_| false) {
+                    match self.arena.node(id) {
+                        Node::Var(v) => slots.push(v),
+                        Node::Const(_) => k = k.max(self.arena.as_const(id).unwrap_or(0.0).abs()),
+                        _ => {}
+                    }
+                }
+                slots.sort_unstable();
+                slots.dedup();
+                (slots, k)
+            })
+            .collect()
+    }
+
+    /// Per event: its group of frozen relations that select equations of one statement (the
+    /// branches of one if-expression, the switches of one torn block), as the smallest event
+    /// of the group; an event without a frozen relation is a group of its own. A relation
+    /// search at an instant that finds no consistent combination among the relations that
+    /// changed widens to their groups (a saturation's upper limit left at a fold, where the
+    /// only consistent branch is the lower limit, a relation that never changed).
+    pub fn relation_groups(&self) -> EntityVec<EventId, EventId> {
+        let by_slot: rustc_hash::FxHashMap<Slot, EventId> = self
+            .events
+            .iter_enumerated()
+            .filter_map(|(k, e)| Some((e.relation?.slot?, k)))
+            .collect();
+        let mut sets = petgraph::unionfind::UnionFind::<usize>::new(self.events.len());
+        for st in &self.step {
+            let (reads, _) = self.reads_writes(st, false);
+            let mut read = reads.iter().filter_map(|s| by_slot.get(s));
+            if let Some(first) = read.next() {
+                for k in read {
+                    sets.union(first.index(), k.index());
+                }
+            }
+        }
+        // The smallest event of each group names it.
+        let mut least: Vec<usize> = (0..self.events.len()).collect();
+        for k in 0..self.events.len() {
+            let r = sets.find_mut(k);
+            least[r] = least[r].min(k);
+        }
+        self.events
+            .keys()
+            .map(|k| EventId::new(least[sets.find_mut(k.index())]))
             .collect()
     }
 

@@ -124,6 +124,11 @@ pub const EVENT_ITERATIONS: usize = 20;
 /// An event handled again less than this many steps after its previous one is *close*.
 pub const ZENO_STEPS: f64 = 8.0;
 
+/// The relative tolerance of a frozen relation's threshold ([`super::Plan::relation_scales`]):
+/// the Newton iteration's (a value it computes is known to that and no better). A relation
+/// whose function is closer to zero than this, relative to its operands, keeps its value.
+pub const THRESHOLD_RTOL: f64 = 1e-10;
+
 /// Describes a non-ok status in the user's terms.
 pub fn describe(plan: &Plan, status: Status) -> String {
     match status {

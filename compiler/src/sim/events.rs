@@ -116,6 +116,8 @@ struct RelationSearch {
     movers: Vec<EventId>,
     /// Searching: the next combination (bit i: the value of `movers[i]`).
     next: u64,
+    /// Per event: its group of relations ([`Plan::relation_groups`]).
+    groups: EntityVec<EventId, EventId>,
     /// The `(event, live value)` pairs that differ after the last solve (kept: an instant
     /// allocates nothing once warm).
     changes: Vec<(EventId, bool)>,
@@ -129,16 +131,19 @@ enum Phase {
     Restarted,
     /// It cycled again: combinations in turn.
     Search,
+    /// No combination of those held: the combinations of their groups in turn.
+    Wide,
 }
 
 impl RelationSearch {
-    fn new(n: usize) -> RelationSearch {
+    fn new(groups: EntityVec<EventId, EventId>) -> RelationSearch {
         RelationSearch {
-            changed: vec![false; n].into(),
+            changed: vec![false; groups.len()].into(),
             phase: Phase::Plain,
             movers: Vec::new(),
             next: 0,
             changes: Vec::new(),
+            groups,
         }
     }
 
@@ -188,8 +193,26 @@ impl RelationSearch {
             self.phase = Phase::Search;
             self.next = 1;
         }
+        let searching = |r: &Self| matches!(r.phase, Phase::Search | Phase::Wide);
+        let exhausted = |r: &Self| r.movers.len() >= 64 || r.next >= 1u64 << r.movers.len();
+        if self.phase == Phase::Search && exhausted(self) {
+            // No combination of the relations that changed holds: those of their groups too
+            // (a relation that never changed may be the one to change: a saturation's upper
+            // limit left at a fold goes to its lower limit).
+            let before = self.movers.len();
+            for (k, &g) in self.groups.iter_enumerated() {
+                if !self.movers.contains(&k)
+                    && self.movers[..before].iter().any(|&m| self.groups[m] == g)
+                {
+                    self.movers.push(k);
+                }
+            }
+            self.movers.sort_unstable();
+            self.phase = Phase::Wide;
+            self.next = 0;
+        }
         let n = self.movers.len();
-        if self.phase == Phase::Search && n < 64 && self.next < 1u64 << n {
+        if searching(self) && n < 64 && self.next < 1u64 << n {
             for &(k, live) in &self.changes {
                 if !self.movers.contains(&k) {
                     set(mem, k, live);
@@ -284,6 +307,11 @@ pub struct Events<'p> {
     observes: EntityVec<EventId, bool>,
     /// Per event: its rank among conditions that become true together ([`Plan::event_ranks`]).
     ranks: EntityVec<EventId, u32>,
+    /// The event of the instant being handled when it came back soon after its previous
+    /// occurrence: its relation takes its live value too, unless at its threshold.
+    back: Option<EventId>,
+    /// Per event: the slots and constant that set its function's scale.
+    scales: EntityVec<EventId, (Vec<crate::plan::Slot>, f64)>,
 }
 
 /// An event is close only when its gap shrank below this fraction of the one before.
@@ -386,7 +414,7 @@ impl<'p> Events<'p> {
             max_rounds: 0,
             terminated: None,
             has_at: plan.events.iter().any(|e| e.at),
-            relations: RelationSearch::new(plan.events.len()),
+            relations: RelationSearch::new(plan.relation_groups()),
             pool: Vec::new(),
             due: Vec::new(),
             fired: Vec::new(),
@@ -396,6 +424,8 @@ impl<'p> Events<'p> {
             tol: 0.0,
             observes: plan.relation_observes(),
             ranks: plan.event_ranks(),
+            back: None,
+            scales: plan.relation_scales(),
         }
     }
 
@@ -465,6 +495,17 @@ impl<'p> Events<'p> {
             None if self.plan.events[k].both => (z0.z(k) > 0.0) != (z1.z(k) > 0.0),
             None => !self.active(k, z0.z(k)) && self.active(k, z1.z(k)),
         }
+    }
+
+    /// Whether the function `z` of frozen relation `k` is within rounding of its threshold
+    /// ([`crate::plan::THRESHOLD_RTOL`] of its operands' magnitudes): there the relation
+    /// keeps its value (a charger's `v >= Vend` while `v = Vend` holds).
+    fn at_threshold(&self, k: EventId, z: f64, mem: &[f64]) -> bool {
+        let (slots, konst) = &self.scales[k];
+        let scale = slots
+            .iter()
+            .fold(*konst, |m, s| m.max(mem[s.index()].abs()));
+        z.abs() <= crate::plan::THRESHOLD_RTOL * scale
     }
 
     fn active(&self, k: EventId, z: f64) -> bool {
@@ -540,6 +581,13 @@ impl<'p> Events<'p> {
         let p = self.plan;
         self.row(it, mem, te);
         let mut z_before = self.values(it, mem);
+        // The switch that came back, where it has crossed at the located time (its live
+        // value is already the new one): its new branch is checked against the model. One
+        // whose location landed short (a state not yet across) keeps the event's value.
+        let back = self.back.filter(|&k| {
+            self.frozen(k)
+                .is_some_and(|slot| z_before.live(k) != (mem[slot] != 0.0))
+        });
         let mut acted: Vec<EventId> = first.to_vec();
         let mut fire: Vec<EventId> = first.to_vec();
         let mut round = 0;
@@ -614,7 +662,8 @@ impl<'p> Events<'p> {
                 // the instant), and keeps the value the event gave it.
                 let resync = !acted.contains(&k)
                     || (e.at && (z.z(k) - te).abs() > self.tol)
-                    || (e.both && self.observes[k]);
+                    || (e.both && self.observes[k])
+                    || (back == Some(k) && !self.at_threshold(k, z.z(k), mem));
                 let live = z.live(k);
                 if resync && live != (mem[slot] != 0.0) {
                     self.relations.changes.push((k, live));
@@ -935,10 +984,15 @@ impl<'p> Events<'p> {
                 return st;
             }
             let z1 = self.values(it, mem);
+            // A frozen relation within rounding of its threshold at the end of the step has not
+            // changed (its sign there is rounding's); it changes once clearly past.
             let crossed: Vec<EventId> = p
                 .events
                 .keys()
-                .filter(|&k| self.crossed(k, &z0, &z1, mem))
+                .filter(|&k| {
+                    self.crossed(k, &z0, &z1, mem)
+                        && (self.frozen(k).is_none() || !self.at_threshold(k, z1.z(k), mem))
+                })
                 .collect();
             if crossed.is_empty() || located_here.len() == LOCATED_PER_STEP {
                 // No event (or no more located in this step): still an instant at the end for
@@ -1041,7 +1095,16 @@ impl<'p> Events<'p> {
                 self.recycle(ze);
             }
             self.recycle(z0);
+            // A switch back within the chattering rule's steps: its relation at this instant
+            // takes its live value where the model contradicts it beyond rounding (the branch
+            // it goes back to may have no solution there: a saturating amplifier's positive
+            // feedback leaves its linear range at a fold for the other limit, not the one it
+            // came from).
+            self.back = self.last[k]
+                .is_some_and(|(tp, _, _)| te - tp < crate::plan::ZENO_STEPS * h)
+                .then_some(k);
             let st = self.instant(it, &together, mem, te, Outcome::Handled);
+            self.back = None;
             if st != Status::Ok {
                 return st;
             }
