@@ -1239,3 +1239,52 @@ impl<'p> Events<'p> {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A saturation's relations at the fold of a positive-feedback loop: event 0 `v > Vs`
+    /// (the upper limit) and event 1 `v < -Vs` (the lower), the live values of each branch
+    /// just past the fold. Upper (and both, the if-chain's first): neither relation holds;
+    /// the linear range: `v > Vs` holds; lower: `v < -Vs` holds, the only consistent branch.
+    fn live(mem: &[f64]) -> [bool; 2] {
+        match (mem[0] != 0.0, mem[1] != 0.0) {
+            (true, _) => [false, false],
+            (false, false) => [true, false],
+            (false, true) => [false, true],
+        }
+    }
+
+    /// The solves an instant needs from the upper limit (its event acted), or None when 20
+    /// do not settle it.
+    fn settle(groups: &[usize]) -> Option<(usize, [f64; 2])> {
+        let groups = groups.iter().map(|&g| EventId::new(g)).collect();
+        let mut search = RelationSearch::new(groups);
+        let mut mem = [1.0, 0.0];
+        for solves in 1..=crate::plan::EVENT_ITERATIONS {
+            let now = live(&mem);
+            search.changes.clear();
+            for (k, &l) in now.iter().enumerate() {
+                if l != (mem[k] != 0.0) {
+                    search.changes.push((EventId::new(k), l));
+                }
+            }
+            if search.changes.is_empty() {
+                return Some((solves, mem));
+            }
+            search.resolve(|k| k.index(), &mut mem);
+        }
+        None
+    }
+
+    #[test]
+    fn the_search_widens_to_the_group() {
+        // One group (one if-expression): the lower limit is found.
+        let (solves, mem) = settle(&[0, 0]).expect("settles");
+        assert_eq!(mem, [0.0, 1.0]);
+        assert!(solves <= 8, "{solves}");
+        // Two groups: only the relation that changed is searched, and it never settles.
+        assert_eq!(settle(&[0, 1]), None);
+    }
+}
