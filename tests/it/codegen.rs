@@ -377,3 +377,19 @@ fn neighbouring_assignments_share_vector_lanes() {
     // 103 assignments per step; well over half of them in pairs.
     assert!(vector_loads > 100, "{vector_loads}");
 }
+
+/// The damped retry (`Newton::damped`) in generated code equals the interpreter's bitwise:
+/// a tank running empty under `sqrt(max(0, level))` (tests/models/Drain.mo), where the full
+/// steps cycle across the square root's kink at the emptying step and the retry converges.
+#[test]
+fn damped_retry_jit_equals_interpreter() {
+    let st = differential_with(
+        "../tests/models/Drain.mo",
+        Method::Trapezoid,
+        &[],
+        0.1,
+        80,
+        10,
+    );
+    assert_eq!(st, Status::Ok);
+}

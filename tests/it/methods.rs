@@ -917,3 +917,54 @@ fn multistage_formulas_read_inputs_at_their_stage_times() {
         assert!(diff < 2e-4, "{}: {diff}", method.name());
     }
 }
+
+/// A tank draining through an orifice (tests/models/Drain.mo, Torricelli: level' =
+/// −2c·sqrt(level), c = a·sqrt(2g)/(2A)): the trapezoid is exact while the tank has water
+/// (the derivative is linear in time), and in the step where it runs empty the consistent
+/// solution is the one with no outflow, |level| ≤ (c·h)². There the square root's unbounded
+/// slope makes Newton's full steps cycle: the block's damped retry (steps halved until the
+/// residual falls) converges where 10 full steps did not, and without it the run stops.
+#[test]
+fn a_tank_runs_empty_with_the_damped_retry() {
+    let (a, area, g, h) = (0.1f64, 1.0f64, 9.81f64, 0.1f64);
+    let c = a * (2.0 * g).sqrt() / (2.0 * area);
+    let empty = 1.0 / c;
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 8.0,
+        step: h,
+        every: 1,
+        ..Default::default()
+    };
+    let names = vec!["level".to_string()];
+    let plan = common::compile_example("../tests/models/Drain.mo", Method::Trapezoid, &[], 10);
+    let (tr, failure) = trajectory(&plan, &settings, &names).unwrap();
+    assert!(failure.is_none(), "{failure:?}");
+    for (t, v) in tr.times.iter().zip(&tr.values) {
+        if *t < empty - h {
+            let exact = (1.0 - c * t).powi(2);
+            assert!((v[0] - exact).abs() < 1e-9, "t = {t}: {} vs {exact}", v[0]);
+        } else if *t > empty {
+            assert!(v[0].abs() <= (c * h).powi(2), "t = {t}: {}", v[0]);
+        }
+    }
+    // Without the retry the full steps do not converge at the emptying step.
+    let file = std::fs::read_to_string(common::repo_root().join("tests/models/Drain.mo")).unwrap();
+    let c = rtc::pipeline::check_source("Drain.mo", &file, &Default::default());
+    let newton = rtc::plan::Newton {
+        damped: 0,
+        ..Default::default()
+    };
+    let plain = rtc::pipeline::plan(
+        c.model.as_ref().unwrap(),
+        &rtc::pipeline::Settings::of(&Method::Trapezoid).newton(newton),
+    )
+    .unwrap()
+    .plan;
+    let (_, failure) = trajectory(&plain, &settings, &names).unwrap();
+    let failure = failure.expect("stops without the retry");
+    assert!(
+        matches!(failure.status, rtc::plan::Status::NotConverged { .. }),
+        "{failure:?}"
+    );
+}

@@ -29,6 +29,10 @@ pub struct MethodArgs {
     /// Newton iterations per torn block and step, at most.
     #[arg(long, default_value_t = 10)]
     pub newton_iterations: u32,
+    /// Where Newton's full steps fail: evaluations of a damped retry from the block's start
+    /// values (steps halved until the residuals fall), at most; 0: none.
+    #[arg(long, default_value_t = 10)]
+    pub newton_damped: u32,
     /// For --method mixed: the formula of the implicit states.
     #[arg(long, value_enum, default_value_t = pipeline::ImplicitAs::Be)]
     pub implicit_as: pipeline::ImplicitAs,
@@ -330,6 +334,7 @@ pub(crate) fn delay_grid(flat: &FlatModel, m: &MethodArgs) -> Option<f64> {
 pub(crate) fn newton_of(m: &MethodArgs) -> pipeline::Newton {
     pipeline::Newton {
         max_iterations: m.newton_iterations,
+        damped: m.newton_damped,
         ..pipeline::Newton::default()
     }
 }

@@ -332,35 +332,19 @@ impl Lower<'_> {
         let z8 = b.ins().iconst(types::I8, 0);
         b.def_var(evals, z32);
         b.def_var(small, z8);
+        if !blk.linear && self.plan.newton.damped > 0 {
+            // The values before the block: where the damped retry starts.
+            for (i, &t) in blk.tearing.iter().enumerate() {
+                let x = self.load(b, t);
+                self.store_slot(b, s0 + k + i, x);
+            }
+        }
         let eval = b.create_block();
         let ok = b.create_block();
         b.ins().jump(eval, &[]);
         b.switch_to_block(eval);
-        // Evaluate the iteration: inner, tangents, residuals, Jacobian, scales.
-        self.memo.clear();
-        self.calls.clear();
-        self.splats.clear();
-        for a in blk.inner.iter().chain(&blk.tangents) {
-            let v = self.expr(b, a.expr);
-            self.store(b, a.var, v);
-        }
-        for (i, &r) in blk.residuals.iter().enumerate() {
-            let v = self.expr(b, r);
-            self.store_slot(b, r0 + i, v);
-        }
-        // Only the band the LU reads (entries outside it are zero and stay untouched).
+        self.evaluate(b, blk);
         let (kl, w) = blk.band;
-        for (i, &e) in blk.jacobian.iter().enumerate() {
-            let (r, c) = (i / k, i % k);
-            if c + kl >= r && c <= r + w {
-                let v = self.expr(b, e);
-                self.store_slot(b, j0 + i, v);
-            }
-        }
-        for (i, &e) in blk.residual_scales.iter().enumerate() {
-            let v = self.expr(b, e);
-            self.store_slot(b, s0 + i, v);
-        }
         let ev = b.use_var(evals);
         let ev1 = b.ins().iadd_imm_s(ev, 1);
         b.def_var(evals, ev1);
@@ -372,26 +356,14 @@ impl Lower<'_> {
         b.seal_block(after_small);
         // As the interpreter: against the largest scale of the block (the same comparisons,
         // so the same answer for every input, NaN included).
-        let mut scale = b.ins().f64const(0.0);
-        for i in 0..k {
-            let s = self.load_slot(b, s0 + i);
-            let gt = b.ins().fcmp(FloatCC::GreaterThan, s, scale);
-            scale = b.ins().select(gt, s, scale);
-        }
+        let scale = self.largest_scale(b, s0, k);
         let fr = b.ins().f64const(self.plan.newton.final_rtol);
         let flim = b.ins().fmul(fr, scale);
         if !blk.linear {
             // Converged by residuals?
             let rr = b.ins().f64const(self.plan.newton.residual_rtol);
             let within = |this: &mut Self, b: &mut FunctionBuilder, lim: Value| {
-                let mut all = b.ins().iconst(types::I8, 1);
-                for i in 0..k {
-                    let r = this.load_slot(b, r0 + i);
-                    let ra = b.ins().fabs(r);
-                    let c = b.ins().fcmp(FloatCC::LessThanOrEqual, ra, lim);
-                    all = b.ins().band(all, c);
-                }
-                all
+                this.residuals_within(b, r0, k, lim)
             };
             let lim = b.ins().fmul(rr, scale);
             let all = within(self, b, lim);
@@ -416,8 +388,12 @@ impl Lower<'_> {
             b.ins().brif(close, ok, &[], refuse, &[]);
             b.switch_to_block(refuse);
             b.seal_block(refuse);
-            let code = status_const(b, kind::NOT_CONVERGED, blk.index.index());
-            b.ins().return_(&[code]);
+            if self.plan.newton.damped > 0 {
+                self.damped_retry(b, blk, ok);
+            } else {
+                let code = status_const(b, kind::NOT_CONVERGED, blk.index.index());
+                b.ins().return_(&[code]);
+            }
             b.switch_to_block(go);
             b.seal_block(go);
         }
@@ -514,6 +490,282 @@ impl Lower<'_> {
         self.memo.clear();
         self.calls.clear();
         self.splats.clear();
+    }
+}
+
+impl Lower<'_> {
+    /// One evaluation of a block's iteration: inner assignments, tangents, residuals, the
+    /// Jacobian's band (entries outside it are zero and stay untouched), residual scales.
+    fn evaluate(&mut self, b: &mut FunctionBuilder, blk: &TornBlock) {
+        let k = blk.tearing.len();
+        let (r0, j0) = (self.scratch_base, self.scratch_base + k);
+        let s0 = j0 + k * k;
+        self.memo.clear();
+        self.calls.clear();
+        self.splats.clear();
+        for a in blk.inner.iter().chain(&blk.tangents) {
+            let v = self.expr(b, a.expr);
+            self.store(b, a.var, v);
+        }
+        for (i, &r) in blk.residuals.iter().enumerate() {
+            let v = self.expr(b, r);
+            self.store_slot(b, r0 + i, v);
+        }
+        let (kl, w) = blk.band;
+        for (i, &e) in blk.jacobian.iter().enumerate() {
+            let (r, c) = (i / k, i % k);
+            if c + kl >= r && c <= r + w {
+                let v = self.expr(b, e);
+                self.store_slot(b, j0 + i, v);
+            }
+        }
+        for (i, &e) in blk.residual_scales.iter().enumerate() {
+            let v = self.expr(b, e);
+            self.store_slot(b, s0 + i, v);
+        }
+    }
+
+    /// The largest residual scale (the same comparisons as the interpreter's, NaN included).
+    fn largest_scale(&mut self, b: &mut FunctionBuilder, s0: usize, k: usize) -> Value {
+        let mut scale = b.ins().f64const(0.0);
+        for i in 0..k {
+            let s = self.load_slot(b, s0 + i);
+            let gt = b.ins().fcmp(FloatCC::GreaterThan, s, scale);
+            scale = b.ins().select(gt, s, scale);
+        }
+        scale
+    }
+
+    /// 1 where every residual is at most `lim` in magnitude.
+    fn residuals_within(
+        &mut self,
+        b: &mut FunctionBuilder,
+        r0: usize,
+        k: usize,
+        lim: Value,
+    ) -> Value {
+        let mut all = b.ins().iconst(types::I8, 1);
+        for i in 0..k {
+            let r = self.load_slot(b, r0 + i);
+            let ra = b.ins().fabs(r);
+            let c = b.ins().fcmp(FloatCC::LessThanOrEqual, ra, lim);
+            all = b.ins().band(all, c);
+        }
+        all
+    }
+
+    /// The residuals' sum of squares, in order from 0.0 (as the interpreter's fold).
+    fn residual_norm(&mut self, b: &mut FunctionBuilder, r0: usize, k: usize) -> Value {
+        let mut sum = b.ins().f64const(0.0);
+        for i in 0..k {
+            let r = self.load_slot(b, r0 + i);
+            let rr = b.ins().fmul(r, r);
+            sum = b.ins().fadd(sum, rr);
+        }
+        sum
+    }
+
+    /// The damped retry of a block whose full steps did not converge (the interpreter's
+    /// `damped_retry`, operation for operation): from the values saved before the block,
+    /// each Newton step halved until the residuals' sum of squares falls, at most
+    /// `Newton::damped` evaluations in all. Scratch after the scales: the start values, the
+    /// iterate a step starts from, the full step.
+    fn damped_retry(
+        &mut self,
+        b: &mut FunctionBuilder,
+        blk: &TornBlock,
+        ok: cranelift_codegen::ir::Block,
+    ) {
+        use cranelift_codegen::ir::condcodes::IntCC;
+        let k = blk.tearing.len();
+        let (r0, j0) = (self.scratch_base, self.scratch_base + k);
+        let s0 = j0 + k * k;
+        let (x0, old, dd) = (s0 + k, s0 + 2 * k, s0 + 3 * k);
+        let max = i64::from(self.plan.newton.damped);
+        let evals = b.declare_var(types::I32);
+        let trial = b.declare_var(types::I8);
+        let lambda = b.declare_var(types::F64);
+        let before = b.declare_var(types::F64);
+        let z32 = b.ins().iconst(types::I32, 0);
+        let z8 = b.ins().iconst(types::I8, 0);
+        let one = b.ins().f64const(1.0);
+        b.def_var(evals, z32);
+        b.def_var(trial, z8);
+        b.def_var(lambda, one);
+        b.def_var(before, one);
+        for (i, &t) in blk.tearing.iter().enumerate() {
+            let x = self.load_slot(b, x0 + i);
+            self.store(b, t, x);
+        }
+        let deval = b.create_block();
+        let dtrial = b.create_block();
+        let dcheck = b.create_block();
+        b.ins().jump(deval, &[]);
+
+        // An evaluation, then the trial's test or the iterate's checks.
+        b.switch_to_block(deval);
+        self.evaluate(b, blk);
+        let ev = b.use_var(evals);
+        let ev1 = b.ins().iadd_imm_s(ev, 1);
+        b.def_var(evals, ev1);
+        let tr = b.use_var(trial);
+        b.ins().brif(tr, dtrial, &[], dcheck, &[]);
+
+        // A trial: kept where the sum of squares fell (finite) or the evaluations ran out,
+        // else the step halved.
+        b.switch_to_block(dtrial);
+        b.seal_block(dtrial);
+        let after = self.residual_norm(b, r0, k);
+        let zero = b.ins().f64const(0.0);
+        let aa = b.ins().fsub(after, after);
+        let finite = b.ins().fcmp(FloatCC::Equal, aa, zero);
+        let bf = b.use_var(before);
+        let fell = b.ins().fcmp(FloatCC::LessThan, after, bf);
+        let better = b.ins().band(finite, fell);
+        let ev = b.use_var(evals);
+        let spent = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, ev, max);
+        let keep = b.ins().bor(better, spent);
+        let accept = b.create_block();
+        let halve = b.create_block();
+        b.ins().brif(keep, accept, &[], halve, &[]);
+        b.switch_to_block(halve);
+        b.seal_block(halve);
+        let l = b.use_var(lambda);
+        let half = b.ins().f64const(0.5);
+        let l2 = b.ins().fmul(l, half);
+        b.def_var(lambda, l2);
+        self.damped_iterate(b, blk, old, dd, l2);
+        b.ins().jump(deval, &[]);
+
+        // Accepted: a non-finite iterate ends the retry; a full step within the tolerances
+        // converged.
+        b.switch_to_block(accept);
+        b.seal_block(accept);
+        b.def_var(trial, z8);
+        let mut sum = b.ins().f64const(0.0);
+        let mut all = b.ins().iconst(types::I8, 1);
+        let atol = b.ins().f64const(self.plan.newton.atol);
+        let rtol = b.ins().f64const(self.plan.newton.rtol);
+        for (i, &t) in blk.tearing.iter().enumerate() {
+            let x = self.load(b, t);
+            let xx = b.ins().fsub(x, x);
+            sum = b.ins().fadd(sum, xx);
+            let d = self.load_slot(b, dd + i);
+            let da = b.ins().fabs(d);
+            let xa = b.ins().fabs(x);
+            let m = b.ins().fmul(rtol, xa);
+            let lim = b.ins().fadd(atol, m);
+            let le = b.ins().fcmp(FloatCC::LessThanOrEqual, da, lim);
+            all = b.ins().band(all, le);
+        }
+        let finite = b.ins().fcmp(FloatCC::Equal, sum, zero);
+        let diverged = b.create_block();
+        let fine = b.create_block();
+        b.ins().brif(finite, fine, &[], diverged, &[]);
+        b.switch_to_block(diverged);
+        b.seal_block(diverged);
+        for &t in &blk.tearing {
+            let x = self.load(b, t);
+            let xx = b.ins().fsub(x, x);
+            let fin = b.ins().fcmp(FloatCC::Equal, xx, zero);
+            let bad = b.create_block();
+            let next = b.create_block();
+            b.ins().brif(fin, next, &[], bad, &[]);
+            b.switch_to_block(bad);
+            b.seal_block(bad);
+            let code = status_const(b, kind::NON_FINITE, t.index());
+            b.ins().return_(&[code]);
+            b.switch_to_block(next);
+            b.seal_block(next);
+        }
+        b.ins().jump(fine, &[]);
+        b.switch_to_block(fine);
+        b.seal_block(fine);
+        b.ins().brif(all, ok, &[], dcheck, &[]);
+
+        // The iterate's checks, then the next step.
+        b.switch_to_block(dcheck);
+        b.seal_block(dcheck);
+        let scale = self.largest_scale(b, s0, k);
+        let rr = b.ins().f64const(self.plan.newton.residual_rtol);
+        let lim = b.ins().fmul(rr, scale);
+        let small = self.residuals_within(b, r0, k, lim);
+        let not_small = b.create_block();
+        b.ins().brif(small, ok, &[], not_small, &[]);
+        b.switch_to_block(not_small);
+        b.seal_block(not_small);
+        let fr = b.ins().f64const(self.plan.newton.final_rtol);
+        let flim = b.ins().fmul(fr, scale);
+        let ev = b.use_var(evals);
+        let spent = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, ev, max);
+        let fail = b.create_block();
+        let step = b.create_block();
+        b.ins().brif(spent, fail, &[], step, &[]);
+        b.switch_to_block(fail);
+        b.seal_block(fail);
+        let close = self.residuals_within(b, r0, k, flim);
+        let refuse = b.create_block();
+        b.ins().brif(close, ok, &[], refuse, &[]);
+        b.switch_to_block(refuse);
+        b.seal_block(refuse);
+        let code = status_const(b, kind::NOT_CONVERGED, blk.index.index());
+        b.ins().return_(&[code]);
+        b.switch_to_block(step);
+        b.seal_block(step);
+        let norm = self.residual_norm(b, r0, k);
+        b.def_var(before, norm);
+        let (kl, w) = blk.band;
+        let jp = b.ins().iadd_imm_s(self.mem, (j0 * 8) as i64);
+        let rp = b.ins().iadd_imm_s(self.mem, (r0 * 8) as i64);
+        let kk = b.ins().iconst(types::I64, k as i64);
+        let kl = b.ins().iconst(types::I64, kl as i64);
+        let w = b.ins().iconst(types::I64, w as i64);
+        let r = self.refs[LU];
+        let c = b.ins().call(r, &[jp, rp, kk, kl, w, flim]);
+        let st = b.inst_results(c)[0];
+        let singular = b.create_block();
+        let solved = b.create_block();
+        b.ins().brif(st, solved, &[], singular, &[]);
+        b.switch_to_block(singular);
+        b.seal_block(singular);
+        let code = status_const(b, kind::SINGULAR, blk.index.index());
+        b.ins().return_(&[code]);
+        b.switch_to_block(solved);
+        b.seal_block(solved);
+        for (i, &t) in blk.tearing.iter().enumerate() {
+            let d = self.load_slot(b, r0 + i);
+            self.store_slot(b, dd + i, d);
+            let x = self.load(b, t);
+            self.store_slot(b, old + i, x);
+        }
+        let one = b.ins().f64const(1.0);
+        b.def_var(lambda, one);
+        let t1 = b.ins().iconst(types::I8, 1);
+        b.def_var(trial, t1);
+        self.damped_iterate(b, blk, old, dd, one);
+        b.ins().jump(deval, &[]);
+        b.seal_block(deval);
+        self.memo.clear();
+        self.calls.clear();
+        self.splats.clear();
+    }
+
+    /// The tearing variables at `old − λ·step` (the interpreter's order of operations).
+    fn damped_iterate(
+        &mut self,
+        b: &mut FunctionBuilder,
+        blk: &TornBlock,
+        old: usize,
+        dd: usize,
+        lambda: Value,
+    ) {
+        for (i, &t) in blk.tearing.iter().enumerate() {
+            let o = self.load_slot(b, old + i);
+            let d = self.load_slot(b, dd + i);
+            let ld = b.ins().fmul(lambda, d);
+            let x = b.ins().fsub(o, ld);
+            self.store(b, t, x);
+        }
     }
 }
 

@@ -532,6 +532,7 @@ impl Interp {
         let mut delta = vec![0.0; k];
         let mut old = vec![0.0; k];
         let lu_flops = super::band::lu_flops(k, band.0, band.1) as u64;
+        let start: Vec<f64> = tearing.iter().map(|&s| mem[s as usize]).collect();
         self.exec(iteration, mem);
         let mut evals = 1;
         loop {
@@ -546,6 +547,9 @@ impl Interp {
             if evals >= max_evals && !linear {
                 if self.residual_within(k, self.newton.final_rtol) {
                     return Status::Ok;
+                }
+                if self.damped.is_none() && self.newton.damped > 0 {
+                    return self.damped_retry(index, tearing, iteration, band, &start, mem);
                 }
                 return Status::NotConverged {
                     block: index,
@@ -587,6 +591,82 @@ impl Interp {
             }
             self.exec(iteration, mem);
             evals += 1;
+            if small {
+                return Status::Ok;
+            }
+        }
+    }
+
+    /// The damped retry of a block whose full Newton steps did not converge
+    /// ([`super::Newton::damped`]): from the values before the block, each Newton step halved
+    /// until the residuals' sum of squares falls, at most `damped` evaluations in all (the
+    /// last trial kept when they run out). The generated code does the same, operation for
+    /// operation.
+    fn damped_retry(
+        &mut self,
+        index: super::BlockId,
+        tearing: &[u32],
+        iteration: &Tape,
+        band: (usize, usize),
+        start: &[f64],
+        mem: &mut [f64],
+    ) -> Status {
+        let k = tearing.len();
+        let max_evals = self.newton.damped;
+        let lu_flops = super::band::lu_flops(k, band.0, band.1) as u64;
+        let norm = |out: &[f64]| out[..k].iter().fold(0.0f64, |a, r| a + r * r);
+        let mut jac = vec![0.0; k * k];
+        let mut delta = vec![0.0; k];
+        let mut old = vec![0.0; k];
+        for (i, &s) in tearing.iter().enumerate() {
+            mem[s as usize] = start[i];
+        }
+        self.exec(iteration, mem);
+        let mut evals = 1;
+        loop {
+            delta.copy_from_slice(&self.out[..k]);
+            jac.copy_from_slice(&self.out[k..k + k * k]);
+            let residual = delta.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+            if self.residual_small(k) {
+                return Status::Ok;
+            }
+            if evals >= max_evals {
+                if self.residual_within(k, self.newton.final_rtol) {
+                    return Status::Ok;
+                }
+                return Status::NotConverged {
+                    block: index,
+                    residual,
+                };
+            }
+            let tol = self.newton.final_rtol * self.residual_scale(k);
+            if !lu_solve(&mut jac, &mut delta, k, band, tol) {
+                return Status::Singular { block: index };
+            }
+            self.executed.flops += lu_flops;
+            let before = norm(&self.out);
+            for (i, &s) in tearing.iter().enumerate() {
+                old[i] = mem[s as usize];
+            }
+            let mut lambda = 1.0f64;
+            loop {
+                for (i, &s) in tearing.iter().enumerate() {
+                    mem[s as usize] = old[i] - lambda * delta[i];
+                }
+                self.exec(iteration, mem);
+                evals += 1;
+                let after = norm(&self.out);
+                if (after.is_finite() && after < before) || evals >= max_evals {
+                    break;
+                }
+                lambda *= 0.5;
+            }
+            if let Some(&s) = tearing.iter().find(|&&s| !mem[s as usize].is_finite()) {
+                return Status::NonFinite { var: Slot(s) };
+            }
+            let small = tearing.iter().enumerate().all(|(i, &s)| {
+                delta[i].abs() <= self.newton.atol + self.newton.rtol * mem[s as usize].abs()
+            });
             if small {
                 return Status::Ok;
             }

@@ -127,6 +127,12 @@ pub struct Newton {
     /// (an ill-conditioned block whose updates rounding keeps from shrinking further): 1e-6,
     /// a thousand times below the tightest tolerance of a run (0.1 %).
     pub final_rtol: f64,
+    /// Evaluations of the damped retry where the iteration fails: from the block's values
+    /// before it, Newton steps halved until the residuals' sum of squares falls (every
+    /// evaluation counted, halvings included); 0: none. Full steps first, as they converge
+    /// faster where they converge at all (a hydraulic valve's square-root law); the damped
+    /// retry where they cycle (a tank running empty under `sqrt(max(0, level))`).
+    pub damped: u32,
 }
 
 impl Default for Newton {
@@ -137,6 +143,7 @@ impl Default for Newton {
             atol: 1e-12,
             residual_rtol: 1e-13,
             final_rtol: 1e-6,
+            damped: 10,
         }
     }
 }
@@ -624,7 +631,8 @@ impl Plan {
     }
 
     /// Scratch slots after the variables: the finiteness check sum (generated code), then for
-    /// the largest Newton block its residuals (k), Jacobian (k²) and residual scales (k).
+    /// the largest Newton block its residuals (k), Jacobian (k²), residual scales (k), and for
+    /// the damped retry the start values, the iterate a step starts from and the step (3k).
     pub fn scratch_slots(&self) -> usize {
         let max_k = self
             .init
@@ -636,7 +644,7 @@ impl Plan {
             })
             .max()
             .unwrap_or(0);
-        1 + max_k * (max_k + 2)
+        1 + max_k * (max_k + 5)
     }
 
     /// The memory layout of the step function as text: one line per slot (byte offset, kind,
@@ -700,7 +708,7 @@ impl Plan {
             t += inner_only;
             t
         } else {
-            iter.times(newton.max_iterations as u64)
+            iter.times(u64::from(newton.max_iterations) + u64::from(newton.damped))
         };
         (iter, total)
     }
@@ -726,8 +734,8 @@ impl Plan {
         let _ = writeln!(s, "plan {} (method {})", self.name, self.method);
         let _ = writeln!(
             s,
-            "  newton: at most {} iterations, |dx| <= {:e} + {:e}*|x|",
-            self.newton.max_iterations, self.newton.atol, self.newton.rtol
+            "  newton: at most {} iterations, then {} damped evaluations, |dx| <= {:e} + {:e}*|x|",
+            self.newton.max_iterations, self.newton.damped, self.newton.atol, self.newton.rtol
         );
         s.push_str("init:\n");
         for &v in &self.hoisted {

@@ -138,7 +138,11 @@ pub fn describe(plan: &Plan, status: Status) -> String {
             plan.name_of(var)
         ),
         Status::NotConverged { block, residual } => {
-            format!("Newton iteration of block {block} did not converge in {} iterations (residual {residual:e})", plan.newton.max_iterations)
+            let damped = match plan.newton.damped {
+                0 => String::new(),
+                d => format!(" nor in {d} damped evaluations"),
+            };
+            format!("Newton iteration of block {block} did not converge in {} iterations{damped} (residual {residual:e})", plan.newton.max_iterations)
         }
         Status::Singular { block } => format!("the Jacobian of block {block} is singular"),
         Status::EventIteration {
