@@ -176,6 +176,19 @@ static double locate(double z0, double z1, double d0, double d1, double h, int c
  * combinations in turn (all false tried), until one is consistent; where none is, the
  * combinations of their groups. *phase: 0 plain, 1 restarted (movers: the relations set false),
  * 2 searching (movers, *next), 3 searching the groups. As `RelationSearch` in sim/events.rs. */
+/* The relations searched, in index order (insertion sort: a few, in place). */
+static void sort_movers(rtc_events *ev, int32_t nmovers) {
+    int32_t i;
+    for (i = 1; i < nmovers; i++) {
+        int32_t v = ev->movers[i], k = i - 1;
+        while (k >= 0 && ev->movers[k] > v) {
+            ev->movers[k + 1] = ev->movers[k];
+            k--;
+        }
+        ev->movers[k + 1] = v;
+    }
+}
+
 static void resolve(rtc_events *ev, double *mem, int *phase, int32_t *nmovers, uint64_t *next) {
     const rtc_event_model *m = ev->m;
     int32_t n = m->n_events, j, i;
@@ -212,14 +225,7 @@ static void resolve(rtc_events *ev, double *mem, int *phase, int32_t *nmovers, u
                     if (ev->movers[i] == j) was = 1;
                 if (!was) ev->movers[(*nmovers)++] = j;
             }
-        for (i = 1; i < *nmovers; i++) { /* insertion sort */
-            int32_t v = ev->movers[i], k = i - 1;
-            while (k >= 0 && ev->movers[k] > v) {
-                ev->movers[k + 1] = ev->movers[k];
-                k--;
-            }
-            ev->movers[k + 1] = v;
-        }
+        sort_movers(ev, *nmovers);
         *phase = 2;
         *next = 1;
     }
@@ -234,14 +240,7 @@ static void resolve(rtc_events *ev, double *mem, int *phase, int32_t *nmovers, u
             }
             if (!was && mate) ev->movers[(*nmovers)++] = j;
         }
-        for (i = 1; i < *nmovers; i++) { /* insertion sort */
-            int32_t v = ev->movers[i], k = i - 1;
-            while (k >= 0 && ev->movers[k] > v) {
-                ev->movers[k + 1] = ev->movers[k];
-                k--;
-            }
-            ev->movers[k + 1] = v;
-        }
+        sort_movers(ev, *nmovers);
         *phase = 3;
         *next = 0;
     }

@@ -344,7 +344,6 @@ impl Lower<'_> {
         b.ins().jump(eval, &[]);
         b.switch_to_block(eval);
         self.evaluate(b, blk);
-        let (kl, w) = blk.band;
         let ev = b.use_var(evals);
         let ev1 = b.ins().iadd_imm_s(ev, 1);
         b.def_var(evals, ev1);
@@ -398,24 +397,7 @@ impl Lower<'_> {
             b.seal_block(go);
         }
         // LU solve in the scratch area.
-        let jp = b.ins().iadd_imm_s(self.mem, (j0 * 8) as i64);
-        let rp = b.ins().iadd_imm_s(self.mem, (r0 * 8) as i64);
-        let kk = b.ins().iconst(types::I64, k as i64);
-        let kl = b.ins().iconst(types::I64, kl as i64);
-        let w = b.ins().iconst(types::I64, w as i64);
-        let r = self.refs[LU];
-        // A zero column's row may keep what the final tolerance accepts.
-        let c = b.ins().call(r, &[jp, rp, kk, kl, w, flim]);
-        let st = b.inst_results(c)[0];
-        let singular = b.create_block();
-        let solved = b.create_block();
-        b.ins().brif(st, solved, &[], singular, &[]);
-        b.switch_to_block(singular);
-        b.seal_block(singular);
-        let code = status_const(b, kind::SINGULAR, blk.index.index());
-        b.ins().return_(&[code]);
-        b.switch_to_block(solved);
-        b.seal_block(solved);
+        self.lu_solve(b, blk, flim);
         self.memo.clear();
         self.calls.clear();
         self.splats.clear();
@@ -464,20 +446,7 @@ impl Lower<'_> {
             b.ins().brif(finite, go_on, &[], diverged, &[]);
             b.switch_to_block(diverged);
             b.seal_block(diverged);
-            for &t in &blk.tearing {
-                let x = self.load(b, t);
-                let xx = b.ins().fsub(x, x);
-                let fin = b.ins().fcmp(FloatCC::Equal, xx, zero);
-                let bad = b.create_block();
-                let next = b.create_block();
-                b.ins().brif(fin, next, &[], bad, &[]);
-                b.switch_to_block(bad);
-                b.seal_block(bad);
-                let code = status_const(b, kind::NON_FINITE, t.index());
-                b.ins().return_(&[code]);
-                b.switch_to_block(next);
-                b.seal_block(next);
-            }
+            self.name_non_finite(b, blk);
             b.ins().jump(go_on, &[]);
             b.switch_to_block(go_on);
             b.seal_block(go_on);
@@ -664,20 +633,7 @@ impl Lower<'_> {
         b.ins().brif(finite, fine, &[], diverged, &[]);
         b.switch_to_block(diverged);
         b.seal_block(diverged);
-        for &t in &blk.tearing {
-            let x = self.load(b, t);
-            let xx = b.ins().fsub(x, x);
-            let fin = b.ins().fcmp(FloatCC::Equal, xx, zero);
-            let bad = b.create_block();
-            let next = b.create_block();
-            b.ins().brif(fin, next, &[], bad, &[]);
-            b.switch_to_block(bad);
-            b.seal_block(bad);
-            let code = status_const(b, kind::NON_FINITE, t.index());
-            b.ins().return_(&[code]);
-            b.switch_to_block(next);
-            b.seal_block(next);
-        }
+        self.name_non_finite(b, blk);
         b.ins().jump(fine, &[]);
         b.switch_to_block(fine);
         b.seal_block(fine);
@@ -714,6 +670,31 @@ impl Lower<'_> {
         b.seal_block(step);
         let norm = self.residual_norm(b, r0, k);
         b.def_var(before, norm);
+        self.lu_solve(b, blk, flim);
+        for (i, &t) in blk.tearing.iter().enumerate() {
+            let d = self.load_slot(b, r0 + i);
+            self.store_slot(b, dd + i, d);
+            let x = self.load(b, t);
+            self.store_slot(b, old + i, x);
+        }
+        let one = b.ins().f64const(1.0);
+        b.def_var(lambda, one);
+        let t1 = b.ins().iconst(types::I8, 1);
+        b.def_var(trial, t1);
+        self.damped_iterate(b, blk, old, dd, one);
+        b.ins().jump(deval, &[]);
+        b.seal_block(deval);
+        self.memo.clear();
+        self.calls.clear();
+        self.splats.clear();
+    }
+
+    /// The LU solve of the block's Jacobian and residuals in the scratch area (the residuals
+    /// become the Newton step); a singular Jacobian returns its status. A zero column's row
+    /// may keep what `flim` (the final tolerance) accepts.
+    fn lu_solve(&mut self, b: &mut FunctionBuilder, blk: &TornBlock, flim: Value) {
+        let k = blk.tearing.len();
+        let (r0, j0) = (self.scratch_base, self.scratch_base + k);
         let (kl, w) = blk.band;
         let jp = b.ins().iadd_imm_s(self.mem, (j0 * 8) as i64);
         let rp = b.ins().iadd_imm_s(self.mem, (r0 * 8) as i64);
@@ -732,22 +713,26 @@ impl Lower<'_> {
         b.ins().return_(&[code]);
         b.switch_to_block(solved);
         b.seal_block(solved);
-        for (i, &t) in blk.tearing.iter().enumerate() {
-            let d = self.load_slot(b, r0 + i);
-            self.store_slot(b, dd + i, d);
+    }
+
+    /// Where an iterate is non-finite: returns the status naming the first non-finite
+    /// tearing variable (as the interpreter names it); falls through if none is.
+    fn name_non_finite(&mut self, b: &mut FunctionBuilder, blk: &TornBlock) {
+        let zero = b.ins().f64const(0.0);
+        for &t in &blk.tearing {
             let x = self.load(b, t);
-            self.store_slot(b, old + i, x);
+            let xx = b.ins().fsub(x, x);
+            let fin = b.ins().fcmp(FloatCC::Equal, xx, zero);
+            let bad = b.create_block();
+            let next = b.create_block();
+            b.ins().brif(fin, next, &[], bad, &[]);
+            b.switch_to_block(bad);
+            b.seal_block(bad);
+            let code = status_const(b, kind::NON_FINITE, t.index());
+            b.ins().return_(&[code]);
+            b.switch_to_block(next);
+            b.seal_block(next);
         }
-        let one = b.ins().f64const(1.0);
-        b.def_var(lambda, one);
-        let t1 = b.ins().iconst(types::I8, 1);
-        b.def_var(trial, t1);
-        self.damped_iterate(b, blk, old, dd, one);
-        b.ins().jump(deval, &[]);
-        b.seal_block(deval);
-        self.memo.clear();
-        self.calls.clear();
-        self.splats.clear();
     }
 
     /// The tearing variables at `old − λ·step` (the interpreter's order of operations).
