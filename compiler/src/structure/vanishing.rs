@@ -11,7 +11,9 @@
 //! So before index reduction such terms are dropped from the equations where that removes
 //! an unknown from them, if the structure depends on it: with them gone, fewer equations can
 //! be matched to unknowns (the model at these values has another structure, or a higher
-//! index). Elsewhere they are zeros in the Jacobian and nothing more (a state-space block
+//! index), or index reduction leaves fewer states (a constraint on a state that the matching
+//! alone does not show where the model needs index reduction anyway: a MOSFET whose gate
+//! capacitances sit between two sources). Elsewhere they are zeros in the Jacobian and nothing more (a state-space block
 //! with zeros in its matrix), and they stay, their parameters tunable. Where they are dropped
 //! the structure is that of the model at these parameter values, as a tool evaluating the
 //! parameters (`Evaluate = true`) would find it; the parameters the factor is computed from
@@ -66,8 +68,20 @@ pub fn drop_vanishing_terms(m: &mut FlatModel) -> Vec<String> {
         let matched = super::matching::maximum_matching(&sys.incidence, sys.unknowns.len()).size;
         Some(sys.equations.len().max(sys.unknowns.len()) - matched)
     };
+    // Or with them gone, index reduction leaves fewer states: the terms hid a constraint on
+    // a state (`Dinternal = D.v` through a zero drain resistance).
+    let states = |model: &FlatModel| -> Option<usize> {
+        let mut reduced = model.clone();
+        super::index::reduce(&mut reduced).ok()?;
+        Some(reduced.vars.iter().filter(|v| v.kind == VarKind::State).count())
+    };
+    let fewer_states = || match (states(m), states(&without)) {
+        (Some(n), Some(n0)) => n0 < n,
+        _ => false,
+    };
     match (deficiency(m), deficiency(&without)) {
         (Some(d), Some(d0)) if d0 > d => {}
+        (Some(_), Some(_)) if fewer_states() => {}
         _ => return Vec::new(),
     }
     let mut notes = Vec::new();
