@@ -26,6 +26,9 @@ enum {
 /* Secant moves past a located time at which the event's relation has not changed yet, at most
  * (then the end of the part). */
 #define LANDING 2
+/* Regula falsi (Illinois) moves between the last time on the old side and the located time on
+ * the new side of a relation that observes the model, at most. */
+#define REFINE 3
 /* An event is close only when its gap shrank below this fraction of the one before. */
 #define SHRINKING 0.99
 
@@ -33,7 +36,8 @@ void rtc_events_rebind(rtc_events *ev, const rtc_event_model *m, double *d, int3
     int32_t n = RTC_EVENTS_N(m->n_events);
     ev->m = m;
     ev->snapshot = d;
-    d += m->mem_slots;
+    ev->landed = d + m->mem_slots;
+    d += 2 * m->mem_slots;
     ev->z0 = d;
     ev->z1 = d + 3 * n;
     ev->zb = d + 6 * n;
@@ -335,7 +339,7 @@ static int32_t instant(rtc_events *ev, double *mem, const int32_t *first, int32_
         for (j = 0; j < n; j++) {
             int32_t slot = m->slot[j];
             int resync = !ev->acted[j] || (m->kind[j] == AT && fabs(ev->z2[j] - te) > ev->tol) ||
-                         (m->kind[j] == BOTH && m->observes[j]) ||
+                         (m->kind[j] == BOTH && (m->observes[j] & 1)) ||
                          (j == back && !at_threshold(ev, j, ev->z2[j], mem));
             ev->chg[j] = 0;
             if (slot >= 0 && resync) {
@@ -454,6 +458,49 @@ static int32_t time_events(rtc_events *ev, const double *z, double t, double end
     return nd;
 }
 
+/* The located time *te of relation k refined (as rtc run's `refine`): regula falsi with the
+ * Illinois rule between (a, za), the last time on its old side, and *te on its new side (mem and
+ * ev->zb there), each move a partial step from cur; at most REFINE moves, none once a move would
+ * be shorter than a billionth of the part or the function is within rounding of its threshold.
+ * The instant is at the last time found on the new side (mem and ev->zb there). */
+static int32_t refine(rtc_events *ev, double *mem, int32_t k, double cur, double rest, double a,
+                      double za, double *te) {
+    const rtc_event_model *m = ev->m;
+    int32_t n = m->n_events, i, st, kept = 0, side = 0;
+    double b = *te, zb = ev->zb[k];
+    size_t bytes = sizeof(double) * (size_t)m->mem_slots;
+    for (i = 0; i < REFINE; i++) {
+        double tn;
+        if (za == zb || at_threshold(ev, k, zb, mem)) break;
+        tn = b - zb * (b - a) / (zb - za);
+        if (!(tn > a && tn < b) || b - tn <= 1e-9 * rest) break;
+        if (!kept) {
+            memcpy(ev->landed, mem, bytes);
+            kept = 1;
+        }
+        memcpy(mem, ev->snapshot, bytes);
+        st = call(ev, mem, cur, tn - cur);
+        if (st != 0) return st;
+        values(ev, mem, ev->z2);
+        if (crossed(ev, k, ev->z0, ev->z2, mem)) {
+            b = tn;
+            zb = ev->z2[k];
+            memcpy(ev->landed, mem, bytes);
+            memcpy(ev->zb, ev->z2, sizeof(double) * (size_t)(3 * n));
+            if (side == 1) za *= 0.5;
+            side = 1;
+        } else {
+            a = tn;
+            za = ev->z2[k];
+            if (side == -1) zb *= 0.5;
+            side = -1;
+        }
+    }
+    if (kept) memcpy(mem, ev->landed, bytes);
+    *te = b;
+    return 0;
+}
+
 /* A step with state events only: up to RTC_LOCATED_PER_STEP events located one after the
  * other, the rest acting at the end of the step (as rtc run's `step_state`). */
 static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
@@ -521,25 +568,36 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
         te = theta >= 1.0 ? end : cur + theta * rest;
         if (theta < 1.0) {
             int tries = 0;
+            /* The last time on the old side, and the function there. */
+            double old_t = cur, old_z = ev->z0[k];
             memcpy(mem, ev->snapshot, sizeof(double) * (size_t)m->mem_slots);
             st = call(ev, mem, cur, te - cur);
             if (st != 0) return st;
             values(ev, mem, ev->zb);
-            /* A relation that observes the model acts where it has changed: a located time on
-             * the old side moves on by the secant to the end of the part, at most LANDING
-             * times. */
+            /* A relation that observes the model (or acts on it through its states only) acts
+             * where it has changed: a located time on the old side moves on by the secant to
+             * the end of the part (at least a billionth of it for an observer, the next
+             * representable time otherwise), at most LANDING times. */
             while (m->slot[k] >= 0 && m->observes[k] && !crossed(ev, k, ev->z0, ev->zb, mem) &&
                    te < end) {
-                double th = ev->zb[k] != just_z ? ev->zb[k] / (ev->zb[k] - just_z) : 1.0;
+                double th, least;
+                old_t = te;
+                old_z = ev->zb[k];
+                th = ev->zb[k] != just_z ? ev->zb[k] / (ev->zb[k] - just_z) : 1.0;
                 double next;
                 th = th < 0.0 ? 0.0 : (th > 1.0 ? 1.0 : th);
                 next = te + th * (end - te);
-                te = tries == LANDING ? end : fmin(fmax(next, te + 1e-9 * rest), end);
+                least = (m->observes[k] & 1) ? te + 1e-9 * rest : nextafter(te, INFINITY);
+                te = tries == LANDING ? end : fmin(fmax(next, least), end);
                 tries++;
                 memcpy(mem, ev->snapshot, sizeof(double) * (size_t)m->mem_slots);
                 st = call(ev, mem, cur, te - cur);
                 if (st != 0) return st;
                 values(ev, mem, ev->zb);
+            }
+            if (m->slot[k] >= 0 && m->observes[k] && crossed(ev, k, ev->z0, ev->zb, mem)) {
+                st = refine(ev, mem, k, cur, rest, old_t, old_z, &te);
+                if (st != 0) return st;
             }
             /* Events the partial step already carried past their thresholds act here too. */
             for (a = 0; a < nc; a++) {

@@ -61,8 +61,10 @@ typedef struct {
     const unsigned char *cubic; /* 1 located by the inverse cubic Hermite (zc writes dz/dt
                                    too), 0 regula falsi, 2 at the end of its step */
     const int32_t *slot;      /* the slot a relation is frozen in (kinds 2 and 6), -1 none */
-    const unsigned char *observes; /* 1: a frozen relation whose function does not depend on
-                                      its own slot (it observes the model; not a switch) */
+    const unsigned char *observes; /* bit 0: a frozen relation whose function does not depend
+                                      on its own slot (it observes the model; not a switch);
+                                      bit 1: one whose function depends on it only through the
+                                      states (a friction element's mode) */
     const int32_t *rank;      /* of conditions true together, the lowest rank acts first */
     const int32_t *group;     /* the group of a frozen relation (the least event of the
                                  relations one statement reads): a search that finds no
@@ -82,15 +84,15 @@ typedef struct {
     int32_t (*event)(double *mem, int32_t k);
 } rtc_event_model;
 
-/* Work arrays: doubles for a copy of the memory, five vectors of the events' functions (three
+/* Work arrays: doubles for two copies of the memory, five vectors of the events' functions (three
  * values per event), and three more per event; ints for thirteen lists of events. */
 #define RTC_EVENTS_N(n_events) ((n_events) > 0 ? (n_events) : 1)
-#define RTC_EVENTS_DOUBLES(mem_slots, n_events) ((mem_slots) + 18 * RTC_EVENTS_N(n_events))
+#define RTC_EVENTS_DOUBLES(mem_slots, n_events) (2 * (mem_slots) + 18 * RTC_EVENTS_N(n_events))
 #define RTC_EVENTS_INTS(n_events) (13 * RTC_EVENTS_N(n_events))
 
 typedef struct {
     const rtc_event_model *m;
-    double *snapshot;
+    double *snapshot, *landed;
     double *z0, *z1, *zb, *z2, *zt, *last_time, *theta, *last_gap;
     int32_t *fire, *next, *cond, *last_close, *due, *fired, *acted, *here, *crossed, *first;
     /* The frozen relations' search at an instant: changes per relation in the round, the

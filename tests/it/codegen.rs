@@ -393,3 +393,18 @@ fn damped_retry_jit_equals_interpreter() {
     );
     assert_eq!(st, Status::Ok);
 }
+
+/// The damped retry's bracket of a one-unknown block (regula falsi where a step would leave
+/// it) in generated code: the two tanks' emptying steps, bit for bit.
+#[test]
+fn bracketed_retry_jit_equals_interpreter() {
+    let st = differential_with(
+        "../tests/models/TwoTanks.mo",
+        Method::Trapezoid,
+        &[],
+        0.065,
+        92,
+        10,
+    );
+    assert_eq!(st, Status::Ok);
+}

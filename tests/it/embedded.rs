@@ -144,6 +144,13 @@ const CASES: &[Case] = &[
         stop: "10",
         inputs: None,
     },
+    // A located crossing refined (regula falsi, Illinois) before the block sticks.
+    Case {
+        file: "../tests/models/BlockSticks.mo",
+        flags: &["--method", "be", "--step", "0.01"],
+        stop: "4",
+        inputs: None,
+    },
     // A switch back at a fold: the relations' groups searched (the other limit).
     Case {
         file: "../tests/models/SchmittTrigger.mo",

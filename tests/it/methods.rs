@@ -918,6 +918,46 @@ fn multistage_formulas_read_inputs_at_their_stage_times() {
     }
 }
 
+/// Two tanks in a row (tests/models/TwoTanks.mo): the first drains into the second, which
+/// drains too. The trapezoid is exact for the first while it has water (Torricelli, as in
+/// `a_tank_runs_empty_with_the_damped_retry`), and each tank, once empty, stays within
+/// (c·h)² of zero. At h = 0.065 the second tank's emptying step has its root next to the
+/// square root's kink: the full steps and the plain damped retry both cycle across it, and
+/// the run stopped at t = 3.185 ("did not converge ... nor in 10 damped evaluations") until
+/// the damped retry kept the bracket of the residual's sign change (regula falsi where a step
+/// would leave it).
+#[test]
+fn two_tanks_run_empty_with_the_bracket() {
+    let (a, area, g, h) = (0.2f64, 1.0f64, 9.80665f64, 0.065f64);
+    let c = a * (2.0 * g).sqrt() / (2.0 * area);
+    let empty = 1.0 / c;
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 6.0,
+        step: h,
+        every: 1,
+        ..Default::default()
+    };
+    let names = vec!["level1".to_string(), "level2".to_string()];
+    let plan = common::compile_example("../tests/models/TwoTanks.mo", Method::Trapezoid, &[], 10);
+    let (tr, failure) = trajectory(&plan, &settings, &names).unwrap();
+    assert!(failure.is_none(), "{failure:?}");
+    for (t, v) in tr.times.iter().zip(&tr.values) {
+        if *t < empty - h {
+            let exact = (1.0 - c * t).powi(2);
+            assert!((v[0] - exact).abs() < 1e-9, "t = {t}: {} vs {exact}", v[0]);
+        } else if *t > empty {
+            assert!(v[0].abs() <= (c * h).powi(2), "t = {t}: {}", v[0]);
+        }
+    }
+    let last = tr.values.last().unwrap();
+    assert!(
+        last[1].abs() <= (c * h).powi(2),
+        "tank 2 at the end: {}",
+        last[1]
+    );
+}
+
 /// A tank draining through an orifice (tests/models/Drain.mo, Torricelli: level' =
 /// −2c·sqrt(level), c = a·sqrt(2g)/(2A)): the trapezoid is exact while the tank has water
 /// (the derivative is linear in time), and in the step where it runs empty the consistent

@@ -562,6 +562,10 @@ impl Lower<'_> {
         b.def_var(trial, z8);
         b.def_var(lambda, one);
         b.def_var(before, one);
+        let forced = b.declare_var(types::I8);
+        b.def_var(forced, z8);
+        // One unknown: the bracket of its residual's sign change (the interpreter's).
+        let bracket = (k == 1).then(|| Bracket::declare(b));
         for (i, &t) in blk.tearing.iter().enumerate() {
             let x = self.load_slot(b, x0 + i);
             self.store(b, t, x);
@@ -574,6 +578,11 @@ impl Lower<'_> {
         // An evaluation, then the trial's test or the iterate's checks.
         b.switch_to_block(deval);
         self.evaluate(b, blk);
+        if let Some(br) = &bracket {
+            let x = self.load(b, blk.tearing[0]);
+            let r = self.load_slot(b, r0);
+            br.update(b, x, r);
+        }
         let ev = b.use_var(evals);
         let ev1 = b.ins().iadd_imm_s(ev, 1);
         b.def_var(evals, ev1);
@@ -594,6 +603,8 @@ impl Lower<'_> {
         let ev = b.use_var(evals);
         let spent = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, ev, max);
         let keep = b.ins().bor(better, spent);
+        let fo = b.use_var(forced);
+        let keep = b.ins().bor(keep, fo);
         let accept = b.create_block();
         let halve = b.create_block();
         b.ins().brif(keep, accept, &[], halve, &[]);
@@ -671,6 +682,13 @@ impl Lower<'_> {
         let norm = self.residual_norm(b, r0, k);
         b.def_var(before, norm);
         self.lu_solve(b, blk, flim);
+        if let Some(br) = &bracket {
+            let x = self.load(b, blk.tearing[0]);
+            let d = self.load_slot(b, r0);
+            let (d, use_rf) = br.step(b, x, d);
+            self.store_slot(b, r0, d);
+            b.def_var(forced, use_rf);
+        }
         for (i, &t) in blk.tearing.iter().enumerate() {
             let d = self.load_slot(b, r0 + i);
             self.store_slot(b, dd + i, d);
@@ -751,6 +769,109 @@ impl Lower<'_> {
             let x = b.ins().fsub(o, ld);
             self.store(b, t, x);
         }
+    }
+}
+
+/// The interpreter's `Bracket` as variables of the damped retry: the last iterates with a
+/// negative and a positive residual, whether each is known, and the end the last update
+/// replaced (0 none, 1 the negative, 2 the positive).
+struct Bracket {
+    lo_x: cranelift_frontend::Variable,
+    lo_r: cranelift_frontend::Variable,
+    hi_x: cranelift_frontend::Variable,
+    hi_r: cranelift_frontend::Variable,
+    has_lo: cranelift_frontend::Variable,
+    has_hi: cranelift_frontend::Variable,
+    last: cranelift_frontend::Variable,
+}
+
+impl Bracket {
+    fn declare(b: &mut FunctionBuilder) -> Bracket {
+        let f = |b: &mut FunctionBuilder| {
+            let v = b.declare_var(types::F64);
+            let z = b.ins().f64const(0.0);
+            b.def_var(v, z);
+            v
+        };
+        let i = |b: &mut FunctionBuilder| {
+            let v = b.declare_var(types::I8);
+            let z = b.ins().iconst(types::I8, 0);
+            b.def_var(v, z);
+            v
+        };
+        Bracket {
+            lo_x: f(b),
+            lo_r: f(b),
+            hi_x: f(b),
+            hi_r: f(b),
+            has_lo: i(b),
+            has_hi: i(b),
+            last: i(b),
+        }
+    }
+
+    /// The iterate `x` with residual `r` (the interpreter's `Bracket::update`).
+    fn update(&self, b: &mut FunctionBuilder, x: Value, r: Value) {
+        use cranelift_codegen::ir::condcodes::IntCC;
+        let zero = b.ins().f64const(0.0);
+        let half = b.ins().f64const(0.5);
+        let neg = b.ins().fcmp(FloatCC::LessThan, r, zero);
+        let pos = b.ins().fcmp(FloatCC::GreaterThan, r, zero);
+        let last = b.use_var(self.last);
+        let after_lo = b.ins().icmp_imm_s(IntCC::Equal, last, 1);
+        let after_hi = b.ins().icmp_imm_s(IntCC::Equal, last, 2);
+        let (lo_x, lo_r) = (b.use_var(self.lo_x), b.use_var(self.lo_r));
+        let (hi_x, hi_r) = (b.use_var(self.hi_x), b.use_var(self.hi_r));
+        // Illinois: the end kept twice in a row has its residual halved.
+        let halve_hi = b.ins().band(neg, after_lo);
+        let hh = b.ins().fmul(hi_r, half);
+        let hi_r = b.ins().select(halve_hi, hh, hi_r);
+        let halve_lo = b.ins().band(pos, after_hi);
+        let lh = b.ins().fmul(lo_r, half);
+        let lo_r = b.ins().select(halve_lo, lh, lo_r);
+        let v = b.ins().select(neg, x, lo_x);
+        b.def_var(self.lo_x, v);
+        let v = b.ins().select(neg, r, lo_r);
+        b.def_var(self.lo_r, v);
+        let v = b.ins().select(pos, x, hi_x);
+        b.def_var(self.hi_x, v);
+        let v = b.ins().select(pos, r, hi_r);
+        b.def_var(self.hi_r, v);
+        let has = b.use_var(self.has_lo);
+        let v = b.ins().bor(has, neg);
+        b.def_var(self.has_lo, v);
+        let has = b.use_var(self.has_hi);
+        let v = b.ins().bor(has, pos);
+        b.def_var(self.has_hi, v);
+        let one = b.ins().iconst(types::I8, 1);
+        let two = b.ins().iconst(types::I8, 2);
+        let v = b.ins().select(pos, two, last);
+        let v = b.ins().select(neg, one, v);
+        b.def_var(self.last, v);
+    }
+
+    /// Newton's step `d` from `x`, or the step to the regula falsi point where the bracket is
+    /// known and `x − d` leaves it (the interpreter's `Bracket::step`); with whether it was.
+    fn step(&self, b: &mut FunctionBuilder, x: Value, d: Value) -> (Value, Value) {
+        let zero = b.ins().f64const(0.0);
+        let (a, ra) = (b.use_var(self.lo_x), b.use_var(self.lo_r));
+        let (c, rc) = (b.use_var(self.hi_x), b.use_var(self.hi_r));
+        let xn = b.ins().fsub(x, d);
+        let pa = b.ins().fsub(xn, a);
+        let pc = b.ins().fsub(xn, c);
+        let p = b.ins().fmul(pa, pc);
+        let inside = b.ins().fcmp(FloatCC::LessThan, p, zero);
+        let (hl, hh) = (b.use_var(self.has_lo), b.use_var(self.has_hi));
+        let both = b.ins().band(hl, hh);
+        let outside = b.ins().bxor_imm_s(inside, 1);
+        let use_rf = b.ins().band(both, outside);
+        let w = b.ins().fsub(c, a);
+        let m = b.ins().fmul(ra, w);
+        let dr = b.ins().fsub(rc, ra);
+        let q = b.ins().fdiv(m, dr);
+        let xf = b.ins().fsub(a, q);
+        let df = b.ins().fsub(x, xf);
+        (b.ins().select(use_rf, df, d), use_rf)
     }
 }
 

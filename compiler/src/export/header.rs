@@ -634,15 +634,17 @@ impl Description<'_> {
             )
         );
         let observes = self.plan.relation_observes();
+        let integrates = self.plan.relation_integrates();
         let _ = writeln!(
             h,
-            "/* 1: a frozen relation whose function does not depend on its own slot (it observes\n * the model, not a switch). */\nstatic const unsigned char {p}_event_observes[{n}] = {{{}}};",
+            "/* Bit 0: a frozen relation whose function does not depend on its own slot (it observes\n * the model, not a switch); bit 1: one whose function depends on it only through the\n * states. */\nstatic const unsigned char {p}_event_observes[{n}] = {{{}}};",
             if ev.is_empty() {
                 "0".to_string()
             } else {
                 observes
                     .iter()
-                    .map(|&o| if o { "1" } else { "0" })
+                    .zip(integrates.iter())
+                    .map(|(&o, &i)| (u8::from(o) | u8::from(i) << 1).to_string())
                     .collect::<Vec<_>>()
                     .join(", ")
             }

@@ -623,6 +623,10 @@ impl Interp {
         }
         self.exec(iteration, mem);
         let mut evals = 1;
+        let mut bracket = Bracket::default();
+        if k == 1 {
+            bracket.update(mem[tearing[0] as usize], self.out[0]);
+        }
         loop {
             delta.copy_from_slice(&self.out[..k]);
             jac.copy_from_slice(&self.out[k..k + k * k]);
@@ -645,6 +649,15 @@ impl Interp {
             }
             self.executed.flops += lu_flops;
             let before = norm(&self.out);
+            // One unknown whose residual changed sign: Newton's step stays within the bracket,
+            // else the regula falsi step is taken as it is.
+            let forced = match bracket.step(mem[tearing[0] as usize], delta[0]) {
+                Some(d) if k == 1 => {
+                    delta[0] = d;
+                    true
+                }
+                _ => false,
+            };
             for (i, &s) in tearing.iter().enumerate() {
                 old[i] = mem[s as usize];
             }
@@ -655,8 +668,11 @@ impl Interp {
                 }
                 self.exec(iteration, mem);
                 evals += 1;
+                if k == 1 {
+                    bracket.update(mem[tearing[0] as usize], self.out[0]);
+                }
                 let after = norm(&self.out);
-                if (after.is_finite() && after < before) || evals >= max_evals {
+                if forced || (after.is_finite() && after < before) || evals >= max_evals {
                     break;
                 }
                 lambda *= 0.5;
@@ -732,6 +748,55 @@ impl Interp {
     /// Evaluates an output expression on the current memory.
     pub fn eval(&self, mem: &[f64], e: ExprId) -> f64 {
         crate::symbolic::eval::eval(&self.arena, e, &mut |x| mem[x.index()], mem[self.time])
+    }
+}
+
+/// The sign change of a one-unknown block's residual seen in the damped retry: the last
+/// iterate with a negative residual and the last with a positive one. Newton alone can cycle
+/// between two iterates on either side of a kink of infinite slope (a tank's outflow
+/// `sqrt(max(0, 2 g h))` as it runs empty: the full step from the linear side lands on the
+/// square root's side and back), and the halving only crawls; within a known bracket a step
+/// that would leave it is replaced by the regula falsi point, with the Illinois rule (an end
+/// kept twice in a row has its residual halved) so that neither end sticks. The generated
+/// code keeps the same bracket, operation for operation.
+#[derive(Default)]
+struct Bracket {
+    lo: Option<(f64, f64)>,
+    hi: Option<(f64, f64)>,
+    /// The end the last update replaced: -1 the negative one, 1 the positive one.
+    last: i8,
+}
+
+impl Bracket {
+    fn update(&mut self, x: f64, r: f64) {
+        if r < 0.0 {
+            if self.last == -1 {
+                if let Some(h) = self.hi.as_mut() {
+                    h.1 *= 0.5;
+                }
+            }
+            self.lo = Some((x, r));
+            self.last = -1;
+        } else if r > 0.0 {
+            if self.last == 1 {
+                if let Some(l) = self.lo.as_mut() {
+                    l.1 *= 0.5;
+                }
+            }
+            self.hi = Some((x, r));
+            self.last = 1;
+        }
+    }
+
+    /// Newton's step `d` from `x` (the next iterate `x − d`): `None` where that stays strictly
+    /// within the bracket or none is known; else the step to the regula falsi point.
+    fn step(&self, x: f64, d: f64) -> Option<f64> {
+        let ((a, ra), (b, rb)) = (self.lo?, self.hi?);
+        let xn = x - d;
+        if (xn - a) * (xn - b) < 0.0 {
+            return None;
+        }
+        Some(x - (a - ra * (b - a) / (rb - ra)))
     }
 }
 

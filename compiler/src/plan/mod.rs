@@ -371,11 +371,64 @@ impl Plan {
     }
 
     pub fn relation_observes(&self) -> EntityVec<EventId, bool> {
-        // Reads and writes of each statement, once.
-        let rw: Vec<(Vec<Slot>, Vec<Slot>)> = self
+        self.relation_untainted(false)
+    }
+
+    /// Per event: whether it is a frozen relation whose function depends on the relation's
+    /// own slot only through the states (a friction element's `w_relfric < 0`, which selects
+    /// the acceleration that integrates to the speed): within a step the function is
+    /// continuous in time whatever the relation, as an observer's is, so its crossing can be
+    /// located and refined the same way.
+    pub fn relation_integrates(&self) -> EntityVec<EventId, bool> {
+        self.relation_untainted(true)
+    }
+
+    /// Per event: a frozen relation whose function does not read its slot through the step's
+    /// statements (`through_states`: not counting what the integration formula carries from a
+    /// derivative to its state; then a block's inner assignments are followed one by one, its
+    /// tearing variables depending on the relation where one of its equations reads what
+    /// does before the block).
+    fn relation_untainted(&self, through_states: bool) -> EntityVec<EventId, bool> {
+        let integrated = |s: &Slot| {
+            through_states
+                && matches!(
+                    self.vars[*s].kind,
+                    SlotKind::System(SVarKind::State | SVarKind::Stage)
+                )
+        };
+        let reads = |e: ExprId| -> Vec<Slot> {
+            let mut leaves = Vec::new();
+            self.arena.leaves(e, &mut leaves);
+            leaves
+                .iter()
+                .filter_map(|l| match l {
+                    Node::Var(v) => Some(*v),
+                    _ => None,
+                })
+                .collect()
+        };
+        // Per statement, once: (what the block's equations read, its tearing variables) and
+        // each assignment's (write, reads); an assignment is a block of none.
+        type Reads = (Vec<Slot>, Vec<Slot>, Vec<(Slot, Vec<Slot>)>);
+        let rw: Vec<Reads> = self
             .step
             .iter()
-            .map(|st| self.reads_writes(st, true))
+            .map(|st| match st {
+                Stmt::Block(b) if through_states => {
+                    let inner: Vec<(Slot, Vec<Slot>)> =
+                        b.inner.iter().map(|a| (a.var, reads(a.expr))).collect();
+                    let mut all: Vec<Slot> = inner.iter().flat_map(|(_, r)| r.clone()).collect();
+                    all.extend(b.residuals.iter().flat_map(|&e| reads(e)));
+                    (all, b.tearing.clone(), inner)
+                }
+                Stmt::Assign(a) if through_states => {
+                    (Vec::new(), Vec::new(), vec![(a.var, reads(a.expr))])
+                }
+                _ => {
+                    let (r, w) = self.reads_writes(st, true);
+                    (r, w, Vec::new())
+                }
+            })
             .collect();
         self.events
             .iter()
@@ -385,16 +438,17 @@ impl Plan {
                 };
                 let mut tainted = rustc_hash::FxHashSet::default();
                 tainted.insert(slot);
-                for (reads, writes) in &rw {
+                for (reads, writes, inner) in &rw {
                     if reads.iter().any(|r| tainted.contains(r)) {
-                        tainted.extend(writes.iter().copied());
+                        tainted.extend(writes.iter().copied().filter(|w| !integrated(w)));
+                    }
+                    for (w, r) in inner {
+                        if !integrated(w) && r.iter().any(|r| tainted.contains(r)) {
+                            tainted.insert(*w);
+                        }
                     }
                 }
-                let mut leaves = Vec::new();
-                self.arena.leaves(e.z, &mut leaves);
-                !leaves
-                    .iter()
-                    .any(|l| matches!(l, Node::Var(v) if tainted.contains(v)))
+                !reads(e.z).iter().any(|v| tainted.contains(v))
             })
             .collect()
     }

@@ -303,8 +303,10 @@ pub struct Events<'p> {
     pub rows: Option<Vec<(f64, Vec<f64>)>>,
     /// The time tolerance of the current step (times closer than this are the same instant).
     tol: f64,
-    /// Per event: a frozen relation that observes the model ([`Plan::relation_observes`]).
+    /// Per event: a frozen relation that observes the model ([`Plan::relation_observes`]), or
+    /// that its function depends on only through the states ([`Plan::relation_integrates`]).
     observes: EntityVec<EventId, bool>,
+    integrates: EntityVec<EventId, bool>,
     /// Per event: its rank among conditions that become true together ([`Plan::event_ranks`]).
     ranks: EntityVec<EventId, u32>,
     /// The event of the instant being handled when it came back soon after its previous
@@ -312,6 +314,8 @@ pub struct Events<'p> {
     back: Option<EventId>,
     /// Per event: the slots and constant that set its function's scale.
     scales: EntityVec<EventId, (Vec<crate::plan::Slot>, f64)>,
+    /// The memory at the refined located time (kept: a step allocates nothing once warm).
+    landed: Vec<f64>,
 }
 
 /// An event is close only when its gap shrank below this fraction of the one before.
@@ -325,14 +329,19 @@ pub const LOCATED_PER_STEP: usize = 4;
 /// (then the end of the part).
 const LANDING: usize = 2;
 
+/// Regula falsi (Illinois) moves between the last time on the old side and the located time
+/// on the new side of a relation that observes the model, at most.
+const REFINE: usize = 3;
+
 /// Located events whose times differ by at most this fraction of the step are simultaneous.
 const SIMULTANEOUS: f64 = 1e-6;
 
 /// The most step-function evaluations one step with `events` may need, with R =
 /// [`crate::plan::EVENT_ITERATIONS`] rounds per instant, L located events per part of a step
 /// (the located events, at most [`LOCATED_PER_STEP`]) and T time events: 1 without events;
-/// otherwise (T + 1) parts, each L(R + 5) + 1 (each located event: the part tried, repeated up
-/// to it and up to three times more past it, its instant; then the last try) plus R for
+/// otherwise (T + 1) parts, each L(R + 8) + 1 (each located event: the part tried, repeated up
+/// to it, up to three times more past it and three to refine it, its instant; then the last
+/// try) plus R for
 /// an instant at its end when some event is
 /// located or `discrete` (discrete conditions or variables that may change without an event),
 /// and an instant of R at each time event. What `rtc analyze` prints.
@@ -351,7 +360,7 @@ pub fn step_bound<V: crate::symbolic::Var>(
         return 1;
     }
     let end = if located > 0 || discrete { r } else { 0 };
-    let each = r + 3 + LANDING as u32;
+    let each = r + 3 + LANDING as u32 + REFINE as u32;
     (timed + 1) * (located * each + 1 + end) + timed * r
 }
 
@@ -423,9 +432,11 @@ impl<'p> Events<'p> {
             rows: None,
             tol: 0.0,
             observes: plan.relation_observes(),
+            integrates: plan.relation_integrates(),
             ranks: plan.event_ranks(),
             back: None,
             scales: plan.relation_scales(),
+            landed: Vec::new(),
         }
     }
 
@@ -1056,22 +1067,34 @@ impl<'p> Events<'p> {
                 // A relation's event acts where it has changed (specification 8.5: at the
                 // instant a relation has its actual value): an interpolation that landed on
                 // the old side moves on by the secant to the end of the part (at least a
-                // billionth of it), at most LANDING times, then to the end of the part.
+                // billionth of it for an observer, the next representable time for a relation
+                // acting through the states, whose function a billionth later is off by its
+                // rate times that: a speed at rest), at most LANDING times, then to the end of
+                // the part.
                 let mut tries = 0;
-                // Of the relations that observe the model (a switch's function changes its
-                // meaning with the switch, and a when-condition acts on its own edge).
-                let observer = self.frozen(k).is_some() && self.observes[k];
+                // Of the relations that observe the model or act on it only through its
+                // states (a switch's function changes its meaning with the switch, and a
+                // when-condition acts on its own edge).
+                let observer = self.frozen(k).is_some() && (self.observes[k] || self.integrates[k]);
+                // The last time on the old side, and the function there.
+                let mut old = (cur, z0.z(k));
                 while observer && !self.crossed(k, &z0, &ze, mem) && te < end {
+                    old = (te, ze.z(k));
                     let th = if ze.z(k) != zk {
                         (ze.z(k) / (ze.z(k) - zk)).clamp(0.0, 1.0)
                     } else {
                         1.0
                     };
                     let next = te + th * (end - te);
+                    let least = if self.observes[k] {
+                        te + 1e-9 * rest
+                    } else {
+                        te.next_up()
+                    };
                     te = if tries == LANDING {
                         end
                     } else {
-                        next.max(te + 1e-9 * rest).min(end)
+                        next.max(least).min(end)
                     };
                     tries += 1;
                     mem.copy_from_slice(&self.snapshot);
@@ -1083,6 +1106,18 @@ impl<'p> Events<'p> {
                     }
                     self.recycle(ze);
                     ze = self.values(it, mem);
+                }
+                if observer && self.crossed(k, &z0, &ze, mem) {
+                    let (refined, z) = self.refine(it, mem, k, (cur, rest), old, (te, ze), &z0);
+                    match refined {
+                        Ok(t) => te = t,
+                        Err(st) => {
+                            self.recycle(z0);
+                            self.recycle(z);
+                            return st;
+                        }
+                    }
+                    ze = z;
                 }
                 // Events the partial step already carried past their thresholds (located
                 // later: an interpolation on a curved function lands late) act at this instant
@@ -1136,6 +1171,76 @@ impl<'p> Events<'p> {
             cur = te;
             just = Some((k, zk));
         }
+    }
+
+    /// The located time of relation `k` refined: regula falsi with the Illinois rule between
+    /// `old`, the last time on its old side, and `new`, a time on its new side (`mem` the
+    /// memory there), each move a partial step from the part's start `part.0` (its length
+    /// `part.1`); at most [`REFINE`] moves, and none once a move would be shorter than a
+    /// billionth of the part or the function is within rounding of its threshold. The
+    /// instant is at the last time found on the new side, `mem` its memory. An interpolation
+    /// on a curved function lands late by an error of the second order in the step, and a
+    /// state that stops there (a friction element sticking at a speed of −3e-6 rather than 0)
+    /// keeps the error. Returns the time and the event values there.
+    #[allow(clippy::too_many_arguments)]
+    fn refine(
+        &mut self,
+        it: &mut dyn Stepper,
+        mem: &mut [f64],
+        k: EventId,
+        part: (f64, f64),
+        old: (f64, f64),
+        new: (f64, Values),
+        z0: &Values,
+    ) -> (Result<f64, Status>, Values) {
+        let (cur, rest) = part;
+        let (mut a, mut za) = old;
+        let (mut b, mut ze) = new;
+        let mut zb = ze.z(k);
+        let mut kept = false;
+        // Which end the last move replaced: Illinois halves the other end's value when the
+        // same end is replaced twice in a row.
+        let mut side = 0i8;
+        for _ in 0..REFINE {
+            if za == zb || self.at_threshold(k, zb, mem) {
+                break;
+            }
+            let tn = b - zb * (b - a) / (zb - za);
+            if !(tn > a && tn < b) || b - tn <= 1e-9 * rest {
+                break;
+            }
+            if !kept {
+                self.landed.clear();
+                self.landed.extend_from_slice(mem);
+                kept = true;
+            }
+            mem.copy_from_slice(&self.snapshot);
+            let st = self.call(it, mem, cur, tn - cur);
+            if st != Status::Ok {
+                return (Err(st), ze);
+            }
+            let zn = self.values(it, mem);
+            if self.crossed(k, z0, &zn, mem) {
+                (b, zb) = (tn, zn.z(k));
+                self.landed.copy_from_slice(mem);
+                self.recycle(std::mem::replace(&mut ze, zn));
+                if side == 1 {
+                    za *= 0.5;
+                }
+                side = 1;
+            } else {
+                (a, za) = (tn, zn.z(k));
+                self.recycle(zn);
+                if side == -1 {
+                    zb *= 0.5;
+                }
+                side = -1;
+            }
+        }
+        if kept {
+            mem.copy_from_slice(&self.landed);
+        }
+        (Ok(b), ze)
     }
 
     /// Event `k`, handled at `te`, chatters: stop, or hold its states at their values just

@@ -73,7 +73,13 @@ pub fn drop_vanishing_terms(m: &mut FlatModel) -> Vec<String> {
     let states = |model: &FlatModel| -> Option<usize> {
         let mut reduced = model.clone();
         super::index::reduce(&mut reduced).ok()?;
-        Some(reduced.vars.iter().filter(|v| v.kind == VarKind::State).count())
+        Some(
+            reduced
+                .vars
+                .iter()
+                .filter(|v| v.kind == VarKind::State)
+                .count(),
+        )
     };
     let fewer_states = || match (states(m), states(&without)) {
         (Some(n), Some(n0)) => n0 < n,
