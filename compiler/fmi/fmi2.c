@@ -167,6 +167,8 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
     size_t k;
     if (!in) return fmi2Error;
     for (k = 0; k < nvr; k++)
+        if (rtc_fmu_admit(&in->f, vr[k], value[k], "fmi2SetReal") != 0) return fmi2Error;
+    for (k = 0; k < nvr; k++)
         if (rtc_fmu_set(&in->f, vr[k], value[k], "fmi2SetReal") != 0) return fmi2Error;
     return fmi2OK;
 }

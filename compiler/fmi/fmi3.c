@@ -198,6 +198,9 @@ fmi3Status fmi3SetFloat64(fmi3Instance instance, const fmi3ValueReference valueR
     if (nValues < nValueReferences)
         return fail(in, "%s: fewer values than value references", "fmi3SetFloat64");
     for (k = 0; k < nValueReferences; k++)
+        if (rtc_fmu_admit(&in->f, valueReferences[k], values[k], "fmi3SetFloat64") != 0)
+            return fmi3Error;
+    for (k = 0; k < nValueReferences; k++)
         if (rtc_fmu_set(&in->f, valueReferences[k], values[k], "fmi3SetFloat64") != 0)
             return fmi3Error;
     return fmi3OK;

@@ -148,6 +148,29 @@ int rtc_fmu_get(rtc_fmu *f, unsigned vr, double *x) {
     return 0;
 }
 
+/* Why `x` may not be written to `vr` (its declaration's min/max and type), or NULL. */
+static const char *rejection(unsigned vr, double x) {
+    if (!isfinite(x)) return "not finite";
+    if (rtc_fmu_type[vr] == 1 && x != floor(x)) return "not a whole number (an Integer)";
+    if (rtc_fmu_type[vr] == 2 && x != 0.0 && x != 1.0) return "not 0 or 1 (a Boolean)";
+    if (x < rtc_fmu_min[vr]) return "below its min";
+    if (x > rtc_fmu_max[vr]) return "above its max";
+    return NULL;
+}
+
+int rtc_fmu_admit(rtc_fmu *f, unsigned vr, double x, const char *fn) {
+    const char *why;
+    if (check_vr(f, vr, fn) != 0) return -1;
+    why = rejection(vr, x);
+    if (why) {
+        rtc_fmu_logf(f, 1, "logStatusError",
+                     "%s: `%s` = %g: the value is %s (min %g, max %g); nothing was set", fn,
+                     rtc_fmu_names[vr], x, why, rtc_fmu_min[vr], rtc_fmu_max[vr]);
+        return -1;
+    }
+    return 0;
+}
+
 int rtc_fmu_set(rtc_fmu *f, unsigned vr, double x, const char *fn) {
     int32_t idx, j;
     if (check_vr(f, vr, fn) != 0) return -1;

@@ -61,6 +61,9 @@ double rtc_fmu_time(const rtc_fmu *f);
 int rtc_fmu_initialize(rtc_fmu *f);
 /* Values by value reference: 0 done, -1 refused (logged). */
 int rtc_fmu_get(rtc_fmu *f, unsigned vr, double *x);
+/* 0 where `x` may be written to `vr` (finite, within its min/max, of its type); else logs why
+ * and returns -1. The setters check every value before they set any. */
+int rtc_fmu_admit(rtc_fmu *f, unsigned vr, double x, const char *fn);
 int rtc_fmu_set(rtc_fmu *f, unsigned vr, double x, const char *fn);
 /* Whole steps from `t` over `step`: 0 done, 1 the model terminated (at *last), -1 failed
  * (logged; *last is the time of the last successful step). */

@@ -9,11 +9,12 @@
 //! simulated time first: `time=0.125 w=31.19 i=7.67`, one datagram per frame. Values are
 //! printed in the shortest form that reads back exactly.
 
+use crate::door::{Admissible, BadInput};
 use crate::Slot;
 use std::io::Write;
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Appends `x` to `out` in the shortest text that reads back to the same double: Rust's
 /// shortest round-trip digits, in positional form (`0.125`, `1500`) or exponent form (`1e250`,
@@ -131,8 +132,10 @@ impl CsvInputs {
             return Err(at(1, "the first column must be `time`".into()));
         }
         let mut targets: Vec<(usize, f64, usize, usize)> = Vec::new();
+        // Per column, its input's door.
+        let mut doors: Vec<Admissible> = Vec::new();
         for (col, n) in names[1..].iter().enumerate() {
-            let Some(_) = inputs.iter().find(|s| s.name == *n) else {
+            let Some(input) = inputs.iter().find(|s| s.name == *n) else {
                 let all: Vec<&str> = inputs.iter().map(|s| s.name.as_str()).collect();
                 let which = if all.is_empty() {
                     " (it has no inputs)".to_string()
@@ -144,6 +147,7 @@ impl CsvInputs {
             if names[1..col + 1].contains(n) {
                 return Err(at(1, format!("input `{n}` appears twice")));
             }
+            doors.push(input.admissible);
             for s in inputs.iter().filter(|s| s.name == *n) {
                 targets.push((s.slot, s.offset, col, 0));
             }
@@ -167,6 +171,14 @@ impl CsvInputs {
             }
             if times.last().is_some_and(|&t| row[0] < t) {
                 return Err(at(i + 1, "times must not decrease".into()));
+            }
+            for (k, door) in doors.iter().enumerate() {
+                if let Err(why) = door.check(row[k + 1]) {
+                    return Err(at(
+                        i + 1,
+                        format!("`{}` = {}: the value is {why}", names[k + 1], row[k + 1]),
+                    ));
+                }
             }
             times.push(row[0]);
             for (k, c) in values.iter_mut().enumerate() {
@@ -213,56 +225,115 @@ impl CsvInputs {
 pub struct Mailbox {
     slots: Vec<usize>,
     names: Vec<String>,
+    admissible: Vec<Admissible>,
     bits: Vec<AtomicU64>,
     fresh: Vec<AtomicBool>,
     /// Datagram items that named no input or did not parse.
     pub rejected: AtomicU64,
     pub received: AtomicU64,
+    /// Per input: values the door rejected (not finite, out of `min`/`max`, not of the
+    /// input's type); the input kept its last good value.
+    bad: Vec<AtomicU64>,
+    /// The first rejected value's message, and whether the run should stop for it
+    /// (`--bad-input stop`).
+    first_bad: Mutex<Option<String>>,
+    policy: BadInput,
+    stop: AtomicBool,
 }
 
 impl Mailbox {
     pub fn new(inputs: &[Slot]) -> Mailbox {
+        Mailbox::with_policy(inputs, BadInput::Hold)
+    }
+
+    pub fn with_policy(inputs: &[Slot], policy: BadInput) -> Mailbox {
         Mailbox {
             slots: inputs.iter().map(|s| s.slot).collect(),
             names: inputs.iter().map(|s| s.name.clone()).collect(),
+            admissible: inputs.iter().map(|s| s.admissible).collect(),
             bits: inputs.iter().map(|_| AtomicU64::new(0)).collect(),
             fresh: inputs.iter().map(|_| AtomicBool::new(false)).collect(),
             rejected: AtomicU64::new(0),
             received: AtomicU64::new(0),
+            bad: inputs.iter().map(|_| AtomicU64::new(0)).collect(),
+            first_bad: Mutex::new(None),
+            policy,
+            stop: AtomicBool::new(false),
         }
     }
 
-    /// Stores the values of one datagram; returns the problems, if any.
-    pub fn post(&self, text: &str) -> Result<(), String> {
+    /// Stores the values of one datagram (`from`: its sender, for messages); returns the
+    /// problems, if any. A value the input's door rejects is not stored.
+    pub fn post(&self, text: &str, from: &str) -> Result<(), String> {
         self.received.fetch_add(1, Ordering::Relaxed);
         let pairs = parse_pairs(text).inspect_err(|_| {
             self.rejected.fetch_add(1, Ordering::Relaxed);
         })?;
-        let mut unknown = Vec::new();
+        let mut problems = Vec::new();
         for (name, v) in pairs {
             // Every slot of the input (one per stage time for multi-stage formulas): a value
             // that arrives in real time is the best available for all of them.
             let mut found = false;
+            let mut refused = false;
             for (i, n) in self.names.iter().enumerate() {
-                if n == name {
-                    self.bits[i].store(v.to_bits(), Ordering::Relaxed);
-                    self.fresh[i].store(true, Ordering::Release);
-                    found = true;
+                if n != name {
+                    continue;
                 }
+                found = true;
+                if let Err(why) = self.admissible[i].check(v) {
+                    if !refused {
+                        self.bad[i].fetch_add(1, Ordering::Relaxed);
+                        let message = format!(
+                            "`{name}` = {v} from {from}: the value is {why}; `{name}` keeps its last value"
+                        );
+                        let mut first = self.first_bad.lock().unwrap_or_else(|e| e.into_inner());
+                        if first.is_none() {
+                            *first = Some(message.clone());
+                        }
+                        if self.policy == BadInput::Stop {
+                            self.stop.store(true, Ordering::Release);
+                        }
+                        problems.push(message);
+                    }
+                    refused = true;
+                    continue;
+                }
+                self.bits[i].store(v.to_bits(), Ordering::Relaxed);
+                self.fresh[i].store(true, Ordering::Release);
             }
-            match found {
-                true => {}
-                false => {
-                    self.rejected.fetch_add(1, Ordering::Relaxed);
-                    unknown.push(name.to_string());
-                }
+            if !found {
+                self.rejected.fetch_add(1, Ordering::Relaxed);
+                problems.push(format!("no input named {name}"));
             }
         }
-        if unknown.is_empty() {
+        if problems.is_empty() {
             Ok(())
         } else {
-            Err(format!("no input named {}", unknown.join(", ")))
+            Err(problems.join("; "))
         }
+    }
+
+    /// Per input, the values its door rejected: (name, count), those with any.
+    pub fn bad_values(&self) -> Vec<(String, u64)> {
+        let mut out: Vec<(String, u64)> = Vec::new();
+        for (i, n) in self.names.iter().enumerate() {
+            let c = self.bad[i].load(Ordering::Relaxed);
+            if c > 0 && !out.iter().any(|(m, _)| m == n) {
+                out.push((n.clone(), c));
+            }
+        }
+        out
+    }
+
+    /// Under `--bad-input stop`, once a value was rejected: its message (the run stops).
+    pub fn stop_asked(&self) -> Option<String> {
+        if !self.stop.load(Ordering::Acquire) {
+            return None;
+        }
+        self.first_bad
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Copies every value that arrived since the last call into `mem`.
@@ -285,9 +356,9 @@ pub fn spawn_udp_inputs(addr: &str, mailbox: Arc<Mailbox>) -> Result<SocketAddr,
         .spawn(move || {
             let mut buf = [0u8; 65536];
             let mut warned = false;
-            while let Ok(n) = sock.recv(&mut buf) {
+            while let Ok((n, from)) = sock.recv_from(&mut buf) {
                 let text = String::from_utf8_lossy(&buf[..n]);
-                if let Err(e) = mailbox.post(&text) {
+                if let Err(e) = mailbox.post(&text, &from.to_string()) {
                     if !warned {
                         eprintln!("rtc: warning: input datagram: {e} (further ones counted)");
                         warned = true;
@@ -447,11 +518,17 @@ mod tests {
                 name: "u".into(),
                 slot: 3,
                 offset: 0.0,
+                admissible: Admissible::ANY,
             },
             Slot {
                 name: "v".into(),
                 slot: 5,
                 offset: 0.0,
+                admissible: Admissible {
+                    min: 0.0,
+                    max: 10.0,
+                    kind: crate::door::ValueKind::Real,
+                },
             },
         ]
     }
@@ -531,20 +608,53 @@ mod tests {
         assert_eq!(mem[3], 0.0);
         let e = CsvInputs::parse("f", "time,x\n0,1\n", &slots()).unwrap_err();
         assert_eq!(e, "f:1: the model has no input `x` (its inputs: u, v)");
+        let e = CsvInputs::parse("f", "time,v\n0,1\n1,12\n", &slots()).unwrap_err();
+        assert_eq!(e, "f:3: `v` = 12: the value is above its max = 10");
     }
 
     #[test]
     fn mailbox_keeps_the_latest() {
         let m = Mailbox::new(&slots());
         let mut mem = [0.0; 6];
-        m.post("u=1").unwrap();
-        m.post("u=2 v=7").unwrap();
-        assert!(m.post("zz=1").is_err());
+        m.post("u=1", "test").unwrap();
+        m.post("u=2 v=7", "test").unwrap();
+        assert!(m.post("zz=1", "test").is_err());
         m.apply(&mut mem);
         assert_eq!((mem[3], mem[5]), (2.0, 7.0));
         mem[3] = 9.0;
         m.apply(&mut mem);
         assert_eq!(mem[3], 9.0, "nothing new: the slot keeps its value");
         assert_eq!(m.rejected.load(Ordering::Relaxed), 1);
+    }
+
+    /// A value the door rejects is never stored: the input keeps its last good value, the
+    /// rejection is counted per input with its sender, and the other values of the datagram
+    /// still arrive; `--bad-input stop` asks the run to stop.
+    #[test]
+    fn mailbox_rejects_bad_values() {
+        let m = Mailbox::new(&slots());
+        let mut mem = [0.0; 6];
+        m.post("u=1 v=2", "10.0.0.1:7").unwrap();
+        m.apply(&mut mem);
+        let e = m.post("u=nan v=3", "10.0.0.1:7").unwrap_err();
+        assert!(
+            e.contains("`u` = NaN from 10.0.0.1:7: the value is not finite"),
+            "{e}"
+        );
+        assert!(m.post("u=1e999", "x").is_err());
+        assert!(m
+            .post("v=11", "x")
+            .unwrap_err()
+            .contains("above its max = 10"));
+        m.apply(&mut mem);
+        assert_eq!((mem[3], mem[5]), (1.0, 3.0));
+        assert_eq!(
+            m.bad_values(),
+            vec![("u".to_string(), 2), ("v".to_string(), 1)]
+        );
+        assert_eq!(m.stop_asked(), None);
+        let s = Mailbox::with_policy(&slots(), BadInput::Stop);
+        assert!(s.post("v=-1", "y").is_err());
+        assert!(s.stop_asked().unwrap().contains("below its min = 0"));
     }
 }

@@ -34,6 +34,7 @@
 
 pub mod clock;
 pub mod control;
+pub mod door;
 pub mod fp;
 pub mod io;
 pub mod stats;
@@ -150,6 +151,9 @@ pub struct Slot {
     /// For inputs: where in the step the slot is read, as a fraction of the step (a
     /// multi-stage formula reads an input at its stage times, t + offset·h); 0 otherwise.
     pub offset: f64,
+    /// What a value written into it from outside must satisfy (its declaration's bounds and
+    /// type; [`door::Admissible::ANY`] when it declares none).
+    pub admissible: door::Admissible,
 }
 
 /// The model's interface to the outside.
@@ -204,6 +208,8 @@ pub struct Config {
     pub grace_frames: u64,
     pub csv_inputs: Option<CsvInputs>,
     pub mailbox: Option<Arc<Mailbox>>,
+    /// What a rejected input or command value does (`--bad-input`).
+    pub bad_input: door::BadInput,
     /// Indices into [`Layout::outputs`] that the sinks receive.
     pub selected: Vec<usize>,
     pub sinks: Vec<Box<dyn OutputSink>>,
@@ -235,6 +241,7 @@ impl Config {
             grace_frames: 0,
             csv_inputs: None,
             mailbox: None,
+            bad_input: door::BadInput::Hold,
             selected: Vec::new(),
             sinks: Vec::new(),
             commands: None,
@@ -282,12 +289,15 @@ pub enum Stopped {
     Command { time: f64 },
     /// `--overrun stop-after:N`: the N-th overrun ended the run (a failure of real time).
     Overruns { count: u64, limit: u64, time: f64 },
+    /// `--bad-input stop`: a door rejected a value (never applied); the message names it,
+    /// why, and its source.
+    BadInput { message: String, time: f64 },
 }
 
 impl Stopped {
     /// The run did not do what it was asked: overruns (a stop command is the user's choice).
     pub fn is_failure(&self) -> bool {
-        matches!(self, Stopped::Overruns { .. })
+        matches!(self, Stopped::Overruns { .. } | Stopped::BadInput { .. })
     }
 }
 
@@ -297,6 +307,12 @@ impl std::fmt::Display for Stopped {
             Stopped::Command { time } => write!(f, "stop command at t = {time}"),
             Stopped::Overruns { count, limit, time } => {
                 write!(f, "{count} overruns (stop-after:{limit}) at t = {time}")
+            }
+            Stopped::BadInput { message, time } => {
+                write!(
+                    f,
+                    "a rejected input at t = {time} (--bad-input stop): {message}"
+                )
             }
         }
     }
@@ -316,6 +332,7 @@ fn burn(d: Duration) {
 /// What a command may change in the loop.
 struct Control {
     paused: bool,
+    bad_input: door::BadInput,
     /// Frames the next computation covers.
     span: u64,
     stopped: Option<Stopped>,
@@ -327,6 +344,7 @@ impl Control {
     fn new(paused: bool, span: u64, time: f64) -> Control {
         Control {
             paused,
+            bad_input: door::BadInput::Hold,
             span,
             stopped: None,
             time,
@@ -352,6 +370,19 @@ fn apply_command(
                 .find(|s| s.name == name);
             match target {
                 Some(s) => {
+                    if let Err(why) = s.admissible.check(value) {
+                        let message = format!(
+                            "set {name} {value}: the value is {why}; `{name}` keeps {}",
+                            mem[s.slot]
+                        );
+                        if ctl.bad_input == door::BadInput::Stop {
+                            ctl.stopped = Some(Stopped::BadInput {
+                                message: message.clone(),
+                                time: ctl.time,
+                            });
+                        }
+                        return Err(message);
+                    }
                     mem[s.slot] = value;
                     let is_param = layout.parameters.iter().any(|p| p.slot == s.slot);
                     let r = if is_param {
@@ -723,6 +754,13 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
         }
         // The mailbox, after the step, in the waiting time.
         let mut ctl = Control::new(paused, span, time_of(done));
+        ctl.bad_input = cfg.bad_input;
+        if let Some(message) = cfg.mailbox.as_ref().and_then(|m| m.stop_asked()) {
+            ctl.stopped = Some(Stopped::BadInput {
+                message,
+                time: time_of(done),
+            });
+        }
         poll_commands(
             cfg,
             layout,

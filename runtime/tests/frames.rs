@@ -66,11 +66,13 @@ fn layout() -> Layout {
             name: "u".into(),
             slot: 1,
             offset: 0.0,
+            admissible: rtc_runtime::door::Admissible::ANY,
         }],
         parameters: vec![Slot {
             name: "k".into(),
             slot: 2,
             offset: 0.0,
+            admissible: rtc_runtime::door::Admissible::ANY,
         }],
         outputs: vec!["x".into(), "u".into()],
     }

@@ -42,6 +42,9 @@ int main(int argc, char **argv) {
     fmi3ValueReference mid_vr = 0;
     double mid_x = 0.0;
     int has_mid = 0;
+    fmi3ValueReference bad_vr[16];
+    double bad_x[16];
+    int nbad = 0;
     fmi3Boolean ev, term, early;
     double last;
     if (argc < 6) {
@@ -82,6 +85,12 @@ int main(int argc, char **argv) {
             fmi3ValueReference vr = (fmi3ValueReference)strtoul(strchr(argv[a], ':') + 1, NULL, 10);
             double x = strtod(eq + 1, NULL);
             if (fmi3SetFloat64(in, &vr, 1, &x, 1) != fmi3OK) return 2;
+        } else if (strncmp(argv[a], "bad:", 4) == 0) {
+            /* Applied at the midpoint: each must be refused (fmi3Error), changing nothing. */
+            if (nbad < 16) {
+                bad_vr[nbad] = (fmi3ValueReference)strtoul(argv[a] + 4, NULL, 10);
+                bad_x[nbad++] = strtod(strchr(argv[a], '=') + 1, NULL);
+            }
         } else if (strncmp(argv[a], "out:", 4) == 0) {
             char *p = argv[a] + 4;
             while (*p && nout < 64) {
@@ -100,6 +109,12 @@ int main(int argc, char **argv) {
         printf("\n");
         if (k == n) break;
         if (k == n / 2 && has_mid && fmi3SetFloat64(in, &mid_vr, 1, &mid_x, 1) != fmi3OK) return 2;
+        if (k == n / 2)
+            for (i = 0; i < nbad; i++)
+                if (fmi3SetFloat64(in, &bad_vr[i], 1, &bad_x[i], 1) != fmi3Error) {
+                    fprintf(stderr, "master: a bad value was accepted\n");
+                    return 4;
+                }
         if (k == n / 2) {
             /* Save, step, restore, step again: the second step must repeat the first. */
             fmi3FMUState s = NULL;

@@ -514,6 +514,54 @@ fn inputs_are_read_where_the_step_uses_them() {
     );
 }
 
+/// Values given on the command line and in files pass the doors of their variables
+/// (tests/models/BoundedMotor.mo declares min/max): a parameter outside its declaration's
+/// bounds is a diagnostic at that declaration, before anything runs (it was accepted
+/// silently); `--param R=nan` and an `--input` or CSV value out of bounds are command-line
+/// errors (the first ran into "became non-finite" at the start). Exit code 1 for each.
+#[test]
+fn values_outside_their_declarations_are_refused() {
+    let dir = std::env::temp_dir().join(format!("rtc-doors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("u.csv");
+    std::fs::write(&csv, "time,u\n0,1\n0.5,10.5\n").unwrap();
+    let m = "tests/models/BoundedMotor.mo";
+    for (args, want) in [
+        (
+            vec!["run", m, "--param", "R=-1"],
+            "BoundedMotor.mo:2:18: error[parameter]: parameter `R` = -1: the value is below its min = 0",
+        ),
+        (
+            vec!["run", m, "--param", "R=0"],
+            "",
+        ),
+        (
+            vec!["run", "examples/DCMotor.mo", "--param", "R=nan"],
+            "--param `R=nan`: the value is not finite",
+        ),
+        (
+            vec!["run", m, "--input", "u=-11"],
+            "--input `u=-11`: the value is below its min = -10",
+        ),
+        (
+            vec!["run", m, "--inputs", csv.to_str().unwrap()],
+            "u.csv:3: `u` = 10.5: the value is above its max = 10",
+        ),
+    ] {
+        let mut all = args.clone();
+        all.extend(["--short-diagnostics", "--out", "/dev/null"]);
+        let (code, _, err) = rtc(&all);
+        if want.is_empty() {
+            // At its bound: admitted.
+            assert_eq!(code, 0, "{args:?}: {err}");
+            continue;
+        }
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_inputs_file_is_a_located_diagnostic() {
     let dir = std::env::temp_dir().join(format!("rtc-inputs-{}", std::process::id()));

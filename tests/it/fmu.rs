@@ -552,6 +552,74 @@ fn master_run(tag: &str, model: &str, step: &str, stop: &str, var: &str) -> (Opt
     )
 }
 
+/// A setter given a value its door rejects — NaN or a value above its max into the input, a
+/// value below a tunable parameter's min — returns fmi3Error with a logged message and sets
+/// nothing (FMI 3.0 allows an error from a setter that leaves the state as it was): the run
+/// goes on, its outputs bitwise those of the run without the calls. Before, NaN into the
+/// input returned fmi3OK and the next fmi3DoStep failed with "`w` became non-finite".
+#[test]
+fn a_rejected_value_is_a_setter_error_that_changes_nothing() {
+    let dir = scratch("doors");
+    let exe = master(&dir);
+    let path = common::repo_root().join("tests/models/BoundedMotor.mo");
+    let (code, _, err) = rtc(
+        &[
+            "fmu",
+            path.to_str().unwrap(),
+            "--method",
+            "trapezoid",
+            "--step",
+            "0.01",
+            "-o",
+            "fmu",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (table, token) = description(&dir.join("fmu"));
+    let vr = |name: &str| table.iter().find(|(n, _)| n == name).expect(name).1;
+    let so = std::fs::read_dir(dir.join("fmu/binaries/x86_64-linux"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let run = |bad: &[String]| {
+        Command::new(&exe)
+            .arg(&so)
+            .args([token.as_str(), "1", "0.01"])
+            .arg(format!("out:{},{}", vr("w"), vr("i")))
+            .args(bad)
+            .output()
+            .unwrap()
+    };
+    let plain = run(&[]);
+    assert!(
+        plain.status.success(),
+        "{}",
+        String::from_utf8_lossy(&plain.stderr)
+    );
+    let bad = run(&[
+        format!("bad:{}=nan", vr("u")),
+        format!("bad:{}=11", vr("u")),
+        format!("bad:{}=-1", vr("R")),
+    ]);
+    let log = String::from_utf8_lossy(&bad.stderr);
+    assert!(bad.status.success(), "{log}");
+    assert_eq!(
+        plain.stdout, bad.stdout,
+        "the refused calls changed the run"
+    );
+    for want in [
+        "`u` = nan: the value is not finite",
+        "`u` = 11: the value is above its max",
+        "`R` = -1: the value is below its min",
+    ] {
+        assert!(log.contains(want), "{want}: {log}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A step that diverges returns fmi3Error with a log message naming the variable and the
 /// time (the transmission line with forward Euler beyond its stability limit, as the run test
 /// `diverging_run_exits_2_and_names_the_variable`), never fmi3OK with garbage.

@@ -214,8 +214,11 @@ fn udp_inputs_commands_and_outputs() {
     let s = UdpSocket::bind("127.0.0.1:0").unwrap();
     std::thread::sleep(Duration::from_millis(100));
     s.send_to(b"u=12", ("127.0.0.1", pin)).unwrap();
+    // Values the input's door rejects: never applied, counted, the run goes on.
+    s.send_to(b"u=nan", ("127.0.0.1", pin)).unwrap();
+    s.send_to(b"u=1e999", ("127.0.0.1", pin)).unwrap();
     std::thread::sleep(Duration::from_millis(300));
-    s.send_to(b"set R 100\nset nope 1", ("127.0.0.1", pctl))
+    s.send_to(b"set R nan\nset R 100\nset nope 1", ("127.0.0.1", pctl))
         .unwrap();
     let mut datagrams = 1;
     let mut last = String::new();
@@ -248,6 +251,20 @@ fn udp_inputs_commands_and_outputs() {
         "{line}"
     );
     assert!(err.contains("command refused: set nope"), "{err}");
+    assert!(
+        err.contains("command refused: set R NaN: the value is not finite; `R` keeps 1.2"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`u` = NaN from 127.0.0.1:") && err.contains("the value is not finite"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "UDP input values rejected, never applied (each input kept its last good value): `u` 2"
+        ),
+        "{err}"
+    );
     // The input reached the model in a frame after it was sent, and the current responded;
     // after the resistance went up, the current falls towards 12/100 minus the back-EMF.
     let rows: Vec<Vec<f64>> = std::fs::read_to_string(&csv)

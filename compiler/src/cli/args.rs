@@ -157,6 +157,11 @@ pub struct RunArgs {
     /// skip (the lost frames are dropped), stop-after:N.
     #[arg(long, default_value = "catch-up")]
     pub overrun: rtc_runtime::Overrun,
+    /// What a value a door rejects (a UDP input or a `set` command that is not finite, outside
+    /// the variable's min/max or not of its type) does: hold (the variable keeps its last good
+    /// value, the rejection is counted and reported) or stop (the run ends, naming it).
+    #[arg(long, default_value = "hold", value_name = "hold|stop")]
+    pub bad_input: rtc_runtime::door::BadInput,
     /// Start-up period in seconds whose overruns are counted separately.
     #[arg(long, default_value_t = 0.1)]
     pub grace: f64,
@@ -287,6 +292,12 @@ pub(crate) fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Box<
                 ))
             })?,
         };
+        if !v.is_finite() {
+            return Err(Box::new(Diagnostic::error(
+                "command-line",
+                format!("--param `{p}`: the value is not finite"),
+            )));
+        }
         out.push((name.trim().to_string(), v));
     }
     Ok(out)

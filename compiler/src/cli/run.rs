@@ -137,7 +137,7 @@ fn input_sources(a: &RunArgs, p: &pipeline::Plan) -> Result<Sources, Box<Diagnos
             if mailbox.is_some() {
                 return Err(cmdline("--inputs: one UDP source at most"));
             }
-            let mb = Arc::new(Mailbox::new(&inputs));
+            let mb = Arc::new(Mailbox::with_policy(&inputs, a.bad_input));
             let local = rtc_runtime::io::spawn_udp_inputs(&addr, mb.clone())
                 .map_err(|e| cmdline(format!("--inputs {spec}: {e}")))?;
             eprintln!("rtc: inputs from UDP {local}");
@@ -170,6 +170,9 @@ fn input_sources(a: &RunArgs, p: &pipeline::Plan) -> Result<Sources, Box<Diagnos
             .trim()
             .parse()
             .map_err(|_| cmdline(format!("--input `{iv}`: `{value}` is not a number")))?;
+        slot.admissible
+            .check(v)
+            .map_err(|why| cmdline(format!("--input `{iv}`: the value is {why}")))?;
         constants.push((slot.slot, v));
     }
     Ok(Sources {
@@ -343,6 +346,19 @@ fn initial_state(
         Ok(mem)
     } else {
         Err(st)
+    }
+}
+
+/// The UDP input values the doors rejected, per input (each kept its last good value).
+fn report_rejected(cfg: &rtc_runtime::Config) {
+    let Some(mb) = &cfg.mailbox else { return };
+    let bad = mb.bad_values();
+    if !bad.is_empty() {
+        let counts: Vec<String> = bad.iter().map(|(n, c)| format!("`{n}` {c}")).collect();
+        eprintln!(
+            "rtc: warning: UDP input values rejected, never applied (each input kept its last good value): {}",
+            counts.join(", ")
+        );
     }
 }
 
@@ -671,6 +687,7 @@ fn check_step(
 }
 
 fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
+    pipeline::check_parameter_bounds(flat)?;
     let r = resolve(&a.method, flat, run_span(a, flat))?;
     for n in &r.notes {
         eprintln!("rtc: note: {n}");
@@ -702,6 +719,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
                     name: p.name_of(v).to_string(),
                     slot: v.index(),
                     offset: 0.0,
+                    admissible: p.vars[v].admissible,
                 })
                 .collect(),
             outputs: p.outputs.iter().map(|o| o.name.clone()).collect(),
@@ -775,6 +793,9 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     if event_rows {
         events.record_rows();
     }
+    // The parameters' values (bindings and `--param`) through their doors first: a value
+    // outside its declaration's min/max is the user's mistake, not a failed start.
+    pipeline::check_parameters(&p, &sim::parameter_values(stepper.as_mut(), start))?;
     let mut mem = match initial_state(&p, stepper.as_mut(), &mut events, &mut sources, start) {
         Ok(mem) => mem,
         Err(st) => {
@@ -794,6 +815,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     cfg.grace_frames = (a.grace.max(0.0) / frame_len).ceil() as u64;
     cfg.csv_inputs = sources.csv;
     cfg.mailbox = sources.mailbox;
+    cfg.bad_input = a.bad_input;
     cfg.selected = selected;
     cfg.sinks = sinks;
     cfg.commands = commands;
@@ -825,6 +847,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     }
     let mut model = sim::RunModel::new(stepper.as_mut(), &p, events);
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
+    report_rejected(&cfg);
     if let Some(code) = report_extras(a, &p, &model.events, &report) {
         return Ok(code);
     }

@@ -540,7 +540,7 @@ fn table(plan: &Plan, vars: &[FmuVar], inputs: &[Vec<usize>], token: &str) -> St
     let mut h = String::new();
     let _ = writeln!(
         h,
-        "/* rtc_fmu.h: the FMU's variables by value reference (written by `rtc fmu` with\n * modelDescription.xml). */\n#ifndef RTC_FMU_H\n#define RTC_FMU_H\n#include <stdint.h>\n"
+        "/* rtc_fmu.h: the FMU's variables by value reference (written by `rtc fmu` with\n * modelDescription.xml). */\n#ifndef RTC_FMU_H\n#define RTC_FMU_H\n#include <math.h>\n#include <stdint.h>\n"
     );
     let _ = writeln!(h, "#define RTC_FMU_TOKEN {}", c_string(token));
     let _ = writeln!(h, "#define RTC_FMU_VAR_COUNT {}", vars.len());
@@ -569,6 +569,41 @@ fn table(plan: &Plan, vars: &[FmuVar], inputs: &[Vec<usize>], token: &str) -> St
         .map(|x| x.to_string())
         .collect();
     let names: Vec<String> = vars.iter().map(|v| c_string(&v.name)).collect();
+    // The doors of what a setter writes: the declaration's min/max and type
+    // (`rtc_runtime::door`, as `rtc run` checks its inputs and commands).
+    let doors: Vec<rtc_runtime::door::Admissible> = vars
+        .iter()
+        .map(|v| match v.kind {
+            Kind::Parameter(s) => plan.vars[crate::plan::Slot::new(s)].admissible,
+            Kind::Input(k) => plan.vars[crate::plan::Slot::new(inputs[k][0])].admissible,
+            _ => rtc_runtime::door::Admissible::ANY,
+        })
+        .collect();
+    let bound = |x: f64| {
+        if x == f64::INFINITY {
+            "HUGE_VAL".to_string()
+        } else if x == f64::NEG_INFINITY {
+            "-HUGE_VAL".to_string()
+        } else {
+            format!("{x:?}")
+        }
+    };
+    let _ = writeln!(
+        h,
+        "/* What a setter may write (else fmi3Error/fmi2Error, the value kept): min, max, and\n * the type (0 Real, 1 Integer, 2 Boolean). */\nstatic const double rtc_fmu_min[{n}] = {{{}}};\nstatic const double rtc_fmu_max[{n}] = {{{}}};\nstatic const int32_t rtc_fmu_type[{n}] = {{{}}};",
+        doors.iter().map(|d| bound(d.min)).collect::<Vec<_>>().join(", "),
+        doors.iter().map(|d| bound(d.max)).collect::<Vec<_>>().join(", "),
+        doors
+            .iter()
+            .map(|d| match d.kind {
+                rtc_runtime::door::ValueKind::Real => "0",
+                rtc_runtime::door::ValueKind::Integer => "1",
+                rtc_runtime::door::ValueKind::Boolean => "2",
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        n = vars.len()
+    );
     let _ = writeln!(
         h,
         "static const int32_t rtc_fmu_kind[{}] = {{{}}};",

@@ -696,6 +696,98 @@ pub fn plan(flat: &FlatModel, settings: &Settings) -> DResult<Planned> {
     })
 }
 
+/// Each slot's door: the bounds and type its variable declares (`min`/`max` evaluated at the
+/// parameters' bindings; an enumeration's range; Integer and Boolean values whole, 0 or 1).
+/// What the command line, CSV and UDP inputs, control commands and FMU setters check before
+/// they write a value ([`rtc_runtime::door`]).
+pub fn doors(flat: &FlatModel, plan: &mut Plan) {
+    let by_name: rustc_hash::FxHashMap<&str, &crate::flat::Variable> =
+        flat.vars.iter().map(|v| (v.name.as_str(), v)).collect();
+    for pv in plan.vars.iter_mut() {
+        if let Some(v) = by_name.get(pv.name.as_str()) {
+            pv.admissible = admissible(flat, v);
+        }
+    }
+}
+
+/// The door of flat variable `v`: its `min`/`max` at the parameters' bindings, its type.
+fn admissible(flat: &FlatModel, v: &crate::flat::Variable) -> rtc_runtime::door::Admissible {
+    use crate::flat::ScalarType;
+    use rtc_runtime::door::{Admissible, ValueKind};
+    let bound = |e: Option<crate::symbolic::ExprId>| {
+        e.and_then(|e| crate::structure::alias::param_value(flat, e, 0))
+    };
+    let mut a = Admissible {
+        min: bound(v.min).unwrap_or(f64::NEG_INFINITY),
+        max: bound(v.max).unwrap_or(f64::INFINITY),
+        kind: ValueKind::Real,
+    };
+    match v.ty {
+        ScalarType::Real => {}
+        ScalarType::Integer => a.kind = ValueKind::Integer,
+        ScalarType::Boolean => a.kind = ValueKind::Boolean,
+        ScalarType::Enum(id) => {
+            a.kind = ValueKind::Integer;
+            a.min = a.min.max(1.0);
+            a.max = a.max.min(flat.enums[id.index()].literals.len() as f64);
+        }
+    }
+    a
+}
+
+/// Every parameter of the flat model whose value its bindings give (with `--param`
+/// overrides) against its declaration's bounds and type, before anything is compiled: the
+/// first that breaks them, as a diagnostic at its declaration ([`check_parameters`] checks
+/// the plan's values after start-up too, for those computed otherwise).
+pub fn check_parameter_bounds(flat: &FlatModel) -> Result<(), Box<Diagnostic>> {
+    for v in flat.vars.iter() {
+        if v.kind != crate::flat::VarKind::Parameter || (v.min.is_none() && v.max.is_none()) {
+            continue;
+        }
+        let Some(x) = v
+            .binding
+            .and_then(|b| crate::structure::alias::param_value(flat, b, 0))
+        else {
+            continue;
+        };
+        if let Err(why) = admissible(flat, v).check(x) {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "parameter",
+                    format!("parameter `{}` = {x}: the value is {why}", v.name),
+                )
+                .at(v.span, "declared here"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every parameter's value against its door (finite, within its declaration's `min`/`max`,
+/// of its type): the first that is not, as a diagnostic at its declaration.
+pub fn check_parameters(p: &Plan, mem: &[f64]) -> Result<(), Box<Diagnostic>> {
+    use crate::system::SVarKind;
+    for (slot, v) in p.vars.iter_enumerated() {
+        if v.kind != crate::plan::SlotKind::System(SVarKind::Parameter) {
+            continue;
+        }
+        if let Err(why) = v.admissible.check(mem[slot.index()]) {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "parameter",
+                    format!(
+                        "parameter `{}` = {}: the value is {why}",
+                        v.name,
+                        mem[slot.index()]
+                    ),
+                )
+                .at(v.span, "declared here"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Everything between a flat model and its plan, for reports.
 pub struct Prepared {
     /// The model the plan was built from: initial equations solved into start values, and
@@ -787,6 +879,7 @@ pub fn prepare(flat: &FlatModel, settings: &Settings) -> DResult<Prepared> {
         ),
     }
     plan.notes = flat.notes.iter().cloned().chain(notes).collect();
+    doors(&flat, &mut plan);
     Ok(Prepared {
         flat,
         system,

@@ -57,6 +57,7 @@ pub fn build(
                 binding: v.binding,
                 span: v.span,
                 constant: v.constant,
+                admissible: rtc_runtime::door::Admissible::ANY,
             })
             .collect(),
         parameters: Vec::new(),
@@ -514,6 +515,7 @@ fn torn_block(
                 binding: None,
                 span: a.span,
                 constant: false,
+                admissible: rtc_runtime::door::Admissible::ANY,
             });
             tangents.push(Assign {
                 var: slot,

@@ -58,6 +58,7 @@ impl Hoister {
             binding: Some(e),
             span: Default::default(),
             constant: false,
+            admissible: rtc_runtime::door::Admissible::ANY,
         });
         plan.hoisted.push(v);
         self.slots.insert(e, v);

@@ -65,6 +65,9 @@ pub struct PlanVar {
     pub span: Span,
     /// A constant of the model (not tunable, see [`crate::system::SVar::constant`]).
     pub constant: bool,
+    /// What a value written into it from outside must satisfy: its declaration's `min`,
+    /// `max` and type ([`crate::pipeline::doors`]; any finite value until set).
+    pub admissible: rtc_runtime::door::Admissible,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

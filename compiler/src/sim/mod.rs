@@ -50,14 +50,24 @@ pub fn input_slots(plan: &Plan) -> Vec<rtc_runtime::Slot> {
             name: v.name.clone(),
             slot: i,
             offset: 1.0,
+            admissible: v.admissible,
         })
         .collect();
     out.extend(plan.input_stages.iter().map(|s| rtc_runtime::Slot {
         name: plan.name_of(s.input).to_string(),
         slot: s.slot.index(),
         offset: s.offset,
+        admissible: plan.vars[s.input].admissible,
     }));
     out
+}
+
+/// The memory after one initialisation at `t0`, for its parameters' values (bindings and
+/// overrides evaluated; whether the rest of the model starts does not matter here).
+pub fn parameter_values(it: &mut dyn Stepper, t0: f64) -> Vec<f64> {
+    let mut mem = it.memory();
+    let _ = it.init(&mut mem, t0);
+    mem
 }
 
 /// Reads an input CSV for `plan`, with a diagnostic for mistakes.
