@@ -57,6 +57,17 @@ static long in_rows;
 static long in_cursor[RTC_MODEL_INPUT_COUNT > 0 ? RTC_MODEL_INPUT_COUNT : 1];
 static int in_column_of[RTC_MODEL_INPUT_COUNT > 0 ? RTC_MODEL_INPUT_COUNT : 1];
 
+/* Why `x` may not enter input i (its declaration's min/max and type), or NULL: the rule rtc
+ * run applies at its doors. */
+static const char *rejection(int i, double x) {
+    if (!isfinite(x)) return "not finite";
+    if (RTC_MODEL_input_type[i] == 1 && x != floor(x)) return "not a whole number (an Integer)";
+    if (RTC_MODEL_input_type[i] == 2 && x != 0.0 && x != 1.0) return "not 0 or 1 (a Boolean)";
+    if (x < RTC_MODEL_input_min[i]) return "below its min";
+    if (x > RTC_MODEL_input_max[i]) return "above its max";
+    return NULL;
+}
+
 static int read_inputs(const char *path) {
     FILE *f = fopen(path, "r");
     char line[4096];
@@ -132,9 +143,17 @@ static int read_inputs(const char *path) {
             }
         }
         in_times[in_rows] = row[0];
-        for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++)
+        for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++) {
+            const char *why;
+            if (in_column_of[i] >= 0 && (why = rejection(i, row[in_column_of[i]]))) {
+                fprintf(stderr, "harness: %s:%ld: `%s` = %g: the value is %s\n", path,
+                        in_rows + 2, RTC_MODEL_input_names[i], row[in_column_of[i]], why);
+                fclose(f);
+                return 1;
+            }
             in_values[in_rows * RTC_MODEL_INPUT_COUNT + i] =
                 in_column_of[i] >= 0 ? row[in_column_of[i]] : NAN;
+        }
         in_rows++;
     }
     fclose(f);

@@ -10,6 +10,9 @@
 //! | `pause` | frames go on, steps stop; simulated time stands still |
 //! | `resume` | steps start again, real time restarts from the next frame |
 //! | `stop` | the run ends after the current frame |
+//!
+//! With `--control-token`, every command datagram starts with the token (its first word);
+//! the others are refused whole, and logged.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::mpsc::Sender;
@@ -75,16 +78,51 @@ fn post_lines(text: &str, tx: &Sender<Message>) -> bool {
     true
 }
 
-/// Binds `addr` and forwards every command datagram to `tx`; returns the bound address.
-pub fn spawn_udp(addr: &str, tx: Sender<Message>) -> Result<SocketAddr, String> {
+/// `text` without its leading `token` (the datagram's first word), compared in constant time
+/// (the time taken does not tell how much of a guess was right); `None` when it does not start
+/// with it.
+pub fn strip_token<'a>(text: &'a str, token: &str) -> Option<&'a str> {
+    let trimmed = text.trim_start();
+    let end = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
+    let (word, rest) = trimmed.split_at(end);
+    let (a, b) = (word.as_bytes(), token.as_bytes());
+    // Every byte of the token is compared, whatever the length of the word.
+    let mut diff = a.len() ^ b.len();
+    for (i, &t) in b.iter().enumerate() {
+        diff |= usize::from(a.get(i).copied().unwrap_or(0) ^ t);
+    }
+    (diff == 0).then_some(rest)
+}
+
+/// Binds `addr` and forwards every command datagram to `tx`; returns the bound address. With
+/// a `token`, a datagram must start with it (then the commands); one that does not is refused
+/// whole.
+pub fn spawn_udp(
+    addr: &str,
+    tx: Sender<Message>,
+    token: Option<String>,
+) -> Result<SocketAddr, String> {
     let sock = UdpSocket::bind(addr).map_err(|e| format!("cannot bind UDP {addr}: {e}"))?;
     let local = sock.local_addr().map_err(|e| e.to_string())?;
     std::thread::Builder::new()
         .name("rtc-control-udp".into())
         .spawn(move || {
             let mut buf = [0u8; 65536];
-            while let Ok(n) = sock.recv(&mut buf) {
-                if !post_lines(&String::from_utf8_lossy(&buf[..n]), &tx) {
+            while let Ok((n, from)) = sock.recv_from(&mut buf) {
+                let text = String::from_utf8_lossy(&buf[..n]);
+                let commands = match &token {
+                    None => Some(&text[..]),
+                    Some(t) => strip_token(&text, t),
+                };
+                let posted = match commands {
+                    Some(c) => post_lines(c, &tx),
+                    None => tx
+                        .send(Err(format!(
+                            "a datagram from {from} without the control token (ignored)"
+                        )))
+                        .is_ok(),
+                };
+                if !posted {
                     break;
                 }
             }
@@ -114,6 +152,16 @@ pub fn spawn_stdin(tx: Sender<Message>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_token_prefixes_a_datagram() {
+        assert_eq!(strip_token("s3cret set R 1", "s3cret"), Some(" set R 1"));
+        assert_eq!(strip_token("  s3cret\nstop", "s3cret"), Some("\nstop"));
+        assert_eq!(strip_token("s3cre set R 1", "s3cret"), None);
+        assert_eq!(strip_token("s3crets set R 1", "s3cret"), None);
+        assert_eq!(strip_token("set R 1", "s3cret"), None);
+        assert_eq!(strip_token("", "s3cret"), None);
+    }
 
     #[test]
     fn commands() {

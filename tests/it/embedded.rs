@@ -831,6 +831,50 @@ fn warning_level_assertions_are_reported_by_the_harness() {
     let _ = std::fs::remove_dir_all(&work);
 }
 
+/// The C harness's inputs pass the doors rtc run applies (the header's `input_min`,
+/// `input_max`, `input_type`): a CSV value outside the input's declared bounds, or not
+/// finite, is refused with its line, exit 1; the values within run.
+#[test]
+fn the_harness_refuses_inputs_outside_their_declarations() {
+    let work = temp("doors");
+    let name = "BoundedMotor";
+    let model = root().join("tests/models").join(format!("{name}.mo"));
+    let exe = host_harness(
+        &model,
+        name,
+        "--method trapezoid --step 0.01",
+        &work.join(name),
+    );
+    for (text, want) in [
+        (
+            "time,u\n0,1\n0.5,10.5\n",
+            Some("u.csv:3: `u` = 10.5: the value is above its max"),
+        ),
+        (
+            "time,u\n0,nan\n",
+            Some("u.csv:2: `u` = nan: the value is not finite"),
+        ),
+        ("time,u\n0,1\n0.5,-10\n", None),
+    ] {
+        let csv = work.join("u.csv");
+        std::fs::write(&csv, text).unwrap();
+        let out = Command::new(&exe)
+            .args(["--stop", "1", "--inputs"])
+            .arg(&csv)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        match want {
+            Some(w) => {
+                assert_eq!(out.status.code(), Some(1), "{err}");
+                assert!(err.contains(w), "{err}");
+            }
+            None => assert!(out.status.success(), "{err}"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}
+
 /// The harness built for this machine through its Makefile with `model` compiled by `rtc
 /// compile <flags>` into `build`: the program's path.
 fn host_harness(model: &Path, name: &str, flags: &str, build: &Path) -> PathBuf {

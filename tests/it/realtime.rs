@@ -200,6 +200,7 @@ fn udp_inputs_commands_and_outputs() {
         ])
         .arg(format!("--inputs=udp:{pin}"))
         .arg(format!("--control=udp:{pctl}"))
+        .arg("--control-token=k7-rig")
         .arg(format!("--outputs=udp:127.0.0.1:{out_port}"))
         .arg("--out")
         .arg(&csv)
@@ -218,8 +219,13 @@ fn udp_inputs_commands_and_outputs() {
     s.send_to(b"u=nan", ("127.0.0.1", pin)).unwrap();
     s.send_to(b"u=1e999", ("127.0.0.1", pin)).unwrap();
     std::thread::sleep(Duration::from_millis(300));
-    s.send_to(b"set R nan\nset R 100\nset nope 1", ("127.0.0.1", pctl))
-        .unwrap();
+    // Without the shared token a datagram is refused whole; with it, its commands apply.
+    s.send_to(b"set R 1000", ("127.0.0.1", pctl)).unwrap();
+    s.send_to(
+        b"k7-rig set R nan\nset R 100\nset nope 1",
+        ("127.0.0.1", pctl),
+    )
+    .unwrap();
     let mut datagrams = 1;
     let mut last = String::new();
     while let Ok(n) = receiver.recv(&mut buf) {
@@ -251,6 +257,12 @@ fn udp_inputs_commands_and_outputs() {
         "{line}"
     );
     assert!(err.contains("command refused: set nope"), "{err}");
+    assert!(
+        err.contains("command refused: a datagram from 127.0.0.1:")
+            && err.contains("without the control token (ignored)"),
+        "{err}"
+    );
+    assert!(!err.contains("set R 1000"), "{err}");
     assert!(
         err.contains("command refused: set R NaN: the value is not finite; `R` keeps 1.2"),
         "{err}"

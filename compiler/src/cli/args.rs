@@ -153,6 +153,10 @@ pub struct RunArgs {
     /// `stdin`.
     #[arg(long, value_name = "udp:[ADDR:]PORT|stdin")]
     pub control: Option<String>,
+    /// A shared token that must start every command datagram of `--control udp:…` (compared
+    /// in constant time); datagrams without it are refused and logged.
+    #[arg(long, value_name = "TOKEN", requires = "control")]
+    pub control_token: Option<String>,
     /// What an overrun does: catch-up (the next step is lengthened to regain real time),
     /// skip (the lost frames are dropped), stop-after:N.
     #[arg(long, default_value = "catch-up")]

@@ -13,7 +13,8 @@ fn cmdline(msg: impl Into<String>) -> Box<Diagnostic> {
     Box::new(Diagnostic::error("command-line", msg))
 }
 
-/// `udp:PORT` or `udp:ADDR:PORT` → a bind address (loopback unless an address is given).
+/// `udp:PORT` or `udp:ADDR:PORT` → a bind address (loopback unless an address is given; any
+/// other address is warned about once: anyone who reaches it may talk to the rig).
 fn udp_bind(spec: &str, what: &str) -> Result<Option<String>, Box<Diagnostic>> {
     let Some(rest) = spec.strip_prefix("udp:") else {
         return Ok(None);
@@ -21,7 +22,17 @@ fn udp_bind(spec: &str, what: &str) -> Result<Option<String>, Box<Diagnostic>> {
     if rest.parse::<u16>().is_ok() {
         return Ok(Some(format!("127.0.0.1:{rest}")));
     }
-    if rest.parse::<std::net::SocketAddr>().is_ok() {
+    if let Ok(addr) = rest.parse::<std::net::SocketAddr>() {
+        if !addr.ip().is_loopback() {
+            eprintln!(
+                "rtc: warning: {what} binds {addr}, not loopback: any host that reaches it may send to the running model{}",
+                if what == "--control" {
+                    " (give --control-token to require a shared token)"
+                } else {
+                    ""
+                }
+            );
+        }
         return Ok(Some(rest.to_string()));
     }
     Err(cmdline(format!(
@@ -288,7 +299,7 @@ fn controls(a: &RunArgs) -> Result<(Option<Commands>, Vec<InjectedLoad>), Box<Di
             if spec == "stdin" {
                 rtc_runtime::control::spawn_stdin(tx).map_err(cmdline)?;
             } else if let Some(addr) = udp_bind(spec, "--control")? {
-                let local = rtc_runtime::control::spawn_udp(&addr, tx)
+                let local = rtc_runtime::control::spawn_udp(&addr, tx, a.control_token.clone())
                     .map_err(|e| cmdline(format!("--control {spec}: {e}")))?;
                 eprintln!("rtc: commands from UDP {local}");
             } else {

@@ -292,6 +292,20 @@ impl Description<'_> {
             nonempty(inputs.len()),
             table("0.0", &|s| c_double(self.input_start(s.slot)))
         );
+        // The inputs' doors (`rtc_runtime::door`): a value written into an input must be
+        // finite, within these bounds and of this type (0 Real, 1 Integer, 2 Boolean).
+        let _ = writeln!(
+            h,
+            "/* What an input may take (else keep its last good value): min, max, type (0 Real,\n * 1 Integer, 2 Boolean), as rtc run's inputs. */\nstatic const double {p}_input_min[{n}] = {{{}}};\nstatic const double {p}_input_max[{n}] = {{{}}};\nstatic const int32_t {p}_input_type[{n}] = {{{}}};",
+            table("0.0", &|s| c_double(s.admissible.min)),
+            table("0.0", &|s| c_double(s.admissible.max)),
+            table("0", &|s| match s.admissible.kind {
+                rtc_runtime::door::ValueKind::Real => "0".into(),
+                rtc_runtime::door::ValueKind::Integer => "1".into(),
+                rtc_runtime::door::ValueKind::Boolean => "2".into(),
+            }),
+            n = nonempty(inputs.len())
+        );
         let _ = writeln!(
             h,
             "static const char *const {p}_output_names[{}] = {{\n{}\n}};",
@@ -344,6 +358,9 @@ impl Description<'_> {
             ("input_slots", "input_slots"),
             ("input_starts", "input_starts"),
             ("input_offsets", "input_offsets"),
+            ("input_min", "input_min"),
+            ("input_max", "input_max"),
+            ("input_type", "input_type"),
             ("output_names", "output_names"),
             ("output_default", "output_default"),
             ("EVENT_COUNT", "EVENT_COUNT"),
