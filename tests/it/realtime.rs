@@ -297,6 +297,47 @@ fn udp_inputs_commands_and_outputs() {
     let _ = std::fs::remove_file(csv);
 }
 
+/// A run that fails after a change from outside says so: `set R -100` (no `min` on R, so the
+/// door lets it in) makes the motor unstable, and the failure message names the command and
+/// when it took effect, besides the variable that became non-finite.
+#[test]
+fn a_failure_names_the_last_change_from_outside() {
+    use std::io::Write;
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut child = rtc()
+        .args([
+            "run",
+            "examples/DCMotor.mo",
+            "--input",
+            "u=12",
+            "--control",
+            "stdin",
+            "--realtime",
+            "--duration",
+            "1",
+            "--out",
+            "/dev/null",
+        ])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"set R -100\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("became non-finite"), "{err}");
+    assert!(
+        err.contains("the last change from outside before it: `set R -100` at t = "),
+        "{err}"
+    );
+}
+
 /// The rectifier in real time at a 1 ms frame (100 steps of 1e-5 s per frame): its switching
 /// events are handled and counted in the statistics.
 #[test]

@@ -360,6 +360,26 @@ fn initial_state(
     }
 }
 
+/// What a failed run's message adds about its cause: parameters or inputs that hold a
+/// non-finite value (bound so by the model: values from outside pass their doors), and the
+/// last change applied from outside before the failure.
+/// Each on a line of its own after the message.
+fn failure_context(p: &pipeline::Plan, mem: &[f64], report: &rtc_runtime::Report) -> String {
+    let mut out: Vec<String> = pipeline::non_finite_knowns(p, mem)
+        .into_iter()
+        .map(|(name, x)| format!("`{name}` = {x} (a parameter or input of the model)"))
+        .collect();
+    if let Some(ap) = report.applied.iter().rev().find(|a| a.outcome.is_ok()) {
+        if let Ok(c) = &ap.outcome {
+            out.push(format!(
+                "the last change from outside before it: `{c}` at t = {} s (frame {})",
+                ap.time, ap.frame
+            ));
+        }
+    }
+    out.iter().map(|l| format!("\nrtc:   {l}")).collect()
+}
+
 /// The UDP input values the doors rejected, per input (each kept its last good value).
 fn report_rejected(cfg: &rtc_runtime::Config) {
     let Some(mb) = &cfg.mailbox else { return };
@@ -877,7 +897,10 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         return Ok(0);
     }
     if let Some((t, msg)) = &report.failure {
-        eprintln!("rtc: run stopped at t = {t}: {msg}");
+        eprintln!(
+            "rtc: run stopped at t = {t}: {msg}{}",
+            failure_context(&p, &mem, &report)
+        );
         return Ok(2);
     }
     if let Some(why) = &report.stopped {
@@ -888,12 +911,16 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     eprintln!(
         "rtc: {steps} steps of {h} s with {} from {start} to {stop} in {wall:.3} s of wall time{}",
         p.method,
-        if a.realtime || steps == 0 {
-            String::new()
-        } else {
-            // As fast as possible: what a step costs with the loop, outputs and recording.
-            format!(" ({:.1} ns per step)", wall * 1e9 / steps as f64)
-        }
+        per_step(a.realtime, wall, steps)
     );
     Ok(0)
+}
+
+/// As fast as possible: what a step costs with the loop, outputs and recording.
+fn per_step(realtime: bool, wall: f64, steps: u64) -> String {
+    if realtime || steps == 0 {
+        String::new()
+    } else {
+        format!(" ({:.1} ns per step)", wall * 1e9 / steps as f64)
+    }
 }

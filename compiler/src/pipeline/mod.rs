@@ -763,6 +763,21 @@ pub fn check_parameter_bounds(flat: &FlatModel) -> Result<(), Box<Diagnostic>> {
     Ok(())
 }
 
+/// The parameters and inputs whose values in `mem` are not finite (name, value).
+pub fn non_finite_knowns(p: &Plan, mem: &[f64]) -> Vec<(String, f64)> {
+    use crate::system::SVarKind;
+    p.vars
+        .iter_enumerated()
+        .filter(|(s, v)| {
+            matches!(
+                v.kind,
+                crate::plan::SlotKind::System(SVarKind::Parameter | SVarKind::Input)
+            ) && !mem[s.index()].is_finite()
+        })
+        .map(|(s, v)| (v.name.clone(), mem[s.index()]))
+        .collect()
+}
+
 /// Every parameter's value against its door (finite, within its declaration's `min`/`max`,
 /// of its type): the first that is not, as a diagnostic at its declaration.
 pub fn check_parameters(p: &Plan, mem: &[f64]) -> Result<(), Box<Diagnostic>> {
