@@ -620,6 +620,80 @@ fn a_rejected_value_is_a_setter_error_that_changes_nothing() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Random FMI 3.0 call sequences (`tests/fmu/fuzz.c`, a fixed seed): 20 000 calls among the
+/// setters and getters with NaN, infinities, huge, denormal and out-of-range values, the mode
+/// changes in any order, DoStep at right and wrong times, the FMU-state functions, Reset and
+/// instantiating again. No call crashes, every status is an FMI status, and after every
+/// fmi3DoStep that returns fmi3OK every variable reads finite.
+#[test]
+fn random_fmi_call_sequences_never_crash_or_let_bad_values_in() {
+    let dir = scratch("fuzz");
+    let root = common::repo_root();
+    let exe = dir.join("fuzz");
+    let out = Command::new("cc")
+        .args(["-std=c99", "-O2", "-I"])
+        .arg(root.join("compiler/fmi/fmi3"))
+        .arg(root.join("tests/fmu/fuzz.c"))
+        .args(["-ldl", "-lm", "-o"])
+        .arg(&exe)
+        .output()
+        .expect("cc");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let path = root.join("tests/models/BoundedMotor.mo");
+    let (code, _, err) = rtc(
+        &[
+            "fmu",
+            path.to_str().unwrap(),
+            "--method",
+            "trapezoid",
+            "--step",
+            "0.01",
+            "-o",
+            "fmu",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (table, token) = description(&dir.join("fmu"));
+    let so = std::fs::read_dir(dir.join("fmu/binaries/x86_64-linux"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let run = Command::new(&exe)
+        .arg(&so)
+        .args([
+            token.as_str(),
+            &table.len().to_string(),
+            "20261126",
+            "20000",
+            "0.01",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let count = |what: &str| -> u64 {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == what).expect(what);
+        words[i + 1].parse().unwrap()
+    };
+    eprintln!("fmi fuzz: {}", text.trim());
+    assert!(count("steps") > 50, "{text}");
+    assert!(count("refused") > 100, "{text}");
+    assert!(count("error") > 1000 && count("ok") > 1000, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A step that diverges returns fmi3Error with a log message naming the variable and the
 /// time (the transmission line with forward Euler beyond its stability limit, as the run test
 /// `diverging_run_exits_2_and_names_the_variable`), never fmi3OK with garbage.
