@@ -509,36 +509,48 @@ fn aarch64_fmu_runs_under_qemu() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The FMU of `model` (forward Euler at `step`) stepped by the C master to `stop` with one
-/// communication step per model step, reading variable `var`: the master's exit code and
-/// log (stderr).
-fn master_run(tag: &str, model: &str, step: &str, stop: &str, var: &str) -> (Option<i32>, String) {
-    let dir = scratch(tag);
-    let exe = master(&dir);
+/// The FMU of `model` (repository path) exported by `rtc fmu --method METHOD --step STEP`
+/// into `dir/fmu`: its variables (name → value reference), its token, and the host library
+/// (named after the model, the one file in the platform's folder).
+fn exported(
+    dir: &Path,
+    model: &str,
+    method: &str,
+    step: &str,
+) -> (Vec<(String, u32)>, String, PathBuf) {
     let path = common::repo_root().join(model);
     let (code, _, err) = rtc(
         &[
             "fmu",
             path.to_str().unwrap(),
             "--method",
-            "fe",
+            method,
             "--step",
             step,
             "-o",
             "fmu",
         ],
-        &dir,
+        dir,
     );
     assert_eq!(code, 0, "{err}");
     let (table, token) = description(&dir.join("fmu"));
-    let vr = table.iter().find(|(n, _)| n == var).expect("variable").1;
-    // The library is named after the model, the one file in the platform's folder.
     let so = std::fs::read_dir(dir.join("fmu/binaries/x86_64-linux"))
         .unwrap()
         .next()
         .unwrap()
         .unwrap()
         .path();
+    (table, token, so)
+}
+
+/// The FMU of `model` (forward Euler at `step`) stepped by the C master to `stop` with one
+/// communication step per model step, reading variable `var`: the master's exit code and
+/// log (stderr).
+fn master_run(tag: &str, model: &str, step: &str, stop: &str, var: &str) -> (Option<i32>, String) {
+    let dir = scratch(tag);
+    let exe = master(&dir);
+    let (table, token, so) = exported(&dir, model, "fe", step);
+    let vr = table.iter().find(|(n, _)| n == var).expect("variable").1;
     let out = Command::new(&exe)
         .arg(so)
         .args([token.as_str(), stop, step])
@@ -561,29 +573,8 @@ fn master_run(tag: &str, model: &str, step: &str, stop: &str, var: &str) -> (Opt
 fn a_rejected_value_is_a_setter_error_that_changes_nothing() {
     let dir = scratch("doors");
     let exe = master(&dir);
-    let path = common::repo_root().join("tests/models/BoundedMotor.mo");
-    let (code, _, err) = rtc(
-        &[
-            "fmu",
-            path.to_str().unwrap(),
-            "--method",
-            "trapezoid",
-            "--step",
-            "0.01",
-            "-o",
-            "fmu",
-        ],
-        &dir,
-    );
-    assert_eq!(code, 0, "{err}");
-    let (table, token) = description(&dir.join("fmu"));
+    let (table, token, so) = exported(&dir, "tests/models/BoundedMotor.mo", "trapezoid", "0.01");
     let vr = |name: &str| table.iter().find(|(n, _)| n == name).expect(name).1;
-    let so = std::fs::read_dir(dir.join("fmu/binaries/x86_64-linux"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
     let run = |bad: &[String]| {
         Command::new(&exe)
             .arg(&so)
@@ -643,28 +634,7 @@ fn random_fmi_call_sequences_never_crash_or_let_bad_values_in() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let path = root.join("tests/models/BoundedMotor.mo");
-    let (code, _, err) = rtc(
-        &[
-            "fmu",
-            path.to_str().unwrap(),
-            "--method",
-            "trapezoid",
-            "--step",
-            "0.01",
-            "-o",
-            "fmu",
-        ],
-        &dir,
-    );
-    assert_eq!(code, 0, "{err}");
-    let (table, token) = description(&dir.join("fmu"));
-    let so = std::fs::read_dir(dir.join("fmu/binaries/x86_64-linux"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let (table, token, so) = exported(&dir, "tests/models/BoundedMotor.mo", "trapezoid", "0.01");
     let run = Command::new(&exe)
         .arg(&so)
         .args([
