@@ -315,3 +315,59 @@ fn random_commands_into_a_running_loop() {
         report.stats.frames
     );
 }
+
+/// `--bad-input stop`: a rejected UDP value, or a rejected `set`, ends the run at the frame
+/// after it, naming the value and its source; the value was never applied.
+#[test]
+fn bad_input_stop_ends_the_run() {
+    let layout = Layout {
+        inputs: inputs().into_iter().take(1).collect(),
+        parameters: Vec::new(),
+        outputs: vec!["x".into()],
+    };
+    struct Still;
+    impl Model for Still {
+        fn step(&mut self, _: &mut [f64], _: f64, _: f64) -> Result<(), rtc_runtime::StepError> {
+            Ok(())
+        }
+        fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
+            out[0] = mem[0];
+        }
+        fn parameters_changed(&mut self, _: &mut [f64]) -> Result<(), rtc_runtime::StepError> {
+            Ok(())
+        }
+    }
+    // A datagram.
+    let mb = std::sync::Arc::new(Mailbox::with_policy(
+        &layout.inputs,
+        rtc_runtime::door::BadInput::Stop,
+    ));
+    assert!(mb.post("u=nan", "10.0.0.7:5000").is_err());
+    let mut cfg = Config::new(0.0, 1e-3, 1000);
+    cfg.mailbox = Some(mb);
+    cfg.bad_input = rtc_runtime::door::BadInput::Stop;
+    let mut mem = [1.0];
+    let report = run(&mut Still, &mut mem, &layout, &mut cfg);
+    let stopped = report.stopped.expect("stopped").to_string();
+    assert!(
+        stopped.contains("`u` = NaN from 10.0.0.7:5000"),
+        "{stopped}"
+    );
+    assert!(report.stats.frames < 1000, "it stopped early");
+    assert_eq!(mem[0], 1.0, "never applied");
+    // A command.
+    let (tx, rx) = mpsc::channel::<Message>();
+    tx.send(control::parse("set u 11")).unwrap();
+    let mut cfg = Config::new(0.0, 1e-3, 1000);
+    cfg.commands = Some(rx);
+    cfg.bad_input = rtc_runtime::door::BadInput::Stop;
+    let report = run(&mut Still, &mut mem, &layout, &mut cfg);
+    let why = report.stopped.expect("stopped");
+    assert!(why.is_failure());
+    let stopped = why.to_string();
+    assert!(
+        stopped.contains("set u 11: the value is above its max"),
+        "{stopped}"
+    );
+    assert_eq!(mem[0], 1.0, "never applied");
+}
