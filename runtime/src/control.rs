@@ -66,6 +66,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
 }
 
+/// The end of the refusal of a datagram without the control token.
+pub const NO_TOKEN: &str = "without the control token (ignored)";
+
 /// A command or a line that did not parse, as it arrived.
 pub type Message = Result<Command, String>;
 
@@ -117,9 +120,7 @@ pub fn spawn_udp(
                 let posted = match commands {
                     Some(c) => post_lines(c, &tx),
                     None => tx
-                        .send(Err(format!(
-                            "a datagram from {from} without the control token (ignored)"
-                        )))
+                        .send(Err(format!("a datagram from {from} {NO_TOKEN}")))
                         .is_ok(),
                 };
                 if !posted {

@@ -9,7 +9,7 @@
 //! simulated time first: `time=0.125 w=31.19 i=7.67`, one datagram per frame. Values are
 //! printed in the shortest form that reads back exactly.
 
-use crate::door::{Admissible, BadInput};
+use crate::door::{Admissible, BadInput, Door, Tally};
 use crate::Slot;
 use std::io::Write;
 use std::net::{SocketAddr, UdpSocket};
@@ -231,14 +231,17 @@ pub struct Mailbox {
     /// Datagram items that named no input or did not parse.
     pub rejected: AtomicU64,
     pub received: AtomicU64,
-    /// Per input: values the door rejected (not finite, out of `min`/`max`, not of the
-    /// input's type); the input kept its last good value.
-    bad: Vec<AtomicU64>,
-    /// The first rejected value's message, and whether the run should stop for it
+    /// What the door refused, per input (not finite, out of `min`/`max`, not of the input's
+    /// type: the input kept its last good value) and per name that is no input.
+    pub tally: Tally,
+    /// The first rejected value's message, when the run should stop for it
     /// (`--bad-input stop`).
     first_bad: Mutex<Option<String>>,
     policy: BadInput,
     stop: AtomicBool,
+    /// The input `apply` wrote last (index + 1; 0 for none), for a failure's message.
+    last_applied: AtomicU64,
+    last_bits: AtomicU64,
 }
 
 impl Mailbox {
@@ -255,21 +258,39 @@ impl Mailbox {
             fresh: inputs.iter().map(|_| AtomicBool::new(false)).collect(),
             rejected: AtomicU64::new(0),
             received: AtomicU64::new(0),
-            bad: inputs.iter().map(|_| AtomicU64::new(0)).collect(),
+            tally: Tally::default(),
             first_bad: Mutex::new(None),
             policy,
             stop: AtomicBool::new(false),
+            last_applied: AtomicU64::new(0),
+            last_bits: AtomicU64::new(0),
         }
     }
 
     /// Stores the values of one datagram (`from`: its sender, for messages); returns the
-    /// problems, if any. A value the input's door rejects is not stored.
+    /// problems, if any. A value the input's door rejects is not stored; each refusal is
+    /// counted in [`Mailbox::tally`], and the problems of this datagram are returned (the
+    /// receiving thread reports those that are the first of their row).
     pub fn post(&self, text: &str, from: &str) -> Result<(), String> {
+        self.post_reporting(text, from).map_err(|(all, _)| all)
+    }
+
+    /// As [`Mailbox::post`]; on problems: (all of them, those that were the first of their
+    /// row of the tally: to report once).
+    pub fn post_reporting(&self, text: &str, from: &str) -> Result<(), (String, Vec<String>)> {
         self.received.fetch_add(1, Ordering::Relaxed);
-        let pairs = parse_pairs(text).inspect_err(|_| {
-            self.rejected.fetch_add(1, Ordering::Relaxed);
-        })?;
+        let pairs = match parse_pairs(text) {
+            Ok(p) => p,
+            Err(e) => {
+                self.rejected.fetch_add(1, Ordering::Relaxed);
+                let first = self
+                    .tally
+                    .refuse(Door::Udp, "(unparsable)", || format!("from {from}: {e}"));
+                return Err((e, first.into_iter().collect()));
+            }
+        };
         let mut problems = Vec::new();
+        let mut firsts = Vec::new();
         for (name, v) in pairs {
             // Every slot of the input (one per stage time for multi-stage formulas): a value
             // that arrives in real time is the best available for all of them.
@@ -282,15 +303,19 @@ impl Mailbox {
                 found = true;
                 if let Err(why) = self.admissible[i].check(v) {
                     if !refused {
-                        self.bad[i].fetch_add(1, Ordering::Relaxed);
                         let message = format!(
                             "`{name}` = {v} from {from}: the value is {why}; `{name}` keeps its last value"
                         );
-                        let mut first = self.first_bad.lock().unwrap_or_else(|e| e.into_inner());
-                        if first.is_none() {
-                            *first = Some(message.clone());
+                        if let Some(first) = self.tally.refuse(Door::Udp, name, || message.clone())
+                        {
+                            firsts.push(first);
                         }
                         if self.policy == BadInput::Stop {
+                            let mut first =
+                                self.first_bad.lock().unwrap_or_else(|e| e.into_inner());
+                            if first.is_none() {
+                                *first = Some(message.clone());
+                            }
                             self.stop.store(true, Ordering::Release);
                         }
                         problems.push(message);
@@ -303,21 +328,30 @@ impl Mailbox {
             }
             if !found {
                 self.rejected.fetch_add(1, Ordering::Relaxed);
-                problems.push(format!("no input named {name}"));
+                let message = format!("no input named {name}");
+                if let Some(first) =
+                    self.tally
+                        .refuse(Door::Udp, &format!("(no input {name})"), || {
+                            format!("from {from}: {message}")
+                        })
+                {
+                    firsts.push(first);
+                }
+                problems.push(message);
             }
         }
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(problems.join("; "))
+            Err((problems.join("; "), firsts))
         }
     }
 
     /// Per input, the values its door rejected: (name, count), those with any.
     pub fn bad_values(&self) -> Vec<(String, u64)> {
         let mut out: Vec<(String, u64)> = Vec::new();
-        for (i, n) in self.names.iter().enumerate() {
-            let c = self.bad[i].load(Ordering::Relaxed);
+        for n in &self.names {
+            let c = self.tally.count(Door::Udp, n);
             if c > 0 && !out.iter().any(|(m, _)| m == n) {
                 out.push((n.clone(), c));
             }
@@ -336,12 +370,29 @@ impl Mailbox {
             .clone()
     }
 
-    /// Copies every value that arrived since the last call into `mem`.
-    pub fn apply(&self, mem: &mut [f64]) {
+    /// Copies every value that arrived since the last call into `mem`; true when one did.
+    pub fn apply(&self, mem: &mut [f64]) -> bool {
+        let mut any = false;
         for (i, f) in self.fresh.iter().enumerate() {
             if f.swap(false, Ordering::Acquire) {
-                mem[self.slots[i]] = f64::from_bits(self.bits[i].load(Ordering::Relaxed));
+                let bits = self.bits[i].load(Ordering::Relaxed);
+                mem[self.slots[i]] = f64::from_bits(bits);
+                self.last_applied.store(i as u64 + 1, Ordering::Relaxed);
+                self.last_bits.store(bits, Ordering::Relaxed);
+                any = true;
             }
+        }
+        any
+    }
+
+    /// The input `apply` wrote last and the value it wrote, if any.
+    pub fn last_applied(&self) -> Option<(String, f64)> {
+        match self.last_applied.load(Ordering::Relaxed) {
+            0 => None,
+            i => Some((
+                self.names[i as usize - 1].clone(),
+                f64::from_bits(self.last_bits.load(Ordering::Relaxed)),
+            )),
         }
     }
 }
@@ -355,13 +406,13 @@ pub fn spawn_udp_inputs(addr: &str, mailbox: Arc<Mailbox>) -> Result<SocketAddr,
         .name("rtc-udp-inputs".into())
         .spawn(move || {
             let mut buf = [0u8; 65536];
-            let mut warned = false;
             while let Ok((n, from)) = sock.recv_from(&mut buf) {
                 let text = String::from_utf8_lossy(&buf[..n]);
-                if let Err(e) = mailbox.post(&text, &from.to_string()) {
-                    if !warned {
-                        eprintln!("rtc: warning: input datagram: {e} (further ones counted)");
-                        warned = true;
+                // The first refusal of each input (or kind of malformed item) is reported
+                // as it comes; the rest are counted, and tabled at the end of the run.
+                if let Err((_, firsts)) = mailbox.post_reporting(&text, &from.to_string()) {
+                    for f in firsts {
+                        eprintln!("rtc: warning: UDP input refused: {f} (further refusals of it are counted)");
                     }
                 }
             }
@@ -388,6 +439,11 @@ pub trait OutputSink {
         Ok(())
     }
     fn finish(&mut self) -> std::io::Result<()>;
+    /// Rows this sink could not deliver and dropped without ending the run (a datagram the
+    /// network refused); a file's write error is an error instead.
+    fn lost(&self) -> u64 {
+        0
+    }
 }
 
 /// A CSV log: `time,<names>`, a row every `every` frames (and the last one).
@@ -495,6 +551,10 @@ impl OutputSink for UdpSink {
             self.errors += 1;
         }
         Ok(())
+    }
+
+    fn lost(&self) -> u64 {
+        self.errors
     }
 
     fn finish(&mut self) -> std::io::Result<()> {

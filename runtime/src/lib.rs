@@ -277,6 +277,11 @@ pub struct Report {
     /// Why the run ended early, if it did without a failing step (stop command, overruns).
     pub stopped: Option<Stopped>,
     pub applied: Vec<Applied>,
+    /// What the command door refused, per variable (the UDP door keeps its own tally in
+    /// its [`io::Mailbox`]).
+    pub refused: door::Tally,
+    /// The last UDP input value applied before the run ended: a failure's message names it.
+    pub last_input: Option<Applied>,
     pub wall: Duration,
     /// Output sink errors (the run went on).
     pub io_error: Option<String>,
@@ -360,7 +365,7 @@ fn apply_command(
     model: &mut dyn Model,
     mem: &mut [f64],
     ctl: &mut Control,
-) -> Result<Command, String> {
+) -> Result<Command, (String, String)> {
     match msg {
         Ok(Command::Set { name, value }) => {
             let target = layout
@@ -381,7 +386,7 @@ fn apply_command(
                                 time: ctl.time,
                             });
                         }
-                        return Err(message);
+                        return Err((name, message));
                     }
                     mem[s.slot] = value;
                     let is_param = layout.parameters.iter().any(|p| p.slot == s.slot);
@@ -390,10 +395,16 @@ fn apply_command(
                     } else {
                         Ok(())
                     };
-                    r.map(|_| Command::Set { name, value })
+                    match r {
+                        Ok(()) => Ok(Command::Set { name, value }),
+                        Err(e) => Err((name, e)),
+                    }
                 }
-                None => Err(format!(
-                    "set {name}: no parameter or input of that name can be changed"
+                None => Err((
+                    format!("(no variable {name})"),
+                    format!(
+                        "set {name} {value}: no parameter or input of that name can be changed"
+                    ),
                 )),
             }
         }
@@ -414,7 +425,8 @@ fn apply_command(
             ctl.stopped = Some(Stopped::Command { time: ctl.time });
             Ok(Command::Stop)
         }
-        Err(e) => Err(e),
+        Err(e) if e.ends_with(control::NO_TOKEN) => Err(("(no token)".to_string(), e)),
+        Err(e) => Err(("(unparsable)".to_string(), e)),
     }
 }
 
@@ -446,6 +458,7 @@ fn poll_commands(
     mem: &mut [f64],
     ctl: &mut Control,
     applied: &mut Vec<Applied>,
+    refused: &door::Tally,
     frame: u64,
     run_start: Instant,
 ) {
@@ -453,7 +466,18 @@ fn poll_commands(
         return;
     };
     while let Ok(msg) = rx.try_recv() {
-        let outcome = apply_command(msg, layout, model, mem, ctl);
+        let outcome = apply_command(msg, layout, model, mem, ctl).map_err(|(row, message)| {
+            // Reported once per variable as it happens (in the frame's waiting time), then
+            // counted; the table comes at the end of the run.
+            let at = format!("t = {} s (frame {frame})", ctl.time);
+            if refused
+                .refuse(door::Door::Command, &row, || format!("{at}: {message}"))
+                .is_some()
+            {
+                eprintln!("rtc: {at}: command refused: {message} (the first for {row}; further ones are counted)");
+            }
+            message
+        });
         applied.push(Applied {
             time: ctl.time,
             wall: Instant::now() - run_start,
@@ -621,9 +645,12 @@ fn compute(
     k: u64,
     t0: f64,
     h: f64,
+    input_at: &mut Option<(f64, u64)>,
 ) -> Option<(f64, StepError)> {
     if let Some(mb) = &cfg.mailbox {
-        mb.apply(mem);
+        if mb.apply(mem) {
+            *input_at = Some((t0, k));
+        }
     }
     if !cfg.injected_load.is_empty() {
         if let Some(&(_, d)) = cfg.injected_load.iter().find(|(f, _)| *f == k) {
@@ -652,6 +679,9 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
     let timed = cfg.realtime || cfg.frame_log.is_some();
     let mut stats = Stats::new(frame, cfg.step);
     let mut applied = Vec::new();
+    let refused = door::Tally::default();
+    // When the mailbox last wrote an input: (simulated time, frame).
+    let mut input_at: Option<(f64, u64)> = None;
     let mut rec = Recorder::start(model, mem, layout, cfg);
     let run_start = Instant::now();
     // Frame 0 starts one frame from now, so the first deadline is not already behind us.
@@ -709,7 +739,7 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             if stepped {
                 let span_now = span.min(cfg.frames - done);
                 h_used = cfg.step * span_now as f64;
-                failure = compute(model, mem, cfg, k, t0, h_used);
+                failure = compute(model, mem, cfg, k, t0, h_used, &mut input_at);
                 done += span_now;
                 let last = done >= cfg.frames || failure.is_some();
                 rec.frame_end(model, mem, cfg, done, last, time_of(done));
@@ -768,6 +798,7 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
             mem,
             &mut ctl,
             &mut applied,
+            &refused,
             k,
             run_start,
         );
@@ -813,12 +844,23 @@ pub fn run(model: &mut dyn Model, mem: &mut [f64], layout: &Layout, cfg: &mut Co
         eprintln!();
     }
     let io_error = rec.finish(cfg);
+    let last_input = input_at.and_then(|(time, frame)| {
+        let (name, value) = cfg.mailbox.as_ref()?.last_applied()?;
+        Some(Applied {
+            time,
+            wall: Duration::ZERO,
+            frame,
+            outcome: Ok(Command::Set { name, value }),
+        })
+    });
     Report {
         stats,
         time: time_of(done),
         failure,
         stopped,
         applied,
+        refused,
+        last_input,
         wall: Instant::now() - run_start,
         io_error,
     }

@@ -305,6 +305,13 @@ fn random_commands_into_a_running_loop() {
         })
         .count();
     assert_eq!(refused_by_doors, sent_bad);
+    // The table counts the same, per variable, and every other refusal in its own rows.
+    use rtc_runtime::door::Door;
+    let by_doors =
+        report.refused.count(Door::Command, "k") + report.refused.count(Door::Command, "u");
+    assert_eq!(by_doors, sent_bad as u64);
+    let refused_all = report.applied.iter().filter(|a| a.outcome.is_err()).count();
+    assert_eq!(report.refused.total(), refused_all as u64);
     assert_eq!(
         report.applied.len(),
         5_000,
@@ -370,4 +377,115 @@ fn bad_input_stop_ends_the_run() {
         "{stopped}"
     );
     assert_eq!(mem[0], 1.0, "never applied");
+}
+
+/// A model whose output is its step count: x += 1 per step.
+struct Counter;
+
+impl Model for Counter {
+    fn step(&mut self, mem: &mut [f64], _: f64, _: f64) -> Result<(), rtc_runtime::StepError> {
+        mem[0] += 1.0;
+        Ok(())
+    }
+    fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
+        out[0] = mem[0];
+    }
+    fn parameters_changed(&mut self, _: &mut [f64]) -> Result<(), rtc_runtime::StepError> {
+        Ok(())
+    }
+}
+
+/// A device that takes `room` bytes and then fails every write as a full disk does; what it
+/// took is in `taken`.
+struct Full {
+    taken: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    room: usize,
+}
+
+impl std::io::Write for Full {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut taken = self.taken.lock().unwrap();
+        let n = buf.len().min(self.room - taken.len());
+        if n == 0 && !buf.is_empty() {
+            return Err(std::io::Error::from_raw_os_error(28)); // ENOSPC
+        }
+        taken.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Outputs to a device that fills up part way, to a UDP port nobody listens on, and a frame
+/// log that fails: the run reaches its stop time (a sink's fault is not the plant's), every
+/// byte written before the fault is exactly what the run would have written, the error is
+/// reported at the end, and every datagram is either sent or counted as lost.
+#[test]
+fn outputs_to_a_full_device_and_a_closed_port() {
+    use rtc_runtime::io::{CsvSink, OutputSink, UdpSink};
+    use std::sync::{Arc, Mutex};
+    let layout = Layout {
+        inputs: Vec::new(),
+        parameters: Vec::new(),
+        outputs: vec!["x".into()],
+    };
+    const FRAMES: u64 = 3_000;
+    let csv = |room: usize| {
+        let taken = Arc::new(Mutex::new(Vec::new()));
+        let sink = CsvSink::new(
+            Box::new(Full {
+                taken: taken.clone(),
+                room,
+            }),
+            1,
+        );
+        (taken, sink)
+    };
+    let run_with = |sinks: Vec<Box<dyn OutputSink>>, log_room: Option<usize>| {
+        let mut cfg = Config::new(0.0, 1e-3, FRAMES);
+        cfg.selected = vec![0];
+        cfg.sinks = sinks;
+        if let Some(room) = log_room {
+            let taken = Arc::new(Mutex::new(Vec::new()));
+            cfg.frame_log = Some(Box::new(rtc_runtime::stats::CsvFrameLog::new(Box::new(
+                Full { taken, room },
+            ))));
+        }
+        let mut mem = [0.0];
+        let report = run(&mut Counter, &mut mem, &layout, &mut cfg);
+        (report, mem[0], cfg)
+    };
+    // The whole output, with room for all of it.
+    let (all, good) = csv(usize::MAX);
+    let (report, x, _) = run_with(vec![Box::new(good)], None);
+    assert!(report.io_error.is_none());
+    assert_eq!(x, FRAMES as f64);
+    let all = all.lock().unwrap().clone();
+    // A device full after a third of it (mid-row), a closed port, a failing frame log.
+    let closed = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let room = all.len() / 3 + 7;
+    let (part, full) = csv(room);
+    let udp = UdpSink::new(&format!("127.0.0.1:{port}")).unwrap();
+    let (report, x, cfg) = run_with(vec![Box::new(full), Box::new(udp)], Some(4096));
+    assert!(report.failure.is_none() && report.stopped.is_none());
+    assert_eq!(x, FRAMES as f64, "the run reached its stop time");
+    assert_eq!(report.stats.frames, FRAMES);
+    let error = report.io_error.expect("the fault is reported");
+    assert!(error.contains("No space left on device"), "{error}");
+    let part = part.lock().unwrap().clone();
+    assert_eq!(part.len(), room);
+    assert_eq!(
+        part[..],
+        all[..room],
+        "nothing written before the fault is lost"
+    );
+    let lost = cfg.sinks[1].lost();
+    assert!(lost <= FRAMES + 1);
+    eprintln!(
+        "faults: {FRAMES} frames into a device full after {room} of {} bytes, a closed UDP port ({lost} datagrams refused by the network) and a failing frame log: run complete, output intact up to the fault",
+        all.len()
+    );
 }

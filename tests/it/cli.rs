@@ -562,6 +562,44 @@ fn values_outside_their_declarations_are_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A variable that becomes non-finite: the message says which of three causes it was, as
+/// the run saw it. A square root of a state that crosses zero (bounded states, non-finite
+/// within one step); an unstable mode under forward Euler (the states grew without bound);
+/// a Newton iteration thrown out of the logarithm's domain by a large step.
+#[test]
+fn a_non_finite_value_names_its_cause() {
+    let dir = std::env::temp_dir().join(format!("rtc-cause-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (model, args, want) in [
+        (
+            "model Dom\n  Real x(start = 1, fixed = true);\n  Real y;\nequation\n  der(x) = -1;\n  y = sqrt(x);\nend Dom;\n",
+            vec!["--stop", "2", "--step", "0.01"],
+            "the states were bounded up to the failing step (the largest, |`x`| = ",
+        ),
+        (
+            "model Grow\n  Real x(start = 1, fixed = true);\nequation\n  der(x) = 50*x;\nend Grow;\n",
+            vec!["--stop", "20", "--step", "0.01", "--method", "fe"],
+            "the solution grew without bound before it: the largest state, `x`, went from |x| = ",
+        ),
+        (
+            "model Newt\n  Real s(start = 0, fixed = true);\n  Real z(start = 1);\nequation\n  der(s) = -100;\n  log(z) + 1e-3*z = s;\nend Newt;\n",
+            vec!["--stop", "1", "--step", "0.1", "--method", "be"],
+            "`z` is an unknown of block 0, solved by Newton's method: the iteration diverged",
+        ),
+    ] {
+        let name = &model[6..model.find('\n').unwrap()];
+        let path = dir.join(format!("{name}.mo"));
+        std::fs::write(&path, model).unwrap();
+        let mut all = vec!["run", path.to_str().unwrap(), "--out", "/dev/null"];
+        all.extend(args);
+        let (code, _, err) = rtc(&all);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains("became non-finite"), "{name}: {err}");
+        assert!(err.contains(want), "{name}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_inputs_file_is_a_located_diagnostic() {
     let dir = std::env::temp_dir().join(format!("rtc-inputs-{}", std::process::id()));

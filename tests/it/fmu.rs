@@ -574,6 +574,21 @@ fn a_rejected_value_is_a_setter_error_that_changes_nothing() {
     let dir = scratch("doors");
     let exe = master(&dir);
     let (table, token, so) = exported(&dir, "tests/models/BoundedMotor.mo", "trapezoid", "0.01");
+    // The model description declares the doors the setters check.
+    let xml = std::fs::read_to_string(dir.join("fmu/modelDescription.xml")).unwrap();
+    let element = |name: &str| {
+        let at = xml.find(&format!("name=\"{name}\"")).expect(name);
+        xml[at..at + xml[at..].find("/>").unwrap()].to_string()
+    };
+    for (name, bounds) in [
+        ("u", &["min=\"-10\"", "max=\"10\""][..]),
+        ("R", &["min=\"0\""][..]),
+        ("poles", &["min=\"2\"", "max=\"12\""][..]),
+    ] {
+        let e = element(name);
+        assert!(bounds.iter().all(|b| e.contains(b)), "{e}");
+    }
+    assert!(!element("k").contains("min="), "{}", element("k"));
     let vr = |name: &str| table.iter().find(|(n, _)| n == name).expect(name).1;
     let run = |bad: &[String]| {
         Command::new(&exe)

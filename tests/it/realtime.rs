@@ -271,12 +271,24 @@ fn udp_inputs_commands_and_outputs() {
         err.contains("`u` = NaN from 127.0.0.1:") && err.contains("the value is not finite"),
         "{err}"
     );
+    // The table of refusals at the end: per door and variable, with the first of each.
+    let row = |door_and_name: &str| {
+        err.lines()
+            .find_map(|l| {
+                let l = l.split_whitespace().collect::<Vec<_>>().join(" ");
+                let rest = l.strip_prefix("rtc: ")?.strip_prefix(door_and_name)?;
+                rest.split(' ').nth(1)?.parse::<u64>().ok()
+            })
+            .unwrap_or(0)
+    };
     assert!(
-        err.contains(
-            "UDP input values rejected, never applied (each input kept its last good value): `u` 2"
-        ),
+        err.contains("5 values or commands refused at the doors, never applied"),
         "{err}"
     );
+    assert_eq!(row("UDP input u"), 2, "{err}");
+    assert_eq!(row("command R"), 1, "{err}");
+    assert_eq!(row("command (no variable nope)"), 1, "{err}");
+    assert_eq!(row("command (no token)"), 1, "{err}");
     // The input reached the model in a frame after it was sent, and the current responded;
     // after the resistance went up, the current falls towards 12/100 minus the back-EMF.
     let rows: Vec<Vec<f64>> = std::fs::read_to_string(&csv)
@@ -333,7 +345,13 @@ fn a_failure_names_the_last_change_from_outside() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("became non-finite"), "{err}");
     assert!(
-        err.contains("the last change from outside before it: `set R -100` at t = "),
+        err.contains("the last command applied before it: `set R -100` at t = "),
+        "{err}"
+    );
+    // R < 0 makes the motor's electrical mode unstable: the states grew, and the message
+    // says so (not a division by zero, not Newton).
+    assert!(
+        err.contains("the solution grew without bound before it: the largest state"),
         "{err}"
     );
 }

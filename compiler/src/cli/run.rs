@@ -360,19 +360,38 @@ fn initial_state(
     }
 }
 
-/// What a failed run's message adds about its cause: parameters or inputs that hold a
+/// What a failed run's message adds about its cause: what the model saw happen (a Newton
+/// iteration that diverged, a state that grew without bound, or a value that became
+/// non-finite within one step from bounded states), parameters or inputs that hold a
 /// non-finite value (bound so by the model: values from outside pass their doors), and the
-/// last change applied from outside before the failure.
+/// last changes applied from outside before the failure (a command, a UDP input).
 /// Each on a line of its own after the message.
-fn failure_context(p: &pipeline::Plan, mem: &[f64], report: &rtc_runtime::Report) -> String {
-    let mut out: Vec<String> = pipeline::non_finite_knowns(p, mem)
-        .into_iter()
-        .map(|(name, x)| format!("`{name}` = {x} (a parameter or input of the model)"))
-        .collect();
-    if let Some(ap) = report.applied.iter().rev().find(|a| a.outcome.is_ok()) {
-        if let Ok(c) = &ap.outcome {
+fn failure_context(
+    p: &pipeline::Plan,
+    mem: &[f64],
+    report: &rtc_runtime::Report,
+    cause: Option<String>,
+) -> String {
+    let mut out: Vec<String> = cause.into_iter().collect();
+    out.extend(
+        pipeline::non_finite_knowns(p, mem)
+            .into_iter()
+            .map(|(name, x)| format!("`{name}` = {x} (a parameter or input of the model)")),
+    );
+    let command = report.applied.iter().rev().find(|a| a.outcome.is_ok());
+    for (what, ap) in [
+        ("command", command),
+        ("UDP input", report.last_input.as_ref()),
+    ] {
+        if let Some(ap @ rtc_runtime::Applied { outcome: Ok(c), .. }) = ap {
+            let c = match (what, c) {
+                ("UDP input", rtc_runtime::control::Command::Set { name, value }) => {
+                    format!("{name}={value}")
+                }
+                _ => c.to_string(),
+            };
             out.push(format!(
-                "the last change from outside before it: `{c}` at t = {} s (frame {})",
+                "the last {what} applied before it: `{c}` at t = {} s (frame {})",
                 ap.time, ap.frame
             ));
         }
@@ -380,16 +399,23 @@ fn failure_context(p: &pipeline::Plan, mem: &[f64], report: &rtc_runtime::Report
     out.iter().map(|l| format!("\nrtc:   {l}")).collect()
 }
 
-/// The UDP input values the doors rejected, per input (each kept its last good value).
-fn report_rejected(cfg: &rtc_runtime::Config) {
-    let Some(mb) = &cfg.mailbox else { return };
-    let bad = mb.bad_values();
-    if !bad.is_empty() {
-        let counts: Vec<String> = bad.iter().map(|(n, c)| format!("`{n}` {c}")).collect();
-        eprintln!(
-            "rtc: warning: UDP input values rejected, never applied (each input kept its last good value): {}",
-            counts.join(", ")
-        );
+/// The values and commands the doors refused during the run, per door and per variable,
+/// as one table (each variable kept its last good value).
+fn report_refused(cfg: &rtc_runtime::Config, report: &rtc_runtime::Report) {
+    let mut rows = cfg.mailbox.as_ref().map_or(Vec::new(), |m| m.tally.rows());
+    rows.extend(report.refused.rows());
+    let table = rtc_runtime::door::Tally::table(&rows);
+    if table.is_empty() {
+        return;
+    }
+    let total: u64 = rows.iter().map(|r| r.count).sum();
+    eprintln!(
+        "rtc: warning: {total} value{} or command{} refused at the doors, never applied (each variable kept its last good value):",
+        if total == 1 { "" } else { "s" },
+        if total == 1 { "" } else { "s" }
+    );
+    for line in table {
+        eprintln!("rtc:   {line}");
     }
 }
 
@@ -437,18 +463,16 @@ fn report_extras(
             return Some(1);
         }
     }
+    // Refused commands were reported as they came (the first of each variable) and are in
+    // the table of refusals.
     for ap in &report.applied {
-        match &ap.outcome {
-            Ok(c) => eprintln!(
+        if let Ok(c) = &ap.outcome {
+            eprintln!(
                 "rtc: t = {} s (frame {}, wall {:.6} s): {c}",
                 ap.time,
                 ap.frame,
                 ap.wall.as_secs_f64()
-            ),
-            Err(e) => eprintln!(
-                "rtc: t = {} s (frame {}): command refused: {e}",
-                ap.time, ap.frame
-            ),
+            );
         }
     }
     if let Some(e) = &report.io_error {
@@ -878,7 +902,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     }
     let mut model = sim::RunModel::new(stepper.as_mut(), &p, events);
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
-    report_rejected(&cfg);
+    report_refused(&cfg, &report);
     if let Some(code) = report_extras(a, &p, &model.events, &report) {
         return Ok(code);
     }
@@ -899,7 +923,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     if let Some((t, msg)) = &report.failure {
         eprintln!(
             "rtc: run stopped at t = {t}: {msg}{}",
-            failure_context(&p, &mem, &report)
+            failure_context(&p, &mem, &report, model.failure_cause())
         );
         return Ok(2);
     }

@@ -14,6 +14,7 @@ use crate::flat::{FlatModel, VarKind};
 use crate::plan::{Plan, Slot, SlotKind};
 use crate::system::{Method, SVarKind};
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, Event};
+use rtc_runtime::door::Admissible;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -75,6 +76,9 @@ struct FmuVar {
     discrete: bool,
     unit: Option<String>,
     description: Option<String>,
+    /// What a setter may write (tunable parameters, inputs; `ANY` for the rest): declared in
+    /// the model description as `min`/`max` and checked by the setters.
+    door: Admissible,
 }
 
 /// The FMI version of an FMU.
@@ -170,6 +174,7 @@ fn variables(plan: &Plan, flat: &FlatModel, defaults: &[f64]) -> (Vec<FmuVar>, V
         discrete: false,
         unit: Some("s".into()),
         description: Some("simulation time".into()),
+        door: Admissible::ANY,
     }];
     let tunable = plan.tunable_parameters();
     for (i, v) in plan.vars.iter().enumerate() {
@@ -188,6 +193,10 @@ fn variables(plan: &Plan, flat: &FlatModel, defaults: &[f64]) -> (Vec<FmuVar>, V
         vars.push(FmuVar {
             name: v.name.clone(),
             start: matches!(kind, Kind::Parameter(_)).then(|| defaults[i]),
+            door: match kind {
+                Kind::Parameter(_) => v.admissible,
+                _ => Admissible::ANY,
+            },
             kind,
             discrete: false,
             unit,
@@ -195,15 +204,20 @@ fn variables(plan: &Plan, flat: &FlatModel, defaults: &[f64]) -> (Vec<FmuVar>, V
         });
     }
     let mut inputs: Vec<(String, Vec<usize>, f64)> = Vec::new();
+    let mut doors = Vec::new();
     for s in crate::sim::input_slots(plan) {
         match inputs.iter_mut().find(|x| x.0 == s.name) {
             Some(x) => x.1.push(s.slot),
-            None => inputs.push((s.name.clone(), vec![s.slot], defaults[s.slot])),
+            None => {
+                inputs.push((s.name.clone(), vec![s.slot], defaults[s.slot]));
+                doors.push(s.admissible);
+            }
         }
     }
     for (k, (name, _, start)) in inputs.iter().enumerate() {
         let (unit, description) = attrs(name);
         vars.push(FmuVar {
+            door: doors[k],
             name: name.clone(),
             kind: Kind::Input(k),
             start: Some(*start),
@@ -221,6 +235,7 @@ fn variables(plan: &Plan, flat: &FlatModel, defaults: &[f64]) -> (Vec<FmuVar>, V
             name: o.name.clone(),
             kind: Kind::Output(i, o.is_output),
             start: None,
+            door: Admissible::ANY,
             discrete: matches!(o.kind, VarKind::Discrete | VarKind::Sampled),
             unit,
             description,
@@ -358,6 +373,12 @@ fn description_body(
         if let Some(s) = v.start {
             e = e.attr("start", real(s));
         }
+        if v.door.min.is_finite() {
+            e = e.attr("min", real(v.door.min));
+        }
+        if v.door.max.is_finite() {
+            e = e.attr("max", real(v.door.max));
+        }
         mv = mv.child(e);
         if let Kind::Output(_, true) = v.kind {
             structure = structure.child(El::new("Output").attr("valueReference", vr.to_string()));
@@ -449,9 +470,17 @@ fn description_body_2(
             }
         }
         let mut real = El::new("Real");
-        for key in ["unit", "start"] {
+        for key in ["unit", "min", "max", "start"] {
             if let Some(v) = get(key) {
-                real = real.attr(if key == "unit" { "unit" } else { "start" }, v);
+                real = real.attr(
+                    match key {
+                        "unit" => "unit",
+                        "min" => "min",
+                        "max" => "max",
+                        _ => "start",
+                    },
+                    v,
+                );
             }
         }
         mv = mv.child(sv.child(real));
@@ -571,14 +600,7 @@ fn table(plan: &Plan, vars: &[FmuVar], inputs: &[Vec<usize>], token: &str) -> St
     let names: Vec<String> = vars.iter().map(|v| c_string(&v.name)).collect();
     // The doors of what a setter writes: the declaration's min/max and type
     // (`rtc_runtime::door`, as `rtc run` checks its inputs and commands).
-    let doors: Vec<rtc_runtime::door::Admissible> = vars
-        .iter()
-        .map(|v| match v.kind {
-            Kind::Parameter(s) => plan.vars[crate::plan::Slot::new(s)].admissible,
-            Kind::Input(k) => plan.vars[crate::plan::Slot::new(inputs[k][0])].admissible,
-            _ => rtc_runtime::door::Admissible::ANY,
-        })
-        .collect();
+    let doors: Vec<Admissible> = vars.iter().map(|v| v.door).collect();
     let bound = |x: f64| {
         if x == f64::INFINITY {
             "HUGE_VAL".to_string()

@@ -134,7 +134,7 @@ pub fn describe(plan: &Plan, status: Status) -> String {
     match status {
         Status::Ok => "ok".into(),
         Status::NonFinite { var } => format!(
-            "`{}` became non-finite (the solution diverged)",
+            "`{}` became non-finite",
             plan.name_of(var)
         ),
         Status::NotConverged { block, residual } => {

@@ -10,7 +10,9 @@ use crate::plan::{self, Plan};
 use crate::plan::{EventId, Status};
 use crate::system::SVarKind;
 
+mod cause;
 mod events;
+pub use cause::Growth;
 pub use events::{
     locate, step_bound, Chatter, EventRecord, Events, Outcome, Zeno, LOCATED_PER_STEP,
 };
@@ -274,6 +276,10 @@ pub struct RunModel<'a> {
     pub events: Events<'a>,
     /// Log entries already reported to the runtime.
     events_seen: usize,
+    /// The states' size over the last steps, and the status of the step that failed: what
+    /// [`RunModel::failure_cause`] reads.
+    growth: Growth,
+    failed: Option<Status>,
 }
 
 impl<'a> RunModel<'a> {
@@ -283,18 +289,33 @@ impl<'a> RunModel<'a> {
             plan,
             events,
             events_seen: 0,
+            growth: Growth::new(plan),
+            failed: None,
         }
+    }
+
+    /// Why the failed step failed, when its message alone does not say it (a non-finite
+    /// variable: a Newton iteration that diverged, a solution that grew without bound, or a
+    /// value non-finite within one step; see [`cause`]).
+    pub fn failure_cause(&self) -> Option<String> {
+        cause::cause(self.plan, &self.growth, self.failed?)
     }
 }
 
 impl rtc_runtime::Model for RunModel<'_> {
     fn step(&mut self, mem: &mut [f64], t: f64, h: f64) -> Result<(), rtc_runtime::StepError> {
         match self.events.step(self.stepper, mem, t, h) {
-            Status::Ok => Ok(()),
-            st => Err(rtc_runtime::StepError {
-                message: plan::describe(self.plan, st),
-                status: Some(st.code()),
-            }),
+            Status::Ok => {
+                self.growth.after_step(mem, t + h);
+                Ok(())
+            }
+            st => {
+                self.failed = Some(st);
+                Err(rtc_runtime::StepError {
+                    message: plan::describe(self.plan, st),
+                    status: Some(st.code()),
+                })
+            }
         }
     }
     fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
