@@ -264,6 +264,48 @@ fn zero_drain_resistance_leaves_a_state_out() {
     assert!(worst < 1e-12, "largest deviation {worst:e}");
 }
 
+/// A node capacitance computed by a function of the voltage, `cox` times a shape, with
+/// `cox = 0` (a MOSFET whose card gives no oxide thickness, as in the MSL's Spice3 inverters):
+/// the term `c*der(v)` is zero whatever `v`, so `v` is no state but the divider's voltage,
+/// v = G·u/(G + Gl) = 0.5·sin(10 t), exact up to rounding. Before, `v` stayed a state whose
+/// derivative was 0/0, and the run stopped at the start.
+#[test]
+fn a_capacitance_zero_at_the_parameters_leaves_no_state() {
+    let file = "../tests/models/ZeroCapacitanceFunction.mo";
+    let plan = common::compile_example(file, Method::BackwardEuler, &[], 10);
+    assert!(
+        plan.notes
+            .iter()
+            .any(|n| n.contains("(`c` = 0) is zero") && n.contains("cox now constant")),
+        "{:?}",
+        plan.notes
+    );
+    assert!(
+        plan.notes
+            .iter()
+            .any(|n| n.contains("`v` no longer under `der`")),
+        "{:?}",
+        plan.notes
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 1e-2,
+        every: 1,
+        ..Default::default()
+    };
+    let (tr, failure) = trajectory(&plan, &settings, &["v".to_string()]).expect("run");
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let v = tr.column("v").unwrap();
+    let worst = tr
+        .times
+        .iter()
+        .zip(&v)
+        .map(|(&t, &x)| (x - 0.5 * (10.0 * t).sin()).abs())
+        .fold(0.0, f64::max);
+    assert!(worst < 1e-12, "largest deviation {worst:e}");
+}
+
 /// Tearing leaves an equation to Newton rather than divide by one of its own loop's
 /// unknowns. The heated resistor's loop (R_actual, i, Q, T) was torn on R_actual with
 /// i = v/R_actual and a Jacobian that is zero while the current is (v = 0 at the start): the

@@ -96,11 +96,16 @@ pub fn drop_vanishing_terms(m: &mut FlatModel) -> Vec<String> {
         let eq = m.equations[k].clone();
         let mut names: Vec<String> = Vec::new();
         for &(factor, _) in &dropped {
-            for p in roots(m, factor) {
+            for p in factor_roots(m, factor) {
                 if frozen.insert(p) {
                     names.push(m.var(p).name.clone());
                 }
             }
+        }
+        if names.len() > 6 {
+            let more = names.len() - 5;
+            names.truncate(5);
+            names.push(format!("and {more} more"));
         }
         let terms: Vec<String> = dropped
             .iter()
@@ -126,6 +131,50 @@ pub fn drop_vanishing_terms(m: &mut FlatModel) -> Vec<String> {
     }
     for p in frozen {
         m.vars[p].kind = VarKind::Constant;
+    }
+    // A state whose every derivative was in the dropped terms (the voltage across a
+    // capacitance that is zero at these values) is an algebraic variable now: left a state,
+    // index reduction would differentiate the equations that determine it.
+    let mut derived: FxHashSet<FlatVar> = FxHashSet::default();
+    let mut leaves = Vec::new();
+    let roots = m
+        .equations
+        .iter()
+        .chain(&m.initial_equations)
+        .flat_map(|e| [e.lhs, e.rhs])
+        .chain(m.whens.iter().flat_map(|w| {
+            std::iter::once(w.condition)
+                .chain(w.reinits.iter().map(|r| r.1))
+                .chain(w.assigns.iter().map(|a| a.1))
+        }))
+        .chain(m.assertions.iter().map(|a| a.condition))
+        .collect::<Vec<_>>();
+    for r in roots {
+        m.arena.leaves(r, &mut leaves);
+    }
+    for l in leaves {
+        if let Node::Der(v) = l {
+            derived.insert(v);
+        }
+    }
+    let demoted: Vec<FlatVar> = m
+        .vars
+        .iter_enumerated()
+        .filter(|(v, var)| var.kind == VarKind::State && !derived.contains(v))
+        .map(|(v, _)| v)
+        .collect();
+    if !demoted.is_empty() {
+        notes.push(format!(
+            "{} no longer under `der` with these terms left out: algebraic",
+            demoted
+                .iter()
+                .map(|&v| format!("`{}`", m.var(v).name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        for v in demoted {
+            m.vars[v].kind = VarKind::Algebraic;
+        }
     }
     notes
 }
@@ -154,9 +203,9 @@ fn rewrite(
             | Node::Arg(_) => id,
             Node::Mul(a, b) => {
                 let zero = |m: &FlatModel, vals: &mut FxHashMap<ExprId, Option<f64>>, f, g| {
-                    let v = *vals
-                        .entry(f)
-                        .or_insert_with(|| super::alias::param_value(m, f, 0));
+                    let v = *vals.entry(f).or_insert_with(|| {
+                        super::alias::param_value(m, f, 0).or_else(|| defined_value(m, f))
+                    });
                     v == Some(0.0) && has_unknown(m, g)
                 };
                 if zero(m, values, a, b) {
@@ -183,6 +232,101 @@ fn rewrite(
         new.insert(id, out);
     }
     new[&e]
+}
+
+/// The parameters a vanishing factor's value comes from: its own, or for a variable its
+/// equation computes ([`defined_value`]) those of that equation taken at their values.
+fn factor_roots(m: &FlatModel, f: ExprId) -> Vec<FlatVar> {
+    let Some(def) = definition(m, f) else {
+        return roots(m, f);
+    };
+    let args: Vec<ExprId> = match m.arena.node(def) {
+        Node::Call(c) => m.arena.call_site(c).args.to_vec(),
+        _ => return roots(m, def),
+    };
+    let mut out: Vec<FlatVar> = Vec::new();
+    for a in args {
+        if super::alias::param_value(m, a, 0).is_some() {
+            for p in roots(m, a) {
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The right-hand side of the equation `f = e` that computes algebraic variable `f`, if `e`
+/// has no derivative in it.
+fn definition(m: &FlatModel, f: ExprId) -> Option<ExprId> {
+    let Node::Var(v) = m.arena.node(f) else {
+        return None;
+    };
+    if m.var(v).kind != VarKind::Algebraic {
+        return None;
+    }
+    let e = m.equations.iter().find_map(|eq| (eq.lhs == f).then_some(eq.rhs))?;
+    let mut leaves = Vec::new();
+    m.arena.leaves(e, &mut leaves);
+    (!leaves.iter().any(|l| matches!(l, Node::Der(_)))).then_some(e)
+}
+
+/// The value of an algebraic variable `f` computed by an equation `f = e` when `e` folds to a
+/// constant with the parameters taken at their values, whatever the other variables: a
+/// MOSFET's gate capacitance from a model card without oxide thickness (`cox = 0` times
+/// anything). Where `e` calls a function compiled out of line, its body is folded with the
+/// arguments that are parameters taken at their values.
+fn defined_value(m: &FlatModel, f: ExprId) -> Option<f64> {
+    let def = definition(m, f)?;
+    let mut scratch = crate::symbolic::Arena::<FlatVar>::default();
+    let mut memo = FxHashMap::default();
+    let folded = match m.arena.node(def) {
+        Node::Call(c) => {
+            let site = m.arena.call_site(c).clone();
+            let func = m.arena.function(site.f).clone();
+            if func.external {
+                return None;
+            }
+            let args: Vec<ExprId> = site
+                .args
+                .iter()
+                .enumerate()
+                .map(|(i, &a)| match super::alias::param_value(m, a, 0) {
+                    Some(x) => scratch.constant(x),
+                    None => scratch.arg(i as u32),
+                })
+                .collect();
+            scratch.import(&func.body, func.outs[site.out as usize], &mut memo, &mut |_, n| {
+                match n {
+                    Node::Arg(i) => Some(args[i as usize]),
+                    _ => None,
+                }
+            })
+            .ok()
+        }
+        _ => scratch.import(&m.arena, def, &mut memo, &mut |sc, n| match n {
+            // A parameter at its value; any other variable a placeholder.
+            Node::Var(v) => Some(match var_value(m, v) {
+                Some(x) => sc.constant(x),
+                None => sc.arg(v.index() as u32),
+            }),
+            // `pre(v)` is not `v`: a placeholder of its own.
+            Node::Pre(v) => Some(sc.arg((m.vars.len() + v.index()) as u32)),
+            _ => None,
+        })
+        .ok(),
+    }?;
+    scratch.as_const(folded)
+}
+
+/// A parameter's or constant's value, if its binding has one.
+fn var_value(m: &FlatModel, v: FlatVar) -> Option<f64> {
+    let var = m.var(v);
+    match (var.kind, var.binding) {
+        (VarKind::Parameter | VarKind::Constant, Some(b)) => super::alias::param_value(m, b, 0),
+        _ => None,
+    }
 }
 
 /// Whether `e` contains an unknown of the continuous system (an algebraic variable or a
