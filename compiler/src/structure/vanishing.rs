@@ -266,7 +266,10 @@ fn definition(m: &FlatModel, f: ExprId) -> Option<ExprId> {
     if m.var(v).kind != VarKind::Algebraic {
         return None;
     }
-    let e = m.equations.iter().find_map(|eq| (eq.lhs == f).then_some(eq.rhs))?;
+    let e = m
+        .equations
+        .iter()
+        .find_map(|eq| (eq.lhs == f).then_some(eq.rhs))?;
     let mut leaves = Vec::new();
     m.arena.leaves(e, &mut leaves);
     (!leaves.iter().any(|l| matches!(l, Node::Der(_)))).then_some(e)
@@ -297,25 +300,30 @@ fn defined_value(m: &FlatModel, f: ExprId) -> Option<f64> {
                     None => scratch.arg(i as u32),
                 })
                 .collect();
-            scratch.import(&func.body, func.outs[site.out as usize], &mut memo, &mut |_, n| {
-                match n {
-                    Node::Arg(i) => Some(args[i as usize]),
-                    _ => None,
-                }
-            })
-            .ok()
+            scratch
+                .import(
+                    &func.body,
+                    func.outs[site.out as usize],
+                    &mut memo,
+                    &mut |_, n| match n {
+                        Node::Arg(i) => Some(args[i as usize]),
+                        _ => None,
+                    },
+                )
+                .ok()
         }
-        _ => scratch.import(&m.arena, def, &mut memo, &mut |sc, n| match n {
-            // A parameter at its value; any other variable a placeholder.
-            Node::Var(v) => Some(match var_value(m, v) {
-                Some(x) => sc.constant(x),
-                None => sc.arg(v.index() as u32),
-            }),
-            // `pre(v)` is not `v`: a placeholder of its own.
-            Node::Pre(v) => Some(sc.arg((m.vars.len() + v.index()) as u32)),
-            _ => None,
-        })
-        .ok(),
+        _ => scratch
+            .import(&m.arena, def, &mut memo, &mut |sc, n| match n {
+                // A parameter at its value; any other variable a placeholder.
+                Node::Var(v) => Some(match var_value(m, v) {
+                    Some(x) => sc.constant(x),
+                    None => sc.arg(v.index() as u32),
+                }),
+                // `pre(v)` is not `v`: a placeholder of its own.
+                Node::Pre(v) => Some(sc.arg((m.vars.len() + v.index()) as u32)),
+                _ => None,
+            })
+            .ok(),
     }?;
     scratch.as_const(folded)
 }
