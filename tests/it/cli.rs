@@ -1033,6 +1033,8 @@ fn analyze_prints_the_initial_system() {
         "fe",
         "--step",
         "0.01",
+        "--newton-extended",
+        "0",
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(

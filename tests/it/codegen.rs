@@ -394,6 +394,22 @@ fn damped_retry_jit_equals_interpreter() {
     assert_eq!(st, Status::Ok);
 }
 
+/// Newton's extension past its limit while the residual keeps falling, in generated code:
+/// the junction whose supply is on from the start, solved from 0 V at initialisation (22
+/// iterations) and stepped, bit for bit.
+#[test]
+fn extended_newton_jit_equals_interpreter() {
+    let st = differential_with(
+        "../tests/models/JunctionSwitchOn.mo",
+        Method::BackwardEuler,
+        &[("ton", -1.0)],
+        0.1,
+        10,
+        10,
+    );
+    assert_eq!(st, Status::Ok);
+}
+
 /// The damped retry's bracket of a one-unknown block (regula falsi where a step would leave
 /// it) in generated code: the two tanks' emptying steps, bit for bit.
 #[test]

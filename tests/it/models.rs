@@ -306,6 +306,68 @@ fn a_capacitance_zero_at_the_parameters_leaves_no_state() {
     assert!(worst < 1e-12, "largest deviation {worst:e}");
 }
 
+/// A junction behind a resistor whose supply switches from 0 to 1 V: Newton starts where the
+/// exponential is flat, its first full step lands at 1 V (e^40 up the curve), and each later
+/// step comes back by about one thermal voltage — 22 iterations to the solution, 0.61 V.
+/// Past the limit of 10 the iteration goes on while the residual keeps falling; the voltage
+/// is the root of the circuit's equation (found here by bisection) to Newton's tolerance.
+/// Without the extension the step stops in Newton (the MSL's Spice3 `Inverter` and `Nand`
+/// stopped so).
+#[test]
+fn newton_goes_on_while_a_junction_comes_down_its_exponential() {
+    let file = "../tests/models/JunctionSwitchOn.mo";
+    let text =
+        std::fs::read_to_string(common::repo_root().join("tests/models/JunctionSwitchOn.mo"))
+            .unwrap();
+    let c = rtc::pipeline::check_source(file, &text, &Default::default());
+    let model = c.model.expect("checks");
+    let plan_with = |newton: rtc::plan::Newton| {
+        rtc::pipeline::plan(
+            &model,
+            &rtc::pipeline::Settings::of(&Method::BackwardEuler).newton(newton),
+        )
+        .unwrap()
+        .plan
+    };
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 0.1,
+        every: 1,
+        ..Default::default()
+    };
+    let names = ["v".to_string()];
+    let plan = plan_with(rtc::plan::Newton::default());
+    let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    // The root of (1 − v)/R = Is·(exp(v/Vt) − 1) + G·v, by bisection.
+    let f = |v: f64| (1.0 - v) / 1e3 - 1e-14 * ((v / 0.025).exp() - 1.0) - 1e-12 * v;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let v = tr.column("v").unwrap();
+    let last = *v.last().unwrap();
+    assert!((last - lo).abs() < 1e-9, "{last} against {lo}");
+    // Without the extension: stopped in Newton when the supply switched on.
+    let plain = plan_with(rtc::plan::Newton {
+        extended: 0,
+        damped: 0,
+        ..Default::default()
+    });
+    let (_, failure) = trajectory(&plain, &settings, &names).unwrap();
+    let failure = failure.expect("stops without the extension");
+    assert!(
+        matches!(failure.status, rtc::plan::Status::NotConverged { .. }),
+        "{failure:?}"
+    );
+}
+
 /// Tearing leaves an equation to Newton rather than divide by one of its own loop's
 /// unknowns. The heated resistor's loop (R_actual, i, Q, T) was torn on R_actual with
 /// i = v/R_actual and a Jacobian that is zero while the current is (v = 0 at the start): the

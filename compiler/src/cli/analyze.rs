@@ -93,7 +93,7 @@ fn settings_line(
     let e = &flat.experiment;
     let opt = |x: Option<f64>| x.map_or("none".to_string(), |v| format!("{v}"));
     format!(
-        "settings: method {} ({}), step {} ({}), tolerance {}, Newton at most {} iterations per loop, then {} damped evaluations (rtol {:e}, accepted at the limit within {:e}); experiment start {}, stop {}, interval {}, tolerance {}\n",
+        "settings: method {} ({}), step {} ({}), tolerance {}, Newton at most {} iterations per loop ({} while the residual keeps falling), then {} damped evaluations (rtol {:e}, accepted at the limit within {:e}); experiment start {}, stop {}, interval {}, tolerance {}\n",
         method.name(),
         chosen(method_given),
         h.map_or("none".to_string(), |h| format!("{h} s")),
@@ -104,6 +104,7 @@ fn settings_line(
         },
         tolerance.map_or("none".to_string(), |t| format!("{} %", t * 100.0)),
         newton.max_iterations,
+        newton.full_iterations(),
         newton.damped,
         newton.rtol,
         newton.final_rtol,

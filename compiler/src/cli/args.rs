@@ -33,6 +33,11 @@ pub struct MethodArgs {
     /// values (steps halved until the residuals fall), at most; 0: none.
     #[arg(long, default_value_t = 10)]
     pub newton_damped: u32,
+    /// Full Newton iterations past --newton-iterations while each brings the largest
+    /// residual below 0.9 times the previous one (an iteration that stagnates stops at
+    /// --newton-iterations); 0: none.
+    #[arg(long, default_value_t = 40)]
+    pub newton_extended: u32,
     /// For --method mixed: the formula of the implicit states.
     #[arg(long, value_enum, default_value_t = pipeline::ImplicitAs::Be)]
     pub implicit_as: pipeline::ImplicitAs,
@@ -350,6 +355,7 @@ pub(crate) fn newton_of(m: &MethodArgs) -> pipeline::Newton {
     pipeline::Newton {
         max_iterations: m.newton_iterations,
         damped: m.newton_damped,
+        extended: m.newton_extended,
         ..pipeline::Newton::default()
     }
 }

@@ -328,10 +328,14 @@ impl Lower<'_> {
         };
         let evals = b.declare_var(types::I32);
         let small = b.declare_var(types::I8);
+        // The previous iterate's largest residual: the extension's test of progress.
+        let previous = b.declare_var(types::F64);
         let z32 = b.ins().iconst(types::I32, 0);
         let z8 = b.ins().iconst(types::I8, 0);
+        let inf = b.ins().f64const(f64::INFINITY);
         b.def_var(evals, z32);
         b.def_var(small, z8);
+        b.def_var(previous, inf);
         if !blk.linear && self.plan.newton.damped > 0 {
             // The values before the block: where the damped retry starts.
             for (i, &t) in blk.tearing.iter().enumerate() {
@@ -359,6 +363,20 @@ impl Lower<'_> {
         let fr = b.ins().f64const(self.plan.newton.final_rtol);
         let flim = b.ins().fmul(fr, scale);
         if !blk.linear {
+            // Progress: the largest residual below PROGRESS times the previous one (the
+            // interpreter's fold, NaN skipped as f64::max skips it).
+            let mut residual = b.ins().f64const(0.0);
+            for i in 0..k {
+                let r = self.load_slot(b, r0 + i);
+                let ra = b.ins().fabs(r);
+                let gt = b.ins().fcmp(FloatCC::GreaterThan, ra, residual);
+                residual = b.ins().select(gt, ra, residual);
+            }
+            let p = b.use_var(previous);
+            let half = b.ins().f64const(crate::plan::PROGRESS);
+            let hp = b.ins().fmul(half, p);
+            let progressing = b.ins().fcmp(FloatCC::LessThan, residual, hp);
+            b.def_var(previous, residual);
             // Converged by residuals?
             let rr = b.ins().f64const(self.plan.newton.residual_rtol);
             let within = |this: &mut Self, b: &mut FunctionBuilder, lim: Value| {
@@ -381,10 +399,22 @@ impl Lower<'_> {
             b.ins().brif(limit, fail, &[], go, &[]);
             b.switch_to_block(fail);
             b.seal_block(fail);
-            // At the limit, residuals within the final tolerance are accepted.
+            // At the limit, residuals within the final tolerance are accepted; an iteration
+            // that still halves its residual goes on up to the extended limit.
             let close = within(self, b, flim);
+            let extend = b.create_block();
+            b.ins().brif(close, ok, &[], extend, &[]);
+            b.switch_to_block(extend);
+            b.seal_block(extend);
+            let full = max.saturating_add(i64::from(self.plan.newton.extended));
+            let below = b.ins().icmp_imm_s(
+                cranelift_codegen::ir::condcodes::IntCC::SignedLessThan,
+                ev1,
+                full,
+            );
+            let goes_on = b.ins().band(progressing, below);
             let refuse = b.create_block();
-            b.ins().brif(close, ok, &[], refuse, &[]);
+            b.ins().brif(goes_on, go, &[], refuse, &[]);
             b.switch_to_block(refuse);
             b.seal_block(refuse);
             if self.plan.newton.damped > 0 {

@@ -139,8 +139,8 @@ pub fn report(
     let w = p.work_bound();
     let _ = writeln!(
         out,
-        "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop, then {} damped evaluations)",
-        w.flops, w.libm_calls, p.newton.max_iterations, p.newton.damped
+        "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop, {} while the residual keeps falling, then {} damped evaluations)",
+        w.flops, w.libm_calls, p.newton.max_iterations, p.newton.full_iterations(), p.newton.damped
     );
     if p.all_assertions().next().is_some() {
         let roots: Vec<_> = p

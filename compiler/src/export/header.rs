@@ -151,8 +151,8 @@ impl Description<'_> {
             ),
             (
                 "NEWTON_MAX_ITERATIONS".into(),
-                format!("{}", plan.newton.max_iterations),
-                "per nonlinear algebraic loop".into(),
+                format!("{}", plan.newton.full_iterations()),
+                "per nonlinear algebraic loop, the extension while the residual keeps falling included".into(),
             ),
             (
                 "STACK_BYTES_STEP".into(),

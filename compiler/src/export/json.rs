@@ -161,7 +161,9 @@ impl Description<'_> {
             "work_bound",
             format!(
                 "{{\"flops\": {}, \"libm_calls\": {}, \"newton_max_iterations\": {}}}",
-                w.flops, w.libm_calls, plan.newton.max_iterations
+                w.flops,
+                w.libm_calls,
+                plan.newton.full_iterations()
             ),
         );
         j.push_str("  \"variables\": [\n");

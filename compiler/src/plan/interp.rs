@@ -535,19 +535,29 @@ impl Interp {
         let start: Vec<f64> = tearing.iter().map(|&s| mem[s as usize]).collect();
         self.exec(iteration, mem);
         let mut evals = 1;
+        // The largest residual of the previous iterate: the extension's test of progress.
+        let mut previous = f64::INFINITY;
+        let extended = if self.damped.is_none() {
+            max_evals.saturating_add(self.newton.extended)
+        } else {
+            max_evals
+        };
         loop {
             delta.copy_from_slice(&self.out[..k]);
             jac.copy_from_slice(&self.out[k..k + k * k]);
             let residual = delta.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+            let progressing = residual < super::PROGRESS * previous;
+            previous = residual;
 
             if !linear && self.residual_small(k) {
                 // The iterate already solves the block; inner values are consistent with it.
                 return Status::Ok;
             }
-            if evals >= max_evals && !linear {
-                if self.residual_within(k, self.newton.final_rtol) {
-                    return Status::Ok;
-                }
+            if evals >= max_evals && !linear && self.residual_within(k, self.newton.final_rtol) {
+                return Status::Ok;
+            }
+            // Past the limit only while the residual keeps falling ([`super::Newton::extended`]).
+            if evals >= max_evals && !linear && !(progressing && evals < extended) {
                 if self.damped.is_none() && self.newton.damped > 0 {
                     return self.damped_retry(index, tearing, iteration, band, &start, mem);
                 }

@@ -136,6 +136,27 @@ pub struct Newton {
     /// faster where they converge at all (a hydraulic valve's square-root law); the damped
     /// retry where they cycle (a tank running empty under `sqrt(max(0, level))`).
     pub damped: u32,
+    /// Full iterations past `max_iterations` while each brings the block's largest residual
+    /// below [`PROGRESS`] times the previous one, where the residuals at the limit are not
+    /// within `final_rtol`: at most `max_iterations + extended` in all. A junction's
+    /// exponential is the case: from a start where it is flat (a transistor off) the first full
+    /// step lands far up the curve, and each later one comes back by one thermal voltage,
+    /// dividing the residual by e (the MSL's Spice3 `Inverter` needs more than 25 iterations at its
+    /// first step). An iteration that stagnates at rounding stops at `max_iterations` as
+    /// before; 0: none.
+    pub extended: u32,
+}
+
+/// An extended Newton iteration goes on while each iteration's largest residual is below
+/// this fraction of the previous one's: a steady fall (a junction's e per iteration, 0.5 as
+/// quadratic convergence sets in), not the wandering of an iteration stagnating at rounding.
+pub const PROGRESS: f64 = 0.9;
+
+impl Newton {
+    /// Full iterations at most, the extension included.
+    pub fn full_iterations(&self) -> u32 {
+        self.max_iterations.saturating_add(self.extended)
+    }
 }
 
 impl Default for Newton {
@@ -147,6 +168,7 @@ impl Default for Newton {
             residual_rtol: 1e-13,
             final_rtol: 1e-6,
             damped: 10,
+            extended: 40,
         }
     }
 }
@@ -754,7 +776,8 @@ impl Plan {
         let mut iter = expr_work(&self.arena, &roots);
         // LU with partial pivoting and the two triangular solves, then the update and test.
         iter.flops += band::lu_flops(k as usize, b.band.0, b.band.1) as u64;
-        // At most max_iterations evaluations (backtracking included) and as many LU solves; a
+        // At most max_iterations + extended evaluations, then the damped retry's, and as many
+        // LU solves; a
         // linear block: one evaluation, one solve, the inner assignments once more.
         let inner_only = expr_work(
             &self.arena,
@@ -765,7 +788,7 @@ impl Plan {
             t += inner_only;
             t
         } else {
-            iter.times(u64::from(newton.max_iterations) + u64::from(newton.damped))
+            iter.times(u64::from(newton.full_iterations()) + u64::from(newton.damped))
         };
         (iter, total)
     }

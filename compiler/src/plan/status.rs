@@ -142,7 +142,14 @@ pub fn describe(plan: &Plan, status: Status) -> String {
                 0 => String::new(),
                 d => format!(" nor in {d} damped evaluations"),
             };
-            format!("Newton iteration of block {block} did not converge in {} iterations{damped} (residual {residual:e})", plan.newton.max_iterations)
+            let extended = match plan.newton.extended {
+                0 => String::new(),
+                _ => format!(
+                    " (up to {} while the residual kept falling)",
+                    plan.newton.full_iterations()
+                ),
+            };
+            format!("Newton iteration of block {block} did not converge in {} iterations{extended}{damped} (residual {residual:e})", plan.newton.max_iterations)
         }
         Status::Singular { block } => format!("the Jacobian of block {block} is singular"),
         Status::EventIteration {
