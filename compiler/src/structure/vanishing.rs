@@ -34,11 +34,12 @@ type Change = (usize, ExprId, ExprId, Vec<(ExprId, ExprId)>, Vec<FlatVar>);
 pub fn drop_vanishing_terms(m: &mut FlatModel) -> Vec<String> {
     let mut values: FxHashMap<ExprId, Option<f64>> = FxHashMap::default();
     let mut changes: Vec<Change> = Vec::new();
+    let defs = definitions(m);
     for k in 0..m.equations.len() {
         let eq = m.equations[k].clone();
         let mut dropped: Vec<(ExprId, ExprId)> = Vec::new();
-        let lhs = rewrite(m, eq.lhs, &mut values, &mut dropped);
-        let rhs = rewrite(m, eq.rhs, &mut values, &mut dropped);
+        let lhs = rewrite(m, &defs, eq.lhs, &mut values, &mut dropped);
+        let rhs = rewrite(m, &defs, eq.rhs, &mut values, &mut dropped);
         if dropped.is_empty() {
             continue;
         }
@@ -96,7 +97,7 @@ pub fn drop_vanishing_terms(m: &mut FlatModel) -> Vec<String> {
         let eq = m.equations[k].clone();
         let mut names: Vec<String> = Vec::new();
         for &(factor, _) in &dropped {
-            for p in factor_roots(m, factor) {
+            for p in factor_roots(m, &defs, factor) {
                 if frozen.insert(p) {
                     names.push(m.var(p).name.clone());
                 }
@@ -183,6 +184,7 @@ pub fn drop_vanishing_terms(m: &mut FlatModel) -> Vec<String> {
 /// dropped (factor, product) pairs are added to `dropped`.
 fn rewrite(
     m: &mut FlatModel,
+    defs: &Defs,
     e: ExprId,
     values: &mut FxHashMap<ExprId, Option<f64>>,
     dropped: &mut Vec<(ExprId, ExprId)>,
@@ -204,7 +206,7 @@ fn rewrite(
             Node::Mul(a, b) => {
                 let zero = |m: &FlatModel, vals: &mut FxHashMap<ExprId, Option<f64>>, f, g| {
                     let v = *vals.entry(f).or_insert_with(|| {
-                        super::alias::param_value(m, f, 0).or_else(|| defined_value(m, f))
+                        super::alias::param_value(m, f, 0).or_else(|| defined_value(m, defs, f))
                     });
                     v == Some(0.0) && has_unknown(m, g)
                 };
@@ -234,54 +236,87 @@ fn rewrite(
     new[&e]
 }
 
+/// The equations that compute an algebraic variable explicitly, `v = e` with no derivative
+/// in `e`: what a factor's value is folded through ([`defined_value`]).
+type Defs = FxHashMap<FlatVar, ExprId>;
+
+fn definitions(m: &FlatModel) -> Defs {
+    let mut defs = Defs::default();
+    for eq in m.equations.iter() {
+        let Node::Var(v) = m.arena.node(eq.lhs) else {
+            continue;
+        };
+        if m.var(v).kind != VarKind::Algebraic || defs.contains_key(&v) {
+            continue;
+        }
+        let mut leaves = Vec::new();
+        m.arena.leaves(eq.rhs, &mut leaves);
+        if !leaves.iter().any(|l| matches!(l, Node::Der(_))) {
+            defs.insert(v, eq.rhs);
+        }
+    }
+    defs
+}
+
+/// How deep a factor's value is folded through the equations of the variables it reads.
+const DEPTH: u32 = 4;
+
 /// The parameters a vanishing factor's value comes from: its own, or for a variable its
-/// equation computes ([`defined_value`]) those of that equation taken at their values.
-fn factor_roots(m: &FlatModel, f: ExprId) -> Vec<FlatVar> {
-    let Some(def) = definition(m, f) else {
-        return roots(m, f);
-    };
-    let args: Vec<ExprId> = match m.arena.node(def) {
-        Node::Call(c) => m.arena.call_site(c).args.to_vec(),
-        _ => return roots(m, def),
-    };
+/// equation computes ([`defined_value`]) those of that equation, through the equations of
+/// the variables it reads, taken at their values.
+fn factor_roots(m: &FlatModel, defs: &Defs, f: ExprId) -> Vec<FlatVar> {
     let mut out: Vec<FlatVar> = Vec::new();
-    for a in args {
-        if super::alias::param_value(m, a, 0).is_some() {
-            for p in roots(m, a) {
-                if !out.contains(&p) {
-                    out.push(p);
+    collect_roots(m, defs, f, DEPTH, &mut out);
+    out
+}
+
+fn collect_roots(m: &FlatModel, defs: &Defs, e: ExprId, depth: u32, out: &mut Vec<FlatVar>) {
+    let mut add = |p: FlatVar| {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    };
+    if let Node::Call(c) = m.arena.node(e) {
+        for &a in m.arena.call_site(c).args.iter() {
+            if super::alias::param_value(m, a, 0).is_some() {
+                roots(m, a).into_iter().for_each(&mut add);
+            }
+        }
+        return;
+    }
+    roots(m, e).into_iter().for_each(&mut add);
+    if depth == 0 {
+        return;
+    }
+    let mut leaves = Vec::new();
+    m.arena.leaves(e, &mut leaves);
+    for l in leaves {
+        if let Node::Var(v) = l {
+            if let Some(&d) = defs.get(&v) {
+                if value_of(m, defs, v, depth - 1).is_some() {
+                    collect_roots(m, defs, d, depth - 1, out);
                 }
             }
         }
     }
-    out
 }
 
-/// The right-hand side of the equation `f = e` that computes algebraic variable `f`, if `e`
-/// has no derivative in it.
-fn definition(m: &FlatModel, f: ExprId) -> Option<ExprId> {
+/// The value of a factor `f` that is an algebraic variable computed by an equation `f = e`
+/// ([`definitions`]) when `e` folds to a constant with the parameters taken at their values,
+/// whatever the other variables: a MOSFET's gate capacitance from a model card without oxide
+/// thickness (`cox = 0` times anything), a transistor's junction capacitance `Taur*… +
+/// Capcjc` with `Taur = 0` and `Capcjc = Cjc*…`, `Cjc = 0`. The variables `e` reads are
+/// folded through their own equations ([`DEPTH`] deep); where `e` calls a function compiled
+/// out of line, its body is folded with the arguments that are parameters at their values.
+fn defined_value(m: &FlatModel, defs: &Defs, f: ExprId) -> Option<f64> {
     let Node::Var(v) = m.arena.node(f) else {
         return None;
     };
-    if m.var(v).kind != VarKind::Algebraic {
-        return None;
-    }
-    let e = m
-        .equations
-        .iter()
-        .find_map(|eq| (eq.lhs == f).then_some(eq.rhs))?;
-    let mut leaves = Vec::new();
-    m.arena.leaves(e, &mut leaves);
-    (!leaves.iter().any(|l| matches!(l, Node::Der(_)))).then_some(e)
+    value_of(m, defs, v, DEPTH)
 }
 
-/// The value of an algebraic variable `f` computed by an equation `f = e` when `e` folds to a
-/// constant with the parameters taken at their values, whatever the other variables: a
-/// MOSFET's gate capacitance from a model card without oxide thickness (`cox = 0` times
-/// anything). Where `e` calls a function compiled out of line, its body is folded with the
-/// arguments that are parameters taken at their values.
-fn defined_value(m: &FlatModel, f: ExprId) -> Option<f64> {
-    let def = definition(m, f)?;
+fn value_of(m: &FlatModel, defs: &Defs, v: FlatVar, depth: u32) -> Option<f64> {
+    let def = *defs.get(&v)?;
     let mut scratch = crate::symbolic::Arena::<FlatVar>::default();
     let mut memo = FxHashMap::default();
     let folded = match m.arena.node(def) {
@@ -314,13 +349,20 @@ fn defined_value(m: &FlatModel, f: ExprId) -> Option<f64> {
         }
         _ => scratch
             .import(&m.arena, def, &mut memo, &mut |sc, n| match n {
-                // A parameter at its value; any other variable a placeholder.
-                Node::Var(v) => Some(match var_value(m, v) {
-                    Some(x) => sc.constant(x),
-                    None => sc.arg(v.index() as u32),
-                }),
+                // A parameter at its value, a variable whose own equation folds to a constant
+                // that constant; any other variable a placeholder.
+                Node::Var(u) => Some(
+                    match var_value(m, u).or_else(|| {
+                        (depth > 0)
+                            .then(|| value_of(m, defs, u, depth - 1))
+                            .flatten()
+                    }) {
+                        Some(x) => sc.constant(x),
+                        None => sc.arg(u.index() as u32),
+                    },
+                ),
                 // `pre(v)` is not `v`: a placeholder of its own.
-                Node::Pre(v) => Some(sc.arg((m.vars.len() + v.index()) as u32)),
+                Node::Pre(u) => Some(sc.arg((m.vars.len() + u.index()) as u32)),
                 _ => None,
             })
             .ok(),
