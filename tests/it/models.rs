@@ -269,14 +269,28 @@ fn zero_drain_resistance_leaves_a_state_out() {
 /// the term `c*der(v)` is zero whatever `v`, so `v` is no state but the divider's voltage,
 /// v = G·u/(G + Gl) = 0.5·sin(10 t), exact up to rounding. Before, `v` stayed a state whose
 /// derivative was 0/0, and the run stopped at the start.
+/// The same through a variable the capacitance reads (`c = Taur*exp(v) + cdep`, `cdep =
+/// Cjc*(1 + v^2)`, both parameters zero: a transistor's junction, as in the MSL's heating NOR
+/// gates); both parameters become constants.
 #[test]
 fn a_capacitance_zero_at_the_parameters_leaves_no_state() {
-    let file = "../tests/models/ZeroCapacitanceFunction.mo";
+    for (file, frozen) in [
+        ("../tests/models/ZeroCapacitanceFunction.mo", &["cox"][..]),
+        (
+            "../tests/models/ZeroJunctionCapacitance.mo",
+            &["Taur", "Cjc"][..],
+        ),
+    ] {
+        a_zero_capacitance(file, frozen);
+    }
+}
+
+fn a_zero_capacitance(file: &str, frozen: &[&str]) {
     let plan = common::compile_example(file, Method::BackwardEuler, &[], 10);
     assert!(
-        plan.notes
-            .iter()
-            .any(|n| n.contains("(`c` = 0) is zero") && n.contains("cox now constant")),
+        plan.notes.iter().any(|n| n.contains("(`c` = 0) is zero")
+            && frozen.iter().all(|p| n.contains(p))
+            && n.contains("now constant")),
         "{:?}",
         plan.notes
     );
