@@ -283,7 +283,7 @@ pub struct Report {
     /// The last UDP input value applied before the run ended: a failure's message names it.
     pub last_input: Option<Applied>,
     pub wall: Duration,
-    /// Output sink errors (the run went on).
+    /// Output errors, the first of each kind (recorded outputs, timing log): the run went on.
     pub io_error: Option<String>,
 }
 
@@ -443,7 +443,7 @@ fn account(
     stats.count_events(ev.0, ev.1, r.overrun);
     if let Some(log) = cfg.frame_log.as_mut() {
         if let Err(e) = log.frame(r) {
-            rec.io_error.get_or_insert(format!("timing log: {e}"));
+            rec.io_errors.add("timing log", &e);
             cfg.frame_log = None;
         }
     }
@@ -518,7 +518,7 @@ fn catch_up(policy: Overrun, lost: u64, stats: &mut Stats) -> u64 {
 struct Recorder {
     out: Vec<f64>,
     row: Vec<f64>,
-    io_error: Option<String>,
+    io_errors: IoErrors,
     /// The time of the last row written (event rows never go before it).
     last_t: f64,
     /// The next frame some sink records (a comparison per frame, no division).
@@ -537,13 +537,13 @@ impl Recorder {
         let mut r = Recorder {
             out: vec![0.0; layout.outputs.len()],
             row: vec![0.0; cfg.selected.len()],
-            io_error: None,
+            io_errors: IoErrors::default(),
             last_t: f64::NEG_INFINITY,
             next: 0,
         };
         for s in cfg.sinks.iter_mut() {
             if let Err(e) = s.start(&names) {
-                r.io_error.get_or_insert(e.to_string());
+                r.io_errors.add("output", &e);
             }
         }
         r.write(model, mem, cfg, 0, cfg.start);
@@ -595,7 +595,7 @@ impl Recorder {
         }
         for s in cfg.sinks.iter_mut() {
             if let Err(e) = s.write(frame, t, &self.row) {
-                self.io_error.get_or_insert(e.to_string());
+                self.io_errors.add("output", &e);
             }
         }
     }
@@ -605,7 +605,7 @@ impl Recorder {
     /// (0.0798 + 0.0002 = 0.08000000000000002) where the frame's is start + frame × h (0.08),
     /// and a result file's times never go back.
     fn write_events(&mut self, model: &mut dyn Model, cfg: &mut Config, t_end: f64) {
-        let (row, io_error, last_t) = (&mut self.row, &mut self.io_error, &mut self.last_t);
+        let (row, io_errors, last_t) = (&mut self.row, &mut self.io_errors, &mut self.last_t);
         model.take_event_rows(&mut |t, out| {
             let t = t.min(t_end).max(*last_t);
             *last_t = t;
@@ -614,7 +614,7 @@ impl Recorder {
             }
             for s in cfg.sinks.iter_mut() {
                 if let Err(e) = s.write_event(t, row) {
-                    io_error.get_or_insert(e.to_string());
+                    io_errors.add("output", &e);
                 }
             }
         });
@@ -623,15 +623,38 @@ impl Recorder {
     fn finish(mut self, cfg: &mut Config) -> Option<String> {
         for s in cfg.sinks.iter_mut() {
             if let Err(e) = s.finish() {
-                self.io_error.get_or_insert(e.to_string());
+                self.io_errors.add("output", &e);
             }
         }
         if let Some(log) = cfg.frame_log.as_mut() {
             if let Err(e) = log.finish() {
-                self.io_error.get_or_insert(format!("timing log: {e}"));
+                self.io_errors.add("timing log", &e);
             }
         }
-        self.io_error
+        self.io_errors.message()
+    }
+}
+
+/// The first error of each kind of output (the recorded outputs, the timing log): the run
+/// goes on without what failed, and the end of the run names each.
+#[derive(Default)]
+struct IoErrors(Vec<(&'static str, String)>);
+
+impl IoErrors {
+    fn add(&mut self, what: &'static str, e: &dyn std::fmt::Display) {
+        if !self.0.iter().any(|(w, _)| *w == what) {
+            self.0.push((what, e.to_string()));
+        }
+    }
+
+    fn message(self) -> Option<String> {
+        (!self.0.is_empty()).then(|| {
+            self.0
+                .iter()
+                .map(|(w, e)| format!("{w}: {e}"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
     }
 }
 

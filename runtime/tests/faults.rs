@@ -474,7 +474,10 @@ fn outputs_to_a_full_device_and_a_closed_port() {
     assert_eq!(x, FRAMES as f64, "the run reached its stop time");
     assert_eq!(report.stats.frames, FRAMES);
     let error = report.io_error.expect("the fault is reported");
-    assert!(error.contains("No space left on device"), "{error}");
+    assert!(
+        error.contains("output: No space left on device") && error.contains("timing log: "),
+        "both named: {error}"
+    );
     let part = part.lock().unwrap().clone();
     assert_eq!(part.len(), room);
     assert_eq!(
