@@ -854,10 +854,12 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     let mut mem = match initial_state(&p, stepper.as_mut(), &mut events, &mut sources, start) {
         Ok(mem) => mem,
         Err(st) => {
+            let cause = sim::RunModel::start_failure_cause(&p, st).map(|c| format!("\nrtc:   {c}"));
             eprintln!(
-                "rtc: run stopped at t = {start}: initialisation failed: {} (status {})",
+                "rtc: run stopped at t = {start}: initialisation failed: {} (status {}){}",
                 pipeline::describe(&p, st),
-                st.code()
+                st.code(),
+                cause.unwrap_or_default()
             );
             return Ok(2);
         }

@@ -117,7 +117,7 @@ impl Growth {
 /// The cause of a failing step's status, in the user's terms, when the status alone does not
 /// say it: for a non-finite variable, whether a Newton iteration diverged, the solution grew
 /// without bound, or a value became non-finite within one step.
-pub fn cause(plan: &Plan, growth: &Growth, status: Status) -> Option<String> {
+pub fn cause(plan: &Plan, growth: &Growth, status: Status, at_start: bool) -> Option<String> {
     let Status::NonFinite { var } = status else {
         return None;
     };
@@ -135,13 +135,18 @@ pub fn cause(plan: &Plan, growth: &Growth, status: Status) -> Option<String> {
         // The solution had grown: the block's iteration is only where it overflowed.
         Some(b) if grew => verdict.map(|v| format!("{v}; it overflowed in the Newton iteration of block {}", b.index)),
         Some(b) => Some(format!(
-            "`{}` is an unknown of block {}, solved by Newton's method{}: the iteration diverged (a shorter step starts it closer to the solution)",
+            "`{}` is an unknown of block {}, solved by Newton's method{}: the iteration diverged ({})",
             plan.name_of(var),
             b.index,
             if verdict.is_some() {
                 ", and the states were bounded before"
             } else {
                 ""
+            },
+            if at_start {
+                "from the start values: start values closer to the solution help"
+            } else {
+                "a shorter step starts it closer to the solution"
             }
         )),
         None => verdict,
