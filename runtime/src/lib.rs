@@ -280,7 +280,9 @@ pub struct Report {
     /// What the command door refused, per variable (the UDP door keeps its own tally in
     /// its [`io::Mailbox`]).
     pub refused: door::Tally,
-    /// The last UDP input value applied before the run ended: a failure's message names it.
+    /// The last UDP input value applied before the run ended, as `set NAME VALUE` at the
+    /// frame whose inputs it was (its `wall` is not measured: zero): a failure's message
+    /// names it.
     pub last_input: Option<Applied>,
     pub wall: Duration,
     /// Output errors, the first of each kind (recorded outputs, timing log): the run went on.

@@ -362,6 +362,7 @@ fn bad_input_stop_ends_the_run() {
     );
     assert!(report.stats.frames < 1000, "it stopped early");
     assert_eq!(mem[0], 1.0, "never applied");
+    assert!(report.last_input.is_none(), "nothing was applied");
     // A command.
     let (tx, rx) = mpsc::channel::<Message>();
     tx.send(control::parse("set u 11")).unwrap();
@@ -491,4 +492,30 @@ fn outputs_to_a_full_device_and_a_closed_port() {
         "faults: {FRAMES} frames into a device full after {room} of {} bytes, a closed UDP port ({lost} datagrams refused by the network) and a failing frame log: run complete, output intact up to the fault",
         all.len()
     );
+}
+
+/// The last UDP input applied is in the report, with the frame whose inputs it was: what a
+/// failure's message names as the last change from outside.
+#[test]
+fn the_last_udp_input_applied_is_reported() {
+    let layout = Layout {
+        inputs: inputs().into_iter().take(1).collect(),
+        parameters: Vec::new(),
+        outputs: vec!["x".into()],
+    };
+    let mb = std::sync::Arc::new(Mailbox::new(&layout.inputs));
+    mb.post("u=2.5", "10.0.0.7:5000").unwrap();
+    let mut cfg = Config::new(0.0, 1e-3, 10);
+    cfg.mailbox = Some(mb);
+    let mut mem = [0.0, 0.0, 0.0, 0.0];
+    let report = run(&mut Counter, &mut mem, &layout, &mut cfg);
+    let last = report.last_input.expect("an input was applied");
+    assert_eq!(
+        last.outcome,
+        Ok(Command::Set {
+            name: "u".into(),
+            value: 2.5
+        })
+    );
+    assert_eq!((last.time, last.frame), (0.0, 0));
 }

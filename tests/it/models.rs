@@ -380,6 +380,31 @@ fn newton_goes_on_while_a_junction_comes_down_its_exponential() {
         matches!(failure.status, rtc::plan::Status::NotConverged { .. }),
         "{failure:?}"
     );
+    // A non-finite unknown of that loop at the start is named as a diverged Newton
+    // iteration, with start values (not a shorter step) as the remedy; a variable of no loop
+    // has no such cause without a history.
+    let torn = plan
+        .step
+        .iter()
+        .find_map(|s| match s {
+            rtc::plan::Stmt::Block(b) => Some(b.tearing[0]),
+            _ => None,
+        })
+        .expect("a torn loop");
+    let cause =
+        rtc::sim::RunModel::start_failure_cause(&plan, rtc::plan::Status::NonFinite { var: torn })
+            .expect("a cause");
+    assert!(
+        cause.contains("solved by Newton's method: the iteration diverged (from the start values"),
+        "{cause}"
+    );
+    assert_eq!(
+        rtc::sim::RunModel::start_failure_cause(
+            &plan,
+            rtc::plan::Status::NonFinite { var: plan.time }
+        ),
+        None
+    );
 }
 
 /// Tearing leaves an equation to Newton rather than divide by one of its own loop's
