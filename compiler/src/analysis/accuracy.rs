@@ -441,14 +441,14 @@ fn pair_roots(a: &DMatrix<C64>, lambdas: &[C64], phi: &DMatrix<C64>, zs: &[C64])
             v
         }
     };
-    let va: Vec<_> = lambdas
-        .iter()
-        .map(|&l| unit(crate::analysis::partition::eigenvector(a, l)))
-        .collect();
-    let vp: Vec<_> = zs
-        .iter()
-        .map(|&z| unit(crate::analysis::partition::eigenvector(phi, z)))
-        .collect();
+    let vectors = |m: &DMatrix<C64>, ls: &[C64]| -> Vec<_> {
+        super::eigen::right_eigenvectors(m, ls, 1000 * m.nrows().max(1))
+            .into_iter()
+            .map(unit)
+            .collect()
+    };
+    let va = vectors(a, lambdas);
+    let vp = vectors(phi, zs);
     let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
     for (i, x) in va.iter().enumerate() {
         for (k, y) in vp.iter().enumerate() {

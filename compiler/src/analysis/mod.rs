@@ -4,4 +4,5 @@
 //! into `rtc analyze`'s reports, the default method and the run's warnings.
 
 pub mod accuracy;
+pub mod eigen;
 pub mod partition;

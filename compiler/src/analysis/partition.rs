@@ -9,7 +9,8 @@
 //!   J = ∂der(x)/∂x is exact up to rounding. An initial system with an algebraic loop is
 //!   linearised by central differences of one zero-length step instead (reported).
 //! * **Modes.** Eigenvalues by `nalgebra` (real Schur form); right and left eigenvectors by
-//!   inverse iteration with a complex LU; the participation of state i in mode k is
+//!   back substitution on the real Schur form ([`super::eigen`]; inverse iteration with a
+//!   complex LU where the Schur form does not converge); the participation of state i in mode k is
 //!   |w_i v_i| / Σ_j |w_j v_j|.
 //! * **Partition.** A mode is *fast* at step h when it is stable (Re λ < 0) but forward Euler
 //!   is not (|1 + hλ| > 1). The states that participate most in each fast mode (at least half
@@ -51,6 +52,7 @@ pub struct Linearization {
 /// One eigenvalue with the participation of every state.
 pub struct Mode {
     pub lambda: Complex<f64>,
+    /// Per state (empty from [`eigenvalue_modes`]).
     pub participation: Vec<f64>,
 }
 
@@ -309,6 +311,46 @@ pub fn eigenvalues(m: &DMatrix<f64>) -> Result<Vec<Complex<f64>>, String> {
     Ok(out)
 }
 
+type CMatrix = DMatrix<Complex<f64>>;
+
+/// Eigenvalues alone (every participation left empty), sorted as [`modes`] sorts them: what
+/// the method check of a run needs, without the eigenvectors' second Schur decomposition.
+pub fn eigenvalue_modes(lin: &Linearization) -> Result<Vec<Mode>, String> {
+    let mut out: Vec<Mode> = eigenvalues(&lin.jacobian)?
+        .into_iter()
+        .map(|lambda| Mode {
+            lambda,
+            participation: Vec::new(),
+        })
+        .collect();
+    out.sort_by(|a, b| a.lambda.re.total_cmp(&b.lambda.re));
+    Ok(out)
+}
+
+/// The participation of every state in the mode of eigenvalue `lambda` (inverse iteration:
+/// one complex LU, for a single mode).
+pub fn participation_of(lin: &Linearization, lambda: Complex<f64>) -> Vec<f64> {
+    let a = lin.jacobian.map(|x| Complex::new(x, 0.0));
+    let v = eigenvector(&a, lambda);
+    let w = eigenvector(&a.transpose(), lambda);
+    participation(&v, &w)
+}
+
+fn participation(v: &DVector<Complex<f64>>, w: &DVector<Complex<f64>>) -> Vec<f64> {
+    let mut p: Vec<f64> = v
+        .iter()
+        .zip(w.iter())
+        .map(|(a, b)| (a * b).norm())
+        .collect();
+    let total: f64 = p.iter().sum();
+    if total > 0.0 && total.is_finite() {
+        for x in p.iter_mut() {
+            *x /= total;
+        }
+    }
+    p
+}
+
 /// Eigenvalues with state participation factors.
 pub fn modes(lin: &Linearization) -> Result<Vec<Mode>, String> {
     let n = lin.states.len();
@@ -316,23 +358,28 @@ pub fn modes(lin: &Linearization) -> Result<Vec<Mode>, String> {
         return Ok(Vec::new());
     }
     let eig = eigenvalues(&lin.jacobian)?;
-    let a = lin.jacobian.map(|x| Complex::new(x, 0.0));
-    let at = a.transpose();
+    let schur = super::eigen::SchurVectors::new(&lin.jacobian, SCHUR_ITERATIONS * n);
+    let finite = |v: &DVector<Complex<f64>>| v.iter().all(|x| x.re.is_finite() && x.im.is_finite());
+    let mut inverse: Option<(CMatrix, CMatrix)> = None;
     let mut out: Vec<Mode> = eig
         .iter()
         .map(|&lambda| {
-            let v = eigenvector(&a, lambda);
-            let w = eigenvector(&at, lambda);
-            let mut p: Vec<f64> = (0..n).map(|i| (w[i] * v[i]).norm()).collect();
-            let total: f64 = p.iter().sum();
-            if total > 0.0 && total.is_finite() {
-                for x in p.iter_mut() {
-                    *x /= total;
-                }
-            }
+            let from_schur = schur
+                .as_ref()
+                .map(|s| (s.right(lambda), s.left(lambda)))
+                .filter(|(v, w)| finite(v) && finite(w));
+            // Where the Schur form did not converge: inverse iteration, O(n³) per mode.
+            let (v, w) = from_schur.unwrap_or_else(|| {
+                let (a, at) = inverse.get_or_insert_with(|| {
+                    let a = lin.jacobian.map(|x| Complex::new(x, 0.0));
+                    let at = a.transpose();
+                    (a, at)
+                });
+                (eigenvector(a, lambda), eigenvector(at, lambda))
+            });
             Mode {
                 lambda,
-                participation: p,
+                participation: participation(&v, &w),
             }
         })
         .collect();
