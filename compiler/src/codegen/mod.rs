@@ -27,8 +27,8 @@
 //! Every unknown is checked for finiteness after an entry (divergence is reported, never
 //! silent): each value is added, where it is computed, into running sums (a sum of finite
 //! values is finite unless it overflows; a NaN or infinity makes it non-finite); the chunks
-//! accumulate the entry's sum in the first scratch slot and `<m>_<entry>_verify` tests it, and
-//! only then scans the checked slots in the interpreter's (ascending) order to name the first
+//! accumulate the entry's sum in the first scratch slot, the entry tests it, and only when it is
+//! not finite does it call `<m>_<entry>_verify`, which scans the checked slots in the interpreter's (ascending) order to name the first
 //! non-finite one. On x86-64 and AArch64, neighbouring assignments of the same shape are
 //! computed in the two lanes of an f64x2 ([`pair_up`]); the paired operations are exact per
 //! lane, so results stay bitwise equal to the interpreter's.
@@ -419,6 +419,9 @@ struct Gen<'p, M: Module> {
     check_sum_stored: bool,
     /// The plan's compiled functions defined so far, by index.
     compiled: FxHashMap<u32, FuncId>,
+    /// The verify functions ([`Gen::define_verify`]): an entry tests the check sum itself
+    /// and calls one only when the sum is not finite.
+    verifies: FxHashSet<FuncId>,
 }
 
 /// Why code generation failed: the door between the plan and the generated code.
@@ -462,6 +465,7 @@ fn generate<M: Module>(
         riscv_fs1_shim,
         check_sum_stored: false,
         compiled: FxHashMap::default(),
+        verifies: FxHashSet::default(),
     };
     // init: parameters, start values, the model at t0, finiteness.
     let mut init_pieces: Vec<Piece> = Vec::new();
@@ -843,7 +847,9 @@ impl<'p, M: Module> Gen<'p, M> {
         }
         if !checks.is_empty() {
             let name = format!("{}_{prefix}_verify", self.prefix);
-            ids.push(self.define_verify(&name, &checks)?);
+            let v = self.define_verify(&name, &checks)?;
+            self.verifies.insert(v);
+            ids.push(v);
         }
         Ok(ids)
     }
@@ -1285,7 +1291,35 @@ impl<'p, M: Module> Gen<'p, M> {
                 Entry::Outputs => params[1],
                 Entry::Parameters => b.ins().iconst(types::I64, 0),
             };
-            for r in refs {
+            let check_slot = self.scratch_base - 1;
+            for (r, c) in refs.into_iter().zip(chunks) {
+                if self.verifies.contains(c) {
+                    // The verify's own first test, here: a finite check sum (every checked
+                    // value finite) returns without the call; the scan stays out of line.
+                    let sum = b
+                        .ins()
+                        .load(types::F64, flags, mem, (check_slot * 8) as i32);
+                    let d = b.ins().fsub(sum, sum);
+                    let zero = b.ins().f64const(0.0);
+                    let finite = b.ins().fcmp(FloatCC::Equal, d, zero);
+                    let scan = b.create_block();
+                    let next = b.create_block();
+                    b.ins().brif(finite, next, &[], scan, &[]);
+                    b.switch_to_block(scan);
+                    b.seal_block(scan);
+                    b.set_cold_block(scan);
+                    let call = b.ins().call(r, &[mem, out]);
+                    let st = b.inst_results(call)[0];
+                    let fail = b.create_block();
+                    b.set_cold_block(fail);
+                    b.ins().brif(st, fail, &[], next, &[]);
+                    b.switch_to_block(fail);
+                    b.seal_block(fail);
+                    b.ins().return_(&[st]);
+                    b.switch_to_block(next);
+                    b.seal_block(next);
+                    continue;
+                }
                 let call = b.ins().call(r, &[mem, out]);
                 let st = b.inst_results(call)[0];
                 let fail = b.create_block();

@@ -283,6 +283,9 @@ pub struct Events<'p> {
     pub max_rounds: usize,
     /// `terminate` ran: (event, time).
     pub terminated: Option<(EventId, f64)>,
+    /// A plan without events, `pre` of discrete variables, assertions or warnings: a step is
+    /// one call of the step function (the run loop's fast path).
+    plain: bool,
     /// Some event is a relation of time alone (its time is evaluated at each step's start).
     has_at: bool,
     /// Spare vectors for event function values.
@@ -422,6 +425,10 @@ impl<'p> Events<'p> {
             cond: vec![false; plan.events.len()].into(),
             max_rounds: 0,
             terminated: None,
+            plain: plan.events.is_empty()
+                && plan.discrete_pre.is_empty()
+                && plan.assertions.is_empty()
+                && plan.warnings.is_empty(),
             has_at: plan.events.iter().any(|e| e.at),
             relations: RelationSearch::new(plan.relation_groups()),
             pool: Vec::new(),
@@ -871,6 +878,12 @@ impl<'p> Events<'p> {
     /// it at the event's known time (no location needed), state events are located inside
     /// each part. A `terminate` that ran in the step is reported at its end (status 6).
     pub fn step(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64, h: f64) -> Status {
+        if self.plain {
+            // Nothing can hold, terminate or assert: the step function alone (one call,
+            // counted as the general path counts it).
+            self.max_calls = self.max_calls.max(1);
+            return it.step(mem, t, h);
+        }
         self.calls = 0;
         let mut st = self.step_timed(it, mem, t, h);
         if st == Status::Ok && !self.held.is_empty() {
