@@ -69,17 +69,20 @@ pub fn solve_for<V: Var>(
 /// a rotation matrix). Solving for its variable would divide by zero at some angle; such an
 /// equation is left to a loop's Newton step, whose LU pivots.
 pub fn oscillating<V: Var>(ar: &Arena<V>, system: &System<V>, a: ExprId) -> bool {
-    let mut seen = Vec::new();
-    let mut found = false;
-    ar.visit_postorder(a, &mut seen, &mut |id| match ar.node(id) {
-        crate::symbolic::Node::Var(v) if system.trig_vars.contains(&v) => found = true,
-        crate::symbolic::Node::Call1(
-            crate::symbolic::Func1::Sin | crate::symbolic::Func1::Cos | crate::symbolic::Func1::Tan,
-            x,
-        ) if varies(ar, system, x) => found = true,
-        _ => {}
-    });
-    found
+    // A sparse walk (called per coefficient: a dense visited table would cost the arena's
+    // size each time).
+    ar.post_order(a, |_| false)
+        .into_iter()
+        .any(|id| match ar.node(id) {
+            crate::symbolic::Node::Var(v) => system.trig_vars.contains(&v),
+            crate::symbolic::Node::Call1(
+                crate::symbolic::Func1::Sin
+                | crate::symbolic::Func1::Cos
+                | crate::symbolic::Func1::Tan,
+                x,
+            ) => varies(ar, system, x),
+            _ => false,
+        })
 }
 
 /// Whether coefficient `a` has a factor among the unknowns of the loop being torn
