@@ -120,7 +120,14 @@ fn objects(text: &str) {
                 let plan = rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&method))
                     .expect("plan")
                     .plan;
-                let obj = rtc::codegen::object(&plan, target, "VdPLine", false).expect("object");
+                let obj = rtc::codegen::object(
+                    &plan,
+                    target,
+                    &rtc::codegen::Cpu::Baseline,
+                    "VdPLine",
+                    false,
+                )
+                .expect("object");
                 times.push(t0.elapsed().as_secs_f64() * 1e3);
                 size = (obj.bytes.len(), obj.stack_step);
             }

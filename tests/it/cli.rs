@@ -248,6 +248,7 @@ fn user_mistakes_exit_1_with_a_diagnostic() {
             "sparc-sun-solaris",
         ],
         vec!["compile", "examples/VdPLine.mo", "--name", "1-model"],
+        vec!["compile", "examples/VdPLine.mo", "--target-cpu", "nonsense"],
     ] {
         let (code, _, err) = rtc(&args);
         assert_eq!(code, 1, "{args:?}: {err}");
@@ -1079,4 +1080,69 @@ fn results_have_rows_at_events() {
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains("0.1005,"), "{out}");
     assert_eq!(out.lines().count(), 1 + 21, "{out}");
+}
+
+/// `rtc compile --target-cpu`: a CPU preset changes the code (x86-64-v3: VEX encodings) and the
+/// header says what the object assumes; what the target does not have, and `native` for
+/// another machine's target, are located errors (exit code 1).
+#[test]
+fn target_cpu_names_what_the_object_assumes() {
+    let dir = std::env::temp_dir().join(format!("rtc-target-cpu-{}", std::process::id()));
+    let compile = |sub: &str, cpu: &str| {
+        let out = dir.join(sub);
+        let (code, _, err) = rtc(&[
+            "compile",
+            "examples/VdPLine.mo",
+            "--method",
+            "fe",
+            "--step",
+            "1e-5",
+            "--target",
+            "x86_64-unknown-linux-gnu",
+            "--target-cpu",
+            cpu,
+            "--name",
+            "m",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{cpu}: {err}");
+        (
+            std::fs::read(out.join("m.o")).unwrap(),
+            std::fs::read_to_string(out.join("m.h")).unwrap(),
+        )
+    };
+    let (base, base_h) = compile("base", "baseline");
+    let (v3, v3_h) = compile("v3", "x86-64-v3");
+    assert!(base_h.contains("CPU: the target's baseline."), "{base_h}");
+    assert!(v3_h.contains("CPU: x86-64-v3."), "{v3_h}");
+    assert_ne!(base, v3, "AVX encodings change the code");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let (code, _, err) = rtc(&[
+        "compile",
+        "examples/VdPLine.mo",
+        "--target",
+        "aarch64-unknown-linux-gnu",
+        "--target-cpu",
+        "x86-64-v3",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("aarch64-unknown-linux-gnu has no CPU or feature `x86-64-v3`"),
+        "{err}"
+    );
+    assert!(!err.contains("bug in rtc"), "{err}");
+    if !cfg!(target_arch = "riscv64") {
+        let (code, _, err) = rtc(&[
+            "compile",
+            "examples/VdPLine.mo",
+            "--target",
+            "riscv64gc-unknown-linux-gnu",
+            "--target-cpu",
+            "native",
+        ]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("which is not the target"), "{err}");
+    }
 }

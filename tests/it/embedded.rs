@@ -922,3 +922,57 @@ fn c_event_runtime_constants_are_the_simulators() {
     assert_eq!(define("RTC_ZENO_STEPS"), rtc::plan::ZENO_STEPS);
     assert_eq!(define("RTC_THRESHOLD_RTOL"), rtc::plan::THRESHOLD_RTOL);
 }
+
+/// `--target-cpu x86-64-v3` gives the object AVX's encodings of the same operations (no fused
+/// multiply-add: rtc emits none), so on a CPU that has them its results are bitwise those of
+/// the baseline object: the VdPLine harness prints the same rows.
+#[test]
+fn avx_object_gives_the_baseline_numbers() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if !std::is_x86_feature_detected!("avx2") || !have("gcc") {
+            eprintln!("skipped: this machine has no AVX2 or no gcc");
+            return;
+        }
+        let work = temp("target-cpu");
+        let harness = root().join("examples/embedded");
+        let model = root().join("examples/VdPLine.mo");
+        let run = |cpu: &str| -> String {
+            let build = work.join(cpu);
+            let exe = build.join("run");
+            let out = Command::new("make")
+                .arg("-s")
+                .arg("-C")
+                .arg(&harness)
+                .arg(format!("MODEL={}", model.display()))
+                .arg("NAME=VdPLine")
+                .arg(format!(
+                    "RTCFLAGS=--method mixed --implicit u_l --step 1e-4 --target-cpu {cpu}"
+                ))
+                .arg(format!("RTC={RTC}"))
+                .arg(format!("BUILD={}", build.display()))
+                .arg(&exe)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{cpu}: make: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let out = Command::new(&exe)
+                .args(["--stop", "2", "--every", "100", "--all"])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{cpu}: harness failed");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let base = run("baseline");
+        let avx = run("x86-64-v3");
+        assert!(base.lines().count() > 100, "{base}");
+        assert_eq!(
+            base, avx,
+            "the AVX object's rows differ from the baseline's"
+        );
+        let _ = std::fs::remove_dir_all(&work);
+    }
+}

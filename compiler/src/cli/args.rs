@@ -227,6 +227,12 @@ pub struct CompileArgs {
     /// riscv64gc-unknown-none-elf.
     #[arg(long)]
     pub target: Option<String>,
+    /// What the code may assume of the CPU beyond the target's baseline: `baseline` (the
+    /// default), `native` (the features of this machine; its own target only), or the
+    /// target's CPU presets and features, comma-separated (x86-64: `x86-64-v3`, `znver3`,
+    /// `has_avx2`, …). Code so built stops with an illegal instruction on a CPU without them.
+    #[arg(long, value_name = "CPU")]
+    pub target_cpu: Option<String>,
     /// Directory for <name>.o, <name>.h and <name>.json (default: the current directory).
     #[arg(short = 'o', long = "out-dir", value_name = "DIR")]
     pub out_dir: Option<PathBuf>,

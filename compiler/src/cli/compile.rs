@@ -77,7 +77,8 @@ fn compile_inner(
 ) -> Result<Vec<std::path::PathBuf>, Box<Diagnostic>> {
     let (settings, h, target) = setup(&a.method, a.target.as_deref(), flat)?;
     let source = a.model.file.display().to_string();
-    let files = export::object_files(flat, &settings, h, target, a.name.as_deref(), &source)?;
+    let cpu = export::Cpu::parse(a.target_cpu.as_deref().unwrap_or("baseline"));
+    let files = export::object_files(flat, &settings, h, target, &cpu, a.name.as_deref(), &source)?;
     let prefix = files.prefix;
     let dir = a.out_dir.clone().unwrap_or_else(|| ".".into());
     std::fs::create_dir_all(&dir).map_err(|e| {

@@ -41,7 +41,7 @@ mod object;
 use lower::Lower;
 
 pub use jit::{jit, Jit};
-pub use object::{object, ObjectCode, Target, TARGETS};
+pub use object::{object, Cpu, CpuError, ObjectCode, Target, TARGETS};
 
 use crate::plan::{kind, Assign, EventId, Plan, StatusWord, Stmt, TornBlock};
 use crate::symbolic::{CmpOp, EntityVec, ExprId, Func1, Func2};
@@ -435,6 +435,9 @@ pub enum CodegenError {
     /// a bug in rtc or an unsupported host, with Cranelift's words.
     #[error("{0}")]
     Backend(String),
+    /// `--target-cpu` named what the target does not have (a user's mistake).
+    #[error("{0}")]
+    Cpu(CpuError),
 }
 
 fn err<E: std::fmt::Display>(e: E) -> CodegenError {

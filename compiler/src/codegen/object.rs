@@ -93,6 +93,106 @@ impl Target {
     }
 }
 
+/// What an object may assume of its CPU beyond the target's baseline (`rtc compile
+/// --target-cpu`): nothing more, the features of the machine compiling, or named Cranelift
+/// settings for the target's ISA — a CPU preset (`x86-64-v3`, `znver3`, `skylake`, …) or a
+/// feature (`has_avx2`, `has_lse`, `has_zbb`, …), comma-separated.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Cpu {
+    #[default]
+    Baseline,
+    Native,
+    Named(Vec<String>),
+}
+
+impl Cpu {
+    /// `baseline`, `native`, or a comma-separated list of presets and features.
+    pub fn parse(s: &str) -> Cpu {
+        match s.trim() {
+            "" | "baseline" => Cpu::Baseline,
+            "native" => Cpu::Native,
+            list => Cpu::Named(
+                list.split(',')
+                    .map(|x| x.trim().to_string())
+                    .filter(|x| !x.is_empty())
+                    .collect(),
+            ),
+        }
+    }
+
+    /// For the header: what the code assumes.
+    pub fn describe(&self) -> String {
+        match self {
+            Cpu::Baseline => "the target's baseline".into(),
+            Cpu::Native => "the features of the machine that compiled it".into(),
+            Cpu::Named(v) => v.join(", "),
+        }
+    }
+}
+
+/// Why `--target-cpu` could not be applied.
+#[derive(Debug, thiserror::Error)]
+pub enum CpuError {
+    #[error(
+        "`native` asks for the features of this machine ({host}), which is not the target {target}"
+    )]
+    NativeForeign { host: String, target: String },
+    #[error(
+        "the target {target} has no CPU or feature `{name}` (Cranelift's settings for it: {known})"
+    )]
+    Unknown {
+        target: String,
+        name: String,
+        known: String,
+    },
+}
+
+/// Applies `cpu` to an ISA builder for `target`.
+fn apply_cpu(b: &mut isa::Builder, target: &Target, cpu: &Cpu) -> Result<(), CpuError> {
+    match cpu {
+        Cpu::Baseline => Ok(()),
+        Cpu::Native => {
+            let arch = std::env::consts::ARCH;
+            if !target.triple.starts_with(arch) {
+                return Err(CpuError::NativeForeign {
+                    host: arch.into(),
+                    target: target.triple.into(),
+                });
+            }
+            cranelift_native::infer_native_flags(b).map_err(|e| CpuError::NativeForeign {
+                host: format!("{arch}: {e}"),
+                target: target.triple.into(),
+            })
+        }
+        Cpu::Named(names) => {
+            for n in names {
+                b.enable(n).map_err(|_| CpuError::Unknown {
+                    target: target.triple.into(),
+                    name: n.clone(),
+                    known: known_settings(b),
+                })?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The names `--target-cpu` accepts for a builder's ISA: its presets and its boolean settings.
+fn known_settings(b: &isa::Builder) -> String {
+    let mut names: Vec<String> = b
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.kind,
+                settings::SettingKind::Preset | settings::SettingKind::Bool
+            )
+        })
+        .map(|s| s.name.to_string())
+        .collect();
+    names.sort();
+    names.join(", ")
+}
+
 /// An object file and what a header needs to know about it.
 pub struct ObjectCode {
     pub bytes: Vec<u8>,
@@ -113,12 +213,15 @@ pub struct ObjectCode {
     /// Whether the step calls into the C math library (whose stack use adds to `stack_step`).
     pub step_calls_libm: bool,
     pub clif: Vec<String>,
+    /// What the code assumes of the CPU ([`Cpu::describe`]).
+    pub cpu: String,
 }
 
 /// Compiles `plan` for `target` with symbols prefixed by `prefix`.
 pub fn object(
     plan: &Plan,
     target: &Target,
+    cpu: &Cpu,
     prefix: &str,
     emit_clif: bool,
 ) -> Result<ObjectCode, CodegenError> {
@@ -132,7 +235,20 @@ pub fn object(
     for (k, v) in target.isa_flags {
         b.set(k, v).map_err(err)?;
     }
-    let isa = b.finish(settings::Flags::new(flags)).map_err(err)?;
+    apply_cpu(&mut b, target, cpu).map_err(CodegenError::Cpu)?;
+    let shared = settings::Flags::new(flags);
+    let mut isa = b.finish(shared.clone()).map_err(err)?;
+    // Cranelift's x86 presets from x86-64-v3 on set has_avx2 but not has_avx, and its
+    // instruction selection asks has_avx for the VEX encodings: AVX2 implies AVX.
+    let flag = |isa: &dyn isa::TargetIsa, name: &str| {
+        isa.isa_flags()
+            .iter()
+            .any(|v| v.name == name && v.as_bool() == Some(true))
+    };
+    if flag(&*isa, "has_avx2") && !flag(&*isa, "has_avx") {
+        b.enable("has_avx").map_err(err)?;
+        isa = b.finish(shared).map_err(err)?;
+    }
     let ob =
         ObjectBuilder::new(isa, prefix, cranelift_module::default_libcall_names()).map_err(err)?;
     let g = generate(
@@ -173,5 +289,6 @@ pub fn object(
         stack_asserts,
         step_calls_libm,
         clif,
+        cpu: cpu.describe(),
     })
 }

@@ -135,7 +135,17 @@ pub fn fmu(
             .help("FMI 3 FMUs are built for x86_64-unknown-linux-gnu and aarch64-unknown-linux-gnu, FMI 2 FMUs (platform linux64) for x86_64-unknown-linux-gnu"),
         )
     })?;
-    let files = object_files_of(plan, flat, method, h, target, None, source)?;
+    // An FMU's binary runs wherever the importing tool runs: the target's baseline.
+    let files = object_files_of(
+        plan,
+        flat,
+        method,
+        h,
+        target,
+        &crate::codegen::Cpu::Baseline,
+        None,
+        source,
+    )?;
     let (vars, inputs) = variables(plan, flat, &files.defaults);
     let body = match version {
         Version::Fmi3 => description_body(plan, flat, &vars, &files.prefix, h, method),

@@ -15,7 +15,7 @@ mod json;
 pub mod plot;
 
 use crate::codegen;
-pub use crate::codegen::{Target, TARGETS};
+pub use crate::codegen::{Cpu, Target, TARGETS};
 use crate::diag::Diagnostic;
 use crate::flat::{FlatModel, VarKind};
 use crate::pipeline::{self, Method};
@@ -188,20 +188,23 @@ pub fn object_files(
     settings: &pipeline::Settings,
     h: f64,
     target: &'static Target,
+    cpu: &codegen::Cpu,
     name: Option<&str>,
     source: &str,
 ) -> Result<ObjectFiles, Box<Diagnostic>> {
     let p = pipeline::plan(flat, settings)?.plan;
-    object_files_of(&p, flat, &settings.method, h, target, name, source)
+    object_files_of(&p, flat, &settings.method, h, target, cpu, name, source)
 }
 
 /// [`object_files`] of a plan already built.
+#[allow(clippy::too_many_arguments)]
 pub fn object_files_of(
     p: &crate::plan::Plan,
     flat: &FlatModel,
     method: &Method,
     h: f64,
     target: &'static Target,
+    cpu: &codegen::Cpu,
     name: Option<&str>,
     source: &str,
 ) -> Result<ObjectFiles, Box<Diagnostic>> {
@@ -217,11 +220,15 @@ pub fn object_files_of(
         }
         None => c_identifier(&p.name),
     };
-    let code = codegen::object(p, target, &prefix, false).map_err(|e| {
-        Box::new(
+    let code = codegen::object(p, target, cpu, &prefix, false).map_err(|e| match e {
+        codegen::CodegenError::Cpu(c) => Box::new(
+            Diagnostic::error("command-line", format!("--target-cpu: {c}"))
+                .help("give `baseline`, `native` (this machine's target only), or the target's CPU presets and features, comma-separated"),
+        ),
+        e => Box::new(
             Diagnostic::error("codegen", format!("code generation failed: {e}"))
                 .help("this is a bug in rtc; please report it with the model"),
-        )
+        ),
     })?;
     // Default parameters and start values, as init computes them.
     let mut it = Interp::new(p);

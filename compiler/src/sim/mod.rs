@@ -370,7 +370,7 @@ pub fn stepper(plan: &Plan, engine: Engine) -> Result<Box<dyn Stepper>, Box<Diag
             crate::codegen::CodegenError::MissingExternals(_) => {
                 Box::new(Diagnostic::error("external", e.to_string()))
             }
-            crate::codegen::CodegenError::Backend(_) => Box::new(
+            crate::codegen::CodegenError::Backend(_) | crate::codegen::CodegenError::Cpu(_) => Box::new(
                 Diagnostic::error("codegen", format!("code generation failed: {e}")).help(
                     "this is a bug in rtc; --engine interp runs the model without code generation",
                 ),
