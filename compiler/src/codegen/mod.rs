@@ -187,6 +187,14 @@ fn base_flags(pic: bool) -> Result<settings::Builder, CodegenError> {
     Ok(flags)
 }
 
+/// Whether `x` is finite, as a Cranelift truth value: x − x is 0 for finite x, NaN for NaN
+/// and ±inf.
+fn finite_test(b: &mut FunctionBuilder, x: Value) -> Value {
+    let d = b.ins().fsub(x, x);
+    let zero = b.ins().f64const(0.0);
+    b.ins().fcmp(FloatCC::Equal, d, zero)
+}
+
 /// One unit of generated work.
 enum Piece<'p> {
     Copy(Slot, Slot),
@@ -900,9 +908,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 mem,
                 (check_slot * 8) as i32,
             );
-            let d = b.ins().fsub(sum, sum);
-            let zero = b.ins().f64const(0.0);
-            let finite = b.ins().fcmp(FloatCC::Equal, d, zero);
+            let finite = finite_test(&mut b, sum);
             let slow = b.create_block();
             let ok = b.create_block();
             b.ins().brif(finite, ok, &[], slow, &[]);
@@ -935,9 +941,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 let off = b.ins().ishl_imm_u(i, 3);
                 let addr = b.ins().iadd(mem, off);
                 let x = b.ins().load(types::F64, MemFlagsData::trusted(), addr, 0);
-                let d = b.ins().fsub(x, x);
-                let z = b.ins().f64const(0.0);
-                let fin = b.ins().fcmp(FloatCC::Equal, d, z);
+                let fin = finite_test(&mut b, x);
                 b.ins().brif(fin, next, &[], bad, &[i.into()]);
                 b.switch_to_block(next);
                 b.seal_block(next);
@@ -1302,9 +1306,7 @@ impl<'p, M: Module> Gen<'p, M> {
                     let sum = b
                         .ins()
                         .load(types::F64, flags, mem, (check_slot * 8) as i32);
-                    let d = b.ins().fsub(sum, sum);
-                    let zero = b.ins().f64const(0.0);
-                    let finite = b.ins().fcmp(FloatCC::Equal, d, zero);
+                    let finite = finite_test(&mut b, sum);
                     let scan = b.create_block();
                     let next = b.create_block();
                     b.ins().brif(finite, next, &[], scan, &[]);
