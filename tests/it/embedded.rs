@@ -287,7 +287,6 @@ fn objects_run_on_three_instruction_sets() {
     let work = std::env::temp_dir().join(format!("rtc-embedded-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
-    let harness = root().join("examples/embedded");
     let mut ran = 0;
     for p in PLATFORMS {
         let tools: Vec<&str> = std::iter::once(p.cc)
@@ -308,26 +307,7 @@ fn objects_run_on_three_instruction_sets() {
             let what = format!("{name} on {}", p.triple);
             // The object through the harness's Makefile.
             let build = work.join(p.triple).join(name);
-            let exe = build.join("run");
-            let out = Command::new("make")
-                .arg("-s")
-                .arg("-C")
-                .arg(&harness)
-                .arg(format!("MODEL={}", model.display()))
-                .arg(format!("NAME={name}"))
-                .arg(format!("RTCFLAGS={}", c.flags.join(" ")))
-                .arg(format!("TARGET={}", p.triple))
-                .arg(format!("RTC={RTC}"))
-                .arg(format!("BUILD={}", build.display()))
-                .arg(&exe)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{what}: make: {}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let exe = build_harness(&what, &model, name, &c.flags.join(" "), p.triple, &build);
             let mut cmd = match p.exec.split_first() {
                 Some((emu, args)) => {
                     let mut c = Command::new(emu);
@@ -401,6 +381,39 @@ fn compile_to(case: &Case, target: &str, dir: &Path) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     case.name().to_string()
+}
+
+/// The C harness (`examples/embedded`) built by its Makefile for `model` compiled with
+/// `flags` for `triple` (empty: this machine) into `build`; the path of the executable.
+fn build_harness(
+    what: &str,
+    model: &Path,
+    name: &str,
+    flags: &str,
+    triple: &str,
+    build: &Path,
+) -> PathBuf {
+    let exe = build.join("run");
+    let out = Command::new("make")
+        .arg("-s")
+        .arg("-C")
+        .arg(root().join("examples/embedded"))
+        .arg(format!("MODEL={}", model.display()))
+        .arg(format!("NAME={name}"))
+        .arg(format!("RTCFLAGS={flags}"))
+        .arg(format!("TARGET={triple}"))
+        .arg(format!("RTC={RTC}"))
+        .arg(format!("BUILD={}", build.display()))
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{what}: make: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
 }
 
 fn case(file: &str) -> &'static Case {
@@ -878,25 +891,7 @@ fn the_harness_refuses_inputs_outside_their_declarations() {
 /// The harness built for this machine through its Makefile with `model` compiled by `rtc
 /// compile <flags>` into `build`: the program's path.
 fn host_harness(model: &Path, name: &str, flags: &str, build: &Path) -> PathBuf {
-    let exe = build.join("run");
-    let out = Command::new("make")
-        .arg("-s")
-        .arg("-C")
-        .arg(root().join("examples/embedded"))
-        .arg(format!("MODEL={}", model.display()))
-        .arg(format!("NAME={name}"))
-        .arg(format!("RTCFLAGS={flags}"))
-        .arg(format!("RTC={RTC}"))
-        .arg(format!("BUILD={}", build.display()))
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{name}: make: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
+    build_harness(name, model, name, flags, "", build)
 }
 
 /// The C event runtime's bounds and tolerances are the simulator's (a change to one that the
@@ -935,29 +930,13 @@ fn avx_object_gives_the_baseline_numbers() {
             return;
         }
         let work = temp("target-cpu");
-        let harness = root().join("examples/embedded");
         let model = root().join("examples/VdPLine.mo");
         let run = |cpu: &str| -> String {
-            let build = work.join(cpu);
-            let exe = build.join("run");
-            let out = Command::new("make")
-                .arg("-s")
-                .arg("-C")
-                .arg(&harness)
-                .arg(format!("MODEL={}", model.display()))
-                .arg("NAME=VdPLine")
-                .arg(format!(
-                    "RTCFLAGS=--method mixed --implicit u_l --step 1e-4 --target-cpu {cpu}"
-                ))
-                .arg(format!("RTC={RTC}"))
-                .arg(format!("BUILD={}", build.display()))
-                .arg(&exe)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{cpu}: make: {}",
-                String::from_utf8_lossy(&out.stderr)
+            let exe = host_harness(
+                &model,
+                "VdPLine",
+                &format!("--method mixed --implicit u_l --step 1e-4 --target-cpu {cpu}"),
+                &work.join(cpu),
             );
             let out = Command::new(&exe)
                 .args(["--stop", "2", "--every", "100", "--all"])

@@ -111,12 +111,18 @@ impl Cpu {
         match s.trim() {
             "" | "baseline" => Cpu::Baseline,
             "native" => Cpu::Native,
-            list => Cpu::Named(
-                list.split(',')
+            list => {
+                let names: Vec<String> = list
+                    .split(',')
                     .map(|x| x.trim().to_string())
                     .filter(|x| !x.is_empty())
-                    .collect(),
-            ),
+                    .collect();
+                if names.is_empty() {
+                    Cpu::Baseline
+                } else {
+                    Cpu::Named(names)
+                }
+            }
         }
     }
 
@@ -291,4 +297,20 @@ pub fn object(
         clif,
         cpu: cpu.describe(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cpu;
+
+    #[test]
+    fn cpu_names_parse() {
+        assert_eq!(Cpu::parse("baseline"), Cpu::Baseline);
+        assert_eq!(Cpu::parse(" , "), Cpu::Baseline);
+        assert_eq!(Cpu::parse("native"), Cpu::Native);
+        assert_eq!(
+            Cpu::parse("x86-64-v3, has_fma"),
+            Cpu::Named(vec!["x86-64-v3".into(), "has_fma".into()])
+        );
+    }
 }
