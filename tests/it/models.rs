@@ -26,6 +26,18 @@ fn closed_form_error(
         .map(|&i| plan.outputs[i].name.as_str())
         .collect();
     assert_eq!(recorded, states, "{file}: recorded by default");
+    run_deviation(&plan, h, stop, name, exact)
+}
+
+/// Largest deviation of `name` from `exact(t)` in a run of `plan` from 0 to `stop` at step
+/// `h`, every step recorded; the run must reach `stop`.
+fn run_deviation(
+    plan: &rtc::plan::Plan,
+    h: f64,
+    stop: f64,
+    name: &str,
+    exact: &dyn Fn(f64) -> f64,
+) -> f64 {
     let settings = RunSettings {
         start: 0.0,
         stop,
@@ -33,8 +45,12 @@ fn closed_form_error(
         every: 1,
         ..Default::default()
     };
-    let (tr, failure) = trajectory(&plan, &settings, &[name.to_string()]).expect("run");
-    assert!(failure.is_none(), "{file}");
+    let (tr, failure) = trajectory(plan, &settings, &[name.to_string()]).expect("run");
+    assert!(
+        failure.is_none(),
+        "{name}: {:?}",
+        failure.map(|f| f.message)
+    );
     let x = tr.column(name).expect("column");
     tr.times
         .iter()
@@ -201,22 +217,7 @@ fn zero_series_resistance_is_evaluated_for_the_structure() {
         .tunable_parameters()
         .iter()
         .any(|&s| plan.vars[s.index()].name == "Rs"));
-    let settings = RunSettings {
-        start: 0.0,
-        stop: 1.0,
-        step: 1e-3,
-        every: 1,
-        ..Default::default()
-    };
-    let (tr, failure) = trajectory(&plan, &settings, &["i".to_string()]).expect("run");
-    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
-    let i = tr.column("i").unwrap();
-    let worst = tr
-        .times
-        .iter()
-        .zip(&i)
-        .map(|(&t, &x)| (x - 0.01 * (10.0 * t).cos()).abs())
-        .fold(0.0, f64::max);
+    let worst = run_deviation(&plan, 1e-3, 1.0, "i", &|t| 0.01 * (10.0 * t).cos());
     assert!(worst < 1e-12, "largest deviation {worst:e}");
 
     let plan = common::compile_example(file, Method::BackwardEuler, &[("Rs", 0.5)], 10);
@@ -245,22 +246,9 @@ fn zero_drain_resistance_leaves_a_state_out() {
         "{:?}",
         plan.notes
     );
-    let settings = RunSettings {
-        start: 0.0,
-        stop: 1.0,
-        step: 1e-3,
-        every: 1,
-        ..Default::default()
-    };
-    let (tr, failure) = trajectory(&plan, &settings, &["ird".to_string()]).expect("run");
-    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
-    let i = tr.column("ird").unwrap();
-    let worst = tr
-        .times
-        .iter()
-        .zip(&i)
-        .map(|(&t, &x)| (x - 0.01 * (10.0 * t).cos() - 0.5 * (10.0 * t).sin()).abs())
-        .fold(0.0, f64::max);
+    let worst = run_deviation(&plan, 1e-3, 1.0, "ird", &|t| {
+        0.01 * (10.0 * t).cos() + 0.5 * (10.0 * t).sin()
+    });
     assert!(worst < 1e-12, "largest deviation {worst:e}");
 }
 
@@ -301,22 +289,7 @@ fn a_zero_capacitance(file: &str, frozen: &[&str]) {
         "{:?}",
         plan.notes
     );
-    let settings = RunSettings {
-        start: 0.0,
-        stop: 1.0,
-        step: 1e-2,
-        every: 1,
-        ..Default::default()
-    };
-    let (tr, failure) = trajectory(&plan, &settings, &["v".to_string()]).expect("run");
-    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
-    let v = tr.column("v").unwrap();
-    let worst = tr
-        .times
-        .iter()
-        .zip(&v)
-        .map(|(&t, &x)| (x - 0.5 * (10.0 * t).sin()).abs())
-        .fold(0.0, f64::max);
+    let worst = run_deviation(&plan, 1e-2, 1.0, "v", &|t| 0.5 * (10.0 * t).sin());
     assert!(worst < 1e-12, "largest deviation {worst:e}");
 }
 
