@@ -112,16 +112,29 @@ pub trait Model {
         from: u64,
         to: u64,
     ) -> Result<(), (u64, f64, StepError)> {
-        for f in from..to {
-            let t0 = times.start_of(f);
-            for j in 0..times.steps {
-                let t = t0 + f64::from(j) * times.h;
-                self.step(mem, t, times.h)
-                    .map_err(|e| (f, t + times.h, e))?;
-            }
-        }
-        Ok(())
+        step_frames(self, mem, times, from, to)
     }
+}
+
+/// [`Model::run_frames`] by [`Model::step`]: its default, for models that override it on
+/// some paths only.
+pub fn step_frames<M: Model + ?Sized>(
+    model: &mut M,
+    mem: &mut [f64],
+    times: &FrameTimes,
+    from: u64,
+    to: u64,
+) -> Result<(), (u64, f64, StepError)> {
+    for f in from..to {
+        let t0 = times.start_of(f);
+        for j in 0..times.steps {
+            let t = t0 + f64::from(j) * times.h;
+            model
+                .step(mem, t, times.h)
+                .map_err(|e| (f, t + times.h, e))?;
+        }
+    }
+    Ok(())
 }
 
 /// When the steps of a frame start: frame f at `start + f·frame`, its `steps` steps of `h`

@@ -1146,3 +1146,53 @@ fn target_cpu_names_what_the_object_assumes() {
         assert!(err.contains("which is not the target"), "{err}");
     }
 }
+
+/// A model whose step is the step function alone runs, compiled, in the JIT's own loop (no
+/// call through the engine's interface per step): its CSV equals the interpreter's bitwise,
+/// and a step that fails in that loop is reported as the interpreter reports it (the same time,
+/// the variable, the growth before it).
+#[test]
+fn direct_loop_runs_as_the_interpreter() {
+    let run = |engine: &str, step: &str, stop: &str| {
+        rtc(&[
+            "run",
+            "examples/VdPLine.mo",
+            "--param",
+            "n=5",
+            "--method",
+            "fe",
+            "--step",
+            step,
+            "--stop",
+            stop,
+            "--interval",
+            "0.001",
+            "--no-check",
+            "--engine",
+            engine,
+        ])
+    };
+    let (code, jit, err) = run("jit", "5e-7", "0.02");
+    assert_eq!(code, 0, "{err}");
+    let (code, interp, err) = run("interp", "5e-7", "0.02");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(jit.lines().count(), 22, "{jit}");
+    assert_eq!(jit, interp);
+    let stopped = |err: &str| -> Vec<String> {
+        err.lines()
+            .filter(|l| l.contains("run stopped") || l.contains("grew without bound"))
+            .map(str::to_string)
+            .collect()
+    };
+    let (code, _, jit) = run("jit", "1e-5", "1");
+    assert_eq!(code, 2, "{jit}");
+    let (code, _, interp) = run("interp", "1e-5", "1");
+    assert_eq!(code, 2, "{interp}");
+    let lines = stopped(&jit);
+    assert_eq!(lines.len(), 2, "{jit}");
+    assert!(
+        lines[0].contains("t = 0.0008700000000000001: `der(uC)` became non-finite"),
+        "{jit}"
+    );
+    assert_eq!(lines, stopped(&interp));
+}

@@ -256,6 +256,41 @@ impl Jit {
         self.decode(mem, code)
     }
 
+    /// The steps of frames `frames` back to back, frame f's `steps` steps of `h` starting at
+    /// `start + f·frame + j·h` (the runtime's frame times, to the bit), calling `after(mem,
+    /// t + h)` after each step that succeeded: the batch run's loop without a call through the
+    /// engine's interface per step. A failing step: (its frame, its end time, its status).
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_frames(
+        &self,
+        mem: &mut [f64],
+        frames: std::ops::Range<u64>,
+        start: f64,
+        frame: f64,
+        h: f64,
+        steps: u32,
+        mut after: impl FnMut(&[f64], f64),
+    ) -> Result<(), (u64, f64, Status)> {
+        assert!(mem.len() >= self.slots + self.scratch);
+        let step = self.step;
+        for f in frames {
+            let t0 = start + f as f64 * frame;
+            for j in 0..steps {
+                let t = t0 + f64::from(j) * h;
+                // SAFETY: as in `init`; `mem` is at least the layout's size, checked above.
+                let code = unsafe { step(mem.as_mut_ptr(), t, h) };
+                if code != 0 {
+                    let st = self.decode(mem, code);
+                    if st != Status::Ok {
+                        return Err((f, t + h, st));
+                    }
+                }
+                after(mem, t + h);
+            }
+        }
+        Ok(())
+    }
+
     /// After tunable parameters changed in `mem`: recompute the parameters and hoisted
     /// expressions that depend on them.
     pub fn parameters_changed(&self, mem: &mut [f64]) {

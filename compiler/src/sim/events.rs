@@ -874,6 +874,12 @@ impl<'p> Events<'p> {
         Some(first)
     }
 
+    /// A step is one call of the step function (no events, `pre` of discrete variables,
+    /// assertions or warnings).
+    pub fn plain(&self) -> bool {
+        self.plain
+    }
+
     /// One step from `t` to `t + h` with event handling: a time event due in the step splits
     /// it at the event's known time (no location needed), state events are located inside
     /// each part. A `terminate` that ran in the step is reported at its end (status 6).

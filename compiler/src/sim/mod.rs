@@ -199,6 +199,10 @@ pub trait Stepper {
             mem[slot.index()] = mem[v.index()];
         }
     }
+    /// The compiled engine, for the batch run's direct loop (none: the interpreter).
+    fn jit(&self) -> Option<&crate::codegen::Jit> {
+        None
+    }
     /// Event `k`'s actions, in order: the sorted assignments, then the re-initialisations.
     fn event_action(&mut self, plan: &Plan, mem: &mut [f64], k: EventId) {
         let e = &plan.events[k];
@@ -266,6 +270,9 @@ impl Stepper for crate::codegen::Jit {
     fn event_action(&mut self, _plan: &Plan, mem: &mut [f64], k: EventId) {
         crate::codegen::Jit::event_action(self, mem, k)
     }
+    fn jit(&self) -> Option<&crate::codegen::Jit> {
+        Some(self)
+    }
 }
 
 /// A stepper with its events as the runtime's [`rtc_runtime::Model`]: what `rtc run` drives
@@ -323,6 +330,41 @@ impl rtc_runtime::Model for RunModel<'_> {
                 })
             }
         }
+    }
+    fn run_frames(
+        &mut self,
+        mem: &mut [f64],
+        times: &rtc_runtime::FrameTimes,
+        from: u64,
+        to: u64,
+    ) -> Result<(), (u64, f64, rtc_runtime::StepError)> {
+        // Nothing but the step function (no events, pre, assertions or warnings) and
+        // compiled: the JIT's own loop, the same steps as `step` makes, without the calls
+        // through the engine's interface.
+        let direct = self.events.plain() && self.stepper.jit().is_some();
+        if !direct || from >= to {
+            return rtc_runtime::step_frames(self, mem, times, from, to);
+        }
+        self.events.max_calls = self.events.max_calls.max(1);
+        let jit = self.stepper.jit().expect("checked above");
+        let growth = &mut self.growth;
+        let r = jit.step_frames(
+            mem,
+            from..to,
+            times.start,
+            times.frame,
+            times.h,
+            times.steps,
+            |m, t| growth.after_step(m, t),
+        );
+        r.map_err(|(f, t, st)| {
+            self.failed = Some(st);
+            let e = rtc_runtime::StepError {
+                message: plan::describe(self.plan, st),
+                status: Some(st.code()),
+            };
+            (f, t, e)
+        })
     }
     fn outputs(&mut self, mem: &[f64], out: &mut [f64]) {
         self.stepper.outputs(self.plan, mem, out)
