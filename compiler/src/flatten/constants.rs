@@ -9,6 +9,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if let Some(c) = self.flat.arena.as_const(e) {
             return Some(c);
         }
+        // Most expressions evaluated are not structural: one leaf that is no parameter or
+        // constant ends the search.
+        let (vars, flag) = (&self.flat.vars, self.flat.initial_flag);
+        let other = |n: Node<FlatVar>| match n {
+            Node::Var(v) => {
+                Some(v) == flag
+                    || !matches!(vars[v].kind, VarKind::Parameter | VarKind::Constant)
+                    || vars[v].binding.is_none()
+            }
+            _ => true,
+        };
+        if self.flat.arena.find_leaf(e, other).is_some() {
+            return None;
+        }
         let mut leaves = Vec::new();
         self.flat.arena.leaves(e, &mut leaves);
         let mut values = FxHashMap::default();

@@ -305,9 +305,7 @@ pub fn diff<V: Var>(ar: &mut Arena<V>, e: ExprId, v: V) -> ExprId {
 
 /// Whether variable `v` occurs in `e`.
 pub fn occurs<V: Var>(ar: &Arena<V>, e: ExprId, v: V) -> bool {
-    let mut leaves = Vec::new();
-    ar.leaves(e, &mut leaves);
-    leaves.contains(&Node::Var(v))
+    ar.find_leaf(e, |n| n == Node::Var(v)).is_some()
 }
 
 /// `e = a·v + b` with `a`, `b` free of `v`, if `e` is linear in `v`.

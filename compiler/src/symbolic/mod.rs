@@ -14,7 +14,7 @@ pub mod external;
 pub mod function;
 mod print;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -753,8 +753,19 @@ impl<V: Var> Arena<V> {
 
     /// Leaves (`Var`, `Der`, `Pre`, `Time`) that occur in `root`, each once.
     pub fn leaves(&self, root: ExprId, out: &mut Vec<Node<V>>) {
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack = vec![root];
+        self.find_leaf(root, |n| {
+            out.push(n);
+            false
+        });
+    }
+
+    /// The first leaf (`Var`, `Der`, `Pre`, `Time`, `Arg`) of `root` that `hit` holds for,
+    /// each leaf offered once, in the order [`Arena::leaves`] lists them; the walk stops
+    /// at the hit.
+    pub fn find_leaf(&self, root: ExprId, mut hit: impl FnMut(Node<V>) -> bool) -> Option<Node<V>> {
+        let mut seen = Visited::new(root);
+        let mut stack = Vec::with_capacity(16);
+        stack.push(root);
         while let Some(id) = stack.pop() {
             if !seen.insert(id) {
                 continue;
@@ -764,10 +775,14 @@ impl<V: Var> Arena<V> {
                 n,
                 Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time | Node::Arg(_)
             ) {
-                out.push(n);
+                if hit(n) {
+                    return Some(n);
+                }
+            } else {
+                stack.extend(self.children(id));
             }
-            stack.extend(self.children(id));
         }
+        None
     }
 
     /// The nodes reachable from `root`, children before parents, each once, leaving out
@@ -778,7 +793,7 @@ impl<V: Var> Arena<V> {
     /// can be large.
     pub fn post_order(&self, root: ExprId, mut skip: impl FnMut(ExprId) -> bool) -> Vec<ExprId> {
         let mut order = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
+        let mut seen = Visited::new(root);
         let mut stack = vec![(root, false)];
         while let Some((id, finished)) = stack.pop() {
             if finished {
@@ -1004,6 +1019,47 @@ pub fn rebuild<V: Var>(ar: &mut Arena<V>, n: Node<V>, ch: &[ExprId]) -> ExprId {
             ar.call(site.f, site.out, ch)
         }
         leaf => ar.intern(leaf),
+    }
+}
+
+/// The nodes a walk over one expression has visited. Most expressions are small (an
+/// equation's side): up to `SMALL` nodes are kept in a list on the stack and searched
+/// linearly, past that in a hash set.
+struct Visited {
+    small: [ExprId; Visited::SMALL],
+    len: usize,
+    set: Option<FxHashSet<ExprId>>,
+}
+
+impl Visited {
+    const SMALL: usize = 32;
+
+    fn new(root: ExprId) -> Visited {
+        Visited {
+            small: [root; Visited::SMALL],
+            len: 0,
+            set: None,
+        }
+    }
+
+    /// Whether `id` was not visited before (it is now).
+    #[inline]
+    fn insert(&mut self, id: ExprId) -> bool {
+        if let Some(set) = &mut self.set {
+            return set.insert(id);
+        }
+        if self.small[..self.len].contains(&id) {
+            return false;
+        }
+        if self.len < Visited::SMALL {
+            self.small[self.len] = id;
+            self.len += 1;
+        } else {
+            let mut set: FxHashSet<ExprId> = self.small.iter().copied().collect();
+            set.insert(id);
+            self.set = Some(set);
+        }
+        true
     }
 }
 

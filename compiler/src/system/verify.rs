@@ -31,46 +31,46 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
             return Err(bug(format!("slot {} is not the {kind:?} slot", slot.0)));
         }
     }
-    let check_expr = |e: ExprId, what: &str| -> Result<(), Box<Diagnostic>> {
+    // Each node is looked at once for all the expressions that share it: one walk per
+    // property over the arena's nodes reachable from the roots (the messages are made only
+    // for a violation).
+    let mut reads = Walk::new(d);
+    let mut in_equations = Walk::new(d);
+    let mut check_expr = |e: ExprId, what: &dyn Fn() -> String| -> Result<(), Box<Diagnostic>> {
         if e.index() >= d.arena.len() {
             return Err(bug(format!(
-                "{what} refers to expression {} beyond the arena",
+                "{} refers to expression {} beyond the arena",
+                what(),
                 e.index()
             )));
         }
-        let mut leaves = Vec::new();
-        d.arena.leaves(e, &mut leaves);
-        for l in leaves {
-            if let Node::Var(v) | Node::Der(v) | Node::Pre(v) = l {
-                if v.index() >= n {
-                    return Err(bug(format!("{what} reads variable {} of {n}", v.0)));
-                }
+        match reads.find(
+            e,
+            |l| matches!(l, Node::Var(v) | Node::Der(v) | Node::Pre(v) if v.index() >= n),
+        ) {
+            Some(Node::Var(v) | Node::Der(v) | Node::Pre(v)) => {
+                Err(bug(format!("{} reads variable {} of {n}", what(), v.0)))
             }
+            _ => Ok(()),
         }
-        Ok(())
-    };
-    let no_der_pre = |e: ExprId, what: &str| -> Result<(), Box<Diagnostic>> {
-        let mut leaves = Vec::new();
-        d.arena.leaves(e, &mut leaves);
-        if leaves
-            .iter()
-            .any(|l| matches!(l, Node::Der(_) | Node::Pre(_)))
-        {
-            return Err(bug(format!(
-                "{what} still contains der() or pre(): {}",
-                d.expr_string(e)
-            )));
-        }
-        Ok(())
     };
     for (title, sys) in [("init", &d.init), ("step", &d.step)] {
         square(d, title, sys)?;
         for (k, e) in sys.equations.iter_enumerated() {
-            let what = format!("{title} equation {k}");
-            check_expr(e.lhs, &what)?;
-            check_expr(e.rhs, &what)?;
-            no_der_pre(e.lhs, &what)?;
-            no_der_pre(e.rhs, &what)?;
+            let what = || format!("{title} equation {k}");
+            for side in [e.lhs, e.rhs] {
+                check_expr(side, &what)?;
+                if in_equations
+                    .find(side, |l| matches!(l, Node::Der(_) | Node::Pre(_)))
+                    .is_some()
+                {
+                    return Err(bug(format!(
+                        "{} still contains der() or pre(): {}",
+                        what(),
+                        d.expr_string(side)
+                    )));
+                }
+            }
         }
     }
     for (i, v) in d.vars.iter().enumerate() {
@@ -78,7 +78,7 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
             return Err(bug(format!("pre variable `{}` copies nothing", v.name)));
         }
         if let Some(b) = v.binding {
-            check_expr(b, &format!("the binding of `{}` (slot {i})", v.name))?;
+            check_expr(b, &|| format!("the binding of `{}` (slot {i})", v.name))?;
         }
     }
     for &(p, v) in d.pre_copies.iter().chain(&d.discrete_pre) {
@@ -99,19 +99,58 @@ pub fn verify(d: &Discretized) -> Result<(), Box<Diagnostic>> {
         }
     }
     for o in &d.outputs {
-        check_expr(o.expr, &format!("output `{}`", o.name))?;
+        check_expr(o.expr, &|| format!("output `{}`", o.name))?;
     }
     for (k, e) in d.events.iter_enumerated() {
-        let what = format!("event {k}");
+        let what = || format!("event {k}");
         check_expr(e.z, &what)?;
         for &(x, v) in e.assigns.iter().chain(&e.reinits) {
             if x.index() >= n {
-                return Err(bug(format!("{what} assigns slot {} of {n}", x.0)));
+                return Err(bug(format!("{} assigns slot {} of {n}", what(), x.0)));
             }
             check_expr(v, &what)?;
         }
     }
     Ok(())
+}
+
+/// A walk over the nodes reachable from several roots, each node visited once in all (a
+/// node's property does not depend on the root it was reached from).
+struct Walk<'d> {
+    d: &'d Discretized,
+    seen: Vec<bool>,
+    stack: Vec<ExprId>,
+}
+
+impl<'d> Walk<'d> {
+    fn new(d: &'d Discretized) -> Walk<'d> {
+        Walk {
+            d,
+            seen: vec![false; d.arena.len()],
+            stack: Vec::new(),
+        }
+    }
+
+    /// The first leaf below `root` not seen before that `bad` holds for.
+    fn find(
+        &mut self,
+        root: ExprId,
+        bad: impl Fn(&Node<crate::system::SysVar>) -> bool,
+    ) -> Option<Node<crate::system::SysVar>> {
+        self.stack.clear();
+        self.stack.push(root);
+        while let Some(id) = self.stack.pop() {
+            if std::mem::replace(&mut self.seen[id.index()], true) {
+                continue;
+            }
+            let node = self.d.arena.node(id);
+            if bad(&node) {
+                return Some(node);
+            }
+            self.stack.extend(self.d.arena.children(id));
+        }
+        None
+    }
 }
 
 fn square(d: &Discretized, title: &str, sys: &System) -> Result<(), Box<Diagnostic>> {
