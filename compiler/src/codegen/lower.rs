@@ -744,6 +744,13 @@ impl Lower<'_> {
         let k = blk.tearing.len();
         let (r0, j0) = (self.scratch_base, self.scratch_base + k);
         let (kl, w) = blk.band;
+        let singular = b.create_block();
+        let solved = b.create_block();
+        if k <= super::lu::SMALL_LU {
+            let bad = self.lu_small(b, k, (kl, w), (j0, r0), flim);
+            b.ins().brif(bad, singular, &[], solved, &[]);
+            return self.lu_status(b, blk, singular, solved);
+        }
         let jp = b.ins().iadd_imm_s(self.mem, (j0 * 8) as i64);
         let rp = b.ins().iadd_imm_s(self.mem, (r0 * 8) as i64);
         let kk = b.ins().iconst(types::I64, k as i64);
@@ -752,9 +759,18 @@ impl Lower<'_> {
         let r = self.refs[LU];
         let c = b.ins().call(r, &[jp, rp, kk, kl, w, flim]);
         let st = b.inst_results(c)[0];
-        let singular = b.create_block();
-        let solved = b.create_block();
         b.ins().brif(st, solved, &[], singular, &[]);
+        self.lu_status(b, blk, singular, solved)
+    }
+
+    /// A singular block returns its status; a solved one goes on.
+    fn lu_status(
+        &mut self,
+        b: &mut FunctionBuilder,
+        blk: &TornBlock,
+        singular: cranelift_codegen::ir::Block,
+        solved: cranelift_codegen::ir::Block,
+    ) {
         b.switch_to_block(singular);
         b.seal_block(singular);
         let code = status_const(b, kind::SINGULAR, blk.index.index());

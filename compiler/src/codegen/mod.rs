@@ -36,6 +36,7 @@
 mod helpers;
 mod jit;
 mod lower;
+mod lu;
 mod object;
 
 use lower::Lower;
