@@ -22,7 +22,8 @@
 //! the C math library.
 //!
 //! Large plans are split into chunk functions of bounded size, called in order from the entry
-//! points, so register allocation stays near linear in the model size.
+//! points, so register allocation stays near linear in the model size. Torn loops of up to
+//! four tearing variables are solved in registers (`lu.rs`).
 //!
 //! Every unknown is checked for finiteness after an entry (divergence is reported, never
 //! silent): each value is added, where it is computed, into running sums (a sum of finite

@@ -273,6 +273,39 @@ pub fn tear_with<V: Var>(
     forced: &[V],
     guard: Guard,
 ) -> Torn<V> {
+    let lookahead = block.equations.len() <= LOOKAHEAD_LIMIT;
+    tear_impl(ar, system, block, incidence, forced, guard, lookahead)
+}
+
+/// Tears `block` choosing each tearing variable by its equation count alone, without trying
+/// the candidates (what loops of more than [`LOOKAHEAD_LIMIT`] equations get): more tearing
+/// variables than the lookahead's at times, but along a chain of components a Jacobian of
+/// narrower band (the plan builder keeps the tearing whose Newton iteration costs less).
+pub fn tear_greedy<V: Var>(
+    ar: &mut Arena<V>,
+    system: &System<V>,
+    block: &Block<V>,
+    incidence: &EntityVec<SysEq, Vec<V>>,
+    guard: Guard,
+) -> Torn<V> {
+    tear_impl(ar, system, block, incidence, &[], guard, false)
+}
+
+/// Whether a loop of `m` equations chooses its tearing variables with lookahead.
+pub fn looks_ahead(m: usize) -> bool {
+    m <= LOOKAHEAD_LIMIT
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tear_impl<V: Var>(
+    ar: &mut Arena<V>,
+    system: &System<V>,
+    block: &Block<V>,
+    incidence: &EntityVec<SysEq, Vec<V>>,
+    forced: &[V],
+    guard: Guard,
+    lookahead: bool,
+) -> Torn<V> {
     let m = block.equations.len();
     let in_block = guarded(ar, system, block, guard);
     let local: FxHashMap<V, usize> = block
@@ -325,7 +358,6 @@ pub fn tear_with<V: Var>(
             }
         }
     }
-    let lookahead = m <= LOOKAHEAD_LIMIT;
     loop {
         // Propagate: assign equations with one unknown left that can be solved for it.
         while let Some(e) = queue.pop() {
