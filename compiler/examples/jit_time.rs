@@ -1,7 +1,8 @@
 //! Times the equation-form line from source to a callable step function (development aid):
-//! `jit_time [N [REPS]]` prints the median of REPS runs of source → plan and plan → JIT (mixed
-//! mode), then the chunk functions' sizes of the last. For profiling the compile path, e.g.
-//! `perf record target/release/examples/jit_time 500 50`.
+//! `jit_time [N [REPS [clif]]]` prints the median of REPS runs of source → plan and plan → JIT
+//! (mixed mode); with `clif`, the generated code is also kept as text and the functions' sizes
+//! printed. For profiling the compile path, e.g. `perf record target/release/examples/jit_time
+//! 500 50`, or `valgrind --tool=callgrind target/release/examples/jit_time 500`.
 fn main() {
     let arg = |k: usize, default: usize| {
         std::env::args()
@@ -10,6 +11,7 @@ fn main() {
             .unwrap_or(default)
     };
     let (n, reps) = (arg(1, 500), arg(2, 1).max(1));
+    let clif = std::env::args().nth(3).as_deref() == Some("clif");
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/VdPLine.mo");
     let text = std::fs::read_to_string(path).expect("read");
     let opts = rtc::flatten::Options {
@@ -30,7 +32,7 @@ fn main() {
             .expect("plan")
             .plan;
         let t1 = std::time::Instant::now();
-        let code = rtc::codegen::jit(&plan, reps == 1).expect("jit");
+        let code = rtc::codegen::jit(&plan, clif).expect("jit");
         let t2 = std::time::Instant::now();
         rows.push(((t1 - t0).as_secs_f64() * 1e3, (t2 - t1).as_secs_f64() * 1e3));
         last = Some(code);
