@@ -1229,3 +1229,27 @@ fn tearing_kept_for_the_cheaper_iteration() {
         "{out}"
     );
 }
+
+/// A run that stops on a singular Jacobian says why at the iterate where it failed: the
+/// tearing variable no residual depends on there (SingularLoop with c = 1: the loop's 1×1
+/// Jacobian p − 1 is zero, and the equations contradict each other from t > 0).
+#[test]
+fn singular_jacobian_names_the_variable_that_drops_out() {
+    let (code, _, err) = rtc(&[
+        "run",
+        "tests/models/SingularLoop.mo",
+        "--method",
+        "be",
+        "--step",
+        "0.01",
+        "--param",
+        "c=1",
+        "--stop",
+        "0.2",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("run stopped at t = 0.01: the Jacobian of block 1 is singular (status 3)\nrtc:   at the iterate where it failed no residual of the loop depends on `b` (a zero column of its Jacobian)"),
+        "{err}"
+    );
+}

@@ -925,7 +925,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     if let Some((t, msg)) = &report.failure {
         eprintln!(
             "rtc: run stopped at t = {t}: {msg}{}",
-            failure_context(&p, &mem, &report, model.failure_cause())
+            failure_context(&p, &mem, &report, model.failure_cause(&mem))
         );
         return Ok(2);
     }

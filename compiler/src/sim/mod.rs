@@ -304,14 +304,15 @@ impl<'a> RunModel<'a> {
     /// Why the start failed, when its status alone does not say it: a non-finite unknown of
     /// a Newton iteration (no history yet to tell growth).
     pub fn start_failure_cause(plan: &Plan, status: Status) -> Option<String> {
-        cause::cause(plan, &Growth::new(plan), status, true)
+        cause::cause(plan, &Growth::new(plan), status, true, None)
     }
 
     /// Why the failed step failed, when its message alone does not say it (a non-finite
     /// variable: a Newton iteration that diverged, a solution that grew without bound, or a
-    /// value non-finite within one step; see [`cause`]).
-    pub fn failure_cause(&self) -> Option<String> {
-        cause::cause(self.plan, &self.growth, self.failed?, false)
+    /// value non-finite within one step; a singular Jacobian: the tearing variables that drop
+    /// out at `mem`, the memory the failing step left; see [`cause`]).
+    pub fn failure_cause(&self, mem: &[f64]) -> Option<String> {
+        cause::cause(self.plan, &self.growth, self.failed?, false, Some(mem))
     }
 }
 
