@@ -265,7 +265,7 @@ fn solve_system(
                 continue;
             }
         }
-        let mut torn = tearing::tear(&mut plan.arena, system, block, &inc, guard);
+        let torn = tearing::tear(&mut plan.arena, system, block, &inc, guard);
         if let Some(assigns) = solve_small_linear(plan, system, &torn) {
             symbolic += 1;
             stmts.extend(assigns.into_iter().map(Stmt::Assign));
@@ -290,16 +290,13 @@ fn solve_system(
         }
         let index = BlockId::new(*counter);
         *counter += 1;
-        if let Some(alt) = cheaper_tearing(plan, system, block, &inc, guard, &torn, index) {
-            torn = alt;
-        }
-        let mut tb = torn_block(plan, system, &torn, index);
+        let (torn, tb, rows) = cheaper_tearing(plan, system, block, &inc, guard, torn, index);
         let mut residual_text: Vec<String> = torn
             .residuals
             .iter()
             .map(|&r| eq_text(plan, &system.equations[r]))
             .collect();
-        if let Some(rows) = super::band::order(&plan.arena, &mut tb) {
+        if let Some(rows) = rows {
             residual_text = rows.iter().map(|&i| residual_text[i].clone()).collect();
         }
         reports.push(BlockReport {
@@ -321,12 +318,14 @@ const COMPARE_TEARING_MIN: usize = 16;
 /// A libm call (exp, sin, ...) weighed as this many flops when tearings are compared.
 const LIBM_COST: u64 = 20;
 
-/// The greedy tearing of `block` where its Newton iteration costs less than 0.8 times `torn`'s
-/// (the lookahead's): evaluation and the band LU, each block built and band-ordered, for loops of
-/// [`COMPARE_TEARING_MIN`] equations or more that the lookahead tears. Along a chain (a
-/// transmission line by backward Euler) the lookahead finds one tearing variable fewer whose
-/// Jacobian is a full upper Hessenberg matrix; the greedy tearing's is a narrow band. The
-/// trial blocks' tangent slots are dropped again.
+/// The loop's tearing and its block, band-ordered (with the row order [`super::band::order`]
+/// gives): the greedy tearing where its Newton iteration costs less than 0.8 times `torn`'s
+/// (the lookahead's), else `torn`. Compared for loops of [`COMPARE_TEARING_MIN`] equations or
+/// more that the lookahead tears: evaluation and band LU as the work bound counts them. Along
+/// a chain (a transmission line by backward Euler) the lookahead finds one tearing variable
+/// fewer whose Jacobian is a full upper Hessenberg matrix; the greedy tearing's is a narrow
+/// band. The trial block of the greedy tearing is dropped again (its tangent slots with it);
+/// the lookahead's, built last, is kept where it wins.
 #[allow(clippy::too_many_arguments)]
 fn cheaper_tearing(
     plan: &mut Plan,
@@ -334,29 +333,36 @@ fn cheaper_tearing(
     block: &crate::structure::blt::Block<Slot>,
     inc: &crate::symbolic::EntityVec<crate::system::SysEq, Vec<Slot>>,
     guard: tearing::Guard,
-    torn: &tearing::Torn<Slot>,
+    torn: tearing::Torn<Slot>,
     index: BlockId,
-) -> Option<tearing::Torn<Slot>> {
-    let m = block.equations.len();
-    if m < COMPARE_TEARING_MIN || !tearing::looks_ahead(m) {
-        return None;
-    }
-    let alt = tearing::tear_greedy(&mut plan.arena, system, block, inc, guard);
-    if alt.tearing == torn.tearing || alt.tearing.len() > MAX_TEARING {
-        return None;
-    }
-    let slots = plan.vars.len();
-    let cost = |plan: &mut Plan, t: &tearing::Torn<Slot>| {
+) -> (tearing::Torn<Slot>, TornBlock, Option<Vec<usize>>) {
+    let build = |plan: &mut Plan, t: &tearing::Torn<Slot>| {
         let mut tb = torn_block(plan, system, t, index);
-        super::band::order(&plan.arena, &mut tb);
+        let rows = super::band::order(&plan.arena, &mut tb);
         let w = plan.block_work(&tb, &plan.newton).0;
-        plan.vars.truncate(slots);
-        w.flops + w.libm_calls * LIBM_COST
+        (tb, rows, w.flops + w.libm_calls * LIBM_COST)
     };
+    let m = block.equations.len();
+    let alt = (m >= COMPARE_TEARING_MIN && tearing::looks_ahead(m))
+        .then(|| tearing::tear_greedy(&mut plan.arena, system, block, inc, guard))
+        .filter(|alt| alt.tearing != torn.tearing && alt.tearing.len() <= MAX_TEARING);
+    let Some(alt) = alt else {
+        let (tb, rows, _) = build(plan, &torn);
+        return (torn, tb, rows);
+    };
+    let slots = plan.vars.len();
+    let (_, _, alt_cost) = build(plan, &alt);
+    plan.vars.truncate(slots);
+    let (tb, rows, cost) = build(plan, &torn);
     // A clear margin: per tearing variable the iteration has costs the flop count leaves out
     // (the LU's loop, the update and the tests; on the line at n = 5, 2 % fewer flops with two
     // more tearing variables ran 10-20 % slower).
-    (5 * cost(plan, &alt) < 4 * cost(plan, torn)).then_some(alt)
+    if 5 * alt_cost >= 4 * cost {
+        return (torn, tb, rows);
+    }
+    plan.vars.truncate(slots);
+    let (tb, rows, _) = build(plan, &alt);
+    (alt, tb, rows)
 }
 
 /// A loop torn to one variable whose residual is linear in it is solved symbolically: the inner
