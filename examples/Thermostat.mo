@@ -15,8 +15,7 @@ equation
   C*der(T) = (if on then P else 0) - G*(T - Ta);
   when T > Tmax then
     on = false;
-  end when;
-  when T < Tmin then
+  elsewhen T < Tmin then
     on = true;
   end when;
   annotation(experiment(StartTime = 0, StopTime = 20000, Interval = 1));

@@ -8,6 +8,7 @@ Directives (each on its own line):
   @@include PATH [LANG]   fenced block with the file's text (PATH relative to book/gen/models)
   @@run DIR CMD           console block: "$ CMD" and its real output (stdout+stderr)
   @@runx DIR CMD          the same, followed by "$ echo $?" and the exit status
+  @@rules                 the tables of tests/rules/chN.tsv: a summary, then one table per chapter
 Consecutive @@run/@@runx lines share one console block. DIR is `repo` or `tmp`.
 """
 import os
@@ -60,6 +61,9 @@ def render(src):
         if block is not None:
             out.append('```console\n' + '\n'.join(block) + '\n```')
             block = None
+        if line.strip() == '@@rules':
+            out.append(rules_tables())
+            continue
         if line.startswith('@@include'):
             parts = line.split()
             lang = parts[2] if len(parts) > 2 else 'modelica'
@@ -70,6 +74,48 @@ def render(src):
     if block is not None:
         out.append('```console\n' + '\n'.join(block) + '\n```')
     return '\n'.join(out)
+
+
+CHAPTERS = {
+    2: 'Lexical structure', 3: 'Operators and expressions',
+    4: 'Classes, predefined types and declarations', 5: 'Scoping, name lookup and flattening',
+    6: 'Interface or type relationships', 7: 'Inheritance, modification and redeclaration',
+    8: 'Equations', 9: 'Connectors and connections', 10: 'Arrays',
+    11: 'Statements and algorithm sections', 12: 'Functions', 13: 'Packages',
+    14: 'Overloaded operators', 15: 'Stream connectors', 16: 'Synchronous language elements',
+    17: 'State machines', 18: 'Annotations',
+}
+
+
+def rules_tables():
+    """The rule tables of tests/rules, with a summary of the statuses per chapter."""
+    rules = ROOT / 'tests' / 'rules'
+    chapters = sorted(rules.glob('ch*.tsv'), key=lambda p: int(p.stem[2:]))
+    kinds = ['checked', 'refused', 'not yet', 'needs', 'not probed']
+    summary = ['| chapter | rules | ' + ' | '.join(kinds) + ' |',
+               '|---|---' + '|---' * len(kinds) + '|']
+    totals = [0] * (len(kinds) + 1)
+    body = []
+    for tsv in chapters:
+        n = int(tsv.stem[2:])
+        rows = [l.split('\t') for l in tsv.read_text().splitlines()[1:]]
+        counts = [sum(1 for r in rows if r[2] == k or (k == 'needs' and r[2].startswith('needs ')))
+                  for k in kinds]
+        totals = [a + b for a, b in zip(totals, [len(rows)] + counts)]
+        summary.append(f'| {n} {CHAPTERS.get(n, "")} | {len(rows)} | '
+                       + ' | '.join(str(c) for c in counts) + ' |')
+        body.append(f'\n### {n}. {CHAPTERS.get(n, "")}\n')
+        body.append('| § | rule | status | code | test |')
+        body.append('|---|---|---|---|---|')
+        for r in rows:
+            sec, rule, status, code = r[0], r[1], r[2], r[3]
+            test = r[4]
+            code = f'`{code}`' if code else ''
+            test = f'`{test}`' if test else ''
+            rule = rule.replace('|', '\\|')
+            body.append(f'| {sec} | {rule} | {status} | {code} | {test} |')
+    summary.append('| all | ' + ' | '.join(str(t) for t in totals) + ' |')
+    return '\n'.join(summary + body)
 
 
 def main():

@@ -1,7 +1,7 @@
 // A redeclaration checked against its constraining class through an inheritance cycle
 // with several extends per class (found by the fuzzer: the fit check walked the bases
 // without remembering them, 3^32 paths): the cycle is reported at once.
-model RedeclareDoesNotFit import RedeclareDoesNotFit.Wrong; 
+model RedeclareDoesNotFit 
   partial model Source extends Wrong; 
     output Real y;
   end Source;

@@ -22,4 +22,5 @@ mod models;
 mod parser;
 mod plots;
 mod realtime;
+mod rules;
 mod tables;

@@ -550,7 +550,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.ctx.in_message = false;
                 match v? {
                     Val::Str(s) => s,
-                    _ => String::new(),
+                    _ => {
+                        return Err(Box::new(typed::ASSERT_ARGUMENTS.broken(
+                            m.span,
+                            "the message of an assert is not a String",
+                            "not a String",
+                        )))
+                    }
                 }
             }
             None => String::new(),

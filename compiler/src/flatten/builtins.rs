@@ -139,12 +139,12 @@ const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         names: &["zeros", "ones"],
-        args: (0, ANY),
+        args: (1, ANY),
         op: Op::ZerosOnes,
     },
     Builtin {
         names: &["fill"],
-        args: (1, ANY),
+        args: (2, ANY),
         op: Op::Fill,
     },
     Builtin {
@@ -456,6 +456,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Op::Smooth => {
                 let order = self.eval_const(c.arg(0), c.env, "the order of smooth()")?;
                 let v = self.eval(c.arg(1), c.env)?;
+                if let Val::Arr(a) = &v {
+                    if !types::is_numeric(a.ty) {
+                        let msg = format!("smooth() of an expression of type {}", a.ty.name());
+                        return Err(Box::new(typed::SMOOTH_REAL.broken(
+                            c.arg(1).span,
+                            msg,
+                            a.ty.name(),
+                        )));
+                    }
+                }
                 Ok(match v {
                     Val::Arr(a) if order == 0.0 => {
                         Val::Arr(a.map(&mut self.flat.arena, events_in_continuous))
@@ -473,6 +483,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 if matches!(x.ty, ScalarType::Enum(_)) && c.name == "Integer" {
                     // The literal's number (specification 4.9.5.2).
                     return Ok(Val::Arr(x.with_ty(ScalarType::Integer)));
+                }
+                // Integer(e) converts an enumeration (an Integer is taken as it is).
+                if c.name == "Integer" && x.ty != ScalarType::Integer {
+                    let msg = format!("Integer() of an expression of type {}", x.ty.name());
+                    return Err(Box::new(typed::INTEGER_OF_ENUM.broken(
+                        c.arg(0).span,
+                        msg,
+                        "not an enumeration value",
+                    )));
                 }
                 types::numeric_arg(&x, c.arg(0).span, c.name)?;
                 Ok(Val::Arr(
@@ -517,7 +536,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 format!(
                     "`{}` takes {expect} argument{}, got {n}{}",
                     c.name,
-                    if hi == 1 { "" } else { "s" },
+                    if lo == 1 && (hi == 1 || hi == ANY) {
+                        ""
+                    } else {
+                        "s"
+                    },
                     if c.args.named.is_empty() {
                         ""
                     } else {
@@ -538,6 +561,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         })?;
         let env = c.env;
         let items = self.iterate(&c.args.iterators, env, &mut |s| s.eval_arr(body, env))?;
+        if matches!(c.name, "product" | "min" | "max") && items.iter().any(|a| !a.dims.is_empty()) {
+            let msg = format!("the expression of the {} reduction is an array", c.name);
+            return Err(Box::new(
+                typed::REDUCTION_SCALAR.broken(body.span, msg, "an array"),
+            ));
+        }
         let ty = unify_items(&items, std::iter::repeat(body.span))?;
         let stacked = Arr::stack(items).map(|a| a.with_ty(ty)).ok_or_else(|| {
             Box::new(
@@ -733,6 +762,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// (so only `actual` is compiled); the start-time solve continues λ from 0 to 1 where the
     /// model does not solve at the start otherwise. Without `simplified`, `actual`.
     fn homotopy(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        if let Some((n, _)) = c
+            .args
+            .named
+            .iter()
+            .find(|(n, _)| !matches!(&*n.name, "actual" | "simplified"))
+        {
+            let msg = format!("homotopy has no argument `{}`", n.name);
+            return Err(Box::new(typed::HOMOTOPY_NAMES.broken(n.span, msg, "here")));
+        }
         let arg = |k: usize, name: &str| {
             c.args.positional.get(k).or_else(|| {
                 c.args
@@ -1100,6 +1138,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Op::Transpose => values::transpose(&x).map(Val::Arr).ok_or_else(|| {
                 Box::new(Diagnostic::error("size", "transpose needs a matrix").at(c.e.span, "here"))
             }),
+            Op::Vector if x.dims.iter().filter(|&&d| d > 1).count() > 1 => {
+                let msg = format!("vector() of an array of size {:?}", x.dims);
+                Err(Box::new(typed::VECTOR_ARGUMENT.broken(
+                    c.arg(0).span,
+                    msg,
+                    "here",
+                )))
+            }
             Op::Vector => Ok(Val::Arr(Arr {
                 dims: vec![x.data.len()],
                 data: x.data,
@@ -1126,7 +1172,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// its expression, `<s>`).
     fn string_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
         match self.eval(c.arg(0), c.env)? {
-            Val::Str(s) => Ok(Val::Str(s)),
+            Val::Str(_) => Err(Box::new(typed::STRING_OF_STRING.broken(
+                c.arg(0).span,
+                "String() of a String",
+                "a String",
+            ))),
             Val::Record(_) => Err(Box::new(
                 Diagnostic::error("type", "String() of a record").at(c.arg(0).span, "a record"),
             )),

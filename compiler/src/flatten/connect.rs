@@ -74,6 +74,28 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     }
                     continue;
                 }
+                let (va, vb) = (&self.flat.vars[la.1], &self.flat.vars[lb.1]);
+                let variability = |k: VarKind| match k {
+                    VarKind::Parameter => 1,
+                    VarKind::Constant => 2,
+                    _ => 0,
+                };
+                if va.ty != vb.ty || variability(va.kind) != variability(vb.kind) {
+                    let what = |v: &crate::flat::Variable| match variability(v.kind) {
+                        1 => format!("parameter {}", v.ty.name()),
+                        2 => format!("constant {}", v.ty.name()),
+                        _ => v.ty.name().to_string(),
+                    };
+                    let msg = format!(
+                        "`{}` ({}) is connected to `{}` ({})",
+                        la.0,
+                        what(va),
+                        lb.0,
+                        what(vb)
+                    );
+                    let d = typed::CONNECT_PRIMITIVES.broken(span, msg, "here");
+                    return Err(Box::new(d));
+                }
                 let fa = self.meta[la.1.index()].is_flow;
                 let fb = self.meta[lb.1.index()].is_flow;
                 if fa != fb {

@@ -32,7 +32,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         self.ctx.in_message = false;
                         match v? {
                             Val::Str(s) => s,
-                            _ => String::new(),
+                            _ => {
+                                return Err(Box::new(typed::ASSERT_ARGUMENTS.broken(
+                                    m.span,
+                                    "the message of an assert is not a String",
+                                    "not a String",
+                                )))
+                            }
                         }
                     }
                     None => String::new(),
@@ -75,6 +81,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some(l) = level else {
             return Ok(false);
         };
+        let typed_level = self.eval_arr(l, env)?;
+        let is_level = match typed_level.ty {
+            ScalarType::Enum(en) => self.flat.enums[en.index()].name.ends_with("AssertionLevel"),
+            _ => false,
+        };
+        if !is_level {
+            let msg = format!(
+                "the level of an assert is of type {}",
+                typed_level.ty.name()
+            );
+            let d = typed::ASSERT_ARGUMENTS.broken(l.span, msg, "not an AssertionLevel");
+            return Err(Box::new(d));
+        }
         // AssertionLevel is enumeration(error, warning): warning is 2.
         Ok(self.eval_const(l, env, "the level of an assert")? == 2.0)
     }

@@ -1001,6 +1001,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         overrides: &mut Vec<Default<'a>>,
         depth: usize,
     ) -> DResult<()> {
+        self.check_rules(class);
         let info = self.tree.info(class);
         let span = info.span();
         if depth > 32 || self.ctx.extends_chain.contains(&class) {

@@ -144,6 +144,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         modif: &mut Mod<'a>,
         outer: Option<(Option<ast::Variability>, Option<ast::Causality>, bool)>,
     ) -> DResult<()> {
+        self.check_rules(class);
         let Some(comp) = self.tree.info(class).composition() else {
             return Ok(());
         };
@@ -181,6 +182,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ast::Element::Component(clause, prefix) => {
                     for decl in &clause.components {
                         let mut m = modif.sub(&decl.name.name);
+                        // A whole record's value binds its final fields too (to the values
+                        // their own declarations give in the record it is taken from).
+                        let from_record_value = m.subs.is_empty()
+                            && m.binding.as_ref().is_some_and(|b| b.evaluated.is_some());
+                        if prefix.final_ && !m.is_empty() && !from_record_value {
+                            let msg = format!("`{}` is declared final", decl.name.name);
+                            let at = m.span.unwrap_or(decl.name.span);
+                            let d = typed::FINAL_MODIFIED
+                                .broken(at, msg, "modified here")
+                                .also(decl.name.span, "declared final");
+                            return Err(Box::new(d));
+                        }
                         if let Some(dm) = &decl.modification {
                             let inner = Mod::from_modification(dm, env);
                             m = merge(&m, &inner);
@@ -819,7 +832,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
             class: lexical,
         };
         if let Some(cond) = &decl.condition {
-            let v = self.eval_const(cond, env, "a component condition")?;
+            let (v, ty) = self.eval_const_typed(cond, env, "a component condition")?;
+            if ty != ScalarType::Boolean {
+                let msg = format!(
+                    "the condition of `{}` is of type {}",
+                    decl.name.name,
+                    ty.name()
+                );
+                let d = typed::CONDITION_BOOLEAN.broken(cond.span, msg, "not Boolean");
+                return Err(Box::new(d));
+            }
             if v == 0.0 {
                 return Ok(Entry::Disabled);
             }

@@ -30,6 +30,8 @@ mod expandable;
 mod expressions;
 mod functions;
 mod instances;
+mod legality;
+use legality::typed;
 mod outofline;
 mod overdetermined;
 mod records;
@@ -51,7 +53,7 @@ use crate::symbolic::{CmpOp, ExprId, Func1, Func2, Node};
 use crate::syntax::ast;
 use classes::{Builtin, ClassId, ClassTree, Found};
 use modification::{merge, Env, Mod};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
 pub use values::{dims_text, Arr, RecordVal, Val};
 
@@ -196,6 +198,22 @@ pub fn flatten_source(
             }
         }
     };
+    // The specification's rules on the text of every class of the user's file, before any is
+    // instantiated: an invalid file is refused whole.
+    let mut user_classes = Vec::new();
+    for &t in &tops {
+        legality::with_nested(tree, t, &mut user_classes);
+    }
+    let mut refusals = Vec::new();
+    for &c in &user_classes {
+        refusals.extend(legality::check_class(tree, c));
+    }
+    if refusals.iter().any(|d| d.is_error()) {
+        return Outcome {
+            model: None,
+            diagnostics: refusals,
+        };
+    }
     let class = match select_model(tree, &tops, opts.model.as_deref()) {
         Ok(c) => c,
         Err(d) => {
@@ -206,6 +224,7 @@ pub fn flatten_source(
         }
     };
     let mut f = Flattener::new(tree);
+    f.checked_classes.extend(user_classes);
     let result = f.run(class, opts);
     let mut diagnostics = std::mem::take(&mut f.diags);
     let model = match result {
@@ -304,6 +323,10 @@ struct Flattener<'t, 'a> {
     ctx: Context,
     /// The connection graph and the questions asked of it.
     conn_graph: GraphState,
+    /// Classes whose text [`legality`] has checked.
+    checked_classes: FxHashSet<ClassId>,
+    /// The variables when-equations define, with the when-equation (specification 8.3.5.4).
+    when_defined: FxHashMap<FlatVar, Span>,
 }
 
 /// The instance tree being built: its nodes and slots, and what instantiation has left to do.
@@ -416,6 +439,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 incomplete: Vec::new(),
                 instances_done: false,
             },
+            checked_classes: FxHashSet::default(),
+            when_defined: FxHashMap::default(),
             fns: FunctionTable {
                 frames: Vec::new(),
                 calls: 0,

@@ -352,6 +352,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .also(decl.name.span, "declared without `replaceable`"),
             ));
         }
+        if prefix.final_ || clause.prefix.variability == Some(ast::Variability::Constant) {
+            let msg = format!("`{}` is declared final or constant", decl.name.name);
+            let d = typed::REDECLARE_CONSTANT_FINAL
+                .broken(new_clause.span, msg, "redeclared here")
+                .also(decl.name.span, "declared here");
+            return Err(Box::new(d));
+        }
         let cname = match &prefix.constraining {
             Some((n, _)) => n,
             None => &clause.type_name,

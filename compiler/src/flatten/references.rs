@@ -319,6 +319,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         }
                         return Err(Box::new(d));
                     };
+                    if self.inst.slots[sid.0 as usize]
+                        .prefix
+                        .is_some_and(|p| p.protected)
+                    {
+                        let msg = format!(
+                            "`{}` is protected in `{}`",
+                            next.ident.name, part.ident.name
+                        );
+                        let d = typed::PROTECTED_ACCESS.broken(next.ident.span, msg, "protected");
+                        return Err(Box::new(d));
+                    }
                     let e = self.instantiate_referenced(sid)?;
                     self.inst.last_slot = Some(sid);
                     results.push(self.walk(e, r, k + 1, env)?);

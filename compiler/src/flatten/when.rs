@@ -34,6 +34,53 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 branch += 1;
             }
         }
+        self.single_definitions(chain, eq.span)
+    }
+
+    /// The variables a when-equation defines: the same in all its branches (8.3.5.3), and
+    /// defined by no other when-equation (8.3.5.4).
+    fn single_definitions(&mut self, chain: usize, span: Span) -> DResult<()> {
+        // Other when-clauses made meanwhile (the counter of a `sample` in an expression) are
+        // not this when-equation's branches.
+        let sets: Vec<(Vec<FlatVar>, Span)> = self.flat.whens[chain..]
+            .iter()
+            .filter(|w| w.chain.0 == chain)
+            .map(|w| {
+                let mut vs: Vec<FlatVar> = w.assigns.iter().map(|a| a.0).collect();
+                vs.sort();
+                vs.dedup();
+                (vs, w.span)
+            })
+            .collect();
+        let Some((first, _)) = sets.first() else {
+            return Ok(());
+        };
+        if let Some((other, at)) = sets.iter().find(|(s, _)| s != first) {
+            let differs = first
+                .iter()
+                .chain(other)
+                .find(|v| !(first.contains(v) && other.contains(v)))
+                .map(|&v| self.flat.vars[v].name.clone())
+                .unwrap_or_default();
+            let msg = format!("`{differs}` is defined in one branch of this when-equation only");
+            return Err(Box::new(
+                typed::WHEN_BRANCHES
+                    .broken(*at, msg, "this branch")
+                    .also(span, "when-equation"),
+            ));
+        }
+        for &v in first {
+            if let Some(prev) = self.when_defined.insert(v, span) {
+                let msg = format!(
+                    "`{}` is defined by two when-equations",
+                    self.flat.vars[v].name
+                );
+                let d = typed::WHEN_TWICE
+                    .broken(span, msg, "second")
+                    .also(prev, "first");
+                return Err(Box::new(d));
+            }
+        }
         Ok(())
     }
 
@@ -55,6 +102,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let mut vals = [0.0; 2];
         for (k, a) in args.iter().enumerate() {
+            let typed_arg = self.eval_arr(a, env)?;
+            if !types::is_numeric(typed_arg.ty) {
+                let msg = format!("sample() with an argument of type {}", typed_arg.ty.name());
+                let what = typed_arg.ty.name();
+                return Err(Box::new(typed::SAMPLE_ARGUMENTS.broken(a.span, msg, what)));
+            }
             let e = self.eval_scalar(a, env)?;
             let Some(v) = self.fold(e) else {
                 return Err(Box::new(
@@ -359,6 +412,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .at(args.positional[0].span, "not a variable"),
                 ));
             };
+            let ty = self.flat.vars[xv].ty;
+            if ty != ScalarType::Real {
+                let msg = format!(
+                    "reinit of `{}`, of type {}",
+                    self.flat.vars[xv].name,
+                    ty.name()
+                );
+                let d = typed::REINIT_REAL.broken(args.positional[0].span, msg, "not Real");
+                return Err(Box::new(d));
+            }
             let value = self.eval_arr(&args.positional[1], env)?;
             types::numeric_arg(&value, args.positional[1].span, "reinit")?;
             let e = value.as_scalar().ok_or_else(|| {

@@ -1,0 +1,400 @@
+//! The forms of the standard annotations (§18): `experiment`, `Evaluate`, `HideResult`,
+//! `TestCase`, `DocumentationClass`, `preferredView`, `connectorSizing`, graphical annotations
+//! on components, colours, coordinate-system extents, `DynamicSelect`, version strings and
+//! dates. An annotation a tool may ignore still has to have the form the specification gives.
+
+use super::{each_expr, Checker, Rule};
+use crate::syntax::ast::{self, ExprKind as K};
+
+const EXPERIMENT: Rule = Rule {
+    section: "18.4",
+    code: "annotation",
+    text: "experiment takes StartTime, StopTime, Interval and Tolerance (and vendor-specific \
+           __ names), each a number literal; Interval and Tolerance unsigned",
+};
+const LITERAL_BOOLEAN: Rule = Rule {
+    section: "18.3",
+    code: "annotation",
+    text: "the values of Evaluate, HideResult, TestCase(shouldPass), DocumentationClass and \
+           connectorSizing are the literals false or true",
+};
+const CLASS_ONLY: Rule = Rule {
+    section: "18.6",
+    code: "annotation",
+    text: "Icon, Diagram, Documentation and DocumentationClass annotations are only allowed \
+           directly in classes",
+};
+const PREFERRED_VIEW: Rule = Rule {
+    section: "18.7",
+    code: "annotation",
+    text: "preferredView is one of \"info\", \"diagram\", \"icon\" and \"text\"",
+};
+const CONNECTOR_SIZING: Rule = Rule {
+    section: "18.7.1",
+    code: "annotation",
+    text: "a variable with connectorSizing = true is a scalar Integer parameter with the literal \
+           default 0",
+};
+const COLOR: Rule = Rule {
+    section: "18.6.1.2",
+    code: "annotation",
+    text: "a colour is three Integers from 0 to 255",
+};
+const EXTENT: Rule = Rule {
+    section: "18.6.1.1",
+    code: "annotation",
+    text: "the first point of a coordinate system's extent is below and left of the second",
+};
+const DYNAMIC_SELECT: Rule = Rule {
+    section: "18.6.6",
+    code: "annotation",
+    text: "DynamicSelect takes exactly two arguments, the first a literal expression",
+};
+const VERSION: Rule = Rule {
+    section: "18.8.1",
+    code: "annotation",
+    text: "a version is \"N{.N}\", \"N{.N} text\" or starts with a non-digit",
+};
+const DATE: Rule = Rule {
+    section: "18.8.4",
+    code: "annotation",
+    text: "versionDate is \"YYYY-MM-DD\" and dateModified \"YYYY-MM-DD hh:mm:ssZ\"",
+};
+
+/// The argument `name` of an annotation and its value.
+fn arg<'x>(
+    cm: &'x ast::ClassMod,
+    name: &str,
+) -> Option<(&'x ast::ElementModification, Option<&'x ast::Expr>)> {
+    cm.args.iter().find_map(|a| match a {
+        ast::Argument::Modify(em) if em.name.to_dotted() == name => Some((&**em, value(em))),
+        _ => None,
+    })
+}
+
+fn value(em: &ast::ElementModification) -> Option<&ast::Expr> {
+    match em.modification.as_ref()?.binding.as_ref()? {
+        ast::Binding::Expr(e) => Some(e),
+        ast::Binding::Break(_) => None,
+    }
+}
+
+fn is_bool_literal(e: Option<&ast::Expr>) -> bool {
+    matches!(
+        e,
+        Some(ast::Expr {
+            kind: K::Bool(_),
+            ..
+        })
+    )
+}
+
+fn number(e: &ast::Expr) -> Option<f64> {
+    match &e.kind {
+        K::Integer(i) => Some(*i as f64),
+        K::Real(x) => Some(*x),
+        _ => None,
+    }
+}
+
+fn signed_number(e: &ast::Expr) -> Option<f64> {
+    match &e.kind {
+        K::Unary(ast::UnaryOp::Neg, x) => number(x).map(|v| -v),
+        K::Unary(ast::UnaryOp::Plus, x) => number(x),
+        _ => number(e),
+    }
+}
+
+/// A literal expression: numbers, strings, Booleans, enumeration literals and arrays of them.
+fn is_literal(e: &ast::Expr) -> bool {
+    match &e.kind {
+        K::Integer(_) | K::Real(_) | K::Str(_) | K::Bool(_) => true,
+        K::Unary(ast::UnaryOp::Neg | ast::UnaryOp::Plus, x) => number(x).is_some(),
+        K::Ref(r) => r.parts.len() >= 2,
+        K::Array(xs) => xs.iter().all(is_literal),
+        K::Matrix(rows) => rows.iter().flatten().all(is_literal),
+        _ => false,
+    }
+}
+
+fn string(e: Option<&ast::Expr>) -> Option<&str> {
+    match e {
+        Some(ast::Expr {
+            kind: K::Str(s), ..
+        }) => Some(s),
+        _ => None,
+    }
+}
+
+fn digits(s: &str, n: usize) -> bool {
+    s.len() == n && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `YYYY-MM-DD`.
+fn is_date(s: &str) -> bool {
+    let p: Vec<&str> = s.split('-').collect();
+    p.len() == 3 && digits(p[0], 4) && digits(p[1], 2) && digits(p[2], 2)
+}
+
+/// `YYYY-MM-DD hh:mm:ssZ`.
+fn is_date_time(s: &str) -> bool {
+    let Some((d, t)) = s.split_once(' ') else {
+        return false;
+    };
+    let Some(t) = t.strip_suffix('Z') else {
+        return false;
+    };
+    let p: Vec<&str> = t.split(':').collect();
+    is_date(d) && p.len() == 3 && p.iter().all(|x| digits(x, 2))
+}
+
+/// "N{.N}", "N{.N} text", or anything starting with a non-digit.
+fn is_version(s: &str) -> bool {
+    if !s.starts_with(|c: char| c.is_ascii_digit()) {
+        return true;
+    }
+    let head = s.split_once(' ').map_or(s, |(h, _)| h);
+    head.split('.')
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+impl Checker<'_, '_> {
+    pub(super) fn annotation_rules(&mut self, def: &ast::ClassDef) {
+        let class_ann = match &def.body {
+            ast::ClassBody::Long { composition, .. } => composition.annotation.as_ref(),
+            _ => def.description.annotation.as_ref(),
+        };
+        if let Some(cm) = class_ann {
+            self.class_annotation(cm);
+            self.graphics(cm);
+        }
+        let ast::ClassBody::Long { composition, .. } = &def.body else {
+            return;
+        };
+        for e in &composition.elements {
+            let ast::Element::Component(clause, _) = e else {
+                continue;
+            };
+            for decl in &clause.components {
+                if let Some(cm) = &decl.description.annotation {
+                    self.component_annotation(clause, decl, cm);
+                    self.graphics(cm);
+                }
+            }
+        }
+    }
+
+    fn class_annotation(&mut self, cm: &ast::ClassMod) {
+        if let Some((em, _)) = arg(cm, "experiment") {
+            self.experiment(em);
+        }
+        for name in ["DocumentationClass"] {
+            if let Some((em, v)) = arg(cm, name) {
+                if !matches!(
+                    v,
+                    Some(ast::Expr {
+                        kind: K::Bool(true),
+                        ..
+                    })
+                ) {
+                    let msg = "DocumentationClass must be `= true`";
+                    self.report(LITERAL_BOOLEAN.broken(em.span, msg, "here"));
+                }
+            }
+        }
+        if let Some((em, v)) = arg(cm, "preferredView") {
+            if !matches!(string(v), Some("info" | "diagram" | "icon" | "text")) {
+                let msg = "preferredView is not one of \"info\", \"diagram\", \"icon\", \"text\"";
+                self.report(PREFERRED_VIEW.broken(em.span, msg, "here"));
+            }
+        }
+        if let Some((em, _)) = arg(cm, "TestCase") {
+            let inner = em.modification.as_ref().and_then(|m| m.class_mod.as_ref());
+            let ok = inner.is_some_and(|c| {
+                c.args.len() == 1 && arg(c, "shouldPass").is_some_and(|(_, v)| is_bool_literal(v))
+            });
+            if !ok {
+                let msg = "TestCase must have the form TestCase(shouldPass = false|true)";
+                self.report(LITERAL_BOOLEAN.broken(em.span, msg, "here"));
+            }
+        }
+        if let Some((em, v)) = arg(cm, "version") {
+            if string(v).is_some_and(|s| !is_version(s)) {
+                let msg = "the version string has not the form \"N{.N}\" or \"N{.N} text\"";
+                self.report(VERSION.broken(em.span, msg, "here"));
+            }
+        }
+        if let Some((em, v)) = arg(cm, "versionDate") {
+            if string(v).is_some_and(|s| !is_date(s)) {
+                let msg = "versionDate is not of the form \"YYYY-MM-DD\"";
+                self.report(DATE.broken(em.span, msg, "here"));
+            }
+        }
+        if let Some((em, v)) = arg(cm, "dateModified") {
+            if string(v).is_some_and(|s| !is_date_time(s)) {
+                let msg = "dateModified is not of the form \"YYYY-MM-DD hh:mm:ssZ\"";
+                self.report(DATE.broken(em.span, msg, "here"));
+            }
+        }
+    }
+
+    fn experiment(&mut self, em: &ast::ElementModification) {
+        let Some(cm) = em.modification.as_ref().and_then(|m| m.class_mod.as_ref()) else {
+            return;
+        };
+        for a in &cm.args {
+            let ast::Argument::Modify(m) = a else {
+                continue;
+            };
+            let name = m.name.to_dotted();
+            if name.starts_with("__") {
+                continue;
+            }
+            let v = value(m);
+            let ok = match name.as_str() {
+                "StartTime" | "StopTime" => v.is_some_and(|e| signed_number(e).is_some()),
+                "Interval" | "Tolerance" => v.is_some_and(|e| number(e).is_some()),
+                _ => {
+                    let msg = format!("experiment has no option `{name}`");
+                    self.report(EXPERIMENT.broken(m.span, msg, "here"));
+                    continue;
+                }
+            };
+            if !ok {
+                let msg = format!("experiment's {name} is not a number literal");
+                self.report(EXPERIMENT.broken(m.span, msg, "here"));
+            }
+        }
+    }
+
+    fn component_annotation(
+        &mut self,
+        clause: &ast::ComponentClause,
+        decl: &ast::ComponentDecl,
+        cm: &ast::ClassMod,
+    ) {
+        for name in ["Evaluate", "HideResult"] {
+            if let Some((em, v)) = arg(cm, name) {
+                if !is_bool_literal(v) {
+                    let msg = format!("the value of {name} is not the literal false or true");
+                    self.report(LITERAL_BOOLEAN.broken(em.span, msg, "here"));
+                }
+            }
+        }
+        for name in ["Icon", "Diagram", "Documentation", "DocumentationClass"] {
+            if let Some((em, _)) = arg(cm, name) {
+                let msg = format!("a {name} annotation on the component `{}`", decl.name.name);
+                self.report(CLASS_ONLY.broken(em.span, msg, "here"));
+            }
+        }
+        let Some((em, Some(v))) = arg(cm, "Dialog")
+            .and_then(|(em, _)| em.modification.as_ref()?.class_mod.as_ref())
+            .and_then(|c| arg(c, "connectorSizing"))
+        else {
+            return;
+        };
+        if !is_bool_literal(Some(v)) {
+            let msg = "the value of connectorSizing is not the literal false or true";
+            self.report(LITERAL_BOOLEAN.broken(em.span, msg, "here"));
+            return;
+        }
+        if !matches!(v.kind, K::Bool(true)) {
+            return;
+        }
+        let zero = matches!(
+            decl.modification.as_ref().and_then(|m| m.binding.as_ref()),
+            Some(ast::Binding::Expr(ast::Expr {
+                kind: K::Integer(0),
+                ..
+            }))
+        );
+        let ok = clause.prefix.variability == Some(ast::Variability::Parameter)
+            && clause.type_name.to_dotted() == "Integer"
+            && clause.subscripts.is_empty()
+            && decl.subscripts.is_empty()
+            && zero;
+        if !ok {
+            let msg = format!(
+                "`{}` has connectorSizing = true but is not a scalar Integer parameter = 0",
+                decl.name.name
+            );
+            self.report(CONNECTOR_SIZING.broken(decl.name.span, msg, "declared here"));
+        }
+    }
+
+    /// Colours, extents and `DynamicSelect` anywhere in an annotation.
+    fn graphics(&mut self, cm: &ast::ClassMod) {
+        for a in &cm.args {
+            let ast::Argument::Modify(em) = a else {
+                continue;
+            };
+            let name = em.name.to_dotted();
+            if let Some(v) = value(em) {
+                self.graphic_value(&name, v, em.span);
+                let mut calls = Vec::new();
+                each_expr(v, &mut |e| {
+                    if let K::Call(ast::CallTarget::Ref(r), args) = &e.kind {
+                        calls.push((r, args, e.span));
+                    }
+                });
+                for (r, args, span) in calls {
+                    if r.to_source_string() == "DynamicSelect" {
+                        let ok = args.positional.len() == 2
+                            && args.named.is_empty()
+                            && is_literal(&args.positional[0]);
+                        if !ok {
+                            let msg = "DynamicSelect needs two arguments, the first a literal";
+                            self.report(DYNAMIC_SELECT.broken(span, msg, "here"));
+                        }
+                    }
+                    for (n, x) in &args.named {
+                        self.graphic_value(&n.name, x, x.span);
+                    }
+                }
+            }
+            if let Some(inner) = em.modification.as_ref().and_then(|m| m.class_mod.as_ref()) {
+                if name == "coordinateSystem" {
+                    if let Some((em, Some(v))) = arg(inner, "extent") {
+                        self.extent(v, em.span);
+                    }
+                }
+                self.graphics(inner);
+            }
+        }
+    }
+
+    fn graphic_value(&mut self, name: &str, v: &ast::Expr, span: crate::diag::Span) {
+        if !matches!(name, "color" | "lineColor" | "fillColor") {
+            return;
+        }
+        let K::Array(xs) = &v.kind else {
+            return;
+        };
+        let out_of_range = xs.len() == 3
+            && xs
+                .iter()
+                .any(|x| signed_number(x).is_some_and(|c| !(0.0..=255.0).contains(&c)));
+        if out_of_range {
+            let msg = format!("the colour {name} has a component outside 0..255");
+            self.report(COLOR.broken(span, msg, "here"));
+        }
+    }
+
+    fn extent(&mut self, v: &ast::Expr, span: crate::diag::Span) {
+        let point = |e: &ast::Expr| match &e.kind {
+            K::Array(xs) if xs.len() == 2 => Some((signed_number(&xs[0])?, signed_number(&xs[1])?)),
+            _ => None,
+        };
+        let K::Array(ps) = &v.kind else {
+            return;
+        };
+        if let [a, b] = &ps[..] {
+            if let (Some((x1, y1)), Some((x2, y2))) = (point(a), point(b)) {
+                if x1 >= x2 || y1 >= y2 {
+                    let msg = "the coordinate system's extent has its corners the wrong way round";
+                    self.report(EXTENT.broken(span, msg, "here"));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,820 @@
+//! What each specialized class may contain (§4.6, §12.2, §14.1), which kinds of class may
+//! extend which (§7.1.3), prefixes (§4.4.2.2, §8.6, §9.1.3, §9.3, §15.1), reserved names
+//! (§2.3.3, §4.8, §4.8.5.1) and duplicate names (§4.2, §13.2.2).
+
+use super::{Checker, ClassId, Kind, Rule};
+use crate::syntax::ast::{self, Restriction as R};
+
+const RESERVED_NAME: Rule = Rule {
+    section: "4.8",
+    code: "reserved-name",
+    text: "the names Real, Integer, Boolean and String are reserved: no class, component or \
+           enumeration literal may be named so",
+};
+const LITERAL_ATTRIBUTE: Rule = Rule {
+    section: "4.8.5.1",
+    code: "reserved-name",
+    text: "the attribute names quantity, min, max, start and fixed cannot be enumeration literals",
+};
+const SECTIONS: Rule = Rule {
+    section: "4.6",
+    code: "restriction",
+    text: "records and connectors have only public sections: no equation, algorithm or \
+           protected sections; a package holds only classes and constants",
+};
+const RECORD_PREFIX: Rule = Rule {
+    section: "4.6",
+    code: "restriction",
+    text: "the elements of a record shall not have the prefixes input, output, inner, outer, \
+           stream or flow; those of a connector not inner or outer",
+};
+const COMPONENT_KIND: Rule = Rule {
+    section: "4.6",
+    code: "restriction",
+    text: "a record's components are records or types; a connector's are connectors, records \
+           or types",
+};
+const TYPE_CONTENTS: Rule = Rule {
+    section: "4.6",
+    code: "restriction",
+    text: "a type may only be a predefined type, an enumeration, an array of a type, or a class \
+           extending from a type: it declares no components of its own",
+};
+const PACKAGE_CONTENTS: Rule = Rule {
+    section: "4.6",
+    code: "restriction",
+    text: "a package may only contain declarations of classes and constants",
+};
+const OPERATOR_CONTENTS: Rule = Rule {
+    section: "4.6",
+    code: "restriction",
+    text: "an operator may only contain declarations of functions",
+};
+const OPERATOR_PLACE: Rule = Rule {
+    section: "4.6",
+    code: "restriction",
+    text: "an operator and an operator function may only be placed directly in an operator record",
+};
+const OPERATOR_ENCAPSULATED: Rule = Rule {
+    section: "14.1",
+    code: "operator",
+    text: "an operator or operator function must be encapsulated",
+};
+const OPERATOR_ONE_OUTPUT: Rule = Rule {
+    section: "14.1",
+    code: "operator",
+    text: "every function of an operator class shall return exactly one output",
+};
+const BASE_KIND: Rule = Rule {
+    section: "7.1.3",
+    code: "extends",
+    text: "a class may only extend a class of a compatible kind (a package a package, a model a \
+           model, block or record, a connector a connector, record or type, ...; any kind a class)",
+};
+const FUNCTION_PUBLIC: Rule = Rule {
+    section: "12.2",
+    code: "function",
+    text: "only input and output formal parameters are allowed in the public section of a function",
+};
+const FUNCTION_ALGORITHMS: Rule = Rule {
+    section: "12.2",
+    code: "function",
+    text: "a function has at most one algorithm section or one external function interface, \
+           not both, and no equations",
+};
+const FUNCTION_INNER_OUTER: Rule = Rule {
+    section: "12.2",
+    code: "function",
+    text: "the elements of a function shall not have the prefixes inner or outer",
+};
+const INPUT_PARAMETER: Rule = Rule {
+    section: "4.4.2.2",
+    code: "prefix",
+    text: "an input or output variable cannot also be declared parameter or constant",
+};
+const PREFIX_ON_CLASS: Rule = Rule {
+    section: "4.4.2.2",
+    code: "prefix",
+    text: "the type prefixes (flow, stream, discrete, parameter, constant, input, output) apply \
+           only to components of types, records, operator records and connectors",
+};
+const FLOW_NOT_REAL: Rule = Rule {
+    section: "4.4.2.2",
+    code: "prefix",
+    text: "flow and stream variables shall be subtypes of Real",
+};
+const STREAM_OUTSIDE_CONNECTOR: Rule = Rule {
+    section: "15.1",
+    code: "prefix",
+    text: "the stream prefix can only be used in a connector declaration",
+};
+const FLOW_IN_EXPANDABLE: Rule = Rule {
+    section: "9.1.3",
+    code: "prefix",
+    text: "an expandable connector shall not contain a component declared with the prefix flow",
+};
+const PARAMETER_CONNECTOR: Rule = Rule {
+    section: "9.3",
+    code: "prefix",
+    text: "a component of a connector class shall not be declared parameter or constant",
+};
+const CONSTANT_FIXED_FALSE: Rule = Rule {
+    section: "8.6",
+    code: "prefix",
+    text: "fixed = false is not allowed on a constant",
+};
+const STREAM_ONE_FLOW: Rule = Rule {
+    section: "15.1",
+    code: "prefix",
+    text: "a connector with stream variables has exactly one flow variable, a scalar",
+};
+const DER_CLASS: Rule = Rule {
+    section: "12.7.2",
+    code: "function",
+    text: "a partial-derivative class der(f, x) is a function",
+};
+const EXTERNAL_ARGUMENTS: Rule = Rule {
+    section: "12.9",
+    code: "external",
+    text: "the arguments of an external function call are component references, scalar \
+           constants and size(array, constant)",
+};
+const IMPORT_FROM_PACKAGE: Rule = Rule {
+    section: "13.2.1",
+    code: "import",
+    text: "an import refers to a package or an element of a package",
+};
+const MODIFIED_TWICE: Rule = Rule {
+    section: "7.2.4",
+    code: "modification",
+    text: "two arguments of a modification shall not modify the same element, attribute or \
+           description",
+};
+const NON_REPLACEABLE: Rule = Rule {
+    section: "7.1.4",
+    code: "replaceable",
+    text: "the class names after extends and constrainedby, and the type of a replaceable \
+           component without constrainedby, are transitively non-replaceable",
+};
+const COMPONENT_AND_CLASS: Rule = Rule {
+    section: "4.2",
+    code: "duplicate",
+    text: "a class's components and local classes all have different names",
+};
+const IMPORT_TWICE: Rule = Rule {
+    section: "13.2.2",
+    code: "duplicate",
+    text: "two imports of one class shall not introduce the same short name",
+};
+
+const RESERVED: [&str; 4] = ["Real", "Integer", "Boolean", "String"];
+
+/// Whether a class of restriction `derived` may extend one of kind `base` (the table of §7.1.3).
+fn may_extend(derived: R, base: Kind) -> bool {
+    let b = base.restriction();
+    if b == R::Class {
+        return true;
+    }
+    match derived {
+        R::Package => b == R::Package,
+        R::Operator => b == R::Operator,
+        R::Function => b == R::Function,
+        R::OperatorFunction => matches!(b, R::Function | R::OperatorFunction),
+        R::Type => b == R::Type,
+        R::Record => b == R::Record,
+        R::OperatorRecord => b == R::OperatorRecord,
+        R::ExpandableConnector => b == R::ExpandableConnector,
+        R::Connector => matches!(b, R::Type | R::Record | R::OperatorRecord | R::Connector),
+        R::Block => matches!(b, R::Record | R::Block),
+        R::Model => matches!(b, R::Record | R::Block | R::Model),
+        R::Class => false,
+    }
+}
+
+impl Checker<'_, '_> {
+    pub(super) fn class_rules(&mut self, def: &ast::ClassDef) {
+        if RESERVED.contains(&&*def.name.name) {
+            let msg = format!("a class cannot be named `{}`", def.name.name);
+            self.report(RESERVED_NAME.broken(def.name.span, msg, "reserved name"));
+        }
+        self.placement(def);
+        match &def.body {
+            ast::ClassBody::Enumeration { literals, .. } => {
+                for (lit, _) in literals {
+                    let name = &*lit.name;
+                    if RESERVED.contains(&name) {
+                        let msg = format!("an enumeration literal cannot be named `{name}`");
+                        self.report(RESERVED_NAME.broken(lit.span, msg, "reserved name"));
+                    } else if ["quantity", "min", "max", "start", "fixed"].contains(&name) {
+                        let msg = format!("an enumeration literal cannot be named `{name}`");
+                        self.report(LITERAL_ATTRIBUTE.broken(lit.span, msg, "an attribute's name"));
+                    }
+                }
+            }
+            ast::ClassBody::Short {
+                base, modification, ..
+            } => {
+                self.base_kind(def, base);
+                if let Some(cm) = modification {
+                    self.modified_once(cm);
+                }
+            }
+            ast::ClassBody::Der { base, .. } => {
+                if !matches!(def.restriction, R::Function) {
+                    let msg = format!(
+                        "{} `{}` is der(…) of a function but not a function",
+                        def.restriction.keyword(),
+                        def.name.name
+                    );
+                    self.report(DER_CLASS.broken(base.span, msg, "here"));
+                }
+            }
+            ast::ClassBody::Long { composition, .. } => self.composition_rules(def, composition),
+        }
+    }
+
+    /// Operators and operator functions stand directly in an operator record, encapsulated.
+    fn placement(&mut self, def: &ast::ClassDef) {
+        if !matches!(def.restriction, R::Operator | R::OperatorFunction) {
+            return;
+        }
+        let parent = self.tree.info(self.class).parent;
+        let in_operator_record =
+            parent.is_some_and(|p| self.tree.info(p).restriction() == Some(R::OperatorRecord));
+        let kw = def.restriction.keyword();
+        if !in_operator_record {
+            let msg = format!(
+                "{kw} `{}` is not declared in an operator record",
+                def.name.name
+            );
+            self.report(OPERATOR_PLACE.broken(def.name.span, msg, "here"));
+        }
+        if !def.encapsulated {
+            let msg = format!("{kw} `{}` is not encapsulated", def.name.name);
+            self.report(OPERATOR_ENCAPSULATED.broken(def.name.span, msg, "here"));
+        }
+    }
+
+    fn base_kind(&mut self, def: &ast::ClassDef, base: &ast::Name) {
+        let Some(kind) = self.restriction_of(base) else {
+            return;
+        };
+        if !may_extend(def.restriction, kind) {
+            let msg = format!(
+                "{} `{}` cannot extend {} `{}`",
+                def.restriction.keyword(),
+                def.name.name,
+                kind.restriction().keyword(),
+                base.to_dotted()
+            );
+            self.report(BASE_KIND.broken(base.span, msg, "base class"));
+        }
+    }
+
+    fn composition_rules(&mut self, def: &ast::ClassDef, comp: &ast::Composition) {
+        let r = def.restriction;
+        let has_equations = !comp.equations.is_empty() || !comp.initial_equations.is_empty();
+        let sections_banned = matches!(
+            r,
+            R::Record | R::OperatorRecord | R::Connector | R::ExpandableConnector
+        );
+        if (sections_banned || r == R::Package || r == R::Function) && has_equations {
+            let span = comp.equations.first().or(comp.initial_equations.first());
+            let span = span.map(|e| e.span).unwrap_or(def.name.span);
+            let kw = r.keyword();
+            let rule = if r == R::Function {
+                FUNCTION_ALGORITHMS
+            } else {
+                SECTIONS
+            };
+            self.report(rule.broken(span, format!("a {kw} cannot contain equations"), "equation"));
+        }
+        if (sections_banned || r == R::Package) && !comp.algorithms.is_empty() {
+            let kw = r.keyword();
+            let msg = format!("a {kw} cannot contain algorithm sections");
+            self.report(SECTIONS.broken(comp.algorithms[0].span, msg, "algorithm"));
+        }
+        if let Some(ext) = &comp.external {
+            for a in &ext.args {
+                if !external_argument(a) {
+                    let msg = "an external call's argument is an expression";
+                    self.report(EXTERNAL_ARGUMENTS.broken(a.span, msg, "here"));
+                }
+            }
+        }
+        if r == R::Function {
+            if comp.algorithms.len() > 1 {
+                let msg = "a function cannot have more than one algorithm section";
+                self.report(FUNCTION_ALGORITHMS.broken(comp.algorithms[1].span, msg, "second"));
+            }
+            if let (Some(alg), Some(_)) = (comp.algorithms.first(), &comp.external) {
+                let msg = "a function cannot have both an algorithm section and an external \
+                           function interface";
+                self.report(FUNCTION_ALGORITHMS.broken(alg.span, msg, "algorithm"));
+            }
+        }
+        if r == R::Operator {
+            for e in &comp.elements {
+                let ok = match e {
+                    ast::Element::Class(c, _) => {
+                        matches!(c.restriction, R::Function | R::OperatorFunction)
+                    }
+                    ast::Element::Import(_) | ast::Element::Extends(_) => true,
+                    ast::Element::Component(..) => false,
+                };
+                if !ok {
+                    let msg = format!("operator `{}` may only declare functions", def.name.name);
+                    self.report(OPERATOR_CONTENTS.broken(element_span(e), msg, "not a function"));
+                }
+            }
+        }
+        if matches!(r, R::Operator | R::OperatorFunction) {
+            self.operator_outputs(def, comp);
+        }
+        self.names(comp);
+        if r == R::Connector {
+            self.stream_connector(def);
+        }
+        for e in &comp.elements {
+            match e {
+                ast::Element::Extends(ext) => {
+                    self.base_kind(def, &ext.base);
+                    self.non_replaceable(&ext.base, "extends");
+                    if let Some(cm) = &ext.modification {
+                        self.modified_once(cm);
+                    }
+                }
+                ast::Element::Component(clause, prefix) => {
+                    self.component_rules(def, clause, prefix);
+                    match &prefix.constraining {
+                        Some((c, _)) => self.non_replaceable(c, "constrainedby"),
+                        None if prefix.replaceable => self
+                            .non_replaceable(&clause.type_name, "a replaceable component's type"),
+                        None => {}
+                    }
+                }
+                ast::Element::Class(..) | ast::Element::Import(_) => {}
+            }
+        }
+    }
+
+    /// Each function of an operator (or the operator function itself) has one output.
+    fn operator_outputs(&mut self, def: &ast::ClassDef, comp: &ast::Composition) {
+        let outputs = |c: &ast::Composition| {
+            c.elements
+                .iter()
+                .filter_map(|e| match e {
+                    ast::Element::Component(cl, _)
+                        if cl.prefix.causality == Some(ast::Causality::Output) =>
+                    {
+                        Some(cl.components.len())
+                    }
+                    _ => None,
+                })
+                .sum::<usize>()
+        };
+        let check = |name: &ast::Ident, c: &ast::Composition, me: &mut Self| {
+            // Outputs may be inherited; those are not counted here.
+            if c.elements
+                .iter()
+                .any(|e| matches!(e, ast::Element::Extends(_)))
+            {
+                return;
+            }
+            let n = outputs(c);
+            if n != 1 {
+                let msg = format!("operator function `{}` has {n} outputs", name.name);
+                me.report(OPERATOR_ONE_OUTPUT.broken(name.span, msg, "here"));
+            }
+        };
+        if def.restriction == R::OperatorFunction {
+            check(&def.name, comp, self);
+            return;
+        }
+        for e in &comp.elements {
+            if let ast::Element::Class(c, _) = e {
+                if let ast::ClassBody::Long { composition, .. } = &c.body {
+                    if matches!(c.restriction, R::Function | R::OperatorFunction) {
+                        check(&c.name, composition, self);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reserved names, a component named like a local class, two imports of one name.
+    fn names(&mut self, comp: &ast::Composition) {
+        let mut classes = Vec::new();
+        let mut imports: Vec<&ast::Ident> = Vec::new();
+        for e in &comp.elements {
+            match e {
+                ast::Element::Class(c, p) if !p.redeclare => classes.push(&c.name),
+                ast::Element::Import(imp) => match &imp.kind {
+                    ast::ImportKind::Qualified(n) => imports.extend(n.parts.last()),
+                    ast::ImportKind::Renamed(id, _) => imports.push(id),
+                    ast::ImportKind::List(_, ids) => imports.extend(ids),
+                    ast::ImportKind::Wildcard(_) => {}
+                },
+                _ => {}
+            }
+        }
+        for e in &comp.elements {
+            if let ast::Element::Import(imp) = e {
+                self.import_from_package(imp);
+            }
+        }
+        for (k, id) in imports.iter().enumerate() {
+            if imports[..k].iter().any(|o| o.name == id.name) {
+                let msg = format!("`{}` is imported twice", id.name);
+                self.report(IMPORT_TWICE.broken(id.span, msg, "second import"));
+            }
+        }
+        for e in &comp.elements {
+            let ast::Element::Component(clause, prefix) = e else {
+                continue;
+            };
+            for decl in &clause.components {
+                if RESERVED.contains(&&*decl.name.name) {
+                    let msg = format!("a component cannot be named `{}`", decl.name.name);
+                    self.report(RESERVED_NAME.broken(decl.name.span, msg, "reserved name"));
+                }
+                if !prefix.redeclare {
+                    if let Some(c) = classes.iter().find(|c| c.name == decl.name.name) {
+                        let msg = format!("`{}` names both a component and a class", c.name);
+                        let d = COMPONENT_AND_CLASS
+                            .broken(decl.name.span, msg, "component")
+                            .also(c.span, "class");
+                        self.report(d);
+                    }
+                }
+            }
+        }
+    }
+
+    fn component_rules(
+        &mut self,
+        def: &ast::ClassDef,
+        clause: &ast::ComponentClause,
+        prefix: &ast::ElementPrefix,
+    ) {
+        let r = def.restriction;
+        let p = clause.prefix;
+        let at = clause.components.first().map(|d| d.name.span);
+        let at = at.unwrap_or(clause.span);
+        let name = clause
+            .components
+            .first()
+            .map(|d| d.name.name.to_string())
+            .unwrap_or_default();
+        let record = matches!(r, R::Record | R::OperatorRecord);
+        let connector = matches!(r, R::Connector | R::ExpandableConnector);
+        if prefix.protected && (record || connector) {
+            let msg = format!("a {} cannot have protected elements", r.keyword());
+            self.report(SECTIONS.broken(at, msg, "protected"));
+        }
+        if record && (p.causality.is_some() || p.connection.is_some()) {
+            let msg = format!("the record element `{name}` has a prefix a record's may not have");
+            self.report(RECORD_PREFIX.broken(at, msg, "prefix"));
+        }
+        if (record || connector) && (prefix.inner || prefix.outer) {
+            let msg = format!("the {} element `{name}` is inner or outer", r.keyword());
+            self.report(RECORD_PREFIX.broken(at, msg, "prefix"));
+        }
+        if matches!(r, R::Function | R::OperatorFunction) {
+            if !prefix.protected && p.causality.is_none() {
+                let msg = format!("`{name}` is public but neither input nor output");
+                self.report(FUNCTION_PUBLIC.broken(at, msg, "declared here"));
+            }
+            if prefix.inner || prefix.outer {
+                let msg = format!("the function element `{name}` is inner or outer");
+                self.report(FUNCTION_INNER_OUTER.broken(at, msg, "prefix"));
+            }
+        }
+        if r == R::Package && p.variability != Some(ast::Variability::Constant) {
+            let msg = format!("`{name}` in a package is not a constant");
+            self.report(PACKAGE_CONTENTS.broken(at, msg, "declared here"));
+        }
+        if r == R::Type {
+            let msg = format!(
+                "the type `{}` declares the component `{name}`",
+                def.name.name
+            );
+            self.report(TYPE_CONTENTS.broken(at, msg, "component"));
+        }
+        if p.causality.is_some()
+            && matches!(
+                p.variability,
+                Some(ast::Variability::Parameter | ast::Variability::Constant)
+            )
+        {
+            let msg = format!("`{name}` is both input/output and parameter/constant");
+            self.report(INPUT_PARAMETER.broken(at, msg, "declared here"));
+        }
+        if p.connection == Some(ast::Connection::Stream) && !connector {
+            let msg = format!("the stream variable `{name}` is not in a connector");
+            self.report(STREAM_OUTSIDE_CONNECTOR.broken(at, msg, "declared here"));
+        }
+        if p.connection == Some(ast::Connection::Flow) && r == R::ExpandableConnector {
+            let msg = format!("the expandable connector declares the flow variable `{name}`");
+            self.report(FLOW_IN_EXPANDABLE.broken(at, msg, "declared here"));
+        }
+        if p.variability == Some(ast::Variability::Constant) {
+            self.constant_not_free(clause);
+        }
+        for decl in &clause.components {
+            if let Some(cm) = decl
+                .modification
+                .as_ref()
+                .and_then(|m| m.class_mod.as_ref())
+            {
+                self.modified_once(cm);
+            }
+        }
+        self.component_type_rules(r, clause, at, &name);
+    }
+
+    /// Each element, attribute and description set once by the arguments of a modification
+    /// (`x = 1, x = 2`, `x.start = 1, x(start = 2)`).
+    fn modified_once(&mut self, cm: &ast::ClassMod) {
+        let mut set: Vec<(String, crate::diag::Span)> = Vec::new();
+        modified_paths(cm, "", &mut set);
+        for (k, (path, span)) in set.iter().enumerate() {
+            if set[..k].iter().any(|(p, _)| p == path) {
+                let what = path.trim_end_matches(".=").trim_end_matches(".\"\"");
+                let msg = format!("`{what}` is modified twice in one modification");
+                self.report(MODIFIED_TWICE.broken(*span, msg, "second"));
+                return;
+            }
+        }
+    }
+
+    /// No part of `name` is a replaceable class (specification 7.1.4).
+    fn non_replaceable(&mut self, name: &ast::Name, what: &str) {
+        for k in 1..=name.parts.len() {
+            let head = ast::Name {
+                global: name.global,
+                parts: name.parts[..k].to_vec(),
+                span: name.span,
+            };
+            let Some(super::Found::Class(c)) = self.tree.lookup_name(self.class, &head) else {
+                return;
+            };
+            if self.declared_replaceable(c) {
+                let msg = format!(
+                    "`{}` is replaceable, and names the class of {what}",
+                    head.to_dotted()
+                );
+                self.report(NON_REPLACEABLE.broken(name.span, msg, "here"));
+                return;
+            }
+        }
+    }
+
+    /// Whether class `c` is declared `replaceable` in the class that holds it.
+    fn declared_replaceable(&self, c: ClassId) -> bool {
+        let info = self.tree.info(c);
+        let Some(parent) = info.parent else {
+            return false;
+        };
+        let Some(comp) = self.tree.info(parent).composition() else {
+            return false;
+        };
+        comp.elements.iter().any(
+            |e| matches!(e, ast::Element::Class(d, p) if p.replaceable && d.name.name == info.name),
+        )
+    }
+
+    /// The package an import takes its names from.
+    fn import_from_package(&mut self, imp: &ast::Import) {
+        let package = match &imp.kind {
+            ast::ImportKind::Qualified(n) | ast::ImportKind::Renamed(_, n) => {
+                if n.parts.len() < 2 {
+                    return;
+                }
+                ast::Name {
+                    global: n.global,
+                    parts: n.parts[..n.parts.len() - 1].to_vec(),
+                    span: n.span,
+                }
+            }
+            ast::ImportKind::Wildcard(n) | ast::ImportKind::List(n, _) => n.clone(),
+        };
+        let Some(super::Found::Class(c)) = self.tree.lookup_top_name(&package) else {
+            return;
+        };
+        let r = self.tree.info(c).restriction();
+        if matches!(r, Some(k) if k != R::Package) {
+            let msg = format!(
+                "`{}` is a {}, not a package",
+                package.to_dotted(),
+                r.map_or("class", |k| k.keyword())
+            );
+            self.report(IMPORT_FROM_PACKAGE.broken(imp.span, msg, "import"));
+        }
+    }
+
+    /// A stream connector's one scalar flow variable (its own and inherited elements).
+    fn stream_connector(&mut self, def: &ast::ClassDef) {
+        let mut classes = vec![self.class];
+        let mut k = 0;
+        while k < classes.len() && classes.len() < 64 {
+            for b in self.tree.bases(classes[k]) {
+                if !classes.contains(&b) {
+                    classes.push(b);
+                }
+            }
+            k += 1;
+        }
+        let (mut streams, mut flows) = (0, Vec::new());
+        for c in classes {
+            let Some(comp) = self.tree.info(c).composition() else {
+                continue;
+            };
+            for e in &comp.elements {
+                let ast::Element::Component(clause, _) = e else {
+                    continue;
+                };
+                for decl in &clause.components {
+                    match clause.prefix.connection {
+                        Some(ast::Connection::Stream) => streams += 1,
+                        Some(ast::Connection::Flow) => {
+                            let array =
+                                !decl.subscripts.is_empty() || !clause.subscripts.is_empty();
+                            flows.push((decl.name.span, array));
+                        }
+                        None => {}
+                    }
+                }
+            }
+        }
+        if streams == 0 {
+            return;
+        }
+        let name = &def.name.name;
+        match flows.as_slice() {
+            [(_, false)] => {}
+            [(at, true)] => {
+                let msg = format!("the flow variable of the stream connector `{name}` is an array");
+                self.report(STREAM_ONE_FLOW.broken(*at, msg, "flow variable"));
+            }
+            fs => {
+                let msg = format!(
+                    "the stream connector `{name}` has {} flow variables, not one",
+                    fs.len()
+                );
+                self.report(STREAM_ONE_FLOW.broken(def.name.span, msg, "connector"));
+            }
+        }
+    }
+
+    /// `constant Real c(fixed = false)`.
+    fn constant_not_free(&mut self, clause: &ast::ComponentClause) {
+        for decl in &clause.components {
+            let Some(cm) = decl
+                .modification
+                .as_ref()
+                .and_then(|m| m.class_mod.as_ref())
+            else {
+                continue;
+            };
+            for a in &cm.args {
+                let ast::Argument::Modify(em) = a else {
+                    continue;
+                };
+                let value = em.modification.as_ref().and_then(|m| m.binding.as_ref());
+                if em.name.to_dotted() == "fixed"
+                    && matches!(
+                        value,
+                        Some(ast::Binding::Expr(ast::Expr {
+                            kind: ast::ExprKind::Bool(false),
+                            ..
+                        }))
+                    )
+                {
+                    let msg = format!("the constant `{}` has fixed = false", decl.name.name);
+                    self.report(CONSTANT_FIXED_FALSE.broken(em.span, msg, "here"));
+                }
+            }
+        }
+    }
+
+    /// The rules that depend on what kind of class the component's type is.
+    fn component_type_rules(
+        &mut self,
+        r: R,
+        clause: &ast::ComponentClause,
+        at: crate::diag::Span,
+        name: &str,
+    ) {
+        let Some(kind) = self.restriction_of(&clause.type_name) else {
+            return;
+        };
+        let k = kind.restriction();
+        let p = clause.prefix;
+        let record = matches!(r, R::Record | R::OperatorRecord);
+        let connector = matches!(r, R::Connector | R::ExpandableConnector);
+        let kind_ok = match () {
+            _ if record => matches!(k, R::Record | R::OperatorRecord | R::Type | R::Class),
+            _ if connector => matches!(
+                k,
+                R::Record
+                    | R::OperatorRecord
+                    | R::Type
+                    | R::Class
+                    | R::Connector
+                    | R::ExpandableConnector
+            ),
+            _ => true,
+        };
+        if !kind_ok {
+            let msg = format!(
+                "the {} component `{name}` is of {} `{}`",
+                r.keyword(),
+                k.keyword(),
+                clause.type_name.to_dotted()
+            );
+            self.report(COMPONENT_KIND.broken(at, msg, "component"));
+        }
+        let prefixed = p.connection.is_some() || p.variability.is_some() || p.causality.is_some();
+        if prefixed && matches!(k, R::Model | R::Block | R::Package) {
+            let msg = format!(
+                "`{name}` is a component of {} `{}` with a type prefix",
+                k.keyword(),
+                clause.type_name.to_dotted()
+            );
+            self.report(PREFIX_ON_CLASS.broken(at, msg, "declared here"));
+        }
+        if matches!(k, R::Connector | R::ExpandableConnector)
+            && matches!(
+                p.variability,
+                Some(ast::Variability::Parameter | ast::Variability::Constant)
+            )
+        {
+            let msg = format!("the connector `{name}` is declared parameter or constant");
+            self.report(PARAMETER_CONNECTOR.broken(at, msg, "declared here"));
+        }
+        if p.connection.is_some() {
+            if let Some(super::Found::Class(c)) =
+                self.tree.lookup_name(self.class, &clause.type_name)
+            {
+                use crate::flatten::classes::Builtin;
+                if matches!(
+                    self.tree.info(c).builtin,
+                    Some(Builtin::Integer | Builtin::Boolean | Builtin::String)
+                ) {
+                    let msg = format!(
+                        "the flow or stream variable `{name}` is of type `{}`",
+                        clause.type_name.to_dotted()
+                    );
+                    self.report(FLOW_NOT_REAL.broken(at, msg, "declared here"));
+                }
+            }
+        }
+    }
+}
+
+/// The paths a modification sets: `x.=` for a value, `x.start.=`, `x.""` for a description.
+fn modified_paths(cm: &ast::ClassMod, prefix: &str, out: &mut Vec<(String, crate::diag::Span)>) {
+    for a in &cm.args {
+        let ast::Argument::Modify(em) = a else {
+            continue;
+        };
+        let path = format!("{prefix}{}.", em.name.to_dotted());
+        if em.description.is_some() {
+            out.push((format!("{path}\"\""), em.span));
+        }
+        let Some(m) = &em.modification else {
+            continue;
+        };
+        if m.binding.is_some() {
+            out.push((format!("{path}="), em.span));
+        }
+        if let Some(inner) = &m.class_mod {
+            modified_paths(inner, &path, out);
+        }
+    }
+}
+
+/// A component reference, a scalar literal or `size(a, k)`.
+fn external_argument(e: &ast::Expr) -> bool {
+    use ast::ExprKind as K;
+    match &e.kind {
+        K::Ref(_) | K::Integer(_) | K::Real(_) | K::Str(_) | K::Bool(_) => true,
+        K::Unary(ast::UnaryOp::Neg, x) => matches!(x.kind, K::Integer(_) | K::Real(_)),
+        K::Call(ast::CallTarget::Ref(r), args) => {
+            r.to_source_string() == "size"
+                && args.positional.len() == 2
+                && matches!(args.positional[0].kind, K::Ref(_))
+        }
+        _ => false,
+    }
+}
+
+fn element_span(e: &ast::Element) -> crate::diag::Span {
+    match e {
+        ast::Element::Import(i) => i.span,
+        ast::Element::Extends(x) => x.span,
+        ast::Element::Class(c, _) => c.name.span,
+        ast::Element::Component(c, _) => c.span,
+    }
+}

@@ -1,0 +1,329 @@
+//! Where statements and equations may stand: `break` and `return` (§11.2.4, §12.1.2),
+//! when-statements (§11.2.7.1, §12.2) and when-equations (§8.3.5.2), `reinit` (§8.3.6),
+//! `connect` in a when-equation (§8.3.5.3), and what a function may not call (§12.2, §3.6.7).
+
+use super::{call_exprs, each_expr, Checker, Rule};
+use crate::diag::Span;
+use crate::syntax::ast::{self, CallTarget, ExprKind, Restriction as R, StatementKind as S};
+
+const BREAK_OUTSIDE_LOOP: Rule = Rule {
+    section: "11.2.4",
+    code: "statement",
+    text: "break may only be used in a while- or for-loop",
+};
+const RETURN_OUTSIDE_FUNCTION: Rule = Rule {
+    section: "12.1.2",
+    code: "statement",
+    text: "return may only be used in an algorithm section of a function",
+};
+const WHEN_STATEMENT_PLACE: Rule = Rule {
+    section: "11.2.7.1",
+    code: "when",
+    text: "a when-statement shall not be used in a function or an initial algorithm, nor inside \
+           another when-statement, an if-statement, a for- or a while-loop",
+};
+const WHEN_EQUATION_PLACE: Rule = Rule {
+    section: "8.3.5.2",
+    code: "when",
+    text: "when-equations shall not occur inside initial equations and cannot be nested",
+};
+const WHEN_EQUATION_FORM: Rule = Rule {
+    section: "8.3.5.3",
+    code: "when",
+    text: "the equations within a when-equation are v = expr, (out1, ...) = f(...), assert, \
+           terminate, reinit, and for- and if-equations of these; no connect",
+};
+const REINIT_PLACE: Rule = Rule {
+    section: "8.3.6",
+    code: "reinit",
+    text: "reinit can only be used in the body of a when-equation",
+};
+const FUNCTION_OPERATOR: Rule = Rule {
+    section: "12.2",
+    code: "function",
+    text: "a function cannot call der, initial, terminal, sample, pre, edge, change, reinit, \
+           delay, cardinality, inStream, actualStream or the operators of Connections",
+};
+const TIME_IN_FUNCTION: Rule = Rule {
+    section: "3.6.7",
+    code: "function",
+    text: "the built-in variable time is only available in models and blocks, not in functions",
+};
+
+/// The operators a function may not call (§12.2), besides `der` and `initial`.
+const NOT_IN_FUNCTIONS: [&str; 10] = [
+    "terminal",
+    "sample",
+    "pre",
+    "edge",
+    "change",
+    "reinit",
+    "delay",
+    "cardinality",
+    "inStream",
+    "actualStream",
+];
+
+/// Where a statement stands.
+#[derive(Clone, Copy, Default)]
+struct Place {
+    function: bool,
+    initial: bool,
+    loops: u32,
+    when: bool,
+    /// Inside an if-statement or a loop.
+    control: bool,
+}
+
+impl Checker<'_, '_> {
+    pub(super) fn statement_rules(&mut self, def: &ast::ClassDef) {
+        let ast::ClassBody::Long { composition, .. } = &def.body else {
+            return;
+        };
+        let function = matches!(def.restriction, R::Function | R::OperatorFunction);
+        for alg in &composition.algorithms {
+            let place = Place {
+                function,
+                initial: alg.initial,
+                ..Place::default()
+            };
+            self.statements(&alg.statements, place);
+        }
+        for eq in &composition.equations {
+            self.equation(eq, false, false);
+        }
+        for eq in &composition.initial_equations {
+            self.equation(eq, true, false);
+        }
+        if function {
+            self.function_body(composition);
+        }
+    }
+
+    fn statements(&mut self, body: &[ast::Statement], place: Place) {
+        for s in body {
+            self.statement(s, place);
+        }
+    }
+
+    fn statement(&mut self, s: &ast::Statement, place: Place) {
+        match &s.kind {
+            S::Break if place.loops == 0 => {
+                let msg = "`break` outside a for- or while-loop";
+                self.report(BREAK_OUTSIDE_LOOP.broken(s.span, msg, "break"));
+            }
+            S::Return if !place.function => {
+                let msg = "`return` outside a function";
+                self.report(RETURN_OUTSIDE_FUNCTION.broken(s.span, msg, "return"));
+            }
+            S::Call(name, _) if !place.function && is_named(name, "reinit") => {
+                let msg = "`reinit` in an algorithm section";
+                self.report(REINIT_PLACE.broken(s.span, msg, "reinit"));
+            }
+            S::If {
+                branches,
+                otherwise,
+            } => {
+                let inner = Place {
+                    control: true,
+                    ..place
+                };
+                for (_, b) in branches {
+                    self.statements(b, inner);
+                }
+                self.statements(otherwise, inner);
+            }
+            S::For { body, .. } | S::While(_, body) => {
+                let inner = Place {
+                    control: true,
+                    loops: place.loops + 1,
+                    ..place
+                };
+                self.statements(body, inner);
+            }
+            S::When { branches } => {
+                let why = if place.function {
+                    Some("a when-statement in a function")
+                } else if place.initial {
+                    Some("a when-statement in an initial algorithm")
+                } else if place.when {
+                    Some("a when-statement inside another when-statement")
+                } else if place.control {
+                    Some("a when-statement inside an if-statement or a loop")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    self.report(WHEN_STATEMENT_PLACE.broken(s.span, why, "when"));
+                }
+                // Inside a when-statement, a `break` still breaks the enclosing loop.
+                let inner = Place {
+                    when: true,
+                    ..place
+                };
+                for (_, b) in branches {
+                    self.statements(b, inner);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn equation(&mut self, eq: &ast::Equation, initial: bool, when: bool) {
+        match &eq.kind {
+            ast::EquationKind::When { branches } => {
+                let why = if initial {
+                    Some("a when-equation in an initial equation section")
+                } else if when {
+                    Some("a when-equation inside another when-equation")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    self.report(WHEN_EQUATION_PLACE.broken(eq.span, why, "when"));
+                }
+                for (_, b) in branches {
+                    for e in b {
+                        self.equation(e, initial, true);
+                    }
+                }
+            }
+            ast::EquationKind::If {
+                branches,
+                otherwise,
+            } => {
+                for (_, b) in branches {
+                    for e in b {
+                        self.equation(e, initial, when);
+                    }
+                }
+                for e in otherwise {
+                    self.equation(e, initial, when);
+                }
+            }
+            ast::EquationKind::For { body, .. } => {
+                for e in body {
+                    self.equation(e, initial, when);
+                }
+            }
+            ast::EquationKind::Call(name, _) if !when && is_named(name, "reinit") => {
+                let msg = "`reinit` outside a when-equation";
+                self.report(REINIT_PLACE.broken(eq.span, msg, "reinit"));
+            }
+            ast::EquationKind::Connect(..) if when => {
+                let msg = "`connect` inside a when-equation";
+                self.report(WHEN_EQUATION_FORM.broken(eq.span, msg, "connect"));
+            }
+            _ => {}
+        }
+    }
+
+    /// The operators and the variable `time` a function may not use, in its bindings and its
+    /// statements.
+    fn function_body(&mut self, comp: &ast::Composition) {
+        let mut exprs: Vec<&ast::Expr> = Vec::new();
+        for e in &comp.elements {
+            if let ast::Element::Component(clause, _) = e {
+                for decl in &clause.components {
+                    let m = decl.modification.as_ref();
+                    if let Some(ast::Binding::Expr(x)) = m.and_then(|m| m.binding.as_ref()) {
+                        exprs.push(x);
+                    }
+                }
+            }
+        }
+        let mut calls = Vec::new();
+        for alg in &comp.algorithms {
+            statement_exprs(&alg.statements, &mut exprs, &mut calls);
+        }
+        let mut found = Vec::new();
+        for (span, r) in calls {
+            let first = &*r.parts[0].ident.name;
+            if (r.parts.len() == 1 && NOT_IN_FUNCTIONS.contains(&first))
+                || (r.parts.len() == 2 && first == "Connections")
+            {
+                found.push((span, r.to_source_string()));
+            }
+        }
+        for x in exprs {
+            each_expr(x, &mut |e| match &e.kind {
+                ExprKind::Call(CallTarget::Der, _) => found.push((e.span, "der".to_string())),
+                ExprKind::Call(CallTarget::Initial, _) => {
+                    found.push((e.span, "initial".to_string()))
+                }
+                ExprKind::Call(CallTarget::Ref(r), _) => {
+                    let first = &*r.parts[0].ident.name;
+                    if (r.parts.len() == 1 && NOT_IN_FUNCTIONS.contains(&first))
+                        || (r.parts.len() == 2 && first == "Connections")
+                    {
+                        found.push((e.span, r.to_source_string()));
+                    }
+                }
+                ExprKind::Ref(r) if r.parts.len() == 1 && &*r.parts[0].ident.name == "time" => {
+                    found.push((e.span, "time".to_string()))
+                }
+                _ => {}
+            });
+        }
+        for (span, name) in found {
+            let first = name.split('.').next().unwrap_or_default();
+            // A function or component of that name declared by the user hides the operator.
+            if self.tree.lookup_simple(self.class, first, 0).is_some() {
+                continue;
+            }
+            if name == "time" {
+                let msg = "`time` used in a function";
+                self.report(TIME_IN_FUNCTION.broken(span, msg, "time"));
+            } else {
+                let msg = format!("`{name}` called in a function");
+                self.report(FUNCTION_OPERATOR.broken(span, msg, "here"));
+            }
+        }
+    }
+}
+
+fn is_named(r: &ast::ComponentRef, name: &str) -> bool {
+    r.parts.len() == 1 && &*r.parts[0].ident.name == name
+}
+
+/// The expressions of statements, nested ones included.
+fn statement_exprs<'x>(
+    body: &'x [ast::Statement],
+    out: &mut Vec<&'x ast::Expr>,
+    calls: &mut Vec<(Span, &'x ast::ComponentRef)>,
+) {
+    for s in body {
+        match &s.kind {
+            S::Assign(_, e) => out.push(e),
+            S::Call(_, args) | S::MultiAssign(_, _, args) => call_exprs(args, out),
+            S::Break | S::Return => {}
+            S::If {
+                branches,
+                otherwise,
+            } => {
+                for (c, b) in branches {
+                    out.push(c);
+                    statement_exprs(b, out, calls);
+                }
+                statement_exprs(otherwise, out, calls);
+            }
+            S::For { indices, body } => {
+                out.extend(indices.iter().filter_map(|i| i.range.as_ref()));
+                statement_exprs(body, out, calls);
+            }
+            S::While(c, body) => {
+                out.push(c);
+                statement_exprs(body, out, calls);
+            }
+            S::When { branches } => {
+                for (c, b) in branches {
+                    out.push(c);
+                    statement_exprs(b, out, calls);
+                }
+            }
+        }
+        if let S::Call(name, _) = &s.kind {
+            calls.push((s.span, name));
+        }
+    }
+}

@@ -1,0 +1,9 @@
+// 10.6.9: slice a.m of an array component m is valid only if all a[i].m have the same size
+model Sub
+  parameter Integer n = 1;
+  Real x[n] = fill(1.0, n);
+end Sub;
+model SliceUnequalSizes
+  Sub a[2](n = {1, 2});
+  Real y = sum(a.x);
+end SliceUnequalSizes;

@@ -1,0 +1,25 @@
+// 12.9.7: an external object bound in a declaration may not be modified later
+class MyObj
+  extends ExternalObject;
+  function constructor
+    input Integer n;
+    output MyObj obj;
+  external "C" obj = mkObj(n);
+  end constructor;
+  function destructor
+    input MyObj obj;
+  external "C" freeObj(obj);
+  end destructor;
+end MyObj;
+pure function useObj
+  input MyObj obj;
+  output Real y;
+external "C" y = useObj(obj);
+end useObj;
+model Holder
+  MyObj o = MyObj(1);
+  Real y = useObj(o);
+end Holder;
+model ExtobjModified
+  Holder h(o = MyObj(2));
+end ExtobjModified;

@@ -1,0 +1,4 @@
+within LibA;
+package B
+  constant Real x = 2;
+end B;

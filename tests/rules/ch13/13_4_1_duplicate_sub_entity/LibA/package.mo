@@ -1,0 +1,3 @@
+within;
+package LibA
+end LibA;

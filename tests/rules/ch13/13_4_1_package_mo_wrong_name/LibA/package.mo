@@ -1,0 +1,3 @@
+within;
+package Other
+end Other;

@@ -1,0 +1,4 @@
+within LibA;
+model C
+  Real x = 1;
+end C;

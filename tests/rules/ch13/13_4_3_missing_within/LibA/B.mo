@@ -1,0 +1,3 @@
+model B
+  Real x = 1;
+end B;

@@ -1,0 +1,4 @@
+within LibA;
+model B
+  Real x = 1;
+end B;

@@ -1,0 +1,2 @@
+within;
+package LibA = LibBase;

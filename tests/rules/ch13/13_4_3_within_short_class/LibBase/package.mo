@@ -1,0 +1,4 @@
+within;
+package LibBase
+  constant Real k = 1;
+end LibBase;

@@ -1,0 +1,4 @@
+within LibA.Sub;
+model B
+  Real x = 1;
+end B;

@@ -1,0 +1,5 @@
+within;
+package LibA
+  package Sub
+  end Sub;
+end LibA;

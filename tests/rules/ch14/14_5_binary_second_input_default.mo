@@ -1,0 +1,34 @@
+// 14.5: the first two inputs of a binary operator function shall not have default values
+operator record C
+  Real re;
+  Real im;
+  encapsulated operator 'constructor'
+    import C;
+    function fromReal
+      input Real re;
+      input Real im = 0;
+      output C result(re = re, im = im);
+    algorithm
+    end fromReal;
+  end 'constructor';
+  encapsulated operator function '+'
+    import C;
+    input C a;
+    input C b;
+    output C result;
+  algorithm
+    result := C(a.re + b.re, a.im + b.im);
+  end '+';
+  encapsulated operator function '*'
+    import C;
+    input C a;
+    input Real k = 1;
+    output C result;
+  algorithm
+    result := C(k*a.re, k*a.im);
+  end '*';
+end C;
+
+model BinarySecondInputDefault
+  C a(re = 1, im = 2);
+end BinarySecondInputDefault;

@@ -1,0 +1,44 @@
+// 9.4.2: every virtual connection subgraph shall have at least one root or potential root
+record O
+  Real x;
+  function equalityConstraint
+    input O a;
+    input O b;
+    output Real residue[1];
+  algorithm
+    residue := {a.x - b.x};
+  end equalityConstraint;
+end O;
+connector OC
+  O r;
+  flow Real f;
+end OC;
+model RootNode
+  OC c;
+equation
+  Connections.root(c.r);
+  c.r.x = 1;
+end RootNode;
+model Leaf
+  OC c;
+equation
+  c.f = 0;
+end Leaf;
+model Link
+  OC a, b;
+equation
+  Connections.branch(a.r, b.r);
+  b.r = a.r;
+  a.f + b.f = 0;
+end Link;
+model Plain
+  OC c;
+equation
+  c.r.x = 1;
+end Plain;
+model SubgraphWithoutRoot
+  Plain n;
+  Leaf k;
+equation
+  connect(n.c, k.c);
+end SubgraphWithoutRoot;
