@@ -453,6 +453,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         span: Span,
     ) -> DResult<Arr> {
         use ast::BinaryOp as B;
+        let real = |a: &Arr| a.ty == ScalarType::Real;
+        if matches!(op, B::Eq | B::Ne)
+            && (real(x) || real(y))
+            && !self.fns.frames.iter().any(|f| !f.is_model)
+        {
+            let msg = format!("`{}` compares Real values outside a function", op.symbol());
+            return Err(Box::new(typed::REAL_EQUALITY.broken(span, msg, "here")));
+        }
         let ar = &mut self.flat.arena;
         let r = match op {
             B::Add | B::Sub => {

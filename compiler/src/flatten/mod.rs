@@ -327,6 +327,8 @@ struct Flattener<'t, 'a> {
     checked_classes: FxHashSet<ClassId>,
     /// The variables when-equations define, with the when-equation (specification 8.3.5.4).
     when_defined: FxHashMap<FlatVar, Span>,
+    /// The variables when-equations reinitialise, with the when-equation (8.3.6).
+    reinit_defined: FxHashMap<FlatVar, Span>,
 }
 
 /// The instance tree being built: its nodes and slots, and what instantiation has left to do.
@@ -441,6 +443,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             },
             checked_classes: FxHashSet::default(),
             when_defined: FxHashMap::default(),
+            reinit_defined: FxHashMap::default(),
             fns: FunctionTable {
                 frames: Vec::new(),
                 calls: 0,

@@ -69,6 +69,40 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .also(span, "when-equation"),
             ));
         }
+        let mut reinit_vars: Vec<FlatVar> = Vec::new();
+        for w in self.flat.whens[chain..]
+            .iter()
+            .filter(|w| w.chain.0 == chain)
+        {
+            let mut vs: Vec<FlatVar> = w.reinits.iter().map(|r| r.0).collect();
+            vs.sort();
+            if let Some(v) = vs.windows(2).find(|p| p[0] == p[1]).map(|p| p[0]) {
+                let msg = format!(
+                    "`{}` is reinitialised twice at once",
+                    self.flat.vars[v].name
+                );
+                return Err(Box::new(typed::REINIT_ONCE.broken(
+                    w.span,
+                    msg,
+                    "this branch",
+                )));
+            }
+            reinit_vars.extend(vs);
+        }
+        reinit_vars.sort();
+        reinit_vars.dedup();
+        for v in reinit_vars {
+            if let Some(prev) = self.reinit_defined.insert(v, span) {
+                let msg = format!(
+                    "`{}` is reinitialised by two when-equations",
+                    self.flat.vars[v].name
+                );
+                let d = typed::REINIT_ONCE
+                    .broken(span, msg, "second")
+                    .also(prev, "first");
+                return Err(Box::new(d));
+            }
+        }
         for &v in first {
             if let Some(prev) = self.when_defined.insert(v, span) {
                 let msg = format!(

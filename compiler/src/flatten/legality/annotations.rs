@@ -61,6 +61,20 @@ const DATE: Rule = Rule {
     text: "versionDate is \"YYYY-MM-DD\" and dateModified \"YYYY-MM-DD hh:mm:ssZ\"",
 };
 
+const DIALOG: Rule = Rule {
+    section: "18.7",
+    code: "annotation",
+    text: "a component has at most one of showStartAttribute, colorSelector, loadSelector, \
+           saveSelector, directorySelector (without filter) and connectorSizing; a short \
+           replaceable class's Dialog only tab, group, enable and groupImage",
+};
+const FIGURES: Rule = Rule {
+    section: "18.2.2",
+    code: "annotation",
+    text: "the identifiers of a class's figures are unique, and those of a figure's plots; a \
+           percent sign in a figure's texts is written %%",
+};
+
 /// The argument `name` of an annotation and its value.
 fn arg<'x>(
     cm: &'x ast::ClassMod,
@@ -148,6 +162,23 @@ fn is_date_time(s: &str) -> bool {
     is_date(d) && p.len() == 3 && p.iter().all(|x| digits(x, 2))
 }
 
+/// A `%` that starts neither `%%` nor a macro (`%name`, `%{name}`, `%(variable:v)`).
+fn bare_percent(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            match b.get(i + 1) {
+                Some(b'%') => i += 1,
+                Some(c) if c.is_ascii_alphabetic() || b"_{([".contains(c) => {}
+                _ => return true,
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
 /// "N{.N}", "N{.N} text", or anything starting with a non-digit.
 fn is_version(s: &str) -> bool {
     if !s.starts_with(|c: char| c.is_ascii_digit()) {
@@ -167,6 +198,10 @@ impl Checker<'_, '_> {
         if let Some(cm) = class_ann {
             self.class_annotation(cm);
             self.graphics(cm);
+            let short = matches!(def.body, ast::ClassBody::Short { .. });
+            if short && self.declared_replaceable(self.class) {
+                self.short_replaceable_dialog(cm);
+            }
         }
         let ast::ClassBody::Long { composition, .. } = &def.body else {
             return;
@@ -216,6 +251,13 @@ impl Checker<'_, '_> {
             if !ok {
                 let msg = "TestCase must have the form TestCase(shouldPass = false|true)";
                 self.report(LITERAL_BOOLEAN.broken(em.span, msg, "here"));
+            }
+        }
+        if let Some(doc) = arg(cm, "Documentation")
+            .and_then(|(em, _)| em.modification.as_ref()?.class_mod.as_ref())
+        {
+            if let Some((_, Some(figs))) = arg(doc, "figures") {
+                self.figures(figs);
             }
         }
         if let Some((em, v)) = arg(cm, "version") {
@@ -287,6 +329,7 @@ impl Checker<'_, '_> {
                 self.report(CLASS_ONLY.broken(em.span, msg, "here"));
             }
         }
+        self.dialog_selectors(cm);
         let Some((em, Some(v))) = arg(cm, "Dialog")
             .and_then(|(em, _)| em.modification.as_ref()?.class_mod.as_ref())
             .and_then(|c| arg(c, "connectorSizing"))
@@ -319,6 +362,128 @@ impl Checker<'_, '_> {
                 decl.name.name
             );
             self.report(CONNECTOR_SIZING.broken(decl.name.span, msg, "declared here"));
+        }
+    }
+
+    /// At most one selector in a component's `Dialog`, and a directory selector without filter.
+    fn dialog_selectors(&mut self, cm: &ast::ClassMod) {
+        let Some((_, dialog)) = arg(cm, "Dialog")
+            .and_then(|(em, _)| Some((em, em.modification.as_ref()?.class_mod.as_ref()?)))
+        else {
+            return;
+        };
+        let mut selectors = 0;
+        for name in ["showStartAttribute", "colorSelector", "connectorSizing"] {
+            if matches!(
+                arg(dialog, name),
+                Some((
+                    _,
+                    Some(ast::Expr {
+                        kind: K::Bool(true),
+                        ..
+                    })
+                ))
+            ) {
+                selectors += 1;
+            }
+        }
+        for name in ["loadSelector", "saveSelector", "directorySelector"] {
+            if let Some((em, _)) = arg(dialog, name) {
+                selectors += 1;
+                let inner = em.modification.as_ref().and_then(|m| m.class_mod.as_ref());
+                if name == "directorySelector" && inner.is_some_and(|c| arg(c, "filter").is_some())
+                {
+                    let msg = "a directorySelector with a filter";
+                    self.report(DIALOG.broken(em.span, msg, "here"));
+                }
+            }
+        }
+        if selectors > 1 {
+            let msg = format!("{selectors} selectors in one Dialog");
+            self.report(DIALOG.broken(dialog.span, msg, "here"));
+        }
+    }
+
+    fn short_replaceable_dialog(&mut self, cm: &ast::ClassMod) {
+        let Some(dialog) =
+            arg(cm, "Dialog").and_then(|(em, _)| em.modification.as_ref()?.class_mod.as_ref())
+        else {
+            return;
+        };
+        for a in &dialog.args {
+            if let ast::Argument::Modify(em) = a {
+                let name = em.name.to_dotted();
+                if !matches!(name.as_str(), "tab" | "group" | "enable" | "groupImage") {
+                    let msg = format!("`{name}` in the Dialog of a short replaceable class");
+                    self.report(DIALOG.broken(em.span, msg, "here"));
+                }
+            }
+        }
+    }
+
+    /// Unique figure and plot identifiers, and `%%` for a percent sign in their texts.
+    fn figures(&mut self, figs: &ast::Expr) {
+        let K::Array(items) = &figs.kind else {
+            return;
+        };
+        let named = |e: &'_ ast::Expr, n: &str| -> Option<(String, crate::diag::Span)> {
+            let K::Call(_, args) = &e.kind else {
+                return None;
+            };
+            args.named
+                .iter()
+                .find(|(k, _)| &*k.name == n)
+                .and_then(|(_, v)| match &v.kind {
+                    K::Str(s) => Some((s.clone(), v.span)),
+                    _ => None,
+                })
+        };
+        let mut seen: Vec<String> = Vec::new();
+        for f in items {
+            if let Some((id, span)) = named(f, "identifier") {
+                if seen.contains(&id) {
+                    let msg = format!("two figures are identified as \"{id}\"");
+                    self.report(FIGURES.broken(span, msg, "second"));
+                }
+                seen.push(id);
+            }
+            let mut texts = Vec::new();
+            each_expr(f, &mut |e| {
+                if let K::Call(_, args) = &e.kind {
+                    for (k, v) in &args.named {
+                        if matches!(&*k.name, "title" | "caption" | "legend" | "label") {
+                            if let K::Str(s) = &v.kind {
+                                texts.push((s.clone(), v.span));
+                            }
+                        }
+                    }
+                }
+            });
+            for (t, span) in texts {
+                if bare_percent(&t) {
+                    let msg = "a percent sign not written %% in a figure's text";
+                    self.report(FIGURES.broken(span, msg, "here"));
+                }
+            }
+            let K::Call(_, args) = &f.kind else {
+                continue;
+            };
+            let Some((_, plots)) = args.named.iter().find(|(k, _)| &*k.name == "plots") else {
+                continue;
+            };
+            let K::Array(plots) = &plots.kind else {
+                continue;
+            };
+            let mut ids: Vec<String> = Vec::new();
+            for p in plots {
+                if let Some((id, span)) = named(p, "identifier") {
+                    if ids.contains(&id) {
+                        let msg = format!("two plots of a figure are identified as \"{id}\"");
+                        self.report(FIGURES.broken(span, msg, "second"));
+                    }
+                    ids.push(id);
+                }
+            }
         }
     }
 

@@ -156,6 +156,24 @@ const NON_REPLACEABLE: Rule = Rule {
     text: "the class names after extends and constrainedby, and the type of a replaceable \
            component without constrainedby, are transitively non-replaceable",
 };
+const EXTEND_OPERATOR_RECORD: Rule = Rule {
+    section: "4.6",
+    code: "extends",
+    text: "an operator record is extended only by a short class definition (an operator record \
+           or a connector)",
+};
+const EXTENDS_ARRAY_OR_PREFIXED: Rule = Rule {
+    section: "4.5.2",
+    code: "extends",
+    text: "a class extending an array class or a class with input or output in its short \
+           definition declares no components or equations of its own",
+};
+const CAUSAL_STRUCTURED: Rule = Rule {
+    section: "4.4.2.2",
+    code: "prefix",
+    text: "when input or output is applied to a structured component, none of its elements has \
+           input, output or flow",
+};
 const COMPONENT_AND_CLASS: Rule = Rule {
     section: "4.2",
     code: "duplicate",
@@ -191,7 +209,7 @@ fn may_extend(derived: R, base: Kind) -> bool {
     }
 }
 
-impl Checker<'_, '_> {
+impl<'a> Checker<'_, 'a> {
     pub(super) fn class_rules(&mut self, def: &ast::ClassDef) {
         if RESERVED.contains(&&*def.name.name) {
             let msg = format!("a class cannot be named `{}`", def.name.name);
@@ -330,6 +348,7 @@ impl Checker<'_, '_> {
         }
         if matches!(r, R::Operator | R::OperatorFunction) {
             self.operator_outputs(def, comp);
+            self.operator_signatures(def);
         }
         self.names(comp);
         if r == R::Connector {
@@ -340,6 +359,7 @@ impl Checker<'_, '_> {
                 ast::Element::Extends(ext) => {
                     self.base_kind(def, &ext.base);
                     self.non_replaceable(&ext.base, "extends");
+                    self.extends_whole(def, comp, ext);
                     if let Some(cm) = &ext.modification {
                         self.modified_once(cm);
                     }
@@ -571,7 +591,7 @@ impl Checker<'_, '_> {
     }
 
     /// Whether class `c` is declared `replaceable` in the class that holds it.
-    fn declared_replaceable(&self, c: ClassId) -> bool {
+    pub(super) fn declared_replaceable(&self, c: ClassId) -> bool {
         let info = self.tree.info(c);
         let Some(parent) = info.parent else {
             return false;
@@ -582,6 +602,76 @@ impl Checker<'_, '_> {
         comp.elements.iter().any(
             |e| matches!(e, ast::Element::Class(d, p) if p.replaceable && d.name.name == info.name),
         )
+    }
+
+    /// What an extends clause's base allows: no long extension of an operator record (4.6),
+    /// nothing beside an array class or a class with a causality prefix (4.5.2).
+    fn extends_whole(&mut self, def: &ast::ClassDef, comp: &ast::Composition, ext: &ast::Extends) {
+        let Some(super::Found::Class(b)) = self.tree.lookup_name(self.class, &ext.base) else {
+            return;
+        };
+        let Some(base) = self.tree.info(b).def else {
+            return;
+        };
+        if base.restriction == R::OperatorRecord {
+            let msg = format!(
+                "{} `{}` extends the operator record `{}`",
+                def.restriction.keyword(),
+                def.name.name,
+                ext.base.to_dotted()
+            );
+            self.report(EXTEND_OPERATOR_RECORD.broken(ext.base.span, msg, "operator record"));
+        }
+        if let ast::ClassBody::Short {
+            causality,
+            subscripts,
+            ..
+        } = &base.body
+        {
+            let own = comp
+                .elements
+                .iter()
+                .any(|e| matches!(e, ast::Element::Component(..)))
+                || !comp.equations.is_empty();
+            if own && (causality.is_some() || !subscripts.is_empty()) {
+                let what = if subscripts.is_empty() {
+                    "a class with a causality prefix"
+                } else {
+                    "an array class"
+                };
+                let msg = format!(
+                    "`{}` extends {what}, `{}`, and declares components or equations",
+                    def.name.name,
+                    ext.base.to_dotted()
+                );
+                self.report(EXTENDS_ARRAY_OR_PREFIXED.broken(ext.base.span, msg, "base"));
+            }
+        }
+    }
+
+    /// The component clauses of class `c` and of the classes it extends.
+    fn clauses_with_inherited(&mut self, c: ClassId) -> Vec<&'a ast::ComponentClause> {
+        let mut classes = vec![c];
+        let mut k = 0;
+        while k < classes.len() && classes.len() < 64 {
+            for b in self.tree.bases(classes[k]) {
+                if !classes.contains(&b) {
+                    classes.push(b);
+                }
+            }
+            k += 1;
+        }
+        let mut out = Vec::new();
+        for c in classes {
+            if let Some(comp) = self.tree.info(c).composition() {
+                for e in &comp.elements {
+                    if let ast::Element::Component(clause, _) = e {
+                        out.push(clause);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The package an import takes its names from.
@@ -615,35 +705,16 @@ impl Checker<'_, '_> {
 
     /// A stream connector's one scalar flow variable (its own and inherited elements).
     fn stream_connector(&mut self, def: &ast::ClassDef) {
-        let mut classes = vec![self.class];
-        let mut k = 0;
-        while k < classes.len() && classes.len() < 64 {
-            for b in self.tree.bases(classes[k]) {
-                if !classes.contains(&b) {
-                    classes.push(b);
-                }
-            }
-            k += 1;
-        }
         let (mut streams, mut flows) = (0, Vec::new());
-        for c in classes {
-            let Some(comp) = self.tree.info(c).composition() else {
-                continue;
-            };
-            for e in &comp.elements {
-                let ast::Element::Component(clause, _) = e else {
-                    continue;
-                };
-                for decl in &clause.components {
-                    match clause.prefix.connection {
-                        Some(ast::Connection::Stream) => streams += 1,
-                        Some(ast::Connection::Flow) => {
-                            let array =
-                                !decl.subscripts.is_empty() || !clause.subscripts.is_empty();
-                            flows.push((decl.name.span, array));
-                        }
-                        None => {}
+        for clause in self.clauses_with_inherited(self.class) {
+            for decl in &clause.components {
+                match clause.prefix.connection {
+                    Some(ast::Connection::Stream) => streams += 1,
+                    Some(ast::Connection::Flow) => {
+                        let array = !decl.subscripts.is_empty() || !clause.subscripts.is_empty();
+                        flows.push((decl.name.span, array));
                     }
+                    None => {}
                 }
             }
         }
@@ -743,6 +814,23 @@ impl Checker<'_, '_> {
                 clause.type_name.to_dotted()
             );
             self.report(PREFIX_ON_CLASS.broken(at, msg, "declared here"));
+        }
+        if p.causality.is_some() && matches!(k, R::Connector | R::Record | R::OperatorRecord) {
+            if let Some(super::Found::Class(c)) =
+                self.tree.lookup_name(self.class, &clause.type_name)
+            {
+                let inner = self.clauses_with_inherited(c);
+                if let Some(e) = inner
+                    .iter()
+                    .find(|e| e.prefix.causality.is_some() || e.prefix.connection.is_some())
+                {
+                    let msg = format!(
+                        "`{name}` is input or output, and its element `{}` has a prefix too",
+                        e.components.first().map_or("", |d| &d.name.name)
+                    );
+                    self.report(CAUSAL_STRUCTURED.broken(at, msg, "declared here"));
+                }
+            }
         }
         if matches!(k, R::Connector | R::ExpandableConnector)
             && matches!(

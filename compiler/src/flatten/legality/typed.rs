@@ -87,3 +87,14 @@ pub(in crate::flatten) const PROTECTED_ACCESS: Rule = Rule {
     code: "protected",
     text: "protected elements cannot be accessed via dot notation",
 };
+pub(in crate::flatten) const REINIT_ONCE: Rule = Rule {
+    section: "8.3.6",
+    code: "reinit",
+    text: "reinit is applied to a variable in one when-equation only (in several of its \
+           branches if need be), and once per branch",
+};
+pub(in crate::flatten) const REAL_EQUALITY: Rule = Rule {
+    section: "3.5",
+    code: "type",
+    text: "== and <> do not compare Real operands outside functions",
+};

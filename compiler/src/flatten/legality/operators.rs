@@ -1,0 +1,196 @@
+//! The functions of an operator record's operators (§14.3–14.6): how many inputs and outputs
+//! each kind of operator takes, which of them are of the record class, which have defaults.
+
+use super::{Checker, ClassId, Found, Rule};
+use crate::syntax::ast::{self, Restriction as R};
+
+const CONSTRUCTOR: Rule = Rule {
+    section: "14.3",
+    code: "operator",
+    text: "each function of 'constructor' has one output, of the operator record class; '0' \
+           holds one function, with no inputs and one output of the record class",
+};
+const STRING: Rule = Rule {
+    section: "14.4",
+    code: "operator",
+    text: "each function of 'String' has one output of type String and a first input of the \
+           operator record class",
+};
+const BINARY: Rule = Rule {
+    section: "14.5",
+    code: "operator",
+    text: "a binary operator function has at least two inputs, one of them of the operator \
+           record class; the first two have no defaults, the others have",
+};
+const UNARY: Rule = Rule {
+    section: "14.6",
+    code: "operator",
+    text: "a unary operator function's first input is of the operator record class, without a \
+           default; the other inputs have defaults",
+};
+const ALLOWED: Rule = Rule {
+    section: "14.6",
+    code: "operator",
+    text: "an operator holds only the functions allowed for it: binary ones for + * / ^ == <> \
+           < <= > >= and or, unary ones for not, both for -",
+};
+
+/// One input or output of an operator function: its type's class and whether it has a default.
+struct Param {
+    class: Option<ClassId>,
+    type_name: String,
+    default: bool,
+}
+
+/// The inputs and outputs of function `f`, its own declarations in order (an inherited
+/// signature is not read: `None`).
+fn signature(
+    me: &mut Checker<'_, '_>,
+    f: ClassId,
+    def: &ast::ClassDef,
+) -> Option<(Vec<Param>, Vec<Param>)> {
+    let ast::ClassBody::Long { composition, .. } = &def.body else {
+        return None;
+    };
+    let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+    for e in &composition.elements {
+        match e {
+            ast::Element::Extends(_) => return None,
+            ast::Element::Component(clause, _) => {
+                let class = match me.tree.lookup_name(f, &clause.type_name) {
+                    Some(Found::Class(c)) => Some(c),
+                    _ => None,
+                };
+                for decl in &clause.components {
+                    let p = Param {
+                        class,
+                        type_name: clause.type_name.to_dotted(),
+                        default: decl
+                            .modification
+                            .as_ref()
+                            .is_some_and(|m| m.binding.is_some()),
+                    };
+                    match clause.prefix.causality {
+                        Some(ast::Causality::Input) => inputs.push(p),
+                        Some(ast::Causality::Output) => outputs.push(p),
+                        None => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Some((inputs, outputs))
+}
+
+impl Checker<'_, '_> {
+    /// The functions of an operator (or the operator function itself) checked against the
+    /// operator's kind. Runs on the operator class; its parent is the operator record.
+    pub(super) fn operator_signatures(&mut self, def: &ast::ClassDef) {
+        let Some(record) = self.tree.info(self.class).parent else {
+            return;
+        };
+        if self.tree.info(record).restriction() != Some(R::OperatorRecord) {
+            return;
+        }
+        let op = def.name.name.trim_matches('\'').to_string();
+        let functions: Vec<(ClassId, &ast::ClassDef)> = if def.restriction == R::OperatorFunction {
+            vec![(self.class, def)]
+        } else {
+            let ast::ClassBody::Long { composition, .. } = &def.body else {
+                return;
+            };
+            composition
+                .elements
+                .iter()
+                .filter_map(|e| match e {
+                    ast::Element::Class(c, _) if c.restriction == R::Function => {
+                        let id = *self.tree.info(self.class).children.get(&c.name.name)?;
+                        Some((id, &**c))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        if op == "0" && functions.len() != 1 {
+            let msg = format!("operator '0' holds {} functions, not one", functions.len());
+            self.report(CONSTRUCTOR.broken(def.name.span, msg, "here"));
+        }
+        for (id, f) in functions {
+            let Some((inputs, outputs)) = signature(self, id, f) else {
+                continue;
+            };
+            let of_record = |p: &Param| p.class == Some(record);
+            let name = &f.name;
+            let problem = match op.as_str() {
+                "constructor" | "0" => {
+                    if outputs.len() != 1 || !of_record(&outputs[0]) {
+                        Some((CONSTRUCTOR, "its output is not one of the operator record"))
+                    } else if op == "0" && !inputs.is_empty() {
+                        Some((CONSTRUCTOR, "'0' takes no inputs"))
+                    } else {
+                        None
+                    }
+                }
+                "String" => {
+                    let string_out = outputs.len() == 1 && outputs[0].type_name == "String";
+                    if !string_out || !inputs.first().is_some_and(of_record) {
+                        Some((
+                            STRING,
+                            "its output is not one String or its first input not the record",
+                        ))
+                    } else {
+                        None
+                    }
+                }
+                "+" | "*" | "/" | "^" | "==" | "<>" | "<" | "<=" | ">" | ">=" | "and" | "or" => {
+                    binary_problem(&inputs, &of_record)
+                }
+                "not" => unary_problem(&inputs, &of_record),
+                "-" => {
+                    // Unary or binary: the one its inputs without defaults say.
+                    if inputs.iter().filter(|p| !p.default).count() >= 2 {
+                        binary_problem(&inputs, &of_record)
+                    } else {
+                        unary_problem(&inputs, &of_record)
+                    }
+                }
+                _ => Some((ALLOWED, "no such operator")),
+            };
+            if let Some((rule, why)) = problem {
+                let msg = format!("the function `{}` of operator '{op}': {why}", name.name);
+                self.report(rule.broken(name.span, msg, "here"));
+            }
+        }
+    }
+}
+
+fn binary_problem(
+    inputs: &[Param],
+    of_record: &dyn Fn(&Param) -> bool,
+) -> Option<(Rule, &'static str)> {
+    if inputs.len() < 2 || !inputs.iter().any(of_record) {
+        Some((BINARY, "it needs two inputs, one of the record class"))
+    } else if inputs[..2].iter().any(|p| p.default) {
+        Some((BINARY, "one of its first two inputs has a default"))
+    } else if inputs[2..].iter().any(|p| !p.default) {
+        Some((BINARY, "an input after the first two has no default"))
+    } else {
+        None
+    }
+}
+
+fn unary_problem(
+    inputs: &[Param],
+    of_record: &dyn Fn(&Param) -> bool,
+) -> Option<(Rule, &'static str)> {
+    match inputs.first() {
+        Some(p) if !of_record(p) => Some((UNARY, "its first input is not of the record class")),
+        Some(p) if p.default => Some((UNARY, "its first input has a default")),
+        Some(_) if inputs[1..].iter().any(|p| !p.default) => {
+            Some((UNARY, "an input after the first has no default"))
+        }
+        Some(_) => None,
+        None => Some((UNARY, "it has no input")),
+    }
+}
