@@ -174,6 +174,16 @@ const CAUSAL_STRUCTURED: Rule = Rule {
     text: "when input or output is applied to a structured component, none of its elements has \
            input, output or flow",
 };
+const PROTECTED_CLASS: Rule = Rule {
+    section: "4.1",
+    code: "protected",
+    text: "protected elements cannot be accessed via dot notation",
+};
+const QUOTED_CONTROL: Rule = Rule {
+    section: "2.3.1",
+    code: "syntax",
+    text: "control characters in a quoted identifier are written as escape sequences",
+};
 const COMPONENT_AND_CLASS: Rule = Rule {
     section: "4.2",
     code: "duplicate",
@@ -215,6 +225,7 @@ impl<'a> Checker<'_, 'a> {
             let msg = format!("a class cannot be named `{}`", def.name.name);
             self.report(RESERVED_NAME.broken(def.name.span, msg, "reserved name"));
         }
+        self.quoted_name(&def.name);
         self.placement(def);
         match &def.body {
             ast::ClassBody::Enumeration { literals, .. } => {
@@ -273,7 +284,55 @@ impl<'a> Checker<'_, 'a> {
         }
     }
 
+    /// A control character inside a quoted identifier (`'a<TAB>b'`).
+    fn quoted_name(&mut self, id: &ast::Ident) {
+        if id.name.starts_with('\'') && id.name.chars().any(|c| c.is_control()) {
+            let msg = format!(
+                "the quoted identifier {:?} holds a control character",
+                id.name
+            );
+            self.report(QUOTED_CONTROL.broken(id.span, msg, "here"));
+        }
+    }
+
+    /// No part of `name` after the first is a class protected in the class before it, unless
+    /// this class is inside that one.
+    fn not_protected_path(&mut self, name: &ast::Name) {
+        for k in 2..=name.parts.len() {
+            let head = ast::Name {
+                global: name.global,
+                parts: name.parts[..k].to_vec(),
+                span: name.span,
+            };
+            let Some(super::Found::Class(c)) = self.tree.lookup_name(self.class, &head) else {
+                return;
+            };
+            let Some(holder) = self.tree.info(c).parent else {
+                return;
+            };
+            let mut inside = Some(self.class);
+            while let Some(x) = inside {
+                if x == holder {
+                    return;
+                }
+                inside = self.tree.info(x).parent;
+            }
+            let protected = self.tree.info(holder).composition().is_some_and(|comp| {
+                comp.elements.iter().any(|e| {
+                    matches!(e, ast::Element::Class(d, p)
+                        if p.protected && d.name.name == self.tree.info(c).name)
+                })
+            });
+            if protected {
+                let msg = format!("`{}` is a protected class", head.to_dotted());
+                self.report(PROTECTED_CLASS.broken(name.span, msg, "protected"));
+                return;
+            }
+        }
+    }
+
     fn base_kind(&mut self, def: &ast::ClassDef, base: &ast::Name) {
+        self.not_protected_path(base);
         let Some(kind) = self.restriction_of(base) else {
             return;
         };
@@ -458,6 +517,7 @@ impl<'a> Checker<'_, 'a> {
                     let msg = format!("a component cannot be named `{}`", decl.name.name);
                     self.report(RESERVED_NAME.broken(decl.name.span, msg, "reserved name"));
                 }
+                self.quoted_name(&decl.name);
                 if !prefix.redeclare {
                     if let Some(c) = classes.iter().find(|c| c.name == decl.name.name) {
                         let msg = format!("`{}` names both a component and a class", c.name);
@@ -777,6 +837,7 @@ impl<'a> Checker<'_, 'a> {
         at: crate::diag::Span,
         name: &str,
     ) {
+        self.not_protected_path(&clause.type_name);
         let Some(kind) = self.restriction_of(&clause.type_name) else {
             return;
         };

@@ -33,6 +33,12 @@ const WHEN_EQUATION_FORM: Rule = Rule {
     text: "the equations within a when-equation are v = expr, (out1, ...) = f(...), assert, \
            terminate, reinit, and for- and if-equations of these; no connect",
 };
+const TUPLE_TARGETS: Rule = Rule {
+    section: "12.4.3",
+    code: "equation",
+    text: "the parenthesised left-hand side of a call with several outputs lists component \
+           references (or leaves places empty)",
+};
 const REINIT_PLACE: Rule = Rule {
     section: "8.3.6",
     code: "reinit",
@@ -209,6 +215,20 @@ impl Checker<'_, '_> {
             ast::EquationKind::Call(name, _) if !when && is_named(name, "reinit") => {
                 let msg = "`reinit` outside a when-equation";
                 self.report(REINIT_PLACE.broken(eq.span, msg, "reinit"));
+            }
+            ast::EquationKind::Equality(
+                ast::Expr {
+                    kind: ExprKind::Tuple(items),
+                    ..
+                },
+                _,
+            ) => {
+                for x in items.iter().flatten() {
+                    if !matches!(x.kind, ExprKind::Ref(_)) {
+                        let msg = "a call's outputs assigned to an expression";
+                        self.report(TUPLE_TARGETS.broken(x.span, msg, "not a component"));
+                    }
+                }
             }
             ast::EquationKind::Connect(..) if when => {
                 let msg = "`connect` inside a when-equation";
