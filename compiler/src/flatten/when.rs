@@ -91,31 +91,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         reinit_vars.sort();
         reinit_vars.dedup();
-        for v in reinit_vars {
-            if let Some(prev) = self.reinit_defined.insert(v, span) {
-                let msg = format!(
-                    "`{}` is reinitialised by two when-equations",
-                    self.flat.vars[v].name
-                );
-                let d = typed::REINIT_ONCE
-                    .broken(span, msg, "second")
-                    .also(prev, "first");
-                return Err(Box::new(d));
+        let names = |v: FlatVar| self.flat.vars[v].name.clone();
+        let twice = once_per_when(&mut self.reinit_defined, &reinit_vars, span, &names)
+            .map(|(name, prev)| (typed::REINIT_ONCE, "reinitialised", name, prev))
+            .or_else(|| {
+                once_per_when(&mut self.when_defined, first, span, &names)
+                    .map(|(name, prev)| (typed::WHEN_TWICE, "defined", name, prev))
+            });
+        match twice {
+            Some((rule, what, name, prev)) => {
+                let msg = format!("`{name}` is {what} by two when-equations");
+                Err(Box::new(
+                    rule.broken(span, msg, "second").also(prev, "first"),
+                ))
             }
+            None => Ok(()),
         }
-        for &v in first {
-            if let Some(prev) = self.when_defined.insert(v, span) {
-                let msg = format!(
-                    "`{}` is defined by two when-equations",
-                    self.flat.vars[v].name
-                );
-                let d = typed::WHEN_TWICE
-                    .broken(span, msg, "second")
-                    .also(prev, "first");
-                return Err(Box::new(d));
-            }
-        }
-        Ok(())
     }
 
     /// The start and interval of `sample(start, interval)`: constants, the interval positive.
@@ -465,4 +456,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         Ok(())
     }
+}
+
+/// Records that the when-equation at `span` acts on `vars`; the first of them another
+/// when-equation acted on already, with that one's span.
+fn once_per_when(
+    seen: &mut FxHashMap<FlatVar, Span>,
+    vars: &[FlatVar],
+    span: Span,
+    name: &dyn Fn(FlatVar) -> String,
+) -> Option<(String, Span)> {
+    for &v in vars {
+        if let Some(prev) = seen.insert(v, span) {
+            return Some((name(v), prev));
+        }
+    }
+    None
 }

@@ -162,6 +162,20 @@ fn is_date_time(s: &str) -> bool {
     is_date(d) && p.len() == 3 && p.iter().all(|x| digits(x, 2))
 }
 
+/// An identifier already in `seen` (two `what` identified alike), else noted there.
+fn repeated(
+    seen: &mut Vec<String>,
+    (id, span): (String, crate::diag::Span),
+    what: &str,
+) -> Option<crate::diag::Diagnostic> {
+    if seen.contains(&id) {
+        let msg = format!("two {what} are identified as \"{id}\"");
+        return Some(FIGURES.broken(span, msg, "second"));
+    }
+    seen.push(id);
+    None
+}
+
 /// A `%` that starts neither `%%` nor a macro (`%name`, `%{name}`, `%(variable:v)`).
 fn bare_percent(s: &str) -> bool {
     let b = s.as_bytes();
@@ -440,12 +454,9 @@ impl Checker<'_, '_> {
         };
         let mut seen: Vec<String> = Vec::new();
         for f in items {
-            if let Some((id, span)) = named(f, "identifier") {
-                if seen.contains(&id) {
-                    let msg = format!("two figures are identified as \"{id}\"");
-                    self.report(FIGURES.broken(span, msg, "second"));
-                }
-                seen.push(id);
+            if let Some(d) = named(f, "identifier").and_then(|x| repeated(&mut seen, x, "figures"))
+            {
+                self.report(d);
             }
             let mut texts = Vec::new();
             each_expr(f, &mut |e| {
@@ -476,12 +487,10 @@ impl Checker<'_, '_> {
             };
             let mut ids: Vec<String> = Vec::new();
             for p in plots {
-                if let Some((id, span)) = named(p, "identifier") {
-                    if ids.contains(&id) {
-                        let msg = format!("two plots of a figure are identified as \"{id}\"");
-                        self.report(FIGURES.broken(span, msg, "second"));
-                    }
-                    ids.push(id);
+                if let Some(d) =
+                    named(p, "identifier").and_then(|x| repeated(&mut ids, x, "plots of a figure"))
+                {
+                    self.report(d);
                 }
             }
         }

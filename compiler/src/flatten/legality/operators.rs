@@ -4,6 +4,11 @@
 use super::{Checker, ClassId, Found, Rule};
 use crate::syntax::ast::{self, Restriction as R};
 
+const ONE_OUTPUT: Rule = Rule {
+    section: "14.1",
+    code: "operator",
+    text: "every function of an operator class shall return exactly one output",
+};
 const CONSTRUCTOR: Rule = Rule {
     section: "14.3",
     code: "operator",
@@ -42,8 +47,8 @@ struct Param {
     default: bool,
 }
 
-/// The inputs and outputs of function `f`, its own declarations in order (an inherited
-/// signature is not read: `None`).
+/// The inputs and outputs of function `f`, its own declarations in order (`None` when it
+/// inherits some: an inherited signature is not read).
 fn signature(
     me: &mut Checker<'_, '_>,
     f: ClassId,
@@ -87,12 +92,11 @@ impl Checker<'_, '_> {
     /// The functions of an operator (or the operator function itself) checked against the
     /// operator's kind. Runs on the operator class; its parent is the operator record.
     pub(super) fn operator_signatures(&mut self, def: &ast::ClassDef) {
-        let Some(record) = self.tree.info(self.class).parent else {
-            return;
-        };
-        if self.tree.info(record).restriction() != Some(R::OperatorRecord) {
-            return;
-        }
+        let record = self
+            .tree
+            .info(self.class)
+            .parent
+            .filter(|&p| self.tree.info(p).restriction() == Some(R::OperatorRecord));
         let op = def.name.name.trim_matches('\'').to_string();
         let functions: Vec<(ClassId, &ast::ClassDef)> = if def.restriction == R::OperatorFunction {
             vec![(self.class, def)]
@@ -104,7 +108,9 @@ impl Checker<'_, '_> {
                 .elements
                 .iter()
                 .filter_map(|e| match e {
-                    ast::Element::Class(c, _) if c.restriction == R::Function => {
+                    ast::Element::Class(c, _)
+                        if matches!(c.restriction, R::Function | R::OperatorFunction) =>
+                    {
                         let id = *self.tree.info(self.class).children.get(&c.name.name)?;
                         Some((id, &**c))
                     }
@@ -120,12 +126,29 @@ impl Checker<'_, '_> {
             let Some((inputs, outputs)) = signature(self, id, f) else {
                 continue;
             };
-            let of_record = |p: &Param| p.class == Some(record);
             let name = &f.name;
+            if outputs.len() != 1 {
+                let msg = format!(
+                    "operator function `{}` has {} outputs",
+                    name.name,
+                    outputs.len()
+                );
+                self.report(ONE_OUTPUT.broken(name.span, msg, "here"));
+                continue;
+            }
+            // The other rules need the operator record (an operator elsewhere is refused by
+            // its placement).
+            let Some(record) = record else {
+                continue;
+            };
+            let of_record = |p: &Param| p.class == Some(record);
             let problem = match op.as_str() {
                 "constructor" | "0" => {
-                    if outputs.len() != 1 || !of_record(&outputs[0]) {
-                        Some((CONSTRUCTOR, "its output is not one of the operator record"))
+                    if !of_record(&outputs[0]) {
+                        Some((
+                            CONSTRUCTOR,
+                            "its output is not of the operator record class",
+                        ))
                     } else if op == "0" && !inputs.is_empty() {
                         Some((CONSTRUCTOR, "'0' takes no inputs"))
                     } else {

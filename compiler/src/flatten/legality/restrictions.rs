@@ -60,11 +60,6 @@ const OPERATOR_ENCAPSULATED: Rule = Rule {
     code: "operator",
     text: "an operator or operator function must be encapsulated",
 };
-const OPERATOR_ONE_OUTPUT: Rule = Rule {
-    section: "14.1",
-    code: "operator",
-    text: "every function of an operator class shall return exactly one output",
-};
 const BASE_KIND: Rule = Rule {
     section: "7.1.3",
     code: "extends",
@@ -284,6 +279,24 @@ impl<'a> Checker<'_, 'a> {
         }
     }
 
+    /// The classes the leading parts of `name` denote (`A`, `A.B`, `A.B.C`), up to the first
+    /// that is not a class.
+    fn class_prefixes(&mut self, name: &ast::Name) -> Vec<(ast::Name, ClassId)> {
+        let mut out = Vec::new();
+        for k in 1..=name.parts.len() {
+            let head = ast::Name {
+                global: name.global,
+                parts: name.parts[..k].to_vec(),
+                span: name.span,
+            };
+            let Some(super::Found::Class(c)) = self.tree.lookup_name(self.class, &head) else {
+                break;
+            };
+            out.push((head, c));
+        }
+        out
+    }
+
     /// A control character inside a quoted identifier (`'a<TAB>b'`).
     fn quoted_name(&mut self, id: &ast::Ident) {
         if id.name.starts_with('\'') && id.name.chars().any(|c| c.is_control()) {
@@ -298,15 +311,7 @@ impl<'a> Checker<'_, 'a> {
     /// No part of `name` after the first is a class protected in the class before it, unless
     /// this class is inside that one.
     fn not_protected_path(&mut self, name: &ast::Name) {
-        for k in 2..=name.parts.len() {
-            let head = ast::Name {
-                global: name.global,
-                parts: name.parts[..k].to_vec(),
-                span: name.span,
-            };
-            let Some(super::Found::Class(c)) = self.tree.lookup_name(self.class, &head) else {
-                return;
-            };
+        for (head, c) in self.class_prefixes(name).into_iter().skip(1) {
             let Some(holder) = self.tree.info(c).parent else {
                 return;
             };
@@ -406,7 +411,6 @@ impl<'a> Checker<'_, 'a> {
             }
         }
         if matches!(r, R::Operator | R::OperatorFunction) {
-            self.operator_outputs(def, comp);
             self.operator_signatures(def);
         }
         self.names(comp);
@@ -433,50 +437,6 @@ impl<'a> Checker<'_, 'a> {
                     }
                 }
                 ast::Element::Class(..) | ast::Element::Import(_) => {}
-            }
-        }
-    }
-
-    /// Each function of an operator (or the operator function itself) has one output.
-    fn operator_outputs(&mut self, def: &ast::ClassDef, comp: &ast::Composition) {
-        let outputs = |c: &ast::Composition| {
-            c.elements
-                .iter()
-                .filter_map(|e| match e {
-                    ast::Element::Component(cl, _)
-                        if cl.prefix.causality == Some(ast::Causality::Output) =>
-                    {
-                        Some(cl.components.len())
-                    }
-                    _ => None,
-                })
-                .sum::<usize>()
-        };
-        let check = |name: &ast::Ident, c: &ast::Composition, me: &mut Self| {
-            // Outputs may be inherited; those are not counted here.
-            if c.elements
-                .iter()
-                .any(|e| matches!(e, ast::Element::Extends(_)))
-            {
-                return;
-            }
-            let n = outputs(c);
-            if n != 1 {
-                let msg = format!("operator function `{}` has {n} outputs", name.name);
-                me.report(OPERATOR_ONE_OUTPUT.broken(name.span, msg, "here"));
-            }
-        };
-        if def.restriction == R::OperatorFunction {
-            check(&def.name, comp, self);
-            return;
-        }
-        for e in &comp.elements {
-            if let ast::Element::Class(c, _) = e {
-                if let ast::ClassBody::Long { composition, .. } = &c.body {
-                    if matches!(c.restriction, R::Function | R::OperatorFunction) {
-                        check(&c.name, composition, self);
-                    }
-                }
             }
         }
     }
@@ -630,15 +590,7 @@ impl<'a> Checker<'_, 'a> {
 
     /// No part of `name` is a replaceable class (specification 7.1.4).
     fn non_replaceable(&mut self, name: &ast::Name, what: &str) {
-        for k in 1..=name.parts.len() {
-            let head = ast::Name {
-                global: name.global,
-                parts: name.parts[..k].to_vec(),
-                span: name.span,
-            };
-            let Some(super::Found::Class(c)) = self.tree.lookup_name(self.class, &head) else {
-                return;
-            };
+        for (head, c) in self.class_prefixes(name) {
             if self.declared_replaceable(c) {
                 let msg = format!(
                     "`{}` is replaceable, and names the class of {what}",
