@@ -90,10 +90,15 @@ fn check(path: &std::path::Path) -> Vec<String> {
         return (out + &err).lines().map(|l| l.to_string()).collect();
     };
     let opts = options(&text);
+    // A library file's path is written from the repository's root, as the model's is.
+    let root = format!("{}/", common::repo_root().display());
     with_stack_for(&text.clone(), move || {
         check_source(&name, &text, &opts).short_diagnostics()
     })
     .expect("compile thread")
+    .into_iter()
+    .map(|l| l.replace(&root, ""))
+    .collect()
 }
 
 #[test]

@@ -18,7 +18,8 @@
 // expect: amb2.port.H_flow 3.6
 // expect: amb3.port.h 30
 model SemiLinearZeroFlow
-  connector Port
+  connector Port "balanced (9.3.1): two potentials, two flows"
+    Real p;
     Real h;
     flow Real m_flow;
     flow Real H_flow;
@@ -29,6 +30,7 @@ model SemiLinearZeroFlow
     Port port;
     Real h = hAmb;
   equation
+    port.p = 0;
     port.H_flow = semiLinear(port.m_flow, port.h, h);
   end Ambient;
 
@@ -40,6 +42,7 @@ model SemiLinearZeroFlow
   equation
     a.m_flow + b.m_flow = 0;
     a.m_flow = V;
+    b.p = a.p + 1;
     a.H_flow + b.H_flow = 0;
     a.H_flow = semiLinear(a.m_flow, a.h, h);
     b.H_flow = semiLinear(b.m_flow, b.h, h);

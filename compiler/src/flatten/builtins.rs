@@ -273,6 +273,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.meta.push(VarMeta {
             is_flow: false,
             is_stream: false,
+            is_causal: None,
         });
         self.flat.initial_flag = Some(id);
         self.flat.arena.var(id)
@@ -417,7 +418,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// The function class a call names, if it names one.
-    pub(super) fn called_function(&mut self, r: &ast::ComponentRef, env: Env) -> Option<ClassId> {
+    pub(super) fn called_function(
+        &mut self,
+        r: &'a ast::ComponentRef,
+        env: Env,
+    ) -> Option<ClassId> {
+        if let Some(f) = self.function_via_component(r, env) {
+            return Some(f);
+        }
         let n = ref_as_name(r)?;
         let found = if n.global {
             self.tree.lookup_top_name(&n)
@@ -847,6 +855,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.meta.push(VarMeta {
             is_flow: false,
             is_stream: false,
+            is_causal: None,
         });
         self.flat.homotopy = Some(id);
         self.flat.arena.var(id)
@@ -875,6 +884,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.meta.push(VarMeta {
             is_flow: false,
             is_stream: false,
+            is_causal: None,
         });
         let ar = &mut self.flat.arena;
         let (v, p, one) = (ar.var(id), ar.pre(id), ar.constant(1.0));

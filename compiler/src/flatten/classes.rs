@@ -315,6 +315,74 @@ impl<'a> ClassTree<'a> {
         }
     }
 
+    /// Parses and adds a file of a package's directory (`stem`: the name its place gives
+    /// it), checking the layout rules of 13.4: it defines one class, named `stem`, and
+    /// begins with `within` and the package's full name; the package is no short class.
+    fn parse_and_add_entity(
+        &mut self,
+        name: String,
+        text: &str,
+        parent: ClassId,
+        stem: &str,
+    ) -> Vec<ClassId> {
+        let file = self.sources.add(name, text);
+        let sd = match syntax::parse(text, file) {
+            Ok(sd) => sd,
+            Err(d) => {
+                self.load_errors.push(*d);
+                return Vec::new();
+            }
+        };
+        let package = self.info(parent).full_name.clone();
+        let help = |section: &str, rule: &str| format!("Modelica 3.6 §{section}: {rule}");
+        let mut errors = Vec::new();
+        if let Some(second) = sd.classes.get(1) {
+            errors.push(
+                Diagnostic::error(
+                    "library",
+                    format!("the file of `{package}.{stem}` defines more than one class"),
+                )
+                .at(second.name.span, "a second class")
+                .help(help(
+                    "13.4.2",
+                    "a file of a package holds one class, named as the file",
+                )),
+            );
+        }
+        let at = sd.classes.first().map(|c| c.name.span).unwrap_or_default();
+        let within = match &sd.within {
+            None => Some(("has no within-clause", at)),
+            Some(None) => Some(("says `within;` (the top level)", at)),
+            Some(Some(n)) if n.to_dotted() != package => Some(("names another package", n.span)),
+            Some(Some(_)) => None,
+        };
+        if let Some((what, at)) = within {
+            errors.push(
+                Diagnostic::error(
+                    "library",
+                    format!("the file of `{package}.{stem}` {what}; it belongs to `{package}`"),
+                )
+                .at(at, format!("expected `within {package};`"))
+                .help(help("13.4.3", "a non-top-level entity begins with a within-clause naming the enclosing package")),
+            );
+        }
+        if let Some(ast::ClassBody::Short { .. }) = self.info(parent).def.map(|d| &d.body) {
+            errors.push(
+                Diagnostic::error(
+                    "library",
+                    format!("`{package}`, the package of `{stem}`, is a short class definition"),
+                )
+                .at(at, "stored in it")
+                .help(help(
+                    "13.4.3",
+                    "the class a within-clause names is no short class definition",
+                )),
+            );
+        }
+        self.load_errors.extend(errors);
+        self.add_stored_definition(sd, Some(parent))
+    }
+
     fn load_disk(&mut self, path: &Path, parent: Option<ClassId>) {
         if path.is_dir() {
             let pkg = path.join("package.mo");
@@ -328,7 +396,13 @@ impl<'a> ClassTree<'a> {
                     return;
                 }
             };
-            let ids = self.parse_and_add(pkg.display().to_string(), &text, parent);
+            let ids = match (parent, path.file_name()) {
+                (Some(p), Some(dir)) => {
+                    let stem = dir.to_string_lossy().to_string();
+                    self.parse_and_add_entity(pkg.display().to_string(), &text, p, &stem)
+                }
+                _ => self.parse_and_add(pkg.display().to_string(), &text, parent),
+            };
             let Some(&pkg_id) = ids.first() else {
                 return;
             };
@@ -357,8 +431,35 @@ impl<'a> ClassTree<'a> {
                     let Some(stem) = e.file_stem().map(|s| s.to_string_lossy().to_string()) else {
                         continue;
                     };
-                    // Already defined inside package.mo: the file is ignored, as tools do.
-                    if self.info(pkg_id).children.contains_key(stem.as_str()) {
+                    // One name, one entity (13.4.1): not both in package.mo and a file, nor
+                    // both a file B.mo and a directory B.
+                    let key = (pkg_id, Box::<str>::from(stem.as_str()));
+                    let twice = if let Some(&k) = self.info(pkg_id).children.get(stem.as_str()) {
+                        Some((
+                            "package.mo".to_string(),
+                            self.info(k).span(),
+                            "defined here",
+                        ))
+                    } else if let Some(first) = self.unloaded.get(&key) {
+                        let name = first.file_name().unwrap_or_default().to_string_lossy();
+                        Some((
+                            name.to_string(),
+                            self.info(pkg_id).span(),
+                            "in this package",
+                        ))
+                    } else {
+                        None
+                    };
+                    if let Some((other, at, label)) = twice {
+                        let msg = format!(
+                            "`{}.{stem}` is defined twice: by `{}` and by `{other}`",
+                            self.info(pkg_id).full_name,
+                            e.file_name().unwrap_or_default().to_string_lossy()
+                        );
+                        let d = Diagnostic::error("library", msg)
+                            .at(at, label)
+                            .help("Modelica 3.6 §13.4.1: each class of a package is stored once");
+                        self.load_errors.push(d);
                         continue;
                     }
                     self.unloaded.insert((pkg_id, stem.into()), e);
@@ -367,7 +468,16 @@ impl<'a> ClassTree<'a> {
         } else {
             match std::fs::read_to_string(path) {
                 Ok(text) => {
-                    self.parse_and_add(path.display().to_string(), &text, parent);
+                    let name = path.display().to_string();
+                    let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
+                    match (parent, stem) {
+                        (Some(p), Some(stem)) => {
+                            self.parse_and_add_entity(name, &text, p, &stem);
+                        }
+                        _ => {
+                            self.parse_and_add(name, &text, parent);
+                        }
+                    }
                 }
                 Err(e) => self.load_errors.push(Diagnostic::error(
                     "library",
@@ -411,6 +521,12 @@ impl<'a> ClassTree<'a> {
         let path = self.unloaded.remove(&(c, name.into()))?;
         self.load_disk(&path, Some(c));
         self.info(c).children.get(name).copied()
+    }
+
+    /// Whether `c`'s member class `name` is stored in a file of its own not read yet (such a
+    /// class is public and not replaceable: those are prefixes in its holder's text).
+    pub fn is_unread_file(&self, c: ClassId, name: &str) -> bool {
+        self.unloaded.contains_key(&(c, name.into()))
     }
 
     /// The names of the member classes of `c`, loaded or not.
@@ -517,6 +633,10 @@ impl<'a> ClassTree<'a> {
         };
         self.resolving_bases.push(c);
         let mut out = Vec::new();
+        // `redeclare model extends M … end M;` extends the `M` it replaces (7.3.1).
+        if let Some(b) = self.class_extends_base(c) {
+            out.push(b);
+        }
         for e in &comp.elements {
             if let ast::Element::Extends(ext) = e {
                 if let Some(Found::Class(b)) = self.lookup_name_depth(c, &ext.base, 1) {
@@ -529,6 +649,29 @@ impl<'a> ClassTree<'a> {
         self.resolving_bases.pop();
         self.bases_cache.insert(c, out.clone());
         out
+    }
+
+    /// The class a class extension (`redeclare model extends M … end M;`, specification
+    /// 7.3.1) extends: the element `M` its enclosing class inherits. `None` when `c` is no
+    /// class extension or nothing of that name is inherited.
+    pub fn class_extends_base(&mut self, c: ClassId) -> Option<ClassId> {
+        let def = self.info(c).def?;
+        let ast::ClassBody::Long {
+            class_extends: Some(_),
+            ..
+        } = &def.body
+        else {
+            return None;
+        };
+        let parent = self.info(c).parent?;
+        for b in self.bases(parent) {
+            if let Some(Found::Class(k)) = self.member(b, &def.name.name, 1) {
+                if k != c {
+                    return Some(k);
+                }
+            }
+        }
+        None
     }
 
     fn base_of_short_depth(&mut self, c: ClassId, depth: u32) -> Option<(ClassId, Span)> {

@@ -96,6 +96,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     let d = typed::CONNECT_PRIMITIVES.broken(span, msg, "here");
                     return Err(Box::new(d));
                 }
+                let (ma, mb) = (&self.meta[la.1.index()], &self.meta[lb.1.index()]);
+                if let Some(ka) = causal_mismatch(ma.is_causal, mb.is_causal) {
+                    let (causal, plain) = if ka { (&la.0, &lb.0) } else { (&lb.0, &la.0) };
+                    let msg =
+                        format!("`{causal}` is declared input or output but `{plain}` is neither");
+                    return Err(Box::new(typed::CONNECT_CAUSAL.broken(span, msg, "here")));
+                }
                 let fa = self.meta[la.1.index()].is_flow;
                 let fb = self.meta[lb.1.index()].is_flow;
                 if fa != fb {
@@ -145,6 +152,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         // `connect(p, sub.p)`: p is the model's own connector (outside), sub.p an inside one;
         // `p.q`, a connector inside the model's own connector p, is outside too (9.1.2).
         let outside = self.inst.slots[sid.0 as usize].is_connector;
+        if !outside && r.parts.len() >= 3 {
+            self.check_connect_path(sid, r)?;
+        }
         let resolved = match self.resolve(r, env) {
             Ok(x) => x,
             Err(d) if d.code == "disabled" => return Ok(None),
@@ -213,6 +223,34 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(Some(ends))
     }
 
+    /// `connect(m.c, …)` names a connector `c` of a component `m` of the class, not one
+    /// deeper inside (`m1.m2.c`, 9.1).
+    fn check_connect_path(&mut self, sid: SlotId, r: &ast::ComponentRef) -> DResult<()> {
+        let Entry::Nodes { nodes, .. } = self.instantiate(sid)? else {
+            return Ok(());
+        };
+        let Some(&n) = nodes.first() else {
+            return Ok(());
+        };
+        let Some(&second) = self.inst.nodes[n.0 as usize]
+            .slots
+            .get(&r.parts[1].ident.name)
+        else {
+            return Ok(());
+        };
+        self.instantiate(second)?;
+        if self.inst.slots[second.0 as usize].is_connector {
+            return Ok(());
+        }
+        let msg = format!(
+            "`{}` is not a connector of a component of this class",
+            r.to_source_string()
+        );
+        Err(Box::new(
+            typed::CONNECT_PATH.broken(r.span, msg, "too deep"),
+        ))
+    }
+
     pub(super) fn connector_leaves(
         &mut self,
         n: NodeId,
@@ -259,6 +297,84 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// Every instantiated non-partial, non-expandable connector is balanced (9.3.1): as many
+    /// flow variables as potential ones (neither parameter, constant, input, output, stream
+    /// nor flow). Connectors holding an overdetermined record are left out (it counts as its
+    /// `equalityConstraint` residue). Each connector class is reported once.
+    pub(super) fn check_connector_balance(&mut self) -> DResult<()> {
+        let mut seen = FxHashSet::default();
+        for n in 0..self.inst.nodes.len() {
+            let node = NodeId::new(n);
+            let nd = &self.inst.nodes[n];
+            if !nd.is_connector || nd.is_expandable {
+                continue;
+            }
+            let Some(&class) = nd.classes.first() else {
+                continue;
+            };
+            if self.tree.info(class).def.is_some_and(|d| d.partial) || !seen.insert(class) {
+                continue;
+            }
+            let Some((flows, potentials)) = self.balance(node)? else {
+                continue;
+            };
+            if flows != potentials {
+                let path = self.inst.nodes[n].path.clone();
+                let msg = format!(
+                    "connector `{}` (of `{path}`) has {flows} flow and {potentials} potential variables",
+                    self.tree.info(class).full_name
+                );
+                let d = typed::CONNECTOR_BALANCE.broken(
+                    self.tree.info(class).span(),
+                    msg,
+                    "connector declared here",
+                );
+                return Err(Box::new(d));
+            }
+        }
+        Ok(())
+    }
+
+    /// `(flow, potential)` scalar counts of a connector instance, `None` if it holds an
+    /// overdetermined record.
+    fn balance(&mut self, n: NodeId) -> DResult<Option<(usize, usize)>> {
+        if self.is_overdetermined(n) {
+            return Ok(None);
+        }
+        let (mut flows, mut potentials) = (0, 0);
+        for sid in self.inst.nodes[n.0 as usize].order.clone() {
+            match self.instantiate(sid)? {
+                Entry::Vars { vars, .. } => {
+                    for &v in vars.iter() {
+                        let m = &self.meta[v.index()];
+                        if m.is_flow {
+                            flows += 1;
+                        } else if !m.is_stream
+                            && m.is_causal != Some(true)
+                            && !matches!(
+                                self.flat.vars[v].kind,
+                                VarKind::Parameter | VarKind::Constant
+                            )
+                        {
+                            potentials += 1;
+                        }
+                    }
+                }
+                Entry::Nodes { nodes, .. } => {
+                    for &c in nodes.iter() {
+                        let Some((f, p)) = self.balance(c)? else {
+                            return Ok(None);
+                        };
+                        flows += f;
+                        potentials += p;
+                    }
+                }
+                Entry::Disabled | Entry::Str(_) | Entry::Object(_) => {}
+            }
+        }
+        Ok(Some((flows, potentials)))
     }
 
     /// Connection sets → equations. Potentials: all equal. Flows: the sum over inside ends
@@ -387,5 +503,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
         }
+    }
+}
+
+/// `Some(a)` when two ends' input/output declarations differ (`a`: the first end's), both
+/// known.
+fn causal_mismatch(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(x), Some(y)) if x != y => Some(x),
+        _ => None,
     }
 }

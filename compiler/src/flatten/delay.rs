@@ -96,6 +96,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.meta.push(VarMeta {
                 is_flow: false,
                 is_stream: false,
+                is_causal: None,
             });
             let lhs = self.flat.arena.var(var);
             let rhs = self.flat.arena.time();

@@ -138,6 +138,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             return Ok(());
         }
+        // A connection cannot depend on a value known only while running (9.3).
+        let bodies = branches
+            .iter()
+            .map(|(_, b)| b.as_slice())
+            .chain([otherwise]);
+        if let Some(c) = bodies.filter_map(first_connection).next() {
+            let d = typed::CONNECT_IN_IF
+                .broken(
+                    c.span,
+                    "a connection under a condition that is no parameter expression",
+                    "connection",
+                )
+                .also(eq.span, "the if-equation");
+            return Err(Box::new(d));
+        }
         // Otherwise every branch must give the same number of scalar equations;
         // they pair up into residuals `0 = if c then r1 else r2`.
         let mut branch_eqs = Vec::new();
@@ -676,4 +691,29 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ast::EquationKind::Call(f, args) => self.call_equation(eq, f, args, env),
         }
     }
+}
+
+/// The first `connect` or `Connections.…` call among equations (through if- and
+/// for-equations).
+fn first_connection(eqs: &[ast::Equation]) -> Option<&ast::Equation> {
+    eqs.iter().find_map(|e| match &e.kind {
+        ast::EquationKind::Connect(..) => Some(e),
+        ast::EquationKind::Call(f, _)
+            if f.parts
+                .first()
+                .is_some_and(|p| &*p.ident.name == "Connections") =>
+        {
+            Some(e)
+        }
+        ast::EquationKind::If {
+            branches,
+            otherwise,
+        } => branches
+            .iter()
+            .map(|(_, b)| b.as_slice())
+            .chain([otherwise.as_slice()])
+            .find_map(first_connection),
+        ast::EquationKind::For { body, .. } => first_connection(body),
+        _ => None,
+    })
 }

@@ -29,6 +29,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// modifications (outer first) and collecting array dimensions and causality.
     pub(super) fn resolve_short(
         &mut self,
+        class: ClassId,
+        modif: &mut Mod<'a>,
+        dims: &mut Vec<usize>,
+        causality: &mut Option<ast::Causality>,
+        span: Span,
+    ) -> DResult<ClassId> {
+        self.resolve_short_in(None, class, modif, dims, causality, span)
+    }
+
+    /// [`Self::resolve_short`] for a class used in instance `node`: a short definition's
+    /// modifiers and sizes are read in the instance of the class that declares it (4.5.1:
+    /// `model Load = Resistor(R = R)` takes the `R` of the model declaring `Load`).
+    pub(super) fn resolve_short_in(
+        &mut self,
+        node: Option<NodeId>,
         mut class: ClassId,
         modif: &mut Mod<'a>,
         dims: &mut Vec<usize>,
@@ -49,7 +64,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 } => {
                     let lexical = info_parent.unwrap_or(class);
                     let env = Env {
-                        node: None,
+                        node: self.instance_of(node, lexical),
                         class: lexical,
                     };
                     if let Some(cm) = modification {
@@ -93,6 +108,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
         ))
     }
 
+    /// The instance of class `c` that `node` is or is inside of, if any.
+    fn instance_of(&self, node: Option<NodeId>, c: ClassId) -> Option<NodeId> {
+        let mut cur = node;
+        while let Some(n) = cur {
+            let n = &self.inst.nodes[n.0 as usize];
+            if n.classes.contains(&c) {
+                return cur;
+            }
+            cur = n.parent;
+        }
+        None
+    }
+
     /// Registers the elements of `class` (and its bases) in `node`.
     pub(super) fn populate(
         &mut self,
@@ -131,6 +159,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         self.inst.nodes[node.0 as usize].classes.push(class);
         self.register_class_redeclares(node, class, modif)?;
+        self.register_element_redeclares(node, class)?;
+        self.check_class_constraints(class)?;
         self.ctx.extends_chain.push(class);
         let r = self.populate_elements(node, class, modif, outer);
         self.ctx.extends_chain.pop();
@@ -152,14 +182,31 @@ impl<'t, 'a> Flattener<'t, 'a> {
             node: Some(node),
             class,
         };
+        // Components redeclared by elements of the body (`redeclare Real x[2];`, 7.3) act as
+        // modifiers of the inherited declarations, beneath the modification from outside.
+        let redeclared = redeclare::element_redeclares(comp, env);
+        if let Some(base) = self.tree.class_extends_base(class) {
+            // `redeclare model extends M(mods) … end M;`: the replaced `M` first (7.3.1).
+            let mut m = merge(modif, &redeclared);
+            if let Some(ast::ClassBody::Long {
+                class_extends: Some(Some(cm)),
+                ..
+            }) = self.tree.info(class).def.map(|d| &d.body)
+            {
+                m = merge(&m, &Mod::from_class_mod(cm, env));
+            }
+            self.populate(node, base, &mut m, outer)?;
+        }
         for element in &comp.elements {
             match element {
+                ast::Element::Component(_, prefix) if prefix.redeclare => {}
                 ast::Element::Extends(ext) => {
                     let base = match self.tree.lookup_name(class, &ext.base) {
                         Some(Found::Class(b)) => b,
                         _ => return Err(self.unknown_class(&ext.base, class)),
                     };
-                    let mut m = modif.clone();
+                    let mut m = merge(modif, &redeclared);
+                    let mut written = None;
                     if let Some(cm) = &ext.modification {
                         for a in &cm.args {
                             if let ast::Argument::Redeclare { span, what } = a {
@@ -168,15 +215,32 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         }
                         let inner = Mod::from_class_mod(cm, env);
                         m = merge(&m, &inner);
+                        written = Some(inner);
                     }
                     let mut dims = Vec::new();
                     let mut caus = None;
-                    let base = self.resolve_short(base, &mut m, &mut dims, &mut caus, ext.span)?;
+                    let base = self.resolve_short_in(
+                        Some(node),
+                        base,
+                        &mut m,
+                        &mut dims,
+                        &mut caus,
+                        ext.span,
+                    )?;
                     if self.tree.info(base).builtin.is_some() || self.enumeration(base)?.is_some() {
                         // `extends Real` in a type: the class is a scalar type.
                         return Err(self
                             .unsupported(ext.span, "extending a predefined or enumeration type"));
                     }
+                    if let Some(w) = &written {
+                        self.check_extends_modifiers(base, w, &redeclared)?;
+                    }
+                    // `extends InR` with `connector InR = input R`: R's elements are inputs.
+                    let outer = match (outer, caus) {
+                        (_, None) => outer,
+                        (Some((v, c, f)), Some(k)) => Some((v, c.or(Some(k)), f)),
+                        (None, Some(k)) => Some((None, Some(k), false)),
+                    };
                     self.populate(node, base, &mut m, outer)?;
                 }
                 ast::Element::Component(clause, prefix) => {
@@ -203,10 +267,47 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             let s = &mut self.inst.slots[sid.0 as usize];
                             (s.inner, s.outer) = (prefix.inner, prefix.outer);
                             s.prefix = Some(prefix);
+                        } else {
+                            // The same declaration inherited twice: with the same protection.
+                            let first = self.inst.nodes[node.0 as usize].slots[&decl.name.name];
+                            let s = &self.inst.slots[first.0 as usize];
+                            if s.prefix.is_some_and(|p| p.protected) != prefix.protected {
+                                let msg = format!(
+                                    "`{}` is inherited twice, once public and once protected",
+                                    decl.name.name
+                                );
+                                let d = typed::INHERITED_PROTECTION
+                                    .broken(decl.name.span, msg, "declared again here")
+                                    .also(s.decl.name.span, "first declared here");
+                                return Err(Box::new(d));
+                            }
                         }
                     }
                 }
                 ast::Element::Class(..) | ast::Element::Import(_) => {}
+            }
+        }
+        self.check_element_redeclares(node, comp)
+    }
+
+    /// A component's modification modifies no protected element of it (4.1: only an
+    /// `extends` clause's modification and the element's own declaration may).
+    fn check_protected_modified(
+        &self,
+        node: NodeId,
+        named: &[(Box<str>, Option<Span>)],
+    ) -> DResult<()> {
+        for (name, span) in named {
+            let Some(&sid) = self.inst.nodes[node.0 as usize].slots.get(name) else {
+                continue;
+            };
+            let s = &self.inst.slots[sid.0 as usize];
+            if s.prefix.is_some_and(|p| p.protected) {
+                let msg = format!("`{name}` is protected");
+                let d = typed::PROTECTED_MODIFIED
+                    .broken(span.unwrap_or(s.decl.name.span), msg, "modified here")
+                    .also(s.decl.name.span, "declared protected");
+                return Err(Box::new(d));
             }
         }
         Ok(())
@@ -433,6 +534,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .help("modify the inner declaration instead (specification 5.4)"),
             ));
         }
+        let outside = &self.inst.slots[sid.0 as usize].modif;
+        if !also_inner && (outside.binding.is_some() || !outside.subs.is_empty()) {
+            let at = outside.span.unwrap_or(decl.name.span);
+            let msg = format!("the outer component `{name}` is modified from outside");
+            let d = typed::OUTER_MODIFIED
+                .broken(at, msg, "modified here")
+                .also(decl.name.span, "outer declared here");
+            return Err(Box::new(d));
+        }
         let mut cur = self.inst.nodes[node.0 as usize].parent;
         while let Some(n) = cur {
             if let Some(&isid) = self.inst.nodes[n.0 as usize].slots.get(&*name) {
@@ -448,6 +558,26 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     } else {
                         self.instantiate(isid)?
                     };
+                    // A predefined type's inner is of the outer's type (Integer is no Real).
+                    if let Entry::Vars { .. } = &entry {
+                        let inner_lexical = self.inst.slots[isid.0 as usize].lexical;
+                        let inner_class = self.component_class(ic, inner_lexical)?;
+                        let (a, b) = (
+                            self.scalar_base(inner_class)?,
+                            self.scalar_base(outer_class)?,
+                        );
+                        if a != b {
+                            let msg = format!(
+                                "the inner `{name}` is declared `{}`, its outer `{}`: another type",
+                                ic.type_name.to_dotted(),
+                                clause.type_name.to_dotted()
+                            );
+                            let d = typed::INNER_SUBTYPE
+                                .broken(decl.name.span, msg, "outer declared here")
+                                .also(id.name.span, "inner declared here");
+                            return Err(Box::new(d));
+                        }
+                    }
                     // The inner's instance must be of the outer's class or extend it.
                     if let Entry::Nodes { nodes, .. } = &entry {
                         let fits = nodes
@@ -495,6 +625,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 clause.type_name.to_dotted()
             )),
         ))
+    }
+
+    /// The class a chain of short definitions ends in (`type Temp = Real(unit = "K")`: Real).
+    fn scalar_base(&mut self, c: ClassId) -> DResult<ClassId> {
+        let (mut m, mut dims, mut caus) = (Mod::default(), Vec::new(), None);
+        let span = self.tree.info(c).span();
+        self.resolve_short(c, &mut m, &mut dims, &mut caus, span)
     }
 
     /// The inner half of an `inner outer` component (specification 5.5: it "conceptually
@@ -659,8 +796,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             None => self.component_class(type_clause, type_env.class)?,
         };
         self.check_within_reach(c, type_clause)?;
-        if let Some(r) = modif.redeclare {
-            self.check_component_redeclare(sid, c, r.clause)?;
+        match modif.redeclare {
+            Some(r) => self.check_component_redeclare(sid, c, r, modif)?,
+            None => self.check_declared_constraint(sid, c)?,
         }
         Ok((c, type_clause, type_env.class))
     }
@@ -688,7 +826,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// The class of a component declaration (an error if the name is a component or unknown).
-    fn component_class(
+    pub(super) fn component_class(
         &mut self,
         clause: &'a ast::ComponentClause,
         lexical: ClassId,
@@ -716,11 +854,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// The dimensions of a component: declaration subscripts, then the clause's (the type's
     /// follow when its short class is resolved). With `:` the binding gives the size, and is
     /// evaluated first so `size(A, 1)` may refer to the array itself.
-    fn component_dims(&mut self, sid: SlotId, env: Env, modif: &Mod<'a>) -> DResult<Vec<usize>> {
-        let (clause, decl) = {
-            let s = &self.inst.slots[sid.0 as usize];
-            (s.clause, s.decl)
-        };
+    pub(super) fn component_dims(
+        &mut self,
+        clause: &'a ast::ComponentClause,
+        decl: &'a ast::ComponentDecl,
+        sid: SlotId,
+        env: Env,
+        modif: &Mod<'a>,
+    ) -> DResult<Vec<usize>> {
         let has_colon = decl
             .subscripts
             .iter()
@@ -846,11 +987,28 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Ok(Entry::Disabled);
             }
         }
+        let redeclared = modif.redeclare;
+        // What the component's modification names (not the modifiers its type adds).
+        let named: Vec<(Box<str>, Option<Span>)> = modif
+            .subs
+            .iter()
+            .map(|(n, m)| (n.clone(), m.span))
+            .collect();
         let (class, type_clause, type_scope) = self.slot_type(sid, clause, env, &mut modif)?;
-        let mut dims = self.component_dims(sid, env, &modif)?;
-        let mut causality = clause.prefix.causality;
-        let class =
-            self.resolve_short(class, &mut modif, &mut dims, &mut causality, clause.span)?;
+        let mut dims = match redeclared {
+            Some(r) => self.redeclared_dims(sid, r, class, &modif)?,
+            None => self.component_dims(clause, decl, sid, env, &modif)?,
+        };
+        let prefix = redeclared_prefix(clause, redeclared);
+        let mut causality = prefix.causality;
+        let class = self.resolve_short_in(
+            Some(node),
+            class,
+            &mut modif,
+            &mut dims,
+            &mut causality,
+            clause.span,
+        )?;
         let s = &self.inst.slots[sid.0 as usize];
         // In an expandable connector, input and output follow from the connections.
         let causality = if self.inst.nodes[s.node.0 as usize].is_expandable {
@@ -858,30 +1016,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         } else {
             causality.or(s.outer_causality)
         };
-        let variability = clause.prefix.variability.or(s.outer_variability);
-        let is_flow = clause.prefix.connection == Some(ast::Connection::Flow) || s.outer_flow;
+        let variability = prefix.variability.or(s.outer_variability);
+        let is_flow = prefix.connection == Some(ast::Connection::Flow) || s.outer_flow;
+        if dims.is_empty() {
+            check_each_on_scalar(decl)?;
+        }
         let path = self.slot_path(sid);
         let count = elements(&dims, decl.name.span, &format!("`{path}`"))?;
-        let is_scalar =
-            self.tree.info(class).builtin.is_some() || self.enumeration(class)?.is_some();
-        let limit = if is_scalar {
-            (self.flat.vars.len(), MAX_VARIABLES, "scalar variables")
-        } else {
-            (self.inst.nodes.len(), MAX_INSTANCES, "component instances")
-        };
-        if limit.0 + count > limit.1 {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "too-large",
-                    format!(
-                        "with `{path}` ({count} elements) the model has more than {} {}, rtc's limit",
-                        limit.1, limit.2
-                    ),
-                )
-                .at(decl.name.span, "too large")
-                .help("a real-time step function cannot compute a model of this size in a frame; check the sizes"),
-            ));
-        }
+        self.check_size_limit(class, count, &path, decl)?;
         let builtin = self.tree.info(class).builtin;
         if builtin == Some(Builtin::String) {
             return self.string_entry(sid, &dims, &modif, variability);
@@ -998,6 +1140,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.check_modifiers(child, &m, class)?;
             nodes.push(child);
         }
+        if let Some(&first) = nodes.first() {
+            self.check_protected_modified(first, &named)?;
+        }
         // The instances exist now: a modifier that refers into the component itself
         // (`vIn(startTime = -vIn.width/2)`) may reach its elements while they are completed,
         // each element still guarded against depending on itself.
@@ -1014,6 +1159,38 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         Ok(Entry::Nodes { dims, nodes })
+    }
+
+    /// A component of `count` elements keeps the model within rtc's limits on scalar
+    /// variables and component instances.
+    fn check_size_limit(
+        &mut self,
+        class: ClassId,
+        count: usize,
+        path: &str,
+        decl: &ast::ComponentDecl,
+    ) -> DResult<()> {
+        let is_scalar =
+            self.tree.info(class).builtin.is_some() || self.enumeration(class)?.is_some();
+        let limit = if is_scalar {
+            (self.flat.vars.len(), MAX_VARIABLES, "scalar variables")
+        } else {
+            (self.inst.nodes.len(), MAX_INSTANCES, "component instances")
+        };
+        if limit.0 + count > limit.1 {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "too-large",
+                    format!(
+                        "with `{path}` ({count} elements) the model has more than {} {}, rtc's limit",
+                        limit.1, limit.2
+                    ),
+                )
+                .at(decl.name.span, "too large")
+                .help("a real-time step function cannot compute a model of this size in a frame; check the sizes"),
+            ));
+        }
+        Ok(())
     }
 
     pub(super) fn short_chain_has_connector(&mut self, mut c: ClassId) -> bool {
@@ -1065,7 +1242,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             self.tree.info(class).full_name
                         ),
                     )
-                    .at(r.arg.span, "redeclared here"),
+                    .at(r.span, "redeclared here"),
                 ));
             }
         }
@@ -1174,6 +1351,49 @@ impl<'t, 'a> Flattener<'t, 'a> {
 }
 
 /// The modification that binds every field of a record component to a record value's field.
+/// The type prefixes of a component: a redeclaration keeps each group of prefixes it does
+/// not give anew (7.3).
+fn redeclared_prefix(
+    clause: &ast::ComponentClause,
+    redeclared: Option<modification::Redeclared<'_>>,
+) -> ast::TypePrefix {
+    match redeclared {
+        Some(r) => ast::TypePrefix {
+            connection: r.clause.prefix.connection.or(clause.prefix.connection),
+            variability: r.clause.prefix.variability.or(clause.prefix.variability),
+            causality: r.clause.prefix.causality.or(clause.prefix.causality),
+        },
+        None => clause.prefix,
+    }
+}
+
+/// `each` needs an array: a scalar component's own modification has none (7.2.5).
+fn check_each_on_scalar(decl: &ast::ComponentDecl) -> DResult<()> {
+    let Some(cm) = decl
+        .modification
+        .as_ref()
+        .and_then(|m| m.class_mod.as_ref())
+    else {
+        return Ok(());
+    };
+    for arg in &cm.args {
+        let each = match arg {
+            ast::Argument::Modify(em) if em.each => Some(em.span),
+            ast::Argument::RedeclareComponent(rc) if rc.each => Some(rc.span),
+            ast::Argument::RedeclareClass(rc) if rc.each => Some(rc.span),
+            _ => None,
+        };
+        if let Some(span) = each {
+            let msg = format!("`each` in the modification of scalar `{}`", decl.name.name);
+            let d = typed::EACH_ON_SCALAR
+                .broken(span, msg, "`each` here")
+                .also(decl.name.span, "not an array");
+            return Err(Box::new(d));
+        }
+    }
+    Ok(())
+}
+
 fn record_mod<'a>(v: &Val, b: &modification::ModValue<'a>) -> Option<Mod<'a>> {
     let Val::Record(rv) = v else {
         return None;

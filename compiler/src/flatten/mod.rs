@@ -144,6 +144,9 @@ struct VarMeta {
     is_flow: bool,
     /// A `stream` variable (specification 15.1): never equated by connections.
     is_stream: bool,
+    /// Declared `input` or `output` (its own prefix, its type's or its connector's); `None`
+    /// inside an expandable connector, where that follows from the connections.
+    is_causal: Option<bool>,
 }
 
 /// One side of a `connect`: a leaf variable and whether its connector is an outside one.
@@ -231,6 +234,8 @@ pub fn flatten_source(
         Ok(()) if !diagnostics.iter().any(|d| d.is_error()) => Some(std::mem::take(&mut f.flat)),
         Ok(()) => None,
         Err(d) => {
+            // A library's layout errors first: the failure is often their consequence.
+            diagnostics.extend(std::mem::take(&mut f.tree.load_errors));
             diagnostics.push(*d);
             None
         }
@@ -325,6 +330,12 @@ struct Flattener<'t, 'a> {
     conn_graph: GraphState,
     /// Classes whose text [`legality`] has checked.
     checked_classes: FxHashSet<ClassId>,
+    /// Replaceable class elements checked against their `constrainedby` class (7.3.2).
+    checked_constraints: FxHashSet<ClassId>,
+    /// Pairs (new class, constraining class) found to fit (6.4), and `extends` clauses'
+    /// modifications found to name elements of their base (7.2): each is checked once.
+    fits_checked: FxHashSet<(ClassId, ClassId)>,
+    extends_checked: FxHashSet<(ClassId, Span)>,
     /// The variables when-equations define, with the when-equation (specification 8.3.5.4).
     when_defined: FxHashMap<FlatVar, Span>,
     /// The variables when-equations reinitialise, with the when-equation (8.3.6).
@@ -442,6 +453,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 instances_done: false,
             },
             checked_classes: FxHashSet::default(),
+            checked_constraints: FxHashSet::default(),
+            fits_checked: FxHashSet::default(),
+            extends_checked: FxHashSet::default(),
             when_defined: FxHashMap::default(),
             reinit_defined: FxHashMap::default(),
             fns: FunctionTable {
@@ -516,6 +530,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         while let Some(n) = self.inst.incomplete.pop() {
             self.complete_node(n)?;
         }
+        self.check_connector_balance()?;
         self.connection_graph()?;
         // The experiment first: its start time is the value of `time` in parameters computed
         // at initialisation.
@@ -602,25 +617,31 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn classify(&mut self) -> DResult<()> {
         let mut seen = Vec::new();
         let mut states = Vec::new();
-        let roots: Vec<ExprId> = self
+        let roots: Vec<(ExprId, Span)> = self
             .flat
             .equations
             .iter()
             .chain(&self.flat.initial_equations)
-            .flat_map(|e| [e.lhs, e.rhs])
+            .flat_map(|e| [(e.lhs, e.span), (e.rhs, e.span)])
             .collect();
-        for r in roots {
+        for (r, span) in roots {
             let arena = &self.flat.arena;
             arena.visit_postorder(r, &mut seen, &mut |id| {
                 if let Node::Der(v) = arena.node(id) {
-                    states.push(v);
+                    states.push((v, span));
                 }
             });
         }
-        for v in states {
+        for (v, span) in states {
             let var = &mut self.flat.vars[v];
-            if var.kind == VarKind::Algebraic {
-                var.kind = VarKind::State;
+            match var.kind {
+                VarKind::Algebraic => var.kind = VarKind::State,
+                VarKind::Discrete | VarKind::Sampled => {
+                    let msg = format!("`der({})` of a discrete-time variable", var.name);
+                    let d = typed::DER_DISCRETE.broken(span, msg, "in this equation");
+                    return Err(Box::new(d));
+                }
+                _ => {}
             }
         }
         Ok(())

@@ -44,6 +44,8 @@ pub struct Mod<'a> {
     pub redeclares: Vec<(Span, &'static str)>,
     /// `redeclare Type name(…)`: the component's new type, looked up where it is written.
     pub redeclare: Option<Redeclared<'a>>,
+    /// The redeclaration that `redeclare` replaces (from an inner modification), if any.
+    pub replaced: Option<Redeclared<'a>>,
     /// `redeclare model S = Ramp(…)`, `redeclare package Medium = M`: class elements of the
     /// modified instance given new definitions (outermost first).
     pub classes: Vec<(Box<str>, ClassRedeclared<'a>)>,
@@ -52,15 +54,28 @@ pub struct Mod<'a> {
 /// A class element given a new definition by a redeclaration (specification 7.3.2).
 #[derive(Clone, Copy, Debug)]
 pub struct ClassRedeclared<'a> {
-    pub arg: &'a ast::RedeclareClass,
+    /// The new definition: a short class definition in a modifier (`model S = Ramp(k = 2)`),
+    /// or, as an element of a class body, a short one or a class extension
+    /// (`redeclare model extends S … end S;`).
+    pub def: &'a ast::ClassDef,
+    /// The whole redeclaration (for diagnostics).
+    pub span: Span,
     /// The scope the redeclaration is written in (its base name resolves there).
     pub env: Env,
+    /// A redeclaration written as an element of a class body: the class it defines there.
+    pub element: Option<ClassId>,
 }
 
 /// A component's type given by a redeclaration (specification 7.3).
 #[derive(Clone, Copy, Debug)]
 pub struct Redeclared<'a> {
     pub clause: &'a ast::ComponentClause,
+    /// The new declaration (its dimensions and modification).
+    pub decl: &'a ast::ComponentDecl,
+    /// `redeclare replaceable`: it may be redeclared again (7.3.3).
+    pub replaceable: bool,
+    /// Its own `constrainedby` clause (7.3.2).
+    pub constraining: Option<&'a (ast::Name, Option<ast::ClassMod>)>,
     /// The scope the redeclaration is written in (its type name resolves there).
     pub env: Env,
 }
@@ -103,8 +118,13 @@ impl<'a> Mod<'a> {
                 out.redeclares.push((*span, what));
             }
             if let ast::Argument::RedeclareClass(rc) = arg {
-                out.classes
-                    .push((rc.def.name.name.clone(), ClassRedeclared { arg: rc, env }));
+                let r = ClassRedeclared {
+                    def: &rc.def,
+                    span: rc.span,
+                    env,
+                    element: None,
+                };
+                out.classes.push((rc.def.name.name.clone(), r));
             }
             if let ast::Argument::RedeclareComponent(rc) = arg {
                 // `redeclare T c(mods)`: c gets type T and the modification (mods).
@@ -120,7 +140,10 @@ impl<'a> Mod<'a> {
                 leaf.span = Some(rc.span);
                 leaf.redeclare = Some(Redeclared {
                     clause: &rc.clause,
+                    decl,
                     env,
+                    replaceable: rc.replaceable,
+                    constraining: rc.constraining.as_ref(),
                 });
                 out.subs.push((decl.name.name.clone(), leaf));
             }
@@ -215,6 +238,10 @@ pub fn merge<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Mod<'a> {
         redeclares,
         classes,
         redeclare: outer.redeclare.or(inner.redeclare),
+        replaced: match (outer.redeclare, inner.redeclare) {
+            (Some(_), Some(r)) => Some(r),
+            _ => outer.replaced.or(inner.replaced),
+        },
         binding: outer.binding.clone().or_else(|| inner.binding.clone()),
         subs,
         each: outer.each,

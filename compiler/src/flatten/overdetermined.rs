@@ -126,6 +126,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.meta.push(VarMeta {
             is_flow: false,
             is_stream: false,
+            is_causal: None,
         });
         self.conn_graph.graph_queries.push((id, q, span));
         Ok(self.flat.arena.var(id))
@@ -236,7 +237,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// Whether an instance is of a class with an `equalityConstraint` function.
-    fn is_overdetermined(&mut self, n: NodeId) -> bool {
+    pub(super) fn is_overdetermined(&mut self, n: NodeId) -> bool {
         let classes = self.inst.nodes[n.0 as usize].classes.clone();
         classes.into_iter().any(|c| {
             matches!(

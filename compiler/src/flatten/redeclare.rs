@@ -12,12 +12,30 @@
 //!
 //! A redeclaration must name a `replaceable` class element, and the new class must fit the
 //! element's constraining class (`constrainedby C`, else the element's declared definition):
-//! it must have every public component of it. Where it does not, the diagnostic names the
-//! constraining class and the missing element.
+//! be of its kind and have every public component of it (6.4; an enumeration, its literals).
+//! Where it does not, the diagnostic names the constraining class and what is missing.
+//!
+//! Redeclarations are also written as elements of a class body (7.3): `redeclare model L =
+//! N;` and the class extension `redeclare model extends M … end M;` (7.3.1) are registered
+//! like those of a modification ([`Flattener::register_element_redeclares`]; a class
+//! extension's implicit base is the replaced class, `ClassTree::class_extends_base`), and a
+//! component element `redeclare Real x[2];` becomes a modifier of the class's bases
+//! ([`element_redeclares`]). A redeclared component keeps the groups of prefixes its new
+//! declaration leaves out, and takes the dimensions it gives where they fit the replaced
+//! declaration ([`Flattener::redeclared_dims`]).
 
-use super::modification::ClassRedeclared;
+use super::modification::{ClassRedeclared, Redeclared};
 use super::*;
 use rustc_hash::FxHashSet;
+
+/// A public component of a class: its name, declaration, prefixes and the class declaring it.
+type PublicComponent<'a> = (
+    Box<str>,
+    &'a ast::ComponentClause,
+    &'a ast::ComponentDecl,
+    &'a ast::ElementPrefix,
+    ClassId,
+);
 
 /// Nested redeclarations resolved through each other deeper than this are refused.
 const MAX_REDECLARE_DEPTH: u32 = 32;
@@ -51,7 +69,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             self.tree.info(element).full_name
                         ),
                     )
-                    .at(r.arg.span, "redeclared here")
+                    .at(r.span, "redeclared here")
                     .also(
                         self.tree.info(element).span(),
                         "declared without `replaceable`",
@@ -65,6 +83,128 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .push((name.clone(), *r));
         }
         Ok(())
+    }
+
+    /// Registers the redeclarations written as class elements of `class`'s body (7.3):
+    /// `redeclare model M = N;` and class extensions `redeclare model extends M … end M;`
+    /// (7.3.1) give the class element `M` that `class` inherits a new definition in `node`,
+    /// after the redeclarations of the modification (an outer one wins).
+    pub(super) fn register_element_redeclares(
+        &mut self,
+        node: NodeId,
+        class: ClassId,
+    ) -> DResult<()> {
+        let Some(comp) = self.tree.info(class).composition() else {
+            return Ok(());
+        };
+        for e in &comp.elements {
+            let ast::Element::Class(def, prefix) = e else {
+                continue;
+            };
+            let extension = matches!(
+                &def.body,
+                ast::ClassBody::Long {
+                    class_extends: Some(_),
+                    ..
+                }
+            );
+            if !prefix.redeclare && !extension {
+                continue;
+            }
+            let name = &def.name.name;
+            let Some(inherited) = self.inherited_class(class, name) else {
+                let msg = format!(
+                    "`{}` inherits no class `{name}` to redeclare",
+                    self.tree.info(class).full_name
+                );
+                let d = typed::REDECLARE_INHERITED.broken(def.name.span, msg, "redeclared here");
+                return Err(Box::new(d));
+            };
+            let (replaceable, old) = self.class_element_prefix(inherited);
+            let full = self.tree.info(inherited).full_name.clone();
+            if old.is_some_and(|p| p.final_) {
+                let msg = format!("`{full}` is declared final");
+                let d = typed::REDECLARE_CONSTANT_FINAL
+                    .broken(def.name.span, msg, "redeclared here")
+                    .also(self.tree.info(inherited).span(), "declared final");
+                return Err(Box::new(d));
+            }
+            if !replaceable {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "redeclare",
+                        format!("`{full}` is not replaceable, so it cannot be redeclared"),
+                    )
+                    .at(def.name.span, "redeclared here")
+                    .also(
+                        self.tree.info(inherited).span(),
+                        "declared without `replaceable`",
+                    ),
+                ));
+            }
+            if old.is_some_and(|p| p.protected) != prefix.protected {
+                let msg = format!("`{full}` is redeclared with another visibility");
+                let d = typed::REDECLARE_VISIBILITY.broken(def.name.span, msg, "redeclared here");
+                return Err(Box::new(d));
+            }
+            let Some(own) = self.tree.child(class, name) else {
+                continue;
+            };
+            let list = self.inst.class_redecls.entry(node).or_default();
+            if list.iter().any(|(n, _)| n == name) {
+                continue;
+            }
+            let env = Env {
+                node: Some(node),
+                class,
+            };
+            let r = ClassRedeclared {
+                def,
+                span: def.span,
+                env,
+                element: Some(own),
+            };
+            list.push((name.clone(), r));
+        }
+        Ok(())
+    }
+
+    /// Each replaceable class element of `class` with a `constrainedby` clause fits it
+    /// (7.3.2: `replaceable model M = MA constrainedby MB`), checked once per element.
+    pub(super) fn check_class_constraints(&mut self, class: ClassId) -> DResult<()> {
+        let Some(comp) = self.tree.info(class).composition() else {
+            return Ok(());
+        };
+        for e in &comp.elements {
+            let ast::Element::Class(def, prefix) = e else {
+                continue;
+            };
+            let Some((cname, _)) = &prefix.constraining else {
+                continue;
+            };
+            let Some(own) = self.tree.child(class, &def.name.name) else {
+                continue;
+            };
+            if !self.checked_constraints.insert(own) {
+                continue;
+            }
+            let Some(Found::Class(constraint)) = self.tree.lookup_name(class, cname) else {
+                return Err(self.unknown_class(cname, class));
+            };
+            let what = ("class", &*def.name.name, def.name.span);
+            self.fits(own, constraint, &cname.to_dotted(), what)?;
+        }
+        Ok(())
+    }
+
+    /// The class element `name` that `class` inherits (not its own).
+    fn inherited_class(&mut self, class: ClassId, name: &str) -> Option<ClassId> {
+        for b in self.tree.bases(class) {
+            if let Some(Found::Class(k)) = self.tree.member(b, name, 0) {
+                return Some(k);
+            }
+        }
+        None
     }
 
     /// `(replaceable, constrainedby)` of class element `c` as declared in its parent.
@@ -127,6 +267,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some(r) = found else {
             return Ok(None);
         };
+        // The redeclaring element itself, named in its own class: read lexically.
+        if r.element == Some(element) {
+            return Ok(None);
+        }
         let (base, m) = self.resolve_class_redeclared(&r, element, depth)?;
         // `Medium.density`: the rest of the name inside the new class.
         let mut c = base;
@@ -160,32 +304,42 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     "cycle",
                     "class redeclarations refer to each other without end",
                 )
-                .at(r.arg.span, "here"),
+                .at(r.span, "here"),
             ));
         }
-        let ast::ClassBody::Short {
-            base,
-            modification,
-            subscripts,
-            ..
-        } = &r.arg.def.body
-        else {
-            return Err(self.unsupported(
-                r.arg.def.span,
-                "redeclarations of a class with a long definition (`redeclare model S … end S;`)",
-            ));
-        };
-        if !subscripts.is_empty() {
-            return Err(self.unsupported(r.arg.def.span, "array types in class redeclarations"));
-        }
-        let base_class = self.class_in_env(base, r.env, depth + 1)?;
-        let mut m = match modification {
-            Some(cm) => {
-                let mut inner = Mod::from_class_mod(cm, r.env);
-                inner.mark_each();
-                inner
+        let (base_class, mut m) = match (r.element, &r.def.body) {
+            // An element of a class body is a class of the tree: instantiating it resolves
+            // its short definition or its class extension.
+            (Some(own), _) => (own, Mod::default()),
+            (
+                None,
+                ast::ClassBody::Short {
+                    base,
+                    modification,
+                    subscripts,
+                    ..
+                },
+            ) => {
+                if !subscripts.is_empty() {
+                    return Err(self.unsupported(r.def.span, "array types in class redeclarations"));
+                }
+                let base_class = self.class_in_env(base, r.env, depth + 1)?;
+                let m = match modification {
+                    Some(cm) => {
+                        let mut inner = Mod::from_class_mod(cm, r.env);
+                        inner.mark_each();
+                        inner
+                    }
+                    None => Mod::default(),
+                };
+                (base_class, m)
             }
-            None => Mod::default(),
+            (None, _) => {
+                return Err(self.unsupported(
+                    r.def.span,
+                    "redeclarations of a class with a long definition in a modifier (`redeclare model S … end S;`)",
+                ))
+            }
         };
         // The constraining class: `constrainedby C(mods)` of the element, or its own
         // definition's base; the new class must have all its public components.
@@ -244,7 +398,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         cname: &str,
         r: &ClassRedeclared<'a>,
     ) -> DResult<()> {
-        let what = ("class", &*r.arg.def.name.name, r.arg.span);
+        let what = ("class", &*r.def.name.name, r.span);
         self.fits(new, constraint, cname, what)
     }
 
@@ -258,9 +412,48 @@ impl<'t, 'a> Flattener<'t, 'a> {
         cname: &str,
         (kind, name, span): (&str, &str, Span),
     ) -> DResult<()> {
-        let want = self.public_components(constraint);
-        let have = self.public_components(new);
-        let Some(missing) = want.iter().find(|w| !have.contains(w)) else {
+        if self.fits_checked.contains(&(new, constraint)) {
+            return Ok(());
+        }
+        if let Some(why) = self.kinds_differ(new, constraint) {
+            let d = typed::REDECLARE_KIND.broken(
+                span,
+                format!(
+                    "`{}` does not fit the constraining class `{cname}` of `{name}`: {why}",
+                    self.tree.info(new).full_name,
+                ),
+                "redeclared here",
+            );
+            return Err(Box::new(d));
+        }
+        let (mut want, mut have) = (Vec::new(), Vec::new());
+        self.collect_public_components(constraint, &mut want, &mut FxHashSet::default());
+        self.collect_public_components(new, &mut have, &mut FxHashSet::default());
+        let mut missing = None;
+        for w in &want {
+            match have.iter().find(|h| h.0 == w.0) {
+                None => {
+                    missing = Some(w.0.clone());
+                    break;
+                }
+                Some(h) => {
+                    if let Some(why) = self.element_misfit(h, w) {
+                        let msg = format!(
+                            "`{}` does not fit the constraining class `{cname}` of `{name}`: its element `{}` does not stand for the one there: {why}",
+                            self.tree.info(new).full_name,
+                            w.0
+                        );
+                        let d = typed::REDECLARE_ELEMENT
+                            .broken(span, msg, "redeclared here")
+                            .also(h.2.name.span, "this element")
+                            .also(w.2.name.span, "the constraining class's element");
+                        return Err(Box::new(d));
+                    }
+                }
+            }
+        }
+        let Some(missing) = missing else {
+            self.fits_checked.insert((new, constraint));
             return Ok(());
         };
         Err(Box::new(
@@ -276,20 +469,120 @@ impl<'t, 'a> Flattener<'t, 'a> {
         ))
     }
 
+    /// The input/output prefix of a declaration, its type's included: `RealInput u` is
+    /// `input Real u` (`scope`: the class the declaration is written in).
+    pub(super) fn declared_causality(
+        &mut self,
+        clause: &ast::ComponentClause,
+        scope: ClassId,
+    ) -> Option<ast::Causality> {
+        if clause.prefix.causality.is_some() {
+            return clause.prefix.causality;
+        }
+        let Some(Found::Class(mut c)) = self.tree.lookup_name(scope, &clause.type_name) else {
+            return None;
+        };
+        for _ in 0..64 {
+            if let Some(ast::ClassBody::Short {
+                causality: Some(k), ..
+            }) = self.tree.info(c).def.map(|d| &d.body)
+            {
+                return Some(*k);
+            }
+            match self.tree.base_of_short(c) {
+                Some((b, _)) if b != c => c = b,
+                _ => break,
+            }
+        }
+        None
+    }
+
+    /// Why class `new` cannot stand where `old` is expected for its kind (6.4): another
+    /// specialized class (functions, packages, connectors, models and blocks, types and
+    /// records each only among themselves; `class` fits all), or enumerations with other
+    /// literals. Short definitions are followed to the class they define.
+    fn kinds_differ(&mut self, new: ClassId, old: ClassId) -> Option<String> {
+        fn group(r: ast::Restriction) -> Option<&'static str> {
+            use ast::Restriction as R;
+            match r {
+                R::Class => None,
+                R::Function | R::OperatorFunction => Some("a function"),
+                R::Package => Some("a package"),
+                R::Connector | R::ExpandableConnector => Some("a connector"),
+                R::Model | R::Block => Some("a model or block"),
+                R::Type | R::Record | R::OperatorRecord => Some("a type or record"),
+                R::Operator => Some("an operator"),
+            }
+        }
+        let (rn, ro) = (
+            self.tree.info(new).restriction(),
+            self.tree.info(old).restriction(),
+        );
+        if let (Some(gn), Some(go)) = (rn.and_then(group), ro.and_then(group)) {
+            if gn != go {
+                return Some(format!("it is {gn}, where {go} is expected"));
+            }
+        }
+        let last = |this: &mut Self, mut c: ClassId| -> ClassId {
+            for _ in 0..64 {
+                match this.tree.base_of_short(c) {
+                    Some((b, _)) if b != c => c = b,
+                    _ => break,
+                }
+            }
+            c
+        };
+        let (bn, bo) = (last(self, new), last(self, old));
+        let (pn, po) = (self.tree.info(bn).builtin, self.tree.info(bo).builtin);
+        if (pn.is_some() || po.is_some()) && pn != po {
+            return Some(format!(
+                "it is `{}`, where `{}` is expected",
+                self.tree.info(bn).full_name,
+                self.tree.info(bo).full_name
+            ));
+        }
+        let literals = |this: &mut Self, mut c: ClassId| -> Option<(Vec<Box<str>>, bool)> {
+            for _ in 0..64 {
+                match this.tree.info(c).def.map(|d| &d.body) {
+                    Some(ast::ClassBody::Enumeration { literals, open }) => {
+                        let names = literals.iter().map(|(l, _)| l.name.clone()).collect();
+                        return Some((names, *open));
+                    }
+                    Some(ast::ClassBody::Short { .. }) => c = this.tree.base_of_short(c)?.0,
+                    _ => return None,
+                }
+            }
+            None
+        };
+        let (want, open) = literals(self, old)?;
+        match literals(self, new) {
+            _ if open => None,
+            Some((have, _)) if have == want => None,
+            Some((have, _)) => Some(format!(
+                "its literals ({}) are not those expected ({})",
+                have.join(", "),
+                want.join(", ")
+            )),
+            None => Some("it is not an enumeration".into()),
+        }
+    }
+
     /// Names of the public components of a class and its bases (through short definitions).
-    /// Each class is read once: inheritance cycles (reported where the class is
-    /// instantiated) and diamonds cost no more than the classes they name.
-    fn public_components(&mut self, c: ClassId) -> Vec<Box<str>> {
+    pub(super) fn public_components(&mut self, c: ClassId) -> Vec<Box<str>> {
         let mut out = Vec::new();
         let mut seen = FxHashSet::default();
         self.collect_public_components(c, &mut out, &mut seen);
-        out
+        out.into_iter().map(|d| d.0).collect()
     }
 
+    /// The public components of a class and its bases with their declarations, the one of
+    /// the most derived class for a name declared twice (a redeclare element). Each class
+    /// is read once: inheritance cycles (reported where the class is instantiated) and
+    /// diamonds cost no more than the classes they name.
     fn collect_public_components(
         &mut self,
         c: ClassId,
-        out: &mut Vec<Box<str>>,
+        out: &mut Vec<PublicComponent<'a>>,
         seen: &mut FxHashSet<ClassId>,
     ) {
         if !seen.insert(c) {
@@ -315,42 +608,139 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     continue;
                 }
                 for d in &clause.components {
-                    if !out.contains(&d.name.name) {
-                        out.push(d.name.name.clone());
+                    let entry = (d.name.name.clone(), clause, d, prefix, c);
+                    match out.iter_mut().find(|o| o.0 == d.name.name) {
+                        Some(o) => *o = entry,
+                        None => out.push(entry),
                     }
                 }
             }
         }
     }
 
+    /// How a public element `have` of a new class does not stand for the element `want` of
+    /// the constraining class (6.4): its flow/stream, input/output or inner/outer prefixes
+    /// differ, its variability is higher, it is not final where `want` is, its number of
+    /// declared dimensions differs, one is conditional and the other not, or their
+    /// predefined types differ.
+    fn element_misfit(
+        &mut self,
+        have: &PublicComponent<'a>,
+        want: &PublicComponent<'a>,
+    ) -> Option<&'static str> {
+        let (hc, hd, hp, hs) = (have.1, have.2, have.3, have.4);
+        let (wc, wd, wp, ws) = (want.1, want.2, want.3, want.4);
+        let rank = |v: Option<ast::Variability>| match v {
+            Some(ast::Variability::Constant) => 0,
+            Some(ast::Variability::Parameter) => 1,
+            Some(ast::Variability::Discrete) => 2,
+            None => 3,
+        };
+        let ndims = |c: &ast::ComponentClause, d: &ast::ComponentDecl| {
+            c.subscripts.len() + d.subscripts.len()
+        };
+        if hc.prefix.connection != wc.prefix.connection {
+            return Some("its flow/stream prefix differs");
+        }
+        // A type's input/output (`RealInput u`) is read only where the two prefixes differ.
+        let causal_differs = match (hc.prefix.causality, wc.prefix.causality) {
+            (a, b) if a == b => false,
+            (Some(a), None) => self.declared_causality(wc, ws) != Some(a),
+            (None, Some(b)) => self.declared_causality(hc, hs) != Some(b),
+            _ => true,
+        };
+        if causal_differs {
+            return Some("its input/output prefix differs");
+        }
+        if (hp.inner, hp.outer) != (wp.inner, wp.outer) {
+            return Some("its inner/outer prefix differs");
+        }
+        if rank(hc.prefix.variability) > rank(wc.prefix.variability) {
+            return Some("its variability is higher");
+        }
+        if wp.final_ && !hp.final_ {
+            return Some("it is not final");
+        }
+        if ndims(hc, hd) != ndims(wc, wd) {
+            return Some("its number of dimensions differs");
+        }
+        if hd.condition.is_some() != wd.condition.is_some() {
+            return Some("one of the two is conditional");
+        }
+        let builtin = |this: &mut Self, clause: &ast::ComponentClause, scope: ClassId| {
+            let Some(Found::Class(mut c)) = this.tree.lookup_name(scope, &clause.type_name) else {
+                return None;
+            };
+            for _ in 0..64 {
+                match this.tree.base_of_short(c) {
+                    Some((b, _)) if b != c => c = b,
+                    _ => break,
+                }
+            }
+            Some(this.tree.info(c).builtin)
+        };
+        // Only where one of the two is written as a predefined type: resolving every type
+        // name would load classes the model never instantiates (disabled components).
+        let predefined = |c: &ast::ComponentClause| {
+            let n = &c.type_name;
+            n.parts.len() == 1
+                && matches!(&*n.parts[0].name, "Real" | "Integer" | "Boolean" | "String")
+        };
+        if !predefined(hc) && !predefined(wc) {
+            return None;
+        }
+        match (builtin(self, hc, hs), builtin(self, wc, ws)) {
+            (Some(a), Some(b)) if (a.is_some() || b.is_some()) && a != b => {
+                Some("its predefined type differs")
+            }
+            _ => None,
+        }
+    }
+
     /// A redeclared component (`redeclare Conductor r`): its declaration must be
-    /// `replaceable`, and its new type must fit the constraining class (`constrainedby C`,
-    /// else the declared type).
+    /// `replaceable` (and not redeclared before without `replaceable`), its new declaration
+    /// has no condition (4.4.5), and its new type must fit the constraining class
+    /// (`constrainedby C`, else the declared type), as must a new `constrainedby` (7.3.2).
     pub(super) fn check_component_redeclare(
         &mut self,
         sid: SlotId,
         new: ClassId,
-        new_clause: &'a ast::ComponentClause,
+        r: Redeclared<'a>,
+        modif: &Mod<'a>,
     ) -> DResult<()> {
         let (clause, decl, lexical, prefix) = {
             let s = &self.inst.slots[sid.0 as usize];
             (s.clause, s.decl, s.lexical, s.prefix)
         };
+        if let Some(cond) = &r.decl.condition {
+            let msg = format!("the redeclaration of `{}` has a condition", decl.name.name);
+            let d = typed::REDECLARE_CONDITION.broken(cond.span, msg, "condition");
+            return Err(Box::new(d));
+        }
         let Some(prefix) = prefix else {
             return Ok(());
         };
-        if !prefix.replaceable {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "redeclare",
-                    format!(
-                        "`{}` is not replaceable, so it cannot be redeclared",
-                        decl.name.name
-                    ),
-                )
-                .at(new_clause.span, "redeclared here")
-                .also(decl.name.span, "declared without `replaceable`"),
-            ));
+        let new_clause = r.clause;
+        let replaceable = match modif.replaced {
+            Some(prev) => prev.replaceable,
+            None => prefix.replaceable,
+        };
+        if !replaceable {
+            let mut d = Diagnostic::error(
+                "redeclare",
+                format!(
+                    "`{}` is not replaceable, so it cannot be redeclared",
+                    decl.name.name
+                ),
+            )
+            .at(new_clause.span, "redeclared here");
+            d = match modif.replaced {
+                Some(prev) => d
+                    .also(prev.clause.span, "redeclared before without `replaceable`")
+                    .help("Modelica 3.6 §7.3.3: to allow further redeclarations one must use `redeclare replaceable`"),
+                None => d.also(decl.name.span, "declared without `replaceable`"),
+            };
+            return Err(Box::new(d));
         }
         if prefix.final_ || clause.prefix.variability == Some(ast::Variability::Constant) {
             let msg = format!("`{}` is declared final or constant", decl.name.name);
@@ -367,6 +757,257 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Ok(());
         };
         let what = ("component's type", &*decl.name.name, new_clause.span);
-        self.fits(new, constraint, &cname.to_dotted(), what)
+        self.fits(new, constraint, &cname.to_dotted(), what)?;
+        if let Some((new_cname, _)) = r.constraining {
+            let new_constraint = match self.tree.lookup_name(r.env.class, new_cname) {
+                Some(Found::Class(c)) => c,
+                _ => return Err(self.unknown_class(new_cname, r.env.class)),
+            };
+            let what = (
+                "component's constraining type",
+                &*decl.name.name,
+                new_cname.span,
+            );
+            self.fits(new_constraint, constraint, &cname.to_dotted(), what)?;
+            let what = ("component's type", &*decl.name.name, new_clause.span);
+            self.fits(new, new_constraint, &new_cname.to_dotted(), what)?;
+        }
+        Ok(())
     }
+
+    /// A replaceable declaration's own type must fit its `constrainedby` class (7.3.2).
+    pub(super) fn check_declared_constraint(&mut self, sid: SlotId, class: ClassId) -> DResult<()> {
+        let (decl, lexical, prefix) = {
+            let s = &self.inst.slots[sid.0 as usize];
+            (s.decl, s.lexical, s.prefix)
+        };
+        let Some((cname, _)) = prefix.and_then(|p| p.constraining.as_ref()) else {
+            return Ok(());
+        };
+        let Some(Found::Class(constraint)) = self.tree.lookup_name(lexical, cname) else {
+            return Err(self.unknown_class(cname, lexical));
+        };
+        let what = ("component's type", &*decl.name.name, decl.name.span);
+        self.fits(class, constraint, &cname.to_dotted(), what)
+    }
+
+    /// The modifiers of an `extends` clause name elements of the base class (7.2), a class
+    /// redeclaration a class and a component redeclaration a component (6.4), and none an
+    /// element the class body redeclares (7.3).
+    pub(super) fn check_extends_modifiers(
+        &mut self,
+        base: ClassId,
+        m: &Mod<'a>,
+        redeclared: &Mod<'a>,
+    ) -> DResult<()> {
+        // Once per clause and base; the element redeclarations of the class are the same.
+        if let Some(at) = m.span {
+            if !self.extends_checked.insert((base, at)) {
+                return Ok(());
+            }
+        }
+        let base_name = self.tree.info(base).full_name.clone();
+        for (name, sub) in &m.subs {
+            let at = sub.span.unwrap_or_default();
+            if let Some((_, r)) = redeclared.subs.iter().find(|(n, _)| n == name) {
+                let msg = format!("`{name}` is both redeclared in the class and modified here");
+                let mut d = typed::REDECLARE_AND_MODIFIED.broken(at, msg, "modified here");
+                if let Some(sp) = r.span {
+                    d = d.also(sp, "redeclared here");
+                }
+                return Err(Box::new(d));
+            }
+            match self.tree.member(base, name, 0) {
+                Some(Found::Component { .. }) => {}
+                Some(Found::Class(_)) if sub.redeclare.is_some() => {
+                    let msg = format!("`{base_name}.{name}` is a class, not a component");
+                    let d = typed::REDECLARE_KIND.broken(at, msg, "redeclared as a component");
+                    return Err(Box::new(d));
+                }
+                Some(Found::Class(_)) => {}
+                None => {
+                    let candidates: Vec<String> = self
+                        .public_components(base)
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect();
+                    let mut d = Diagnostic::error(
+                        "unknown-modifier",
+                        format!("`{base_name}` has no element `{name}` to modify"),
+                    )
+                    .at(at, "modifies nothing");
+                    if let Some(s) = suggest(name, &candidates) {
+                        d = d.help(format!("did you mean `{s}`?"));
+                    }
+                    return Err(Box::new(d));
+                }
+            }
+        }
+        for (name, r) in &m.classes {
+            match self.tree.member(base, name, 0) {
+                Some(Found::Class(_)) => {}
+                Some(Found::Component { .. }) => {
+                    let msg = format!("`{base_name}.{name}` is a component, not a class");
+                    let d = typed::REDECLARE_KIND.broken(r.span, msg, "redeclared as a class");
+                    return Err(Box::new(d));
+                }
+                None => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "redeclare",
+                            format!("`{base_name}` has no class `{name}` to redeclare"),
+                        )
+                        .at(r.span, "redeclared here"),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Each component redeclared by an element of the body replaces one the class inherits,
+    /// with the same visibility (7.3, 7.3.3).
+    pub(super) fn check_element_redeclares(
+        &self,
+        node: NodeId,
+        comp: &'a ast::Composition,
+    ) -> DResult<()> {
+        for element in &comp.elements {
+            let ast::Element::Component(clause, prefix) = element else {
+                continue;
+            };
+            if !prefix.redeclare {
+                continue;
+            }
+            for decl in &clause.components {
+                let name = &decl.name.name;
+                let Some(&sid) = self.inst.nodes[node.0 as usize].slots.get(name) else {
+                    let msg = format!("no inherited element `{name}` to redeclare");
+                    let d =
+                        typed::REDECLARE_INHERITED.broken(decl.name.span, msg, "redeclared here");
+                    return Err(Box::new(d));
+                };
+                let s = &self.inst.slots[sid.0 as usize];
+                if s.prefix.is_some_and(|p| p.protected) != prefix.protected {
+                    let msg = format!("`{name}` is redeclared with another visibility");
+                    let d = typed::REDECLARE_VISIBILITY
+                        .broken(decl.name.span, msg, "redeclared here")
+                        .also(s.decl.name.span, "declared here");
+                    return Err(Box::new(d));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The dimensions of a redeclared component (7.3.2, 7.3.3): those the new declaration
+    /// gives, else the old declaration's; the new ones as many as the old, each size the old
+    /// one fixes the same, and the new type with as many dimensions as the old type.
+    pub(super) fn redeclared_dims(
+        &mut self,
+        sid: SlotId,
+        r: modification::Redeclared<'a>,
+        new_class: ClassId,
+        modif: &Mod<'a>,
+    ) -> DResult<Vec<usize>> {
+        let (clause, decl, lexical, node) = {
+            let s = &self.inst.slots[sid.0 as usize];
+            (s.clause, s.decl, s.lexical, s.node)
+        };
+        let env = Env {
+            node: Some(node),
+            class: lexical,
+        };
+        let type_dims = |this: &mut Self, c: ClassId| -> DResult<usize> {
+            let (mut m, mut dims, mut caus) = (Mod::default(), Vec::new(), None);
+            this.resolve_short(c, &mut m, &mut dims, &mut caus, clause.span)?;
+            Ok(dims.len())
+        };
+        let old_class = self.component_class(clause, lexical)?;
+        let (old_n, new_n) = (type_dims(self, old_class)?, type_dims(self, new_class)?);
+        let at = r.clause.type_name.span;
+        if old_n != new_n {
+            let msg = format!(
+                "`{}` is redeclared with a type of {new_n} dimensions in place of one of {old_n}",
+                decl.name.name
+            );
+            let d = typed::REDECLARE_DIMENSIONS
+                .broken(at, msg, "redeclared here")
+                .also(clause.type_name.span, "declared type");
+            return Err(Box::new(d));
+        }
+        let given = |d: &'a ast::ComponentDecl, c: &'a ast::ComponentClause| {
+            d.subscripts.iter().chain(&c.subscripts).collect::<Vec<_>>()
+        };
+        let (old, new) = (given(decl, clause), given(r.decl, r.clause));
+        if new.is_empty() {
+            return self.component_dims(clause, decl, sid, env, modif);
+        }
+        let dims = self.component_dims(r.clause, r.decl, sid, r.env, modif)?;
+        if old.is_empty() {
+            return Ok(dims);
+        }
+        let mismatch = if old.len() != new.len() {
+            Some(format!(
+                "{} dimensions in place of {}",
+                new.len(),
+                old.len()
+            ))
+        } else {
+            let mut found = None;
+            for (k, s) in old.iter().enumerate() {
+                if let ast::Subscript::Expr(e) = s {
+                    let n = self.eval_dim(e, env)?;
+                    if n != dims[k] {
+                        found = Some(format!(
+                            "size {} in place of {n} in dimension {}",
+                            dims[k],
+                            k + 1
+                        ));
+                        break;
+                    }
+                }
+            }
+            found
+        };
+        if let Some(what) = mismatch {
+            let msg = format!("`{}` is redeclared with {what}", decl.name.name);
+            let d = typed::REDECLARE_DIMENSIONS
+                .broken(r.decl.name.span, msg, "redeclared here")
+                .also(decl.name.span, "declared here");
+            return Err(Box::new(d));
+        }
+        Ok(dims)
+    }
+}
+
+/// The components a class body redeclares (`redeclare Real x[2] = v;`), as the modifier
+/// `(redeclare Real x[2] = v)` of its bases.
+pub(super) fn element_redeclares<'a>(comp: &'a ast::Composition, env: Env) -> Mod<'a> {
+    let mut out = Mod::default();
+    for element in &comp.elements {
+        let ast::Element::Component(clause, prefix) = element else {
+            continue;
+        };
+        if !prefix.redeclare {
+            continue;
+        }
+        for decl in &clause.components {
+            let mut leaf = match &decl.modification {
+                Some(m) => Mod::from_modification(m, env),
+                None => Mod::default(),
+            };
+            leaf.final_ = prefix.final_;
+            leaf.span = Some(decl.name.span);
+            leaf.redeclare = Some(modification::Redeclared {
+                clause,
+                decl,
+                env,
+                replaceable: prefix.replaceable,
+                constraining: prefix.constraining.as_ref(),
+            });
+            out.subs.push((decl.name.name.clone(), leaf));
+        }
+    }
+    out
 }

@@ -147,6 +147,66 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
     }
 
+    /// A function called through a component (5.3.2): `s.f(…)`, `s[1].P.g(…)` — leading
+    /// components of the instance, each scalar or indexed by constants down to one, then
+    /// classes looked up in the last component's class, the last a function.
+    pub(super) fn function_via_component(
+        &mut self,
+        r: &'a ast::ComponentRef,
+        env: Env,
+    ) -> Option<ClassId> {
+        let mut node = env.node?;
+        if r.global || r.parts.len() < 2 {
+            return None;
+        }
+        let mut k = 0;
+        while let Some(&sid) = self.inst.nodes[node.0 as usize]
+            .slots
+            .get(&r.parts[k].ident.name)
+        {
+            let Ok(Entry::Nodes { dims, nodes }) = self.instantiate_referenced(sid) else {
+                return None;
+            };
+            let mut index = 0;
+            if r.parts[k].subscripts.len() != dims.len() {
+                return None;
+            }
+            for (s, &n) in r.parts[k].subscripts.iter().zip(&dims) {
+                let ast::Subscript::Expr(e) = s else {
+                    return None;
+                };
+                let i = self.eval_const(e, env, "an index").ok()?;
+                if i < 1.0 || i.fract() != 0.0 || i as usize > n {
+                    return None;
+                }
+                index = index * n + (i as usize - 1);
+            }
+            node = *nodes.get(index)?;
+            k += 1;
+            if k + 1 >= r.parts.len() {
+                break;
+            }
+        }
+        if k == 0 {
+            return None;
+        }
+        let mut c = *self.inst.nodes[node.0 as usize].classes.first()?;
+        for part in &r.parts[k..] {
+            if !part.subscripts.is_empty() {
+                return None;
+            }
+            match self.tree.member(c, &part.ident.name, 0) {
+                Some(Found::Class(x)) => c = x,
+                _ => return None,
+            }
+        }
+        matches!(
+            self.tree.info(c).restriction(),
+            Some(ast::Restriction::Function)
+        )
+        .then_some(c)
+    }
+
     pub(super) fn unknown_component(
         &mut self,
         r: &ast::ComponentRef,

@@ -108,6 +108,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.meta.push(VarMeta {
             is_flow: false,
             is_stream: false,
+            is_causal: None,
         });
         self.in_streams.insert(v, id);
         id

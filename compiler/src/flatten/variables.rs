@@ -114,7 +114,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 fast,
                 ..Variable::new(name, kind, ty, decl.name.span)
             });
-            self.meta.push(VarMeta { is_flow, is_stream });
+            self.meta.push(VarMeta {
+                is_flow,
+                is_stream,
+                is_causal: (!self.inst.nodes[node.0 as usize].is_expandable)
+                    .then_some(causality.is_some()),
+            });
             if is_flow || is_stream {
                 self.inst.var_owner.insert(id, node);
             }
@@ -233,6 +238,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .help("use `each` to give every element the same value"),
                 ));
             };
+            if matches!(kind, VarKind::Parameter | VarKind::Constant) {
+                self.check_binding_variability(id, kind, e, b.expr.span)?;
+            }
             match kind {
                 VarKind::Parameter | VarKind::Constant => self.flat.vars[id].binding = Some(e),
                 _ => {
@@ -282,6 +290,58 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// A parameter's binding is a parameter expression, a constant's a constant expression
+    /// (4.4.2.1, 4.4.4): no `time`, `der`, `pre` or variable of higher variability in it.
+    fn check_binding_variability(
+        &self,
+        id: FlatVar,
+        kind: VarKind,
+        e: ExprId,
+        span: Span,
+    ) -> DResult<()> {
+        let (vars, flag) = (&self.flat.vars, self.flat.initial_flag);
+        let higher = |v: FlatVar| match vars[v].kind {
+            VarKind::Constant => Some(v) == flag,
+            VarKind::Parameter => kind == VarKind::Constant || Some(v) == flag,
+            _ => true,
+        };
+        let hit = self.flat.arena.find_leaf(e, |n| match n {
+            Node::Var(v) => higher(v),
+            Node::Der(_) | Node::Pre(_) | Node::Time => true,
+            Node::Arg(_) => false,
+            _ => false,
+        });
+        let Some(n) = hit else {
+            return Ok(());
+        };
+        let what = match n {
+            Node::Var(v) if Some(v) == flag => "`initial()`".to_string(),
+            Node::Var(v) => {
+                let k = match vars[v].kind {
+                    VarKind::State | VarKind::Algebraic => "the continuous-time variable",
+                    VarKind::Discrete | VarKind::Sampled => "the discrete-time variable",
+                    VarKind::Input => "the input",
+                    _ => "the parameter",
+                };
+                format!("{k} `{}`", vars[v].name)
+            }
+            Node::Der(v) => format!("`der({})`", vars[v].name),
+            Node::Pre(v) => format!("`pre({})`", vars[v].name),
+            _ => "`time`".to_string(),
+        };
+        let (rule, needs) = if kind == VarKind::Constant {
+            (&typed::CONSTANT_BINDING, "a constant expression")
+        } else {
+            (&typed::PARAMETER_BINDING, "a parameter expression")
+        };
+        let msg = format!(
+            "the binding of {} `{}` reads {what}: it must be {needs}",
+            kind.name(),
+            vars[id].name
+        );
+        Err(Box::new(rule.broken(span, msg, "binding")))
     }
 
     /// A connector that is a direct component of the model: its inputs are the model's inputs.

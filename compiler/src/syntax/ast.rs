@@ -151,6 +151,8 @@ pub struct ElementPrefix {
     pub replaceable: bool,
     pub protected: bool,
     pub constraining: Option<(Name, Option<ClassMod>)>,
+    /// The description and annotation written after the `constrainedby` clause.
+    pub constraining_description: Option<Description>,
 }
 
 #[derive(Clone, Debug)]
@@ -272,6 +274,10 @@ pub enum Argument {
 pub struct RedeclareComponent {
     pub each: bool,
     pub final_: bool,
+    /// `redeclare replaceable …`: it may be redeclared again.
+    pub replaceable: bool,
+    /// `constrainedby C(mods)` of a `replaceable` redeclaration.
+    pub constraining: Option<(Name, Option<ClassMod>)>,
     /// The new declaration: its type and the one component with its modification.
     pub clause: ComponentClause,
     pub span: Span,

@@ -404,6 +404,9 @@ impl Ctx {
                             Rule::constraining_clause => {
                                 prefix.constraining = Some(self.constraining_clause(r)?)
                             }
+                            Rule::description => {
+                                prefix.constraining_description = Some(self.description(r)?)
+                            }
                             _ => {}
                         }
                     }
@@ -658,7 +661,7 @@ impl Ctx {
                         Rule::each => each = true,
                         Rule::final_ => final_ = true,
                         Rule::component_clause1 => {
-                            return self.redeclare_component(q, each, final_, span)
+                            return self.redeclare_component(q, (each, final_, false), None, span)
                         }
                         Rule::element_replaceable => {
                             let comp = q
@@ -666,7 +669,13 @@ impl Ctx {
                                 .into_inner()
                                 .find(|r| r.as_rule() == Rule::component_clause1);
                             if let Some(c) = comp {
-                                return self.redeclare_component(c, each, final_, span);
+                                let constraining = self.constraining_of(&q)?;
+                                return self.redeclare_component(
+                                    c,
+                                    (each, final_, true),
+                                    constraining,
+                                    span,
+                                );
                             }
                             return self.redeclare_class(q, each, final_, span);
                         }
@@ -691,7 +700,13 @@ impl Ctx {
                                 .into_inner()
                                 .find(|r| r.as_rule() == Rule::component_clause1);
                             if let Some(c) = comp {
-                                return self.redeclare_component(c, each, final_, span);
+                                let constraining = self.constraining_of(&q)?;
+                                return self.redeclare_component(
+                                    c,
+                                    (each, final_, true),
+                                    constraining,
+                                    span,
+                                );
                             }
                             return self.redeclare_class(q, each, final_, span);
                         }
@@ -784,8 +799,27 @@ impl Ctx {
         })))
     }
 
-    /// `Type name(mods)` of a redeclaration (`component_clause1`).
-    fn redeclare_component(&self, p: P, each: bool, final_: bool, span: Span) -> R<Argument> {
+    /// The `constrainedby` clause of an `element_replaceable`, if any.
+    fn constraining_of(&self, p: &P) -> R<Option<(Name, Option<ClassMod>)>> {
+        match p
+            .clone()
+            .into_inner()
+            .find(|r| r.as_rule() == Rule::constraining_clause)
+        {
+            Some(r) => Ok(Some(self.constraining_clause(r)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// `Type name(mods)` of a redeclaration (`component_clause1`), with its `each`, `final`
+    /// and `replaceable` prefixes and `constrainedby` clause.
+    fn redeclare_component(
+        &self,
+        p: P,
+        (each, final_, replaceable): (bool, bool, bool),
+        constraining: Option<(Name, Option<ClassMod>)>,
+        span: Span,
+    ) -> R<Argument> {
         let cspan = self.span(&p);
         let mut prefix = TypePrefix::default();
         let mut type_name = None;
@@ -823,6 +857,8 @@ impl Ctx {
         Ok(Argument::RedeclareComponent(Box::new(RedeclareComponent {
             each,
             final_,
+            replaceable,
+            constraining,
             clause: ComponentClause {
                 prefix,
                 type_name,

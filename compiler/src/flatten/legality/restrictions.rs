@@ -179,6 +179,17 @@ const QUOTED_CONTROL: Rule = Rule {
     code: "syntax",
     text: "control characters in a quoted identifier are written as escape sequences",
 };
+const INPUT_DEFAULT: Rule = Rule {
+    section: "12.4.1",
+    code: "function",
+    text: "default values of inputs shall not depend on non-input variables of the function",
+};
+const DESCRIBED_TWICE: Rule = Rule {
+    section: "7.3.2.1",
+    code: "constrainedby",
+    text: "description and annotation on the constraining-clause apply to the entire \
+           declaration; it is an error if they also appear on the definition",
+};
 const COMPONENT_AND_CLASS: Rule = Rule {
     section: "4.2",
     code: "duplicate",
@@ -280,10 +291,18 @@ impl<'a> Checker<'_, 'a> {
     }
 
     /// The classes the leading parts of `name` denote (`A`, `A.B`, `A.B.C`), up to the first
-    /// that is not a class.
+    /// that is not a class. A last part stored in a file not read yet is left out: it is
+    /// public and not replaceable, and reading it only for this would load classes the
+    /// model may never instantiate (a disabled conditional component's).
     fn class_prefixes(&mut self, name: &ast::Name) -> Vec<(ast::Name, ClassId)> {
-        let mut out = Vec::new();
+        let mut out: Vec<(ast::Name, ClassId)> = Vec::new();
         for k in 1..=name.parts.len() {
+            if k == name.parts.len() && k > 1 {
+                let holder = out.last().map(|(_, c)| *c);
+                if holder.is_some_and(|h| self.tree.is_unread_file(h, &name.parts[k - 1].name)) {
+                    break;
+                }
+            }
             let head = ast::Name {
                 global: name.global,
                 parts: name.parts[..k].to_vec(),
@@ -385,6 +404,7 @@ impl<'a> Checker<'_, 'a> {
             }
         }
         if r == R::Function {
+            self.input_defaults(comp);
             if comp.algorithms.len() > 1 {
                 let msg = "a function cannot have more than one algorithm section";
                 self.report(FUNCTION_ALGORITHMS.broken(comp.algorithms[1].span, msg, "second"));
@@ -428,6 +448,9 @@ impl<'a> Checker<'_, 'a> {
                     }
                 }
                 ast::Element::Component(clause, prefix) => {
+                    for decl in &clause.components {
+                        self.described_once(prefix, &decl.description, decl.name.span);
+                    }
                     self.component_rules(def, clause, prefix);
                     match &prefix.constraining {
                         Some((c, _)) => self.non_replaceable(c, "constrainedby"),
@@ -436,8 +459,80 @@ impl<'a> Checker<'_, 'a> {
                         None => {}
                     }
                 }
-                ast::Element::Class(..) | ast::Element::Import(_) => {}
+                ast::Element::Class(c, prefix) => {
+                    self.described_once(prefix, &c.description, c.name.span)
+                }
+                ast::Element::Import(_) => {}
             }
+        }
+    }
+
+    /// A function input's default value reads other inputs only, no output or protected
+    /// variable (12.4.1).
+    fn input_defaults(&mut self, comp: &ast::Composition) {
+        let mut others: Vec<&str> = Vec::new();
+        for e in &comp.elements {
+            if let ast::Element::Component(clause, _) = e {
+                if clause.prefix.causality != Some(ast::Causality::Input) {
+                    others.extend(clause.components.iter().map(|d| &*d.name.name));
+                }
+            }
+        }
+        for e in &comp.elements {
+            let ast::Element::Component(clause, _) = e else {
+                continue;
+            };
+            if clause.prefix.causality != Some(ast::Causality::Input) {
+                continue;
+            }
+            for d in &clause.components {
+                let Some(ast::Binding::Expr(b)) =
+                    d.modification.as_ref().and_then(|m| m.binding.as_ref())
+                else {
+                    continue;
+                };
+                let mut hit = None;
+                super::each_expr(b, &mut |x| {
+                    if let ast::ExprKind::Ref(r) = &x.kind {
+                        let first = r.parts.first().map(|p| &*p.ident.name);
+                        if hit.is_none() && !r.global && first.is_some_and(|n| others.contains(&n))
+                        {
+                            hit = Some((x.span, r.to_source_string()));
+                        }
+                    }
+                });
+                if let Some((at, name)) = hit {
+                    let msg = format!(
+                        "the default of input `{}` reads `{name}`, which is no input",
+                        d.name.name
+                    );
+                    self.report(INPUT_DEFAULT.broken(at, msg, "not an input"));
+                }
+            }
+        }
+    }
+
+    /// A replaceable element's description string and annotation are written after its
+    /// `constrainedby` clause or on the declaration, not both (7.3.2.1).
+    fn described_once(
+        &mut self,
+        prefix: &ast::ElementPrefix,
+        own: &ast::Description,
+        at: crate::diag::Span,
+    ) {
+        let Some(after) = &prefix.constraining_description else {
+            return;
+        };
+        let both = if after.text.is_some() && own.text.is_some() {
+            Some("a description string")
+        } else if after.annotation.is_some() && own.annotation.is_some() {
+            Some("an annotation")
+        } else {
+            None
+        };
+        if let Some(what) = both {
+            let msg = format!("{what} both on the declaration and on its constrainedby clause");
+            self.report(DESCRIBED_TWICE.broken(at, msg, "declared here"));
         }
     }
 
@@ -790,13 +885,18 @@ impl<'a> Checker<'_, 'a> {
         name: &str,
     ) {
         self.not_protected_path(&clause.type_name);
+        let p = clause.prefix;
+        let record = matches!(r, R::Record | R::OperatorRecord);
+        let connector = matches!(r, R::Connector | R::ExpandableConnector);
+        let prefixed = p.connection.is_some() || p.variability.is_some() || p.causality.is_some();
+        // Nothing below applies: the type is not read (it may be a disabled component's).
+        if !record && !connector && !prefixed {
+            return;
+        }
         let Some(kind) = self.restriction_of(&clause.type_name) else {
             return;
         };
         let k = kind.restriction();
-        let p = clause.prefix;
-        let record = matches!(r, R::Record | R::OperatorRecord);
-        let connector = matches!(r, R::Connector | R::ExpandableConnector);
         let kind_ok = match () {
             _ if record => matches!(k, R::Record | R::OperatorRecord | R::Type | R::Class),
             _ if connector => matches!(
@@ -819,7 +919,6 @@ impl<'a> Checker<'_, 'a> {
             );
             self.report(COMPONENT_KIND.broken(at, msg, "component"));
         }
-        let prefixed = p.connection.is_some() || p.variability.is_some() || p.causality.is_some();
         if prefixed && matches!(k, R::Model | R::Block | R::Package) {
             let msg = format!(
                 "`{name}` is a component of {} `{}` with a type prefix",

@@ -98,3 +98,115 @@ pub(in crate::flatten) const REAL_EQUALITY: Rule = Rule {
     code: "type",
     text: "== and <> do not compare Real operands outside functions",
 };
+pub(in crate::flatten) const REDECLARE_INHERITED: Rule = Rule {
+    section: "7.3",
+    code: "redeclare",
+    text: "a redeclare element (or class extension, 7.3.1) replaces an element the class \
+           inherits: one of that name must be inherited",
+};
+pub(in crate::flatten) const REDECLARE_VISIBILITY: Rule = Rule {
+    section: "7.3.3",
+    code: "redeclare",
+    text: "a public element may not be redeclared as protected, nor a protected one as public",
+};
+pub(in crate::flatten) const REDECLARE_DIMENSIONS: Rule = Rule {
+    section: "7.3.2",
+    code: "redeclare",
+    text: "a redeclared component keeps the number of dimensions of the declaration it \
+           replaces (of its type too), and each size given there (6.4: `p[3]` cannot become \
+           `p[2]`; `p[:]` may become `p[2]`)",
+};
+pub(in crate::flatten) const REDECLARE_CONDITION: Rule = Rule {
+    section: "4.4.5",
+    code: "redeclare",
+    text: "a redeclaration of a component shall not include a condition attribute",
+};
+pub(in crate::flatten) const REDECLARE_KIND: Rule = Rule {
+    section: "6.4",
+    code: "redeclare",
+    text: "a redeclared class is of the constraining class's kind (function, package, \
+           connector, model or block, type or record) and an enumeration has the same \
+           literals in the same order",
+};
+pub(in crate::flatten) const REDECLARE_AND_MODIFIED: Rule = Rule {
+    section: "7.3",
+    code: "redeclare",
+    text: "a redeclare element cannot be combined with a modifier of the same element in \
+           the extends-clause",
+};
+pub(in crate::flatten) const PROTECTED_MODIFIED: Rule = Rule {
+    section: "4.1",
+    code: "protected",
+    text: "protected elements shall not be modified or redeclared, except by an extends \
+           clause's modification and on their own declaration",
+};
+pub(in crate::flatten) const EACH_ON_SCALAR: Rule = Rule {
+    section: "7.2.5",
+    code: "each",
+    text: "each requires that the modifier is applied inside an array declaration or \
+           modification",
+};
+pub(in crate::flatten) const PARAMETER_BINDING: Rule = Rule {
+    section: "4.4.2.1",
+    code: "variability",
+    text: "a declaration equation must not have higher variability than its component: a \
+           parameter's binding is a parameter expression",
+};
+pub(in crate::flatten) const CONSTANT_BINDING: Rule = Rule {
+    section: "4.4.4",
+    code: "variability",
+    text: "the declaration equation of a constant shall be a constant expression",
+};
+pub(in crate::flatten) const DER_DISCRETE: Rule = Rule {
+    section: "4.4.4",
+    code: "variability",
+    text: "der shall not be applied to discrete-time variables",
+};
+pub(in crate::flatten) const OUTER_MODIFIED: Rule = Rule {
+    section: "5.4",
+    code: "outer",
+    text: "an outer element shall not be modified, neither on its declaration nor from \
+           an enclosing instance: modify the inner element",
+};
+pub(in crate::flatten) const INNER_SUBTYPE: Rule = Rule {
+    section: "5.4",
+    code: "outer",
+    text: "the inner component shall be a subtype of the corresponding outer component",
+};
+pub(in crate::flatten) const INHERITED_PROTECTION: Rule = Rule {
+    section: "7.1",
+    code: "duplicate",
+    text: "elements of the same name inherited twice must be identical, protection included",
+};
+pub(in crate::flatten) const REDECLARE_ELEMENT: Rule = Rule {
+    section: "6.4",
+    code: "redeclare",
+    text: "each public element of the constraining class has a plug-compatible element of \
+           the same name: the same flow/stream, input/output and inner/outer prefixes, no \
+           higher variability, final where it is final, as many dimensions, conditional \
+           where it is, the same predefined type",
+};
+pub(in crate::flatten) const CONNECTOR_BALANCE: Rule = Rule {
+    section: "9.3.1",
+    code: "connector",
+    text: "a non-partial, non-expandable connector has as many flow variables as variables \
+           that are neither parameter, constant, input, output, stream nor flow",
+};
+pub(in crate::flatten) const CONNECT_CAUSAL: Rule = Rule {
+    section: "9.3",
+    code: "connect",
+    text: "variables declared input or output in connectors may only be connected to \
+           variables declared input or output",
+};
+pub(in crate::flatten) const CONNECT_IN_IF: Rule = Rule {
+    section: "9.3",
+    code: "connect",
+    text: "connect and Connections.branch/root/potentialRoot cannot be used inside \
+           if-equations with non-parameter conditions",
+};
+pub(in crate::flatten) const CONNECT_PATH: Rule = Rule {
+    section: "9.1",
+    code: "connect",
+    text: "a connect argument is a connector of the class (c, c.d) or a connector of one of \
+           its components (m.c), not one deeper inside (m1.m2.c)",
+};
