@@ -583,6 +583,18 @@ impl<'a> ClassTree<'a> {
         None
     }
 
+    /// The class a chain of short definitions starting at `c` ends in (`type Temp =
+    /// Real(unit = "K")`: `Real`); `c` itself if it is none (at most 64 steps).
+    pub fn short_chain_end(&mut self, mut c: ClassId) -> ClassId {
+        for _ in 0..64 {
+            match self.base_of_short(c) {
+                Some((b, _)) if b != c => c = b,
+                _ => break,
+            }
+        }
+        c
+    }
+
     /// Member of class `c` named `name`: nested class, component, or one inherited via `extends`.
     pub fn member(&mut self, c: ClassId, name: &str, depth: u32) -> Option<Found<'a>> {
         if depth > 32 || self.looking_up.iter().any(|(k, n)| *k == c && &**n == name) {

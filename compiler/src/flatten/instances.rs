@@ -563,8 +563,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         let inner_lexical = self.inst.slots[isid.0 as usize].lexical;
                         let inner_class = self.component_class(ic, inner_lexical)?;
                         let (a, b) = (
-                            self.scalar_base(inner_class)?,
-                            self.scalar_base(outer_class)?,
+                            self.tree.short_chain_end(inner_class),
+                            self.tree.short_chain_end(outer_class),
                         );
                         if a != b {
                             let msg = format!(
@@ -625,13 +625,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 clause.type_name.to_dotted()
             )),
         ))
-    }
-
-    /// The class a chain of short definitions ends in (`type Temp = Real(unit = "K")`: Real).
-    fn scalar_base(&mut self, c: ClassId) -> DResult<ClassId> {
-        let (mut m, mut dims, mut caus) = (Mod::default(), Vec::new(), None);
-        let span = self.tree.info(c).span();
-        self.resolve_short(c, &mut m, &mut dims, &mut caus, span)
     }
 
     /// The inner half of an `inner outer` component (specification 5.5: it "conceptually

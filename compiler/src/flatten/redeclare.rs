@@ -523,16 +523,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Some(format!("it is {gn}, where {go} is expected"));
             }
         }
-        let last = |this: &mut Self, mut c: ClassId| -> ClassId {
-            for _ in 0..64 {
-                match this.tree.base_of_short(c) {
-                    Some((b, _)) if b != c => c = b,
-                    _ => break,
-                }
-            }
-            c
-        };
-        let (bn, bo) = (last(self, new), last(self, old));
+        let (bn, bo) = (
+            self.tree.short_chain_end(new),
+            self.tree.short_chain_end(old),
+        );
         let (pn, po) = (self.tree.info(bn).builtin, self.tree.info(bo).builtin);
         if (pn.is_some() || po.is_some()) && pn != po {
             return Some(format!(
@@ -668,15 +662,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return Some("one of the two is conditional");
         }
         let builtin = |this: &mut Self, clause: &ast::ComponentClause, scope: ClassId| {
-            let Some(Found::Class(mut c)) = this.tree.lookup_name(scope, &clause.type_name) else {
+            let Some(Found::Class(c)) = this.tree.lookup_name(scope, &clause.type_name) else {
                 return None;
             };
-            for _ in 0..64 {
-                match this.tree.base_of_short(c) {
-                    Some((b, _)) if b != c => c = b,
-                    _ => break,
-                }
-            }
+            let c = this.tree.short_chain_end(c);
             Some(this.tree.info(c).builtin)
         };
         // Only where one of the two is written as a predefined type: resolving every type
@@ -872,29 +861,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
         node: NodeId,
         comp: &'a ast::Composition,
     ) -> DResult<()> {
-        for element in &comp.elements {
-            let ast::Element::Component(clause, prefix) = element else {
-                continue;
+        for (_, decl, prefix) in redeclared_components(comp) {
+            let name = &decl.name.name;
+            let Some(&sid) = self.inst.nodes[node.0 as usize].slots.get(name) else {
+                let msg = format!("no inherited element `{name}` to redeclare");
+                let d = typed::REDECLARE_INHERITED.broken(decl.name.span, msg, "redeclared here");
+                return Err(Box::new(d));
             };
-            if !prefix.redeclare {
-                continue;
-            }
-            for decl in &clause.components {
-                let name = &decl.name.name;
-                let Some(&sid) = self.inst.nodes[node.0 as usize].slots.get(name) else {
-                    let msg = format!("no inherited element `{name}` to redeclare");
-                    let d =
-                        typed::REDECLARE_INHERITED.broken(decl.name.span, msg, "redeclared here");
-                    return Err(Box::new(d));
-                };
-                let s = &self.inst.slots[sid.0 as usize];
-                if s.prefix.is_some_and(|p| p.protected) != prefix.protected {
-                    let msg = format!("`{name}` is redeclared with another visibility");
-                    let d = typed::REDECLARE_VISIBILITY
-                        .broken(decl.name.span, msg, "redeclared here")
-                        .also(s.decl.name.span, "declared here");
-                    return Err(Box::new(d));
-                }
+            let s = &self.inst.slots[sid.0 as usize];
+            if s.prefix.is_some_and(|p| p.protected) != prefix.protected {
+                let msg = format!("`{name}` is redeclared with another visibility");
+                let d = typed::REDECLARE_VISIBILITY
+                    .broken(decl.name.span, msg, "redeclared here")
+                    .also(s.decl.name.span, "declared here");
+                return Err(Box::new(d));
             }
         }
         Ok(())
@@ -981,33 +961,44 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 }
 
+/// The component declarations of a class body written with `redeclare`.
+fn redeclared_components(
+    comp: &ast::Composition,
+) -> impl Iterator<
+    Item = (
+        &ast::ComponentClause,
+        &ast::ComponentDecl,
+        &ast::ElementPrefix,
+    ),
+> {
+    comp.elements
+        .iter()
+        .filter_map(|e| match e {
+            ast::Element::Component(clause, prefix) if prefix.redeclare => Some((clause, prefix)),
+            _ => None,
+        })
+        .flat_map(|(clause, prefix)| clause.components.iter().map(move |d| (clause, d, prefix)))
+}
+
 /// The components a class body redeclares (`redeclare Real x[2] = v;`), as the modifier
 /// `(redeclare Real x[2] = v)` of its bases.
 pub(super) fn element_redeclares<'a>(comp: &'a ast::Composition, env: Env) -> Mod<'a> {
     let mut out = Mod::default();
-    for element in &comp.elements {
-        let ast::Element::Component(clause, prefix) = element else {
-            continue;
+    for (clause, decl, prefix) in redeclared_components(comp) {
+        let mut leaf = match &decl.modification {
+            Some(m) => Mod::from_modification(m, env),
+            None => Mod::default(),
         };
-        if !prefix.redeclare {
-            continue;
-        }
-        for decl in &clause.components {
-            let mut leaf = match &decl.modification {
-                Some(m) => Mod::from_modification(m, env),
-                None => Mod::default(),
-            };
-            leaf.final_ = prefix.final_;
-            leaf.span = Some(decl.name.span);
-            leaf.redeclare = Some(modification::Redeclared {
-                clause,
-                decl,
-                env,
-                replaceable: prefix.replaceable,
-                constraining: prefix.constraining.as_ref(),
-            });
-            out.subs.push((decl.name.name.clone(), leaf));
-        }
+        leaf.final_ = prefix.final_;
+        leaf.span = Some(decl.name.span);
+        leaf.redeclare = Some(modification::Redeclared {
+            clause,
+            decl,
+            env,
+            replaceable: prefix.replaceable,
+            constraining: prefix.constraining.as_ref(),
+        });
+        out.subs.push((decl.name.name.clone(), leaf));
     }
     out
 }
