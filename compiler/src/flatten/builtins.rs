@@ -376,12 +376,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Err(self.not_builtin(&call, target))
     }
 
+    /// The class a redeclaration in the instance gives `n`, if one does; a redeclaration
+    /// that is itself wrong (a function that does not fit its constraining one) is
+    /// reported, not passed over for the class it replaces.
+    fn redeclared_or_report(&mut self, n: &ast::Name, env: Env) -> Option<ClassId> {
+        match self.redeclared_class(n, env, 0) {
+            Ok(found) => found.map(|(c, _)| c),
+            Err(d) => {
+                self.push_error(*d);
+                None
+            }
+        }
+    }
+
     /// The record class a call names (its constructor), if it names one.
     pub(super) fn called_record(&mut self, r: &ast::ComponentRef, env: Env) -> Option<ClassId> {
         let n = ref_as_name(r)?;
         let found = if n.global {
             self.tree.lookup_top_name(&n)
-        } else if let Ok(Some((c, _))) = self.redeclared_class(&n, env, 0) {
+        } else if let Some(c) = self.redeclared_or_report(&n, env) {
             Some(Found::Class(c))
         } else {
             self.tree.lookup_name(env.class, &n)
@@ -429,7 +442,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let n = ref_as_name(r)?;
         let found = if n.global {
             self.tree.lookup_top_name(&n)
-        } else if let Ok(Some((c, _))) = self.redeclared_class(&n, env, 0) {
+        } else if let Some(c) = self.redeclared_or_report(&n, env) {
             // `Medium.specificEnthalpy(…)` of a redeclared package.
             Some(Found::Class(c))
         } else {
@@ -588,6 +601,29 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn elementary(&mut self, c: &Call<'a, '_>, f: Func1) -> DResult<Val> {
         let x = self.eval_arr(c.arg(0), c.env)?;
         types::numeric_arg(&x, c.arg(0).span, c.name)?;
+        // An argument known when compiling outside the function's domain (3.7.1, 3.7.3).
+        let outside = |k: f64| match f {
+            Func1::Sqrt => k < 0.0,
+            Func1::Log | Func1::Log10 => k <= 0.0,
+            Func1::Asin | Func1::Acos => !(-1.0..=1.0).contains(&k),
+            _ => false,
+        };
+        if let Some(k) = x
+            .data
+            .iter()
+            .filter_map(|&v| self.flat.arena.as_const(v))
+            .find(|&k| outside(k))
+        {
+            let section = if f == Func1::Sqrt { "3.7.1" } else { "3.7.3" };
+            return Err(Box::new(
+                Diagnostic::error("domain", format!("`{}` of {k}, outside its domain", c.name))
+                    .at(c.arg(0).span, format!("{k}"))
+                    .help(format!(
+                    "Modelica 3.6 §{section}: sqrt(v) is an error for v < 0, log and log10 for \
+                     v <= 0, asin and acos for |v| > 1"
+                )),
+            ));
+        }
         let ty = match f {
             Func1::Abs => x.ty,
             Func1::Sign => ScalarType::Integer,

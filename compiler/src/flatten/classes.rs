@@ -8,7 +8,7 @@
 
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::syntax::{self, ast};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 
 /// The embedded standard library, as (path relative to `stdlib/`, text).
@@ -117,6 +117,8 @@ pub struct ClassTree<'a> {
     /// declared inside it, a short class whose base is found through the class) finds nothing
     /// there instead of recursing without end.
     looking_up: Vec<(ClassId, Box<str>)>,
+    /// (scope, name) pairs already reported as found through two unqualified imports.
+    ambiguous: FxHashSet<(ClassId, Box<str>)>,
     /// Errors met while loading libraries on demand.
     pub load_errors: Vec<Diagnostic>,
     /// Members of library packages not parsed yet: (package, name) → the file or directory.
@@ -138,6 +140,7 @@ impl<'a> ClassTree<'a> {
             bases_cache: FxHashMap::default(),
             resolving_bases: Vec::new(),
             looking_up: Vec::new(),
+            ambiguous: FxHashSet::default(),
             load_errors: Vec::new(),
             unloaded: FxHashMap::default(),
         };
@@ -274,7 +277,22 @@ impl<'a> ClassTree<'a> {
     ) -> Result<Vec<ClassId>, Box<Diagnostic>> {
         let file = self.sources.add(name, text);
         let sd = syntax::parse(text, file)?;
-        Ok(self.add_stored_definition(sd, None))
+        let within = sd.within.clone().flatten();
+        let tops = self.add_stored_definition(sd, None);
+        // The package a within-clause names exists (13.4.3), in the libraries given.
+        if let Some(w) = within {
+            if !matches!(self.lookup_top_name(&w), Some(Found::Class(_))) {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "unknown-name",
+                        format!("the within-clause names `{}`, which is no class of the libraries", w.to_dotted()),
+                    )
+                    .at(w.span, "not found")
+                    .help("Modelica 3.6 §13.4.3: the class a within-clause designates must exist; give its library with --lib or MODELICAPATH"),
+                ));
+            }
+        }
+        Ok(tops)
     }
 
     /// A top-level class by name, loading its library if needed.
@@ -745,7 +763,8 @@ impl<'a> ClassTree<'a> {
                 return Some(f);
             }
             if self.info(c).def.is_some_and(|d| d.encapsulated) {
-                break;
+                // Past an encapsulated class only the predefined names remain (5.3.1, 13.2).
+                return self.builtin(name).map(Found::Class);
             }
             cur = self.info(c).parent;
         }
@@ -782,18 +801,45 @@ impl<'a> ClassTree<'a> {
                 }
             }
         }
+        // Every unqualified import is looked in: a name two of them provide is ambiguous
+        // (5.3.1), reported once per scope and name.
+        let mut first: Option<(Found<'a>, &'a ast::Import)> = None;
         for e in &comp.elements {
             if let ast::Element::Import(imp) = e {
                 if let ast::ImportKind::Wildcard(n) = &imp.kind {
                     if let Some(Found::Class(p)) = self.lookup_top_name(n) {
                         if let Some(f) = self.member(p, name, depth + 1) {
-                            return Some(f);
+                            match first {
+                                None => first = Some((f, imp)),
+                                Some((g, other)) if !same_found(&f, &g) => {
+                                    self.ambiguous_import(c, name, other, imp);
+                                }
+                                Some(_) => {}
+                            }
                         }
                     }
                 }
             }
         }
-        None
+        first.map(|(f, _)| f)
+    }
+
+    /// Records that two unqualified imports of class `c` both provide `name` (5.3.1).
+    fn ambiguous_import(&mut self, c: ClassId, name: &str, a: &ast::Import, b: &ast::Import) {
+        if !self.ambiguous.insert((c, name.into())) {
+            return;
+        }
+        let d = Diagnostic::error(
+            "lookup",
+            format!("`{name}` is found through two unqualified imports"),
+        )
+        .at(b.span, "provides it too")
+        .also(a.span, "provides it")
+        .help(
+            "Modelica 3.6 §5.3.1: it is an error if a name is found through several \
+             unqualified imports; import it qualified (`import P.name;`)",
+        );
+        self.load_errors.push(d);
     }
 
     /// Names visible in scope `c` (for "did you mean" help).
@@ -808,6 +854,9 @@ impl<'a> ClassTree<'a> {
                         out.extend(cl.components.iter().map(|d| d.name.name.to_string()));
                     }
                 }
+            }
+            if self.info(k).def.is_some_and(|d| d.encapsulated) {
+                return out;
             }
             cur = self.info(k).parent;
         }
@@ -837,5 +886,16 @@ fn library_name(p: &Path) -> Option<String> {
         Some(n.split(' ').next().unwrap_or(&n).to_string())
     } else {
         None
+    }
+}
+
+/// Whether two lookups found the same element (a class, or one component declaration).
+fn same_found(a: &Found<'_>, b: &Found<'_>) -> bool {
+    match (a, b) {
+        (Found::Class(x), Found::Class(y)) => x == y,
+        (Found::Component { decl: x, .. }, Found::Component { decl: y, .. }) => {
+            std::ptr::eq(*x, *y)
+        }
+        _ => false,
     }
 }

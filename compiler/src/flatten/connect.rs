@@ -51,6 +51,26 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .at(span, "incompatible connectors"),
                 ));
             }
+            // Parameters and constants are not connected, but one may only stand against
+            // one of the same variability (9.3).
+            for (la, va) in &ca.fixed {
+                let Some((_, vb)) = cb.fixed.iter().find(|(n, _)| n == la) else {
+                    continue;
+                };
+                let (ka, kb) = (self.flat.vars[*va].kind, self.flat.vars[*vb].kind);
+                if ka != kb {
+                    let msg = format!(
+                        "`{la}` is {} in `{}` but {} in `{}`",
+                        ka.name(),
+                        a.to_source_string(),
+                        kb.name(),
+                        b.to_source_string()
+                    );
+                    return Err(Box::new(
+                        typed::CONNECT_PRIMITIVES.broken(span, msg, "here"),
+                    ));
+                }
+            }
             for (la, lb) in ca.leaves.iter().zip(&cb.leaves) {
                 let (sa, sb) = (
                     self.meta[la.1.index()].is_stream,
@@ -174,9 +194,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             .help("connect() joins connectors such as `resistor.p`"),
                         ));
                     }
-                    let mut leaves = Vec::new();
-                    self.connector_leaves(n, String::new(), &mut leaves)?;
-                    ends.push(ConnectorEnd { outside, leaves });
+                    let (mut leaves, mut fixed) = (Vec::new(), Vec::new());
+                    self.connector_leaves(n, String::new(), &mut leaves, &mut fixed)?;
+                    ends.push(ConnectorEnd {
+                        outside,
+                        leaves,
+                        fixed,
+                    });
                 }
             }
             Resolved::Value(Val::Arr(a)) => {
@@ -203,6 +227,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         Node::Var(v) => ends.push(ConnectorEnd {
                             outside,
                             leaves: vec![(String::new(), v)],
+                            fixed: Vec::new(),
                         }),
                         _ => {
                             return Err(Box::new(
@@ -256,6 +281,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         n: NodeId,
         prefix: String,
         out: &mut Vec<(String, FlatVar)>,
+        fixed: &mut Vec<(String, FlatVar)>,
     ) -> DResult<()> {
         let mut order = self.inst.nodes[n.0 as usize].order.clone();
         if self.inst.nodes[n.0 as usize].is_expandable {
@@ -275,13 +301,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
             match entry {
                 Entry::Vars { dims, vars } => {
                     for (k, v) in vars.iter().enumerate() {
+                        let leaf = (format!("{name}{}", subscript_text(&dims, k)), *v);
                         if matches!(
                             self.flat.vars[*v].kind,
                             VarKind::Parameter | VarKind::Constant
                         ) {
+                            fixed.push(leaf);
                             continue;
                         }
-                        out.push((format!("{name}{}", subscript_text(&dims, k)), *v));
+                        out.push(leaf);
                     }
                 }
                 Entry::Nodes { dims, nodes } => {
@@ -290,6 +318,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             *c,
                             format!("{name}{}.", subscript_text(&dims, k)),
                             out,
+                            fixed,
                         )?;
                     }
                 }

@@ -110,6 +110,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
         out: &mut Vec<Equation>,
         initial: bool,
     ) -> DResult<()> {
+        let bodies = branches
+            .iter()
+            .map(|(_, b)| b.as_slice())
+            .chain([otherwise]);
+        if let Some(c) = bodies.filter_map(first_connection).next() {
+            for (cond, _) in branches {
+                graph_query(cond, c, eq.span)?;
+            }
+        }
         // Structural conditions select a branch at compile time.
         let mut conds = Vec::new();
         let mut all_const = true;
@@ -666,6 +675,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Ok(())
             }
             ast::EquationKind::For { indices, body } => {
+                if let Some(c) = first_connection(body) {
+                    for r in indices.iter().filter_map(|i| i.range.as_ref()) {
+                        graph_query(r, c, eq.span)?;
+                    }
+                }
                 self.iterate(indices, env, &mut |s| {
                     for b in body {
                         s.equation(b, env, out, initial)?;
@@ -691,6 +705,37 @@ impl<'t, 'a> Flattener<'t, 'a> {
             ast::EquationKind::Call(f, args) => self.call_equation(eq, f, args, env),
         }
     }
+}
+
+/// A condition (or range) of an if- (for-) equation holding the connection `c` that asks
+/// the connection graph (8.3.3): `cardinality`, `rooted`, `Connections.rooted`/`isRoot`.
+fn graph_query(cond: &ast::Expr, c: &ast::Equation, whole: Span) -> DResult<()> {
+    let mut found = None;
+    super::legality::each_expr(cond, &mut |x| {
+        if let ast::ExprKind::Call(ast::CallTarget::Ref(r), _) = &x.kind {
+            let name = r.to_source_string();
+            if found.is_none()
+                && matches!(
+                    name.as_str(),
+                    "cardinality" | "rooted" | "Connections.rooted" | "Connections.isRoot"
+                )
+            {
+                found = Some((x.span, name));
+            }
+        }
+    });
+    let Some((at, name)) = found else {
+        return Ok(());
+    };
+    let d = typed::CONNECT_CONDITION
+        .broken(
+            at,
+            format!("`{name}` decides whether a connection is made"),
+            "asks the connections",
+        )
+        .also(c.span, "connection")
+        .also(whole, "here");
+    Err(Box::new(d))
 }
 
 /// The first `connect` or `Connections.…` call among equations (through if- and

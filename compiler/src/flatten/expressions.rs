@@ -136,7 +136,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for (k, (cond, value)) in branches.iter().enumerate() {
             let c = self.eval_condition(cond, env, "the condition of an if-expression")?;
             match self.fold_if_structural(c) {
-                Some(v) if v != 0.0 => return self.eval(value, env),
+                Some(v) if v != 0.0 => {
+                    let chosen = self.eval(value, env)?;
+                    let others = branches
+                        .iter()
+                        .map(|b| &b.1)
+                        .filter(|v| !std::ptr::eq(*v, value));
+                    for other in others.chain(std::iter::once(otherwise)) {
+                        self.dropped_branch(&chosen, value, other, env)?;
+                    }
+                    return Ok(chosen);
+                }
                 Some(_) => {}
                 None => {
                     first_open = k;
@@ -145,7 +155,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         if first_open == branches.len() {
-            return self.eval(otherwise, env);
+            let chosen = self.eval(otherwise, env)?;
+            for (_, other) in branches {
+                self.dropped_branch(&chosen, otherwise, other, env)?;
+            }
+            return Ok(chosen);
         }
         let branches = &branches[first_open..];
         let mut last = branches.len();
@@ -171,7 +185,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 continue;
             }
             let v = self.eval_arr(value, env)?;
-            let Some(ty) = types::unify(v.ty, result.ty) else {
+            let Some(ty) = self.unify_types(v.ty, result.ty) else {
                 return Err(Box::new(
                     Diagnostic::error(
                         "type",
@@ -210,6 +224,85 @@ impl<'t, 'a> Flattener<'t, 'a> {
             };
         }
         Ok(Val::Arr(result))
+    }
+
+    /// The common type of two type-compatible operands (6.7): [`types::unify`], and two
+    /// enumeration types with the same literals in the same order.
+    fn unify_types(&self, a: ScalarType, b: ScalarType) -> Option<ScalarType> {
+        if let (ScalarType::Enum(x), ScalarType::Enum(y)) = (a, b) {
+            let e = &self.flat.enums;
+            return (e[x.0 as usize].literals == e[y.0 as usize].literals).then_some(a);
+        }
+        types::unify(a, b)
+    }
+
+    /// The type of a branch a structural condition rules out, against the one it selects
+    /// (3.6.5, 6.7: the branches of an if-expression are type compatible). Only a branch
+    /// without calls is evaluated (a recursive function's other branch would recurse), and
+    /// one that cannot be evaluated (an index out of bounds for these parameters, a
+    /// disabled conditional component) is left alone.
+    fn dropped_branch(
+        &mut self,
+        chosen: &Val,
+        at: &'a ast::Expr,
+        dropped: &'a ast::Expr,
+        env: Env,
+    ) -> DResult<()> {
+        let mut calls = false;
+        super::legality::each_expr(dropped, &mut |x| {
+            calls |= matches!(x.kind, ast::ExprKind::Call(..));
+        });
+        if calls {
+            return Ok(());
+        }
+        let Ok(other) = self.eval(dropped, env) else {
+            return Ok(());
+        };
+        let enums = &self.flat.enums;
+        let kind = |v: &Val| match v {
+            Val::Arr(a) => {
+                let ty = match a.ty {
+                    ScalarType::Enum(e) => enums[e.0 as usize].name.clone(),
+                    t => t.name().to_string(),
+                };
+                let dims = if a.dims.is_empty() {
+                    String::new()
+                } else {
+                    dims_text(&a.dims)
+                };
+                format!("{ty}{dims}")
+            }
+            Val::Str(_) => "String".to_string(),
+            Val::Record(_) => "a record".to_string(),
+        };
+        let fits = match (chosen, &other) {
+            (Val::Arr(a), Val::Arr(b)) => {
+                self.unify_types(a.ty, b.ty).is_some() && a.dims.len() == b.dims.len()
+            }
+            (Val::Str(_), Val::Str(_)) | (Val::Record(_), Val::Record(_)) => true,
+            _ => false,
+        };
+        if fits {
+            return Ok(());
+        }
+        Err(Box::new(
+            Diagnostic::error(
+                "type",
+                format!(
+                    "the branches of this if-expression are not type compatible: {} and {}",
+                    kind(chosen),
+                    kind(&other)
+                ),
+            )
+            .at(dropped.span, kind(&other))
+            .also(at.span, kind(chosen))
+            .help(
+                "Modelica 3.6 §3.6.5, §6.7: the branches of an if-expression must be type \
+                 compatible (Real with Integer, Boolean with Boolean, String with String, \
+                 records with records, arrays with as many dimensions), also where the \
+                 condition selects one when compiling",
+            ),
+        ))
     }
 
     pub(super) fn eval_arr(&mut self, e: &'a ast::Expr, env: Env) -> DResult<Arr> {

@@ -540,11 +540,43 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.generate_equations()?;
         self.connection_equations();
         self.classify()?;
+        self.discrete_reals_in_when()?;
         self.initial_values_from_initial_equations();
         for e in std::mem::take(&mut self.tree.load_errors) {
             self.diags.push(e);
         }
         Ok(())
+    }
+
+    /// Every Real declared discrete is assigned in a when-clause (4.4.4): a when-equation or
+    /// when-statement makes it `Sampled`; one still `Discrete` is defined elsewhere or not at
+    /// all.
+    fn discrete_reals_in_when(&mut self) -> DResult<()> {
+        if self
+            .diags
+            .iter()
+            .any(|d| d.severity == crate::diag::Severity::Error)
+        {
+            // A when-clause already refused may be the one that assigns it.
+            return Ok(());
+        }
+        let Some(v) = self
+            .flat
+            .vars
+            .iter()
+            .find(|v| v.kind == VarKind::Discrete && v.ty == ScalarType::Real)
+        else {
+            return Ok(());
+        };
+        let msg = format!(
+            "`{}` is declared discrete but not assigned in a when-clause",
+            v.name
+        );
+        Err(Box::new(typed::DISCRETE_REAL.broken(
+            v.span,
+            msg,
+            "declared here",
+        )))
     }
 
     fn unsupported(&self, span: Span, what: &str) -> Box<Diagnostic> {
@@ -704,6 +736,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
 struct ConnectorEnd {
     outside: bool,
     leaves: Vec<(String, FlatVar)>,
+    /// The connector's parameters and constants (not connected; their variability must
+    /// match, 9.3).
+    fixed: Vec<(String, FlatVar)>,
 }
 
 enum Resolved {

@@ -79,6 +79,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .at(arg.span, "here"),
             ));
         };
+        if let ConnId::Node(n) = id {
+            if self.inst.nodes[n.0 as usize].is_expandable {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "arguments",
+                        format!("`cardinality` of the expandable connector `{}`", r.to_source_string()),
+                    )
+                    .at(arg.span, "expandable")
+                    .help("Modelica 3.6 §3.7.4.3: cardinality shall not be applied to expandable connectors or their elements"),
+                ));
+            }
+        }
         let e = self.graph_query(GraphQuery::Cardinality(*id), arg.span, ScalarType::Integer)?;
         Ok(Val::Arr(Arr::scalar(e, ScalarType::Integer)))
     }
@@ -207,6 +219,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ));
                 };
                 self.overdetermined_arg(a, env, name)?;
+                if name == "Connections.potentialRoot" {
+                    if let Some(p) = priority_arg(args) {
+                        self.root_priority(p, env)?;
+                    }
+                }
                 Ok(())
             }
             _ => Err(self.unsupported(
@@ -214,6 +231,39 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 &format!("`{name}` (a connection graph with branches; rtc supports graphs of connections and roots only)"),
             )),
         }
+    }
+
+    /// A `potentialRoot`'s priority: a parameter expression of type Integer, at least 0
+    /// (9.4.1).
+    fn root_priority(&mut self, e: &'a ast::Expr, env: Env) -> DResult<i64> {
+        let (v, ty) =
+            self.eval_const_typed(e, env, "the priority of `Connections.potentialRoot`")?;
+        let help = "Modelica 3.6 §9.4.1: the priority of Connections.potentialRoot is a \
+                    parameter expression of type Integer, >= 0";
+        if ty != ScalarType::Integer {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!(
+                        "the priority of `Connections.potentialRoot` is {}, not Integer",
+                        ty.name()
+                    ),
+                )
+                .at(e.span, ty.name())
+                .help(help),
+            ));
+        }
+        if v < 0.0 {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "connections",
+                    format!("the priority of `Connections.potentialRoot` is {v}, below 0"),
+                )
+                .at(e.span, "negative")
+                .help(help),
+            ));
+        }
+        Ok(v as i64)
     }
 
     /// The overdetermined record instance an argument of `Connections.*` names.
@@ -382,14 +432,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             let prio = if name == "Connections.root" {
                                 None
                             } else {
-                                let p = args.positional.get(1).or_else(|| {
-                                    args.named
-                                        .iter()
-                                        .find(|(n, _)| &*n.name == "priority")
-                                        .map(|(_, e)| e)
-                                });
-                                Some(match p {
-                                    Some(e) => self.eval_const(e, env, "a root priority")? as i64,
+                                Some(match priority_arg(args) {
+                                    Some(e) => self.root_priority(e, env)?,
                                     None => 0,
                                 })
                             };
@@ -447,4 +491,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         Ok(())
     }
+}
+
+/// The priority argument of `Connections.potentialRoot(x, priority)`, positional or named.
+fn priority_arg(args: &ast::CallArgs) -> Option<&ast::Expr> {
+    args.positional.get(1).or_else(|| {
+        args.named
+            .iter()
+            .find(|(n, _)| &*n.name == "priority")
+            .map(|(_, e)| e)
+    })
 }

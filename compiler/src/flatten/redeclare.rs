@@ -76,6 +76,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ),
                 ));
             }
+            // A function's new definition is checked where it is written, called or not
+            // (6.6); other classes when they are instantiated.
+            let end = self.tree.short_chain_end(element);
+            if self.tree.info(end).restriction() == Some(ast::Restriction::Function) {
+                self.resolve_class_redeclared(r, element, 0)?;
+            }
             self.inst
                 .class_redecls
                 .entry(node)
@@ -399,7 +405,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
         r: &ClassRedeclared<'a>,
     ) -> DResult<()> {
         let what = ("class", &*r.def.name.name, r.span);
-        self.fits(new, constraint, cname, what)
+        let mut defaulted = Vec::new();
+        if let ast::ClassBody::Short {
+            modification: Some(cm),
+            ..
+        } = &r.def.body
+        {
+            modified_names(cm, &mut defaulted);
+        }
+        self.fits_with(new, constraint, cname, what, &defaulted)
     }
 
     /// `new` has every public component of `constraint` (named `cname`), else a diagnostic at
@@ -410,9 +424,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
         new: ClassId,
         constraint: ClassId,
         cname: &str,
-        (kind, name, span): (&str, &str, Span),
+        what: (&str, &str, Span),
     ) -> DResult<()> {
-        if self.fits_checked.contains(&(new, constraint)) {
+        self.fits_with(new, constraint, cname, what, &[])
+    }
+
+    /// [`Self::fits`], `defaulted` naming the inputs the redeclaration's own modifier gives
+    /// (`redeclare function f = g(k = 2)`).
+    fn fits_with(
+        &mut self,
+        new: ClassId,
+        constraint: ClassId,
+        cname: &str,
+        (kind, name, span): (&str, &str, Span),
+        defaulted: &[Box<str>],
+    ) -> DResult<()> {
+        if defaulted.is_empty() && self.fits_checked.contains(&(new, constraint)) {
             return Ok(());
         }
         if let Some(why) = self.kinds_differ(new, constraint) {
@@ -453,6 +480,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         let Some(missing) = missing else {
+            if let Some(why) = self.function_misfit(new, constraint, &have, &want, defaulted) {
+                let msg = format!(
+                    "`{}` does not fit the constraining function `{cname}` of `{name}`: {why}",
+                    self.tree.info(new).full_name,
+                );
+                let d = typed::FUNCTION_COMPATIBLE.broken(span, msg, "redeclared here");
+                return Err(Box::new(d));
+            }
             self.fits_checked.insert((new, constraint));
             return Ok(());
         };
@@ -467,6 +502,111 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .at(span, "redeclared here")
             .help(format!("a redeclared {kind} must have every public element of `{cname}`")),
         ))
+    }
+
+    /// How a function `new` is not function-compatible with the function `constraint`
+    /// (6.6), given their public components in order: inputs and outputs by name in the
+    /// same order before any additional ones, defaults kept, additional inputs defaulted (by
+    /// their declaration or by a modifier of the short class that names the function).
+    fn function_misfit(
+        &mut self,
+        new: ClassId,
+        constraint: ClassId,
+        have: &[PublicComponent<'a>],
+        want: &[PublicComponent<'a>],
+        defaulted: &[Box<str>],
+    ) -> Option<String> {
+        let function = |t: &mut ClassTree<'a>, c: ClassId| {
+            let end = t.short_chain_end(c);
+            t.info(end).restriction() == Some(ast::Restriction::Function)
+        };
+        if !function(self.tree, new) || !function(self.tree, constraint) {
+            return None;
+        }
+        let of = |list: &[PublicComponent<'a>], k: ast::Causality| -> Vec<PublicComponent<'a>> {
+            list.iter()
+                .filter(|c| c.1.prefix.causality == Some(k))
+                .cloned()
+                .collect()
+        };
+        for (k, what) in [
+            (ast::Causality::Input, "inputs"),
+            (ast::Causality::Output, "outputs"),
+        ] {
+            let (h, w) = (of(have, k), of(want, k));
+            let names =
+                |l: &[PublicComponent<'a>]| l.iter().map(|c| c.0.to_string()).collect::<Vec<_>>();
+            let (hn, wn) = (names(&h), names(&w));
+            if hn.len() < wn.len() || hn[..wn.len()] != wn[..] {
+                return Some(format!(
+                    "its {what} ({}) do not begin with the constraining function's ({}) in that order",
+                    hn.join(", "),
+                    wn.join(", ")
+                ));
+            }
+        }
+        let mut modified = self.short_modified_names(new);
+        modified.extend(defaulted.iter().cloned());
+        let defaulted = |c: &PublicComponent<'a>| {
+            c.2.modification
+                .as_ref()
+                .is_some_and(|m| m.binding.is_some())
+                || modified.iter().any(|n| **n == *c.0)
+        };
+        let (h, w) = (
+            of(have, ast::Causality::Input),
+            of(want, ast::Causality::Input),
+        );
+        let has_default = |c: &PublicComponent<'a>| {
+            c.2.modification
+                .as_ref()
+                .is_some_and(|m| m.binding.is_some())
+        };
+        for (i, hc) in h.iter().enumerate() {
+            if defaulted(hc) {
+                continue;
+            }
+            match w.get(i) {
+                Some(wc) if has_default(wc) => {
+                    return Some(format!(
+                        "its input `{}` has no default, the constraining function's has one",
+                        hc.0
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    return Some(format!(
+                        "its additional input `{}` has no default (a call written for the constraining function does not give it)",
+                        hc.0
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// The names the modifiers of a chain of short class definitions from `c` set
+    /// (`function f = g(k = 2)`).
+    fn short_modified_names(&mut self, mut c: ClassId) -> Vec<Box<str>> {
+        let mut out = Vec::new();
+        for _ in 0..64 {
+            let info = self.tree.info(c);
+            let Some(ast::ClassBody::Short {
+                base, modification, ..
+            }) = info.def.map(|d| &d.body)
+            else {
+                break;
+            };
+            if let Some(cm) = modification {
+                modified_names(cm, &mut out);
+            }
+            let scope = info.parent.unwrap_or(c);
+            match self.tree.lookup_name(scope, base) {
+                Some(Found::Class(b)) if b != c => c = b,
+                _ => break,
+            }
+        }
+        out
     }
 
     /// The input/output prefix of a declaration, its type's included: `RealInput u` is
@@ -1001,4 +1141,15 @@ pub(super) fn element_redeclares<'a>(comp: &'a ast::Composition, env: Env) -> Mo
         out.subs.push((decl.name.name.clone(), leaf));
     }
     out
+}
+
+/// The first names of the elements a class modification modifies (`g(k = 2, r.x = 1)`: k, r).
+fn modified_names(cm: &ast::ClassMod, out: &mut Vec<Box<str>>) {
+    for a in &cm.args {
+        if let ast::Argument::Modify(m) = a {
+            if let Some(p) = m.name.parts.first() {
+                out.push(p.name.clone());
+            }
+        }
+    }
 }

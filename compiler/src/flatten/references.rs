@@ -142,9 +142,99 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         Some(f) => f,
                         None => return Err(self.unknown_component(r, k, env)),
                     };
+                    self.looked_inside(c, &found, r, k)?;
                 }
             }
         }
+    }
+
+    /// What a composite name `A.B` may find inside the class `A` (5.3.2, 5.3.3): `A` is not
+    /// partial, and unless it is a package (or holds only classes and constants, the
+    /// deprecated package-like case) only its encapsulated classes.
+    fn looked_inside(
+        &mut self,
+        c: ClassId,
+        found: &Found<'a>,
+        r: &ast::ComponentRef,
+        k: usize,
+    ) -> DResult<()> {
+        let end = self.tree.short_chain_end(c);
+        let Some(def) = self.tree.info(end).def else {
+            return Ok(());
+        };
+        let holder = r.parts[..k]
+            .iter()
+            .map(|p| &*p.ident.name)
+            .collect::<Vec<_>>()
+            .join(".");
+        if def.partial {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "lookup",
+                    format!("`{holder}` is partial: a name cannot be looked up inside it"),
+                )
+                .at(r.parts[k - 1].ident.span, "partial")
+                .help(
+                    "Modelica 3.6 §5.3.2: the class looked inside by a composite name shall not \
+                     be partial in a simulation model",
+                ),
+            ));
+        }
+        let encapsulated_class = matches!(found, Found::Class(x)
+            if self.tree.info(*x).def.is_some_and(|d| d.encapsulated));
+        if encapsulated_class || self.package_like(end, 0) {
+            return Ok(());
+        }
+        Err(Box::new(
+            Diagnostic::error(
+                "lookup",
+                format!(
+                    "`{holder}` is {} {}, not a package: `{}` cannot be looked up inside it",
+                    article(def.restriction.keyword()),
+                    def.restriction.keyword(),
+                    r.parts[k].ident.name
+                ),
+            )
+            .at(r.parts[k].ident.span, "not visible from outside")
+            .help(
+                "Modelica 3.6 §5.3.2: inside a class that is not a package, a composite name \
+                 finds only encapsulated elements",
+            ),
+        ))
+    }
+
+    /// A package or operator, or a class whose elements (its bases' included) are classes,
+    /// imports and constants only, with no equations or algorithms (5.3.2's deprecated case).
+    fn package_like(&mut self, c: ClassId, depth: u32) -> bool {
+        let Some(def) = self.tree.info(c).def else {
+            return true;
+        };
+        if matches!(
+            def.restriction,
+            ast::Restriction::Package | ast::Restriction::Operator
+        ) {
+            return true;
+        }
+        if depth > 16 {
+            return true;
+        }
+        let Some(comp) = self.tree.info(c).composition() else {
+            return true;
+        };
+        let own = comp.equations.is_empty()
+            && comp.initial_equations.is_empty()
+            && comp.algorithms.is_empty()
+            && comp.elements.iter().all(|e| match e {
+                ast::Element::Component(cl, _) => {
+                    cl.prefix.variability == Some(ast::Variability::Constant)
+                }
+                _ => true,
+            });
+        own && self
+            .tree
+            .bases(c)
+            .into_iter()
+            .all(|b| self.package_like(b, depth + 1))
     }
 
     /// A function called through a component (5.3.2): `s.f(…)`, `s[1].P.g(…)` — leading
@@ -233,7 +323,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
             format!("unknown name `{}`", part.ident.name),
         )
         .at(part.ident.span, "not declared");
-        if let Some(s) = suggest(&part.ident.name, &candidates) {
+        if k == 0 && !r.global && self.tree.top_level(&part.ident.name).is_some() {
+            // Found only past an encapsulated class.
+            d = d.help(format!(
+                "Modelica 3.6 §13.2: inside an encapsulated class, other packages' classes are \
+                 named through an import (`import {};`)",
+                part.ident.name
+            ));
+        } else if let Some(s) = suggest(&part.ident.name, &candidates) {
             d = d.help(format!("did you mean `{s}`?"));
         }
         Box::new(d)
@@ -618,4 +715,13 @@ pub(super) fn combine(dims: Vec<usize>, results: Vec<Resolved>, span: Span) -> D
         dims: d,
         nodes: node_lists,
     })
+}
+
+/// "a" or "an" before a class kind's keyword.
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
 }

@@ -4,6 +4,7 @@ operator record Cx
   encapsulated operator '-'
     constant Real k = 1;
     function negate
+      import Cx;
       input Cx a;
       output Cx b;
     algorithm

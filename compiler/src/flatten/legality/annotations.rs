@@ -12,6 +12,12 @@ const EXPERIMENT: Rule = Rule {
     text: "experiment takes StartTime, StopTime, Interval and Tolerance (and vendor-specific \
            __ names), each a number literal; Interval and Tolerance unsigned",
 };
+const ABSOLUTE_VALUE: Rule = Rule {
+    section: "18.7",
+    code: "annotation",
+    text: "the absoluteValue annotation is only allowed on a simple type or a component of a \
+           simple type",
+};
 const LITERAL_BOOLEAN: Rule = Rule {
     section: "18.3",
     code: "annotation",
@@ -341,6 +347,20 @@ impl Checker<'_, '_> {
             if let Some((em, _)) = arg(cm, name) {
                 let msg = format!("a {name} annotation on the component `{}`", decl.name.name);
                 self.report(CLASS_ONLY.broken(em.span, msg, "here"));
+            }
+        }
+        if let Some((em, _)) = arg(cm, "absoluteValue") {
+            let simple = match self.restriction_of(&clause.type_name) {
+                Some(k) => k.restriction() == ast::Restriction::Type,
+                None => true,
+            };
+            if !simple {
+                let msg = format!(
+                    "absoluteValue on `{}`, whose class `{}` is not a simple type",
+                    decl.name.name,
+                    clause.type_name.to_dotted()
+                );
+                self.report(ABSOLUTE_VALUE.broken(em.span, msg, "here"));
             }
         }
         self.dialog_selectors(cm);

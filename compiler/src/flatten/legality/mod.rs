@@ -125,7 +125,7 @@ fn call_exprs<'x>(args: &'x ast::CallArgs, out: &mut Vec<&'x ast::Expr>) {
 }
 
 /// Calls `f` on `e` and every expression inside it, subscripts included.
-fn each_expr<'x>(e: &'x ast::Expr, f: &mut dyn FnMut(&'x ast::Expr)) {
+pub(in crate::flatten) fn each_expr<'x>(e: &'x ast::Expr, f: &mut dyn FnMut(&'x ast::Expr)) {
     use ast::ExprKind as K;
     f(e);
     let subscripts = |r: &'x ast::ComponentRef, f: &mut dyn FnMut(&'x ast::Expr)| {

@@ -141,6 +141,29 @@ impl Checker<'_, '_> {
             let Some(record) = record else {
                 continue;
             };
+            // A parameter whose class is not found there (an encapsulated operator sees the
+            // record only through an import): said as such, not as a wrong signature.
+            let predefined = ["Real", "Integer", "Boolean", "String"];
+            if let Some(p) = inputs
+                .iter()
+                .chain(&outputs)
+                .find(|p| p.class.is_none() && !predefined.contains(&p.type_name.as_str()))
+            {
+                let msg = format!(
+                    "the function `{}` of operator '{op}' names the class `{}`, which is not \
+                     visible there",
+                    name.name, p.type_name
+                );
+                let d = crate::diag::Diagnostic::error("unknown-name", msg)
+                    .at(name.span, "here")
+                    .help(format!(
+                        "Modelica 3.6 §5.3.1: lookup stops at an encapsulated class; import \
+                         it (`import {};`)",
+                        p.type_name
+                    ));
+                self.report(d);
+                continue;
+            }
             let of_record = |p: &Param| p.class == Some(record);
             let problem = match op.as_str() {
                 "constructor" | "0" => {

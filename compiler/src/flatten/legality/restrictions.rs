@@ -163,6 +163,37 @@ const EXTENDS_ARRAY_OR_PREFIXED: Rule = Rule {
     text: "a class extending an array class or a class with input or output in its short \
            definition declares no components or equations of its own",
 };
+const EQUALITY_CONSTRAINT: Rule = Rule {
+    section: "9.4.1",
+    code: "connections",
+    text: "the equalityConstraint function of an overdetermined type or record T has the \
+           prototype `input T T1; input T T2; output Real residue[n];`, n a constant Integer \
+           expression >= 0",
+};
+const OVERDETERMINED_FLOW: Rule = Rule {
+    section: "9.4.1",
+    code: "prefix",
+    text: "an overdetermined type or record (one with an equalityConstraint function) may not \
+           be the type of a flow component",
+};
+const BLOCK_CONNECTOR: Rule = Rule {
+    section: "4.6",
+    code: "restriction",
+    text: "each public connector component of a block must have the prefixes input and/or \
+           output for all its connector variables",
+};
+const INNER_INPUTS: Rule = Rule {
+    section: "4.7",
+    code: "outer",
+    text: "an inner or outer component shall not be of a class having top-level public \
+           connectors containing inputs",
+};
+const VALUE_AND_PART: Rule = Rule {
+    section: "7.2.4",
+    code: "modification",
+    text: "a modification may not give both a value for a whole component and a value for a \
+           part of it (r = R(), r(y = 2)); attributes of it or of its parts may be modified",
+};
 const CAUSAL_STRUCTURED: Rule = Rule {
     section: "4.4.2.2",
     code: "prefix",
@@ -433,6 +464,9 @@ impl<'a> Checker<'_, 'a> {
         if matches!(r, R::Operator | R::OperatorFunction) {
             self.operator_signatures(def);
         }
+        if r == R::Function && &*def.name.name == "equalityConstraint" {
+            self.equality_constraint(def);
+        }
         self.names(comp);
         if r == R::Connector {
             self.stream_connector(def);
@@ -665,6 +699,35 @@ impl<'a> Checker<'_, 'a> {
                 self.modified_once(cm);
             }
         }
+        if prefix.inner || prefix.outer {
+            if let Some(super::Found::Class(c)) =
+                self.tree.lookup_name(self.class, &clause.type_name)
+            {
+                if let Some(conn) = self.input_connector(c) {
+                    let msg = format!(
+                        "`{name}` is inner or outer, and its class `{}` has the public connector \
+                         `{conn}` holding an input",
+                        clause.type_name.to_dotted()
+                    );
+                    self.report(INNER_INPUTS.broken(at, msg, "declared here"));
+                }
+            }
+        }
+        if r == R::Block && !prefix.protected && p.causality.is_none() && p.variability.is_none() {
+            if let Some(super::Found::Class(c)) =
+                self.tree.lookup_name(self.class, &clause.type_name)
+            {
+                if self.tree.info(c).restriction() == Some(R::Connector) {
+                    if let Some(leaf) = self.acausal_leaf(c, 0) {
+                        let msg = format!(
+                            "the block's connector `{name}` has the variable `{name}{leaf}` \
+                             that is neither input nor output"
+                        );
+                        self.report(BLOCK_CONNECTOR.broken(at, msg, "declared here"));
+                    }
+                }
+            }
+        }
         self.component_type_rules(r, clause, at, &name);
     }
 
@@ -678,6 +741,41 @@ impl<'a> Checker<'_, 'a> {
                 let what = path.trim_end_matches(".=").trim_end_matches(".\"\"");
                 let msg = format!("`{what}` is modified twice in one modification");
                 self.report(MODIFIED_TWICE.broken(*span, msg, "second"));
+                return;
+            }
+        }
+        // A value for a whole component and one for a part of it (`r = R(), r(y = 2)`); an
+        // attribute of the whole or of a part (`r = 1.5, r(start = 2)`) is no part.
+        const ATTRIBUTES: [&str; 10] = [
+            "quantity",
+            "unit",
+            "displayUnit",
+            "min",
+            "max",
+            "start",
+            "fixed",
+            "nominal",
+            "unbounded",
+            "stateSelect",
+        ];
+        for (whole, _) in set.iter().filter(|(p, _)| p.ends_with(".=")) {
+            let prefix = whole.trim_end_matches('=');
+            let part = set.iter().find(|(p, _)| {
+                p.len() > whole.len()
+                    && p.starts_with(prefix)
+                    && p.ends_with(".=")
+                    && p.trim_end_matches(".=")
+                        .rsplit('.')
+                        .next()
+                        .is_some_and(|last| !ATTRIBUTES.contains(&last))
+            });
+            if let Some((p, span)) = part {
+                let msg = format!(
+                    "`{}` is given a value, and so is its part `{}`",
+                    whole.trim_end_matches(".="),
+                    p.trim_end_matches(".=")
+                );
+                self.report(VALUE_AND_PART.broken(*span, msg, "the part's value"));
                 return;
             }
         }
@@ -756,8 +854,155 @@ impl<'a> Checker<'_, 'a> {
         }
     }
 
-    /// The component clauses of class `c` and of the classes it extends.
-    fn clauses_with_inherited(&mut self, c: ClassId) -> Vec<&'a ast::ComponentClause> {
+    /// The prototype of an overdetermined type's or record's `equalityConstraint` (9.4.1): two
+    /// inputs of the enclosing type, one output `Real residue[n]` with n not `:` nor negative.
+    fn equality_constraint(&mut self, def: &ast::ClassDef) {
+        use crate::flatten::classes::Builtin;
+        let Some(owner) = self.tree.info(self.class).parent else {
+            return;
+        };
+        if !matches!(
+            self.tree.info(owner).restriction(),
+            Some(R::Type | R::Record | R::OperatorRecord)
+        ) {
+            return;
+        }
+        let clauses = self.clauses_with_inherited(self.class);
+        let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+        for c in clauses {
+            for d in &c.components {
+                match c.prefix.causality {
+                    Some(ast::Causality::Input) => inputs.push((c, d)),
+                    Some(ast::Causality::Output) => outputs.push((c, d)),
+                    None => {}
+                }
+            }
+        }
+        let owner_name = self.tree.info(owner).name.to_string();
+        if inputs.len() != 2 || outputs.len() != 1 {
+            let msg = format!(
+                "`{owner_name}.equalityConstraint` has {} input{} and {} output{}: it needs two \
+                 inputs of `{owner_name}` and one output `Real residue[n]`",
+                inputs.len(),
+                if inputs.len() == 1 { "" } else { "s" },
+                outputs.len(),
+                if outputs.len() == 1 { "" } else { "s" }
+            );
+            self.report(EQUALITY_CONSTRAINT.broken(def.name.span, msg, "here"));
+            return;
+        }
+        for (c, d) in inputs {
+            let found = self.tree.lookup_name(self.class, &c.type_name);
+            if !matches!(found, Some(super::Found::Class(k)) if k == owner) {
+                let msg = format!(
+                    "the input `{}` of `{owner_name}.equalityConstraint` is of `{}`, not `{owner_name}`",
+                    d.name.name,
+                    c.type_name.to_dotted()
+                );
+                self.report(EQUALITY_CONSTRAINT.broken(c.type_name.span, msg, "type"));
+            }
+        }
+        let (c, d) = outputs[0];
+        let real = match self.tree.lookup_name(self.class, &c.type_name) {
+            Some(super::Found::Class(k)) => self.tree.info(k).builtin == Some(Builtin::Real),
+            _ => false,
+        };
+        let dims: Vec<&ast::Subscript> = c.subscripts.iter().chain(&d.subscripts).collect();
+        let bad_dim = match dims.as_slice() {
+            [ast::Subscript::Expr(e)] => match &e.kind {
+                ast::ExprKind::Unary(ast::UnaryOp::Neg, _) => Some(e.span),
+                _ => None,
+            },
+            [ast::Subscript::Colon(s)] => Some(*s),
+            _ => Some(d.name.span),
+        };
+        if !real {
+            let msg = format!(
+                "the output `{}` of `{owner_name}.equalityConstraint` is of `{}`, not Real",
+                d.name.name,
+                c.type_name.to_dotted()
+            );
+            self.report(EQUALITY_CONSTRAINT.broken(c.type_name.span, msg, "type"));
+        } else if let Some(at) = bad_dim {
+            let msg = format!(
+                "the output `{}` of `{owner_name}.equalityConstraint` is not a vector of a \
+                 constant size >= 0",
+                d.name.name
+            );
+            self.report(EQUALITY_CONSTRAINT.broken(at, msg, "size"));
+        }
+    }
+
+    /// The first variable of connector or record class `c` (as a path from it, `.v`; empty
+    /// for `c` itself, a predefined type) declared neither input nor output, parameters and
+    /// constants left out; `None` when all are causal. Expandable connectors are left alone
+    /// (their variables come with their connections).
+    fn acausal_leaf(&mut self, c: ClassId, depth: u32) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        let info = self.tree.info(c);
+        let Some(def) = info.def else {
+            return Some(String::new());
+        };
+        let scope = info.parent.unwrap_or(c);
+        match &def.body {
+            ast::ClassBody::Short {
+                causality: Some(_), ..
+            } => return None,
+            ast::ClassBody::Short { base, .. } => {
+                return match self.tree.lookup_name(scope, base) {
+                    Some(super::Found::Class(b)) if b != c => self.acausal_leaf(b, depth + 1),
+                    _ => None,
+                };
+            }
+            ast::ClassBody::Enumeration { .. } => return Some(String::new()),
+            _ => {}
+        }
+        if def.restriction == R::ExpandableConnector {
+            return None;
+        }
+        let classes = self.with_bases(c);
+        // A class extending a predefined type (`type T extends Real`) is one variable.
+        if classes[1..]
+            .iter()
+            .any(|&b| self.tree.info(b).def.is_none())
+        {
+            return Some(String::new());
+        }
+        for owner in classes {
+            let Some(comp) = self.tree.info(owner).composition() else {
+                continue;
+            };
+            for e in &comp.elements {
+                let ast::Element::Component(clause, prefix) = e else {
+                    continue;
+                };
+                let p = clause.prefix;
+                if prefix.protected
+                    || p.causality.is_some()
+                    || matches!(
+                        p.variability,
+                        Some(ast::Variability::Parameter | ast::Variability::Constant)
+                    )
+                {
+                    continue;
+                }
+                let Some(super::Found::Class(t)) = self.tree.lookup_name(owner, &clause.type_name)
+                else {
+                    continue;
+                };
+                if let Some(rest) = self.acausal_leaf(t, depth + 1) {
+                    let first = clause.components.first().map_or("", |d| &d.name.name);
+                    return Some(format!(".{first}{rest}"));
+                }
+            }
+        }
+        None
+    }
+
+    /// Class `c` and the classes it extends, directly or not (at most 64).
+    fn with_bases(&mut self, c: ClassId) -> Vec<ClassId> {
         let mut classes = vec![c];
         let mut k = 0;
         while k < classes.len() && classes.len() < 64 {
@@ -768,6 +1013,58 @@ impl<'a> Checker<'_, 'a> {
             }
             k += 1;
         }
+        classes
+    }
+
+    /// An inner or outer component's class has no public connector holding an input (4.7):
+    /// the first such connector's name.
+    fn input_connector(&mut self, c: ClassId) -> Option<String> {
+        for owner in self.with_bases(c) {
+            let Some(comp) = self.tree.info(owner).composition() else {
+                continue;
+            };
+            for e in &comp.elements {
+                let ast::Element::Component(clause, prefix) = e else {
+                    continue;
+                };
+                if prefix.protected {
+                    continue;
+                }
+                let Some(super::Found::Class(t)) = self.tree.lookup_name(owner, &clause.type_name)
+                else {
+                    continue;
+                };
+                if self.tree.info(t).restriction() != Some(R::Connector) {
+                    continue;
+                }
+                let short_input = matches!(
+                    self.tree.info(t).def.map(|d| &d.body),
+                    Some(ast::ClassBody::Short {
+                        causality: Some(ast::Causality::Input),
+                        ..
+                    })
+                );
+                let input = clause.prefix.causality == Some(ast::Causality::Input)
+                    || short_input
+                    || self.with_bases(t).into_iter().any(|k| {
+                        self.tree.info(k).composition().is_some_and(|comp| {
+                            comp.elements.iter().any(|e| {
+                                matches!(e, ast::Element::Component(cl, _)
+                                    if cl.prefix.causality == Some(ast::Causality::Input))
+                            })
+                        })
+                    });
+                if input {
+                    return clause.components.first().map(|d| d.name.name.to_string());
+                }
+            }
+        }
+        None
+    }
+
+    /// The component clauses of class `c` and of the classes it extends.
+    fn clauses_with_inherited(&mut self, c: ClassId) -> Vec<&'a ast::ComponentClause> {
+        let classes = self.with_bases(c);
         let mut out = Vec::new();
         for c in classes {
             if let Some(comp) = self.tree.info(c).composition() {
@@ -958,6 +1255,19 @@ impl<'a> Checker<'_, 'a> {
                 self.tree.lookup_name(self.class, &clause.type_name)
             {
                 use crate::flatten::classes::Builtin;
+                if p.connection == Some(ast::Connection::Flow)
+                    && matches!(
+                        self.tree.member(c, "equalityConstraint", 0),
+                        Some(super::Found::Class(f))
+                            if self.tree.info(f).restriction() == Some(R::Function)
+                    )
+                {
+                    let msg = format!(
+                        "the flow variable `{name}` is of the overdetermined `{}`",
+                        clause.type_name.to_dotted()
+                    );
+                    self.report(OVERDETERMINED_FLOW.broken(at, msg, "declared here"));
+                }
                 if matches!(
                     self.tree.info(c).builtin,
                     Some(Builtin::Integer | Builtin::Boolean | Builtin::String)

@@ -186,6 +186,13 @@ pub(in crate::flatten) const REDECLARE_ELEMENT: Rule = Rule {
            higher variability, final where it is final, as many dimensions, conditional \
            where it is, the same predefined type",
 };
+pub(in crate::flatten) const FUNCTION_COMPATIBLE: Rule = Rule {
+    section: "6.6",
+    code: "redeclare",
+    text: "a redeclared function is function-compatible with its constraining function: the \
+           same inputs and outputs by name in the same order, before any additional ones; an \
+           input with a default there has one here, and an additional input has one",
+};
 pub(in crate::flatten) const CONNECTOR_BALANCE: Rule = Rule {
     section: "9.3.1",
     code: "connector",
@@ -203,6 +210,18 @@ pub(in crate::flatten) const CONNECT_IN_IF: Rule = Rule {
     code: "connect",
     text: "connect and Connections.branch/root/potentialRoot cannot be used inside \
            if-equations with non-parameter conditions",
+};
+pub(in crate::flatten) const CONNECT_CONDITION: Rule = Rule {
+    section: "8.3.3",
+    code: "connect",
+    text: "the conditions of if-equations and the ranges of for-equations holding connect \
+           may not use cardinality, rooted or Connections.isRoot",
+};
+pub(in crate::flatten) const DISCRETE_REAL: Rule = Rule {
+    section: "4.4.4",
+    code: "variability",
+    text: "a Real variable declared discrete must in a simulation model be assigned in a \
+           when-clause, by an equation or an assignment",
 };
 pub(in crate::flatten) const CONNECT_PATH: Rule = Rule {
     section: "9.1",
