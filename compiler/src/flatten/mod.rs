@@ -541,6 +541,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.connection_equations();
         self.classify()?;
         self.discrete_reals_in_when()?;
+        self.reinit_states()?;
         self.initial_values_from_initial_equations();
         for e in std::mem::take(&mut self.tree.load_errors) {
             self.diags.push(e);
@@ -577,6 +578,28 @@ impl<'t, 'a> Flattener<'t, 'a> {
             msg,
             "declared here",
         )))
+    }
+
+    /// The variable of each `reinit` is a state: it appears under `der` (8.3.6).
+    fn reinit_states(&mut self) -> DResult<()> {
+        for w in &self.flat.whens {
+            if let Some(&(x, _)) = w
+                .reinits
+                .iter()
+                .find(|&&(x, _)| self.flat.vars[x].kind != VarKind::State)
+            {
+                let msg = format!(
+                    "`{}` is re-initialised, but it is no state (it appears under no `der`)",
+                    self.flat.vars[x].name
+                );
+                return Err(Box::new(typed::REINIT_STATE.broken(
+                    w.span,
+                    msg,
+                    "reinit here",
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn unsupported(&self, span: Span, what: &str) -> Box<Diagnostic> {

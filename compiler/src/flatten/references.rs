@@ -24,6 +24,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if !r.global && self.frame_has(&first.ident.name, env) {
             return self.frame_ref(r, env);
         }
+        if !r.global {
+            self.not_conditional(r, env)?;
+        }
         match self.resolve(r, env)? {
             Resolved::Value(v) => Ok(v),
             Resolved::Nodes { dims, nodes }
@@ -40,6 +43,37 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .help("refer to one of its variables, e.g. `comp.v`"),
             )),
         }
+    }
+
+    /// A conditional component is only modified or connected, never read in an expression
+    /// (4.4.5): its value would not exist where its condition is false.
+    fn not_conditional(&mut self, r: &ast::ComponentRef, env: Env) -> DResult<()> {
+        let Some(node) = env.node else {
+            return Ok(());
+        };
+        let Some(&sid) = self.inst.nodes[node.0 as usize]
+            .slots
+            .get(&*r.parts[0].ident.name)
+        else {
+            return Ok(());
+        };
+        let decl = self.inst.slots[sid.0 as usize].decl;
+        let Some(cond) = &decl.condition else {
+            return Ok(());
+        };
+        Err(Box::new(
+            typed::CONDITIONAL_USED
+                .broken(
+                    r.span,
+                    format!(
+                        "`{}` reads the conditional component `{}`",
+                        r.to_source_string(),
+                        decl.name.name
+                    ),
+                    "read here",
+                )
+                .also(cond.span, "its condition"),
+        ))
     }
 
     /// Resolves a component reference to values or instances.

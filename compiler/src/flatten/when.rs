@@ -329,6 +329,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         "equations in a when-equation other than `variable = expression`",
                     ));
                 };
+                if let Some(sub) = self.in_submodel(l, env) {
+                    let msg = format!(
+                        "the when-equation defines `{}`, a variable of the model or block \
+                         component `{sub}`",
+                        self.flat.vars[xv].name
+                    );
+                    return Err(Box::new(
+                        typed::WHEN_SUBCOMPONENT.broken(b.span, msg, "here"),
+                    ));
+                }
                 let kind = self.flat.vars[xv].kind;
                 if !matches!(
                     kind,
@@ -472,4 +482,31 @@ fn once_per_when(
         }
     }
     None
+}
+
+impl<'a> Flattener<'_, 'a> {
+    /// The model or block component (not a connector or record) that the left side of a
+    /// when-equation reaches into (`s.u` of a `Sub s`), if it does (4.4.4).
+    fn in_submodel(&mut self, l: &'a ast::Expr, env: Env) -> Option<String> {
+        let ast::ExprKind::Ref(r) = &l.kind else {
+            return None;
+        };
+        if r.parts.len() < 2 {
+            return None;
+        }
+        let node = env.node?;
+        let first = &*r.parts[0].ident.name;
+        let sid = *self.inst.nodes[node.0 as usize].slots.get(first)?;
+        let Ok(Entry::Nodes { nodes, .. }) = self.instantiate(sid) else {
+            return None;
+        };
+        let n = *nodes.first()?;
+        let class = *self.inst.nodes[n.0 as usize].classes.first()?;
+        let end = self.tree.short_chain_end(class);
+        matches!(
+            self.tree.info(end).restriction(),
+            Some(ast::Restriction::Model | ast::Restriction::Block)
+        )
+        .then(|| first.to_string())
+    }
 }

@@ -118,6 +118,9 @@ pub fn check_source(file_name: &str, text: &str, opts: &Options) -> Checked {
 
 /// Balance and structural regularity of a flat model (`rtc check`).
 pub fn check_model(model: &FlatModel) -> Result<Summary, Vec<Diagnostic>> {
+    // A parameter outside its min/max is the predefined assertion of 4.8.1 failing: `rtc run`
+    // refuses it before compiling, and so does `rtc check`.
+    check_parameter_bounds(model).map_err(|d| vec![*d])?;
     let summary = structure::check(model)?;
     // Then the initial system's size: more initial equations than free states is found here,
     // before any plan.

@@ -40,6 +40,13 @@ pub struct StoredDefinition {
     pub classes: Vec<ClassDef>,
 }
 
+/// A function's declared purity (specification 12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purity {
+    Pure,
+    Impure,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Restriction {
     Class,
@@ -81,6 +88,8 @@ pub struct ClassDef {
     pub restriction: Restriction,
     pub partial: bool,
     pub encapsulated: bool,
+    /// `pure function` / `impure function` (12.3); `None` when not written.
+    pub purity: Option<Purity>,
     /// Span of the whole definition.
     pub span: Span,
     pub body: ClassBody,

@@ -102,14 +102,13 @@ impl Ctx {
         let mut encapsulated = false;
         let mut partial = false;
         let mut restriction = Restriction::Class;
+        let mut purity = None;
         let mut spec = None;
         for q in p.into_inner() {
             match q.as_rule() {
                 Rule::encapsulated => encapsulated = true,
                 Rule::class_prefixes => {
-                    let (pa, r) = self.class_prefixes(q);
-                    partial = pa;
-                    restriction = r;
+                    (partial, restriction, purity) = self.class_prefixes(q);
                 }
                 Rule::class_specifier => spec = Some(q),
                 _ => {}
@@ -131,15 +130,17 @@ impl Ctx {
             restriction,
             partial,
             encapsulated,
+            purity,
             span,
             body,
             description,
         })
     }
 
-    fn class_prefixes(&self, p: P) -> (bool, Restriction) {
+    fn class_prefixes(&self, p: P) -> (bool, Restriction, Option<Purity>) {
         let mut partial = false;
         let mut restriction = Restriction::Class;
+        let mut purity = None;
         for q in p.into_inner() {
             match q.as_rule() {
                 Rule::partial => partial = true,
@@ -156,7 +157,16 @@ impl Ctx {
                             Rule::kw_type => Restriction::Type,
                             Rule::kw_package => Restriction::Package,
                             Rule::function_prefix => {
-                                if r.into_inner().any(|x| x.as_rule() == Rule::kw_operator) {
+                                let mut operator = false;
+                                for x in r.into_inner().flatten() {
+                                    match x.as_rule() {
+                                        Rule::kw_operator => operator = true,
+                                        Rule::kw_pure => purity = Some(Purity::Pure),
+                                        Rule::kw_impure => purity = Some(Purity::Impure),
+                                        _ => {}
+                                    }
+                                }
+                                if operator {
                                     Restriction::OperatorFunction
                                 } else {
                                     Restriction::Function
@@ -170,7 +180,7 @@ impl Ctx {
                 _ => {}
             }
         }
-        (partial, restriction)
+        (partial, restriction, purity)
     }
 
     fn long_class_specifier(&self, p: P) -> R<(Ident, ClassBody, Description)> {
@@ -768,13 +778,12 @@ impl Ctx {
         let dspan = self.span(&def_p);
         let mut partial = false;
         let mut restriction = Restriction::Class;
+        let mut purity = None;
         let mut spec = None;
         for q in def_p.into_inner() {
             match q.as_rule() {
                 Rule::class_prefixes => {
-                    let (pa, r) = self.class_prefixes(q);
-                    partial = pa;
-                    restriction = r;
+                    (partial, restriction, purity) = self.class_prefixes(q);
                 }
                 Rule::short_class_specifier => spec = Some(q),
                 _ => {}
@@ -790,6 +799,7 @@ impl Ctx {
                 restriction,
                 partial,
                 encapsulated: false,
+                purity,
                 span: dspan,
                 body,
                 description,

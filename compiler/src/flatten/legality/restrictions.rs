@@ -194,6 +194,12 @@ const VALUE_AND_PART: Rule = Rule {
     text: "a modification may not give both a value for a whole component and a value for a \
            part of it (r = R(), r(y = 2)); attributes of it or of its parts may be modified",
 };
+const EXTENDS_IMPURE: Rule = Rule {
+    section: "12.3",
+    code: "function",
+    text: "if a function is declared impure, any function extending from it shall be \
+           declared impure",
+};
 const CAUSAL_STRUCTURED: Rule = Rule {
     section: "4.4.2.2",
     code: "prefix",
@@ -475,6 +481,7 @@ impl<'a> Checker<'_, 'a> {
             match e {
                 ast::Element::Extends(ext) => {
                     self.base_kind(def, &ext.base);
+                    self.impure_base(def, &ext.base);
                     self.non_replaceable(&ext.base, "extends");
                     self.extends_whole(def, comp, ext);
                     if let Some(cm) = &ext.modification {
@@ -999,6 +1006,32 @@ impl<'a> Checker<'_, 'a> {
             }
         }
         None
+    }
+
+    /// A function extending an impure function is declared impure itself (12.3).
+    fn impure_base(&mut self, def: &ast::ClassDef, base: &ast::Name) {
+        if !matches!(def.restriction, R::Function | R::OperatorFunction)
+            || def.purity == Some(ast::Purity::Impure)
+        {
+            return;
+        }
+        let Some(super::Found::Class(b)) = self.tree.lookup_name(self.class, base) else {
+            return;
+        };
+        let impure = self.with_bases(b).into_iter().any(|k| {
+            self.tree
+                .info(k)
+                .def
+                .is_some_and(|d| d.purity == Some(ast::Purity::Impure))
+        });
+        if impure {
+            let msg = format!(
+                "the function `{}` extends the impure `{}` but is not declared impure",
+                def.name.name,
+                base.to_dotted()
+            );
+            self.report(EXTENDS_IMPURE.broken(base.span, msg, "impure base"));
+        }
     }
 
     /// Class `c` and the classes it extends, directly or not (at most 64).

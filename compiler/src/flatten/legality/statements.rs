@@ -6,6 +6,12 @@ use super::{call_exprs, each_expr, Checker, Rule};
 use crate::diag::Span;
 use crate::syntax::ast::{self, CallTarget, ExprKind, Restriction as R, StatementKind as S};
 
+const PURE_CALLS_IMPURE: Rule = Rule {
+    section: "12.3",
+    code: "function",
+    text: "an impure function shall be declared impure: a function not declared impure may \
+           call an impure one only inside pure(…)",
+};
 const BREAK_OUTSIDE_LOOP: Rule = Rule {
     section: "11.2.4",
     code: "statement",
@@ -103,6 +109,55 @@ impl Checker<'_, '_> {
         }
         if function {
             self.function_body(composition);
+            if def.purity != Some(ast::Purity::Impure) {
+                self.pure_body(def, composition);
+            }
+        }
+    }
+
+    /// A function not declared impure calls no impure function outside `pure(…)` (12.3).
+    fn pure_body(&mut self, def: &ast::ClassDef, comp: &ast::Composition) {
+        let mut exprs: Vec<&ast::Expr> = Vec::new();
+        let mut calls = Vec::new();
+        for alg in &comp.algorithms {
+            statement_exprs(&alg.statements, &mut exprs, &mut calls);
+        }
+        let mut wrapped: Vec<Span> = Vec::new();
+        for x in &exprs {
+            each_expr(x, &mut |e| match &e.kind {
+                ExprKind::Call(CallTarget::Pure, _) => wrapped.push(e.span),
+                ExprKind::Call(CallTarget::Ref(r), _) => calls.push((e.span, r)),
+                _ => {}
+            });
+        }
+        let inside = |s: Span, w: &Span| s.file == w.file && s.start >= w.start && s.end <= w.end;
+        for (span, r) in calls {
+            if wrapped.iter().any(|w| inside(span, w)) {
+                continue;
+            }
+            let name = ast::Name {
+                global: r.global,
+                parts: r.parts.iter().map(|p| p.ident.clone()).collect(),
+                span: r.span,
+            };
+            let Some(super::Found::Class(k)) = self.tree.lookup_name(self.class, &name) else {
+                continue;
+            };
+            let end = self.tree.short_chain_end(k);
+            let impure = [k, end].iter().any(|&c| {
+                self.tree
+                    .info(c)
+                    .def
+                    .is_some_and(|d| d.purity == Some(ast::Purity::Impure))
+            });
+            if impure {
+                let msg = format!(
+                    "the function `{}` is not declared impure but calls the impure `{}`",
+                    def.name.name,
+                    name.to_dotted()
+                );
+                self.report(PURE_CALLS_IMPURE.broken(span, msg, "impure call"));
+            }
         }
     }
 
@@ -342,7 +397,7 @@ fn statement_exprs<'x>(
                 }
             }
         }
-        if let S::Call(name, _) = &s.kind {
+        if let S::Call(name, _) | S::MultiAssign(_, name, _) = &s.kind {
             calls.push((s.span, name));
         }
     }

@@ -223,6 +223,24 @@ pub(in crate::flatten) const DISCRETE_REAL: Rule = Rule {
     text: "a Real variable declared discrete must in a simulation model be assigned in a \
            when-clause, by an equation or an assignment",
 };
+pub(in crate::flatten) const REINIT_STATE: Rule = Rule {
+    section: "8.3.6",
+    code: "when",
+    text: "the variable of reinit must be a state: it appears differentiated (or is selected \
+           as a state)",
+};
+pub(in crate::flatten) const WHEN_SUBCOMPONENT: Rule = Rule {
+    section: "4.4.4",
+    code: "when",
+    text: "a variable assigned in a when-clause shall not be defined in a sub-component of \
+           model or block class",
+};
+pub(in crate::flatten) const CONDITIONAL_USED: Rule = Rule {
+    section: "4.4.5",
+    code: "conditional",
+    text: "a conditional component may only be modified and used in connections; it is not \
+           read in equations, bindings or modifiers",
+};
 pub(in crate::flatten) const CONNECT_PATH: Rule = Rule {
     section: "9.1",
     code: "connect",
