@@ -590,6 +590,11 @@ impl<'a> ClassTree<'a> {
         if let ast::ClassBody::Short { base, .. } = &def.body {
             let lexical = self.info(c).parent;
             let found = match lexical {
+                // An encapsulated short class sees only the predefined names (4.5.1).
+                Some(_) if def.encapsulated && !base.global => match base.parts.as_slice() {
+                    [one] => self.builtin(&one.name).map(Found::Class),
+                    _ => None,
+                },
                 Some(p) => self.lookup_name(p, base),
                 None => self.lookup_top_name(base),
             };

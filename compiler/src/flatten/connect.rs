@@ -51,6 +51,29 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .at(span, "incompatible connectors"),
                 ));
             }
+            // Connected overdetermined records are of one type (9.4.1).
+            for (pa, na) in &ca.overdetermined {
+                self.conn_graph.overdetermined_connect.get_or_insert(span);
+                let Some((_, nb)) = cb.overdetermined.iter().find(|(p, _)| p == pa) else {
+                    continue;
+                };
+                let class =
+                    |f: &Self, n: NodeId| f.inst.nodes[n.0 as usize].classes.first().copied();
+                let (ka, kb) = (class(self, *na), class(self, *nb));
+                if let (Some(ka), Some(kb)) = (ka, kb) {
+                    if ka != kb {
+                        let msg = format!(
+                            "the overdetermined `{pa}` is `{}` in `{}` but `{}` in `{}`",
+                            self.tree.info(ka).full_name,
+                            a.to_source_string(),
+                            self.tree.info(kb).full_name,
+                            b.to_source_string()
+                        );
+                        let d = typed::CONNECT_OVERDETERMINED.broken(span, msg, "here");
+                        return Err(Box::new(d));
+                    }
+                }
+            }
             // Parameters and constants are not connected, but one may only stand against
             // one of the same variability (9.3).
             for (la, va) in &ca.fixed {
@@ -196,10 +219,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     }
                     let (mut leaves, mut fixed) = (Vec::new(), Vec::new());
                     self.connector_leaves(n, String::new(), &mut leaves, &mut fixed)?;
+                    let overdetermined = self.overdetermined_records(n);
                     ends.push(ConnectorEnd {
                         outside,
                         leaves,
                         fixed,
+                        overdetermined,
                     });
                 }
             }
@@ -228,6 +253,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             outside,
                             leaves: vec![(String::new(), v)],
                             fixed: Vec::new(),
+                            overdetermined: Vec::new(),
                         }),
                         _ => {
                             return Err(Box::new(
@@ -326,6 +352,36 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// The overdetermined records of a connector instance (itself, or its elements, nested
+    /// connectors' included), by path; only instances already made are looked at.
+    fn overdetermined_records(&mut self, n: NodeId) -> Vec<(String, NodeId)> {
+        let mut out = Vec::new();
+        let mut stack = vec![(String::new(), n, 0u32)];
+        while let Some((path, node, depth)) = stack.pop() {
+            if self.is_overdetermined(node) {
+                out.push((path, node));
+                continue;
+            }
+            if depth > 8 {
+                continue;
+            }
+            for &sid in &self.inst.nodes[node.0 as usize].order {
+                let slot = &self.inst.slots[sid.0 as usize];
+                if let SlotState::Done(Entry::Nodes { nodes, .. }) = &slot.state {
+                    let name = if path.is_empty() {
+                        slot.name.to_string()
+                    } else {
+                        format!("{path}.{}", slot.name)
+                    };
+                    for &c in nodes.iter() {
+                        stack.push((name.clone(), c, depth + 1));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Every instantiated non-partial, non-expandable connector is balanced (9.3.1): as many

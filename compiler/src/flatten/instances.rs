@@ -87,13 +87,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             }
                         }
                     }
-                    let found = match info_parent {
-                        Some(p) => self.tree.lookup_name(p, base),
-                        None => self.tree.lookup_top_name(base),
-                    };
-                    class = match found {
-                        Some(Found::Class(b)) => b,
-                        _ => return Err(self.unknown_class(base, lexical)),
+                    class = match self.tree.base_of_short(class) {
+                        Some((b, _)) => b,
+                        None if def.encapsulated => {
+                            let d = typed::ENCAPSULATED_SHORT.broken(
+                                base.span,
+                                format!(
+                                    "`{}` is not visible from the encapsulated short class `{}`",
+                                    base.to_dotted(),
+                                    def.name.name
+                                ),
+                                "not visible",
+                            );
+                            return Err(Box::new(d));
+                        }
+                        None => return Err(self.unknown_class(base, lexical)),
                     };
                 }
                 ast::ClassBody::Enumeration { .. } => return Ok(class),
@@ -260,6 +268,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         }
                         if let Some(dm) = &decl.modification {
                             let inner = Mod::from_modification(dm, env);
+                            if let Some((path, at)) = modification::final_overridden(&m, &inner) {
+                                let msg = format!(
+                                    "`{}.{path}` is final by the declaration's modification",
+                                    decl.name.name
+                                );
+                                let d = typed::FINAL_MODIFICATION
+                                    .broken(at.unwrap_or(decl.name.span), msg, "modified here")
+                                    .also(dm.span, "made final here");
+                                return Err(Box::new(d));
+                            }
                             m = merge(&m, &inner);
                         }
                         let sid = self.add_slot(node, clause, decl, class, m, outer)?;

@@ -209,7 +209,7 @@ pub fn flatten_source(
     }
     let mut refusals = Vec::new();
     for &c in &user_classes {
-        refusals.extend(legality::check_class(tree, c));
+        refusals.extend(legality::check_class(tree, c, false));
     }
     if refusals.iter().any(|d| d.is_error()) {
         return Outcome {
@@ -403,6 +403,11 @@ struct GraphState {
     /// Questions to the graph asked before it was made: the parameter that holds the answer.
     graph_queries: Vec<(FlatVar, overdetermined::GraphQuery, Span)>,
     building_graph: bool,
+    /// The first connection of overdetermined records: the graph is then made to check
+    /// that each connected part has a root (9.4.2).
+    overdetermined_connect: Option<Span>,
+    /// Whether a class has an `equalityConstraint` function, by class.
+    overdetermined_classes: FxHashMap<ClassId, bool>,
 }
 
 const MAX_ERRORS: usize = 20;
@@ -477,6 +482,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 graph: None,
                 graph_queries: Vec::new(),
                 building_graph: false,
+                overdetermined_connect: None,
+                overdetermined_classes: FxHashMap::default(),
             },
         }
     }
@@ -538,6 +545,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.flat.experiment = self.experiment(def, class);
         }
         self.generate_equations()?;
+        self.rooted_parts()?;
         self.connection_equations();
         self.classify()?;
         self.discrete_reals_in_when()?;
@@ -762,6 +770,8 @@ struct ConnectorEnd {
     /// The connector's parameters and constants (not connected; their variability must
     /// match, 9.3).
     fixed: Vec<(String, FlatVar)>,
+    /// Its overdetermined records (9.4.1), by path.
+    overdetermined: Vec<(String, NodeId)>,
 }
 
 enum Resolved {

@@ -249,3 +249,24 @@ pub fn merge<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Mod<'a> {
         span: outer.span.or(inner.span),
     }
 }
+
+/// Where an outer modification `outer` modifies again what the declaration's own
+/// modification `inner` made final (7.2.6): the path of the final element and where the
+/// outer one is written. A whole value from outside over a final part (7.2.3) is not
+/// refused: the MSL binds records so (`statorCoreParameters = data.statorCoreParameters`
+/// over `final m = 3`), and the part keeps its final value.
+pub fn final_overridden<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Option<(String, Option<Span>)> {
+    for (name, im) in &inner.subs {
+        let om = outer.sub(name);
+        if im.final_ {
+            if !om.is_empty() {
+                return Some((name.to_string(), om.span.or(outer.span)));
+            }
+        } else if !om.is_empty() {
+            if let Some((path, at)) = final_overridden(&om, im) {
+                return Some((format!("{name}.{path}"), at));
+            }
+        }
+    }
+    None
+}

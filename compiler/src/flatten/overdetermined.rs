@@ -160,6 +160,31 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(())
     }
 
+    /// Once the connections are made: every connected part of overdetermined records has a
+    /// root or potential root (9.4.2).
+    pub(super) fn rooted_parts(&mut self) -> DResult<()> {
+        let Some(span) = self.conn_graph.overdetermined_connect else {
+            return Ok(());
+        };
+        self.build_graph()?;
+        let g = self.conn_graph.graph.as_ref().expect("built");
+        if g.branch.is_some() {
+            return Ok(());
+        }
+        let Some(&n) = g.rootless.first() else {
+            return Ok(());
+        };
+        let path = self.inst.nodes[n.0 as usize].path.clone();
+        let d = typed::ROOTLESS_GRAPH.broken(
+            span,
+            format!(
+                "the connected overdetermined records of `{path}` have no root nor potential root"
+            ),
+            "a connection of them",
+        );
+        Err(Box::new(d))
+    }
+
     /// The graph's answer to a question (1/0 for isRoot).
     fn answer(&mut self, q: GraphQuery, span: Span) -> DResult<f64> {
         let g = self.conn_graph.graph.as_ref().expect("built");
@@ -290,10 +315,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
     pub(super) fn is_overdetermined(&mut self, n: NodeId) -> bool {
         let classes = self.inst.nodes[n.0 as usize].classes.clone();
         classes.into_iter().any(|c| {
-            matches!(
+            if let Some(&known) = self.conn_graph.overdetermined_classes.get(&c) {
+                return known;
+            }
+            let known = matches!(
                 self.tree.member(c, "equalityConstraint", 0),
                 Some(Found::Class(f)) if matches!(self.tree.info(f).restriction(), Some(ast::Restriction::Function))
-            )
+            );
+            self.conn_graph.overdetermined_classes.insert(c, known);
+            known
         })
     }
 
@@ -432,8 +462,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             let prio = if name == "Connections.root" {
                                 None
                             } else {
+                                // A wrong priority is reported by the equation itself.
                                 Some(match priority_arg(args) {
-                                    Some(e) => self.root_priority(e, env)?,
+                                    Some(e) => self.root_priority(e, env).unwrap_or(0),
                                     None => 0,
                                 })
                             };

@@ -97,6 +97,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             == Some(ast::Connection::Stream);
         let implicit = rtc_annotation_flag(decl, "implicit");
         let fast = rtc_annotation_flag(decl, "fast");
+        if count == 0 {
+            // No element takes the binding, but it is an expression of the model all the
+            // same: its errors (a negative size, operands of other sizes, 10.3.3, 10.7) and
+            // its size are checked.
+            self.empty_binding(modif, dims)?;
+        }
         let mut out = Vec::with_capacity(count);
         for k in 0..count {
             let m = if dims.is_empty() {
@@ -128,6 +134,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.var_binding(id, &m, ty, kind, decl)?;
         }
         Ok(out)
+    }
+
+    /// The binding of an array without elements, evaluated for its errors and its size.
+    fn empty_binding(&mut self, modif: &Mod<'a>, dims: &[usize]) -> DResult<()> {
+        let Some(b) = &modif.binding else {
+            return Ok(());
+        };
+        if b.value.is_some() || b.evaluated.is_some() || !b.select.is_empty() {
+            return Ok(());
+        }
+        let v = self.eval_arr(b.expr, b.env)?;
+        if v.dims != dims {
+            return Err(self.size_mismatch(b.expr.span, "the binding", dims, &v.dims));
+        }
+        Ok(())
     }
 
     /// The attributes of one scalar variable: start, min, max and nominal of its type, and

@@ -45,17 +45,26 @@ impl Rule {
 struct Checker<'t, 'a> {
     tree: &'t mut ClassTree<'a>,
     class: ClassId,
+    /// A class of a library the model uses, not of the user's file: a rule the MSL itself
+    /// breaks is a warning there (see `pure_body`).
+    library: bool,
     diags: Vec<Diagnostic>,
 }
 
-/// Checks the rules of [this module](self) on `class` (not on its nested classes).
-pub(super) fn check_class(tree: &mut ClassTree<'_>, class: ClassId) -> Vec<Diagnostic> {
+/// Checks the rules of [this module](self) on `class` (not on its nested classes); `library`
+/// when it is a library's class rather than one of the user's file.
+pub(super) fn check_class(
+    tree: &mut ClassTree<'_>,
+    class: ClassId,
+    library: bool,
+) -> Vec<Diagnostic> {
     let Some(def) = tree.info(class).def else {
         return Vec::new();
     };
     let mut c = Checker {
         tree,
         class,
+        library,
         diags: Vec::new(),
     };
     c.class_rules(def);
@@ -199,7 +208,7 @@ impl super::Flattener<'_, '_> {
     /// Checks a library class the model uses, once.
     pub(super) fn check_rules(&mut self, class: ClassId) {
         if self.checked_classes.insert(class) {
-            let found = check_class(self.tree, class);
+            let found = check_class(self.tree, class, true);
             self.diags.extend(found);
         }
     }

@@ -241,6 +241,29 @@ pub(in crate::flatten) const CONDITIONAL_USED: Rule = Rule {
     text: "a conditional component may only be modified and used in connections; it is not \
            read in equations, bindings or modifiers",
 };
+pub(in crate::flatten) const ENCAPSULATED_SHORT: Rule = Rule {
+    section: "4.5.1",
+    code: "unknown-name",
+    text: "the type-specifier and the modifiers of an encapsulated short class definition are \
+           not looked up in the enclosing scope (only the predefined names and global names \
+           `.A.B` are found)",
+};
+pub(in crate::flatten) const FINAL_MODIFICATION: Rule = Rule {
+    section: "7.2.6",
+    code: "final",
+    text: "an element made final by a final modification cannot be modified again",
+};
+pub(in crate::flatten) const CONNECT_OVERDETERMINED: Rule = Rule {
+    section: "9.4.1",
+    code: "connect",
+    text: "connected overdetermined type or record instances shall have the same type",
+};
+pub(in crate::flatten) const ROOTLESS_GRAPH: Rule = Rule {
+    section: "9.4.2",
+    code: "connections",
+    text: "every virtual connection subgraph has at least one root or potential root \
+           (Connections.root, Connections.potentialRoot)",
+};
 pub(in crate::flatten) const CONNECT_PATH: Rule = Rule {
     section: "9.1",
     code: "connect",
