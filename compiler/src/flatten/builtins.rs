@@ -764,6 +764,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn pre_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
         let x = self.eval_model_vars(c.arg(0), c.env)?;
         let vars = self.argument_vars(c, &x)?;
+        if !self.ctx.in_when && x.ty == ScalarType::Real {
+            let span = c.e.span;
+            self.ctx
+                .pre_outside_when
+                .extend(vars.iter().map(|&v| (v, span)));
+        }
         let data = vars.iter().map(|&id| self.flat.arena.pre(id)).collect();
         Ok(Val::Arr(Arr {
             dims: x.dims,

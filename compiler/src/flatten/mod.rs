@@ -394,6 +394,9 @@ struct Context {
     extends_chain: Vec<ClassId>,
     /// For-loop iterations so far (bounded by [`MAX_ITERATIONS`]).
     iterations: usize,
+    /// `pre` of Real variables outside when-clauses: checked to be discrete-time once the
+    /// when-clauses are known (3.7.5).
+    pre_outside_when: Vec<(FlatVar, Span)>,
 }
 
 /// The connection graph (made on first use) and the questions asked of it before.
@@ -477,6 +480,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 in_message: false,
                 extends_chain: Vec::new(),
                 iterations: 0,
+                pre_outside_when: Vec::new(),
             },
             conn_graph: GraphState {
                 graph: None,
@@ -550,6 +554,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.classify()?;
         self.discrete_reals_in_when()?;
         self.reinit_states()?;
+        self.pre_of_discrete()?;
         self.initial_values_from_initial_equations();
         for e in std::mem::take(&mut self.tree.load_errors) {
             self.diags.push(e);
@@ -586,6 +591,23 @@ impl<'t, 'a> Flattener<'t, 'a> {
             msg,
             "declared here",
         )))
+    }
+
+    /// `pre` outside when-clauses reads a discrete-time variable (3.7.5): a Real assigned in
+    /// a when-clause (or a parameter), not a continuous one.
+    fn pre_of_discrete(&mut self) -> DResult<()> {
+        let found =
+            self.ctx.pre_outside_when.iter().find(|&&(v, _)| {
+                matches!(self.flat.vars[v].kind, VarKind::State | VarKind::Algebraic)
+            });
+        let Some(&(v, span)) = found else {
+            return Ok(());
+        };
+        let msg = format!(
+            "`pre` of `{}`, a continuous-time variable, outside a when-clause",
+            self.flat.vars[v].name
+        );
+        Err(Box::new(typed::PRE_CONTINUOUS.broken(span, msg, "here")))
     }
 
     /// The variable of each `reinit` is a state: it appears under `der` (8.3.6).

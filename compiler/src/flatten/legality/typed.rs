@@ -264,6 +264,11 @@ pub(in crate::flatten) const ROOTLESS_GRAPH: Rule = Rule {
     text: "every virtual connection subgraph has at least one root or potential root \
            (Connections.root, Connections.potentialRoot)",
 };
+pub(in crate::flatten) const PRE_CONTINUOUS: Rule = Rule {
+    section: "3.7.5",
+    code: "variability",
+    text: "outside a when-clause the argument of pre is a discrete-time expression",
+};
 pub(in crate::flatten) const CONNECT_PATH: Rule = Rule {
     section: "9.1",
     code: "connect",
