@@ -606,6 +606,34 @@ impl<'a> ClassTree<'a> {
         None
     }
 
+    /// Whether function `c` is impure (12.3): the first purity declared along its chain of
+    /// short definitions decides (`function f = Imp` is impure, `pure function f = Imp` is
+    /// not); none declared, an impure class it extends makes it impure.
+    pub fn impure(&mut self, c: ClassId) -> bool {
+        self.impure_depth(c, 0)
+    }
+
+    fn impure_depth(&mut self, c: ClassId, depth: u32) -> bool {
+        if depth > 32 {
+            // An inheritance cycle, reported where the classes are instantiated.
+            return false;
+        }
+        let mut k = c;
+        for _ in 0..64 {
+            if let Some(p) = self.info(k).def.and_then(|d| d.purity) {
+                return p == ast::Purity::Impure;
+            }
+            match self.base_of_short(k) {
+                Some((b, _)) if b != k => k = b,
+                _ => break,
+            }
+        }
+        let bases = self.bases(k);
+        bases
+            .into_iter()
+            .any(|b| b != k && self.impure_depth(b, depth + 1))
+    }
+
     /// The class a chain of short definitions starting at `c` ends in (`type Temp =
     /// Real(unit = "K")`: `Real`); `c` itself if it is none (at most 64 steps).
     pub fn short_chain_end(&mut self, mut c: ClassId) -> ClassId {

@@ -545,22 +545,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ));
             }
         }
-        // An impure function cannot stand for a pure one (6.6); the purity a chain of short
-        // definitions declares first counts.
-        let impure = |t: &mut ClassTree<'a>, c: ClassId| {
-            let mut k = c;
-            for _ in 0..64 {
-                if let Some(p) = t.info(k).def.and_then(|d| d.purity) {
-                    return p == ast::Purity::Impure;
-                }
-                match t.base_of_short(k) {
-                    Some((b, _)) if b != k => k = b,
-                    _ => break,
-                }
-            }
-            false
-        };
-        if impure(self.tree, new) && !impure(self.tree, constraint) {
+        // An impure function cannot stand for a pure one (6.6).
+        if self.tree.impure(new) && !self.tree.impure(constraint) {
             return Some("it is impure, the constraining function is not".to_string());
         }
         let mut modified = self.short_modified_names(new);

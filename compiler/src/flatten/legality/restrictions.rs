@@ -1018,13 +1018,7 @@ impl<'a> Checker<'_, 'a> {
         let Some(super::Found::Class(b)) = self.tree.lookup_name(self.class, base) else {
             return;
         };
-        let impure = self.with_bases(b).into_iter().any(|k| {
-            self.tree
-                .info(k)
-                .def
-                .is_some_and(|d| d.purity == Some(ast::Purity::Impure))
-        });
-        if impure {
+        if self.tree.impure(b) {
             let msg = format!(
                 "the function `{}` extends the impure `{}` but is not declared impure",
                 def.name.name,

@@ -143,14 +143,7 @@ impl Checker<'_, '_> {
             let Some(super::Found::Class(k)) = self.tree.lookup_name(self.class, &name) else {
                 continue;
             };
-            let end = self.tree.short_chain_end(k);
-            let impure = [k, end].iter().any(|&c| {
-                self.tree
-                    .info(c)
-                    .def
-                    .is_some_and(|d| d.purity == Some(ast::Purity::Impure))
-            });
-            if impure {
+            if self.tree.impure(k) {
                 let msg = format!(
                     "the function `{}` is not declared impure but calls the impure `{}`",
                     def.name.name,
