@@ -413,3 +413,74 @@ fn heated_resistor_is_torn_without_dividing_by_its_loop() {
         assert!((t - 300.0 - d).abs() < 1e-8, "T = {t}, v = {v}");
     }
 }
+
+/// Tearing leaves to Newton an equation whose coefficient is a sum of terms that each vanish
+/// with the loop at rest: a transistor's loss power `Q = vbe*ibe/bf + ... + (ibe - ibc)*qbk*vce`
+/// solved for `ibe` divides by `vbe/bf + qbk*vce`, zero while every source is (the gate of
+/// `tests/models/HeatedGate.mo` at the start), and the start did not solve (a singular
+/// Jacobian). The run: at rest until the supply ramps up (the sink stays at its start value,
+/// the collectors follow the supply through the load), then transistor 1 driven high, where
+/// the recorded solution must satisfy the model's own equations (transistor 1's Ebers–Moll
+/// currents, its base resistor, its loss power carried away by the conductor) to Newton's
+/// tolerance.
+#[test]
+fn heated_gate_is_torn_without_dividing_by_a_vanishing_sum() {
+    let plan = common::compile_example(
+        "../tests/models/HeatedGate.mo",
+        Method::BackwardEuler,
+        &[],
+        10,
+    );
+    assert!(
+        !plan.notes.iter().any(|n| n.contains("did not solve")),
+        "{:?}",
+        plan.notes
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 10.0,
+        step: 0.01,
+        every: 1,
+        ..Default::default()
+    };
+    let names = ["T", "t1.T", "t1.vb", "vout", "vs", "v1"].map(String::from);
+    let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let (is, bf, br, vak, g_leak) = (1e-16, 50.0, 0.1, 0.02, 1e-15);
+    let (g, rin) = (0.01, 1800.0);
+    let mut driven = 0;
+    for (&t, row) in tr.times.iter().zip(&tr.values) {
+        let [sink, tj, vb, vout, vs, v1] = [row[0], row[1], row[2], row[3], row[4], row[5]];
+        if t <= 5.0 {
+            assert!((sink - 293.15).abs() < 1e-8, "t = {t}: T = {sink}");
+            assert!(
+                (vout - vs).abs() < 1e-6,
+                "t = {t}: vout = {vout}, vs = {vs}"
+            );
+            continue;
+        }
+        if t < 6.0 {
+            continue;
+        }
+        driven += 1;
+        let vt = 8.617e-5 * tj;
+        let ist = is * (tj / 300.0).powi(3);
+        let (vbe, vbc) = (vb, vb - vout);
+        let ibe = ist * ((vbe / vt).exp() - 1.0) + vbe * g_leak;
+        let ibc = ist * ((vbc / vt).exp() - 1.0) + vbc * g_leak;
+        let ib = ibe / bf + ibc / br;
+        let qbk = 1.0 - vbc * vak;
+        let q = vbc * ibc / br + vbe * ibe / bf + (ibe - ibc) * qbk * vout;
+        let base = (v1 - vb) / rin;
+        assert!(
+            (ib - base).abs() <= 1e-6 * base.abs(),
+            "t = {t}: ib {ib} vs {base}"
+        );
+        let carried = g * (tj - sink);
+        assert!(
+            (q - carried).abs() <= 1e-6 * q.abs(),
+            "t = {t}: Q {q} vs {carried}"
+        );
+    }
+    assert!(driven > 300, "{driven} driven rows");
+}

@@ -90,8 +90,10 @@ pub fn oscillating<V: Var>(ar: &Arena<V>, system: &System<V>, a: ExprId) -> bool
 /// and zero or not from one Newton iterate to the next. Solving for the variable would
 /// divide by it; the equation is left to the loop's Newton step instead, whose LU pivots.
 /// Factors are looked for through products, negations, numerators, powers' bases and the
-/// branches of if-expressions (the condition only selects); a sum (`1 + h*k*y` of an
-/// implicit formula) is not judged.
+/// branches of if-expressions (the condition only selects); a sum whose every term may vanish
+/// so (a transistor's `vbe/bf + qbk*vcs`, which its loss power would be divided by to give
+/// the base current, zero with the circuit at rest) may vanish too, while a sum with a term
+/// that does not (`1 + h*k*y` of an implicit formula) is not judged.
 pub fn may_vanish<V: Var>(ar: &Arena<V>, a: ExprId, block: &FxHashSet<V>) -> bool {
     use crate::symbolic::Node;
     if block.is_empty() {
@@ -103,6 +105,7 @@ pub fn may_vanish<V: Var>(ar: &Arena<V>, a: ExprId, block: &FxHashSet<V>) -> boo
             may_vanish(ar, x, block)
         }
         Node::Mul(x, y) => may_vanish(ar, x, block) || may_vanish(ar, y, block),
+        Node::Add(x, y) | Node::Sub(x, y) => may_vanish(ar, x, block) && may_vanish(ar, y, block),
         Node::If(_, t, e) => may_vanish(ar, t, block) || may_vanish(ar, e, block),
         _ => false,
     }
@@ -796,5 +799,29 @@ mod tests {
         )
         .is_some());
         assert!(solve_for(&mut ar, &sys, SysEq::new(1), psi, &in_loop).is_some());
+    }
+
+    #[test]
+    fn sum_of_vanishing_terms_is_refused() {
+        // q = (v/b + u*w)*i (a transistor's loss power, base and collector parts) in a loop
+        // over {v, w, i}: solving for i would divide by v/b + u*w, zero with the circuit at
+        // rest; with a term that does not vanish (v/b + 1) it is solved.
+        let mut ar = Arena::new();
+        let [q, b, u, v, w, i] = [0, 1, 2, 3, 4, 5].map(SysVar::new);
+        let [qe, be, ue, ve, we, ie] = [q, b, u, v, w, i].map(|x| ar.var(x));
+        let vb = ar.div(ve, be);
+        let uw = ar.mul(ue, we);
+        let sum = ar.add(vb, uw);
+        let rhs = ar.mul(sum, ie);
+        let one = ar.constant(1.0);
+        let kept = ar.add(vb, one);
+        let rhs2 = ar.mul(kept, ie);
+        let sys = System {
+            parameter_values: [(b, 100.0)].into_iter().collect(),
+            ..system(&[(qe, rhs), (qe, rhs2)], vec![q, u, v, w, i])
+        };
+        let in_loop: FxHashSet<SysVar> = [v, w, i].into_iter().collect();
+        assert!(solve_for(&mut ar, &sys, SysEq::new(0), i, &in_loop).is_none());
+        assert!(solve_for(&mut ar, &sys, SysEq::new(1), i, &in_loop).is_some());
     }
 }
