@@ -23,11 +23,12 @@ $PY cruise.py
 $PY cartesian_pendulum.py
 $PY akima.py
 $PY monotone.py
+$PY clamped_core.py
 (cd discrete && $PY vdpline_discrete.py)
 for f in second_order.csv second_order.json second_order_discrete_h0.01.csv \
          helicopter.csv helicopter.json pendulum_b0.02.csv pendulum_b0.02.json \
          hydraulic.csv hydraulic.json vdpline_n5_load.csv vdpline_n5_load.json cruise.csv \
-         cartesian_pendulum.csv akima.csv monotone.csv \
+         cartesian_pendulum.csv akima.csv monotone.csv clamped_core.csv \
          discrete/vdpline_n5_load_be_h0.001.csv discrete/vdpline_n5_load_fe_h0.001.csv \
          discrete/vdpline_n5_load_mixed_h0.0001.csv discrete/vdpline_n5_load_trapezoid_h0.0001.csv; do
   cp "$work/$f" "$here/$f"

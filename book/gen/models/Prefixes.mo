@@ -14,7 +14,9 @@ model Prefixes "prefixes, types and attributes"
 equation
   der(x) = -x/p + u;
   y = c0*x;
-  d = pre(d);
+  when x < 0.5 then
+    d = time "when x falls below 0.5";
+  end when;
   k = n;
   b = on;
 end Prefixes;

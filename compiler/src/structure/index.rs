@@ -24,9 +24,11 @@
 //! Real-time code must not switch states while it runs, so the selection is **static**: it is
 //! made once, at the initial point (start values, parameters). Candidates are taken by
 //! `stateSelect` (never, avoid first … always last: those are the ones that become dummies
-//! first), then states with a fixed start value last, and among equals by column pivoting on
-//! the Jacobian evaluated at the initial point (each next column with the largest part
-//! orthogonal to the ones chosen). Where the Jacobian at the initial point is singular for
+//! first), then states with a fixed start value last, then columns with an entry that a mode
+//! makes zero (the derivative of a clamp, `if h > hsat then 0 else 1`: a hysteresis core's
+//! field beyond saturation, where the choice regular at the start becomes singular), and among
+//! equals by column pivoting on the Jacobian evaluated at the initial point (each next column
+//! with the largest part orthogonal to the ones chosen). Where the Jacobian at the initial point is singular for
 //! every choice, the choice is structural and the report says so. Where the chosen block can
 //! become singular later (a pendulum swinging to the horizontal with its vertical position
 //! chosen as the dummy), Newton reports non-convergence while running; the report lists the
@@ -533,6 +535,10 @@ impl<'m> Pantelides<'m> {
         let rows = g.len();
         let mut jac = vec![vec![0.0; rows]; z.len()];
         let mut pattern = vec![vec![false; rows]; z.len()];
+        // Columns with an entry that a mode makes zero (`if saturated then 0 else 1`): chosen
+        // as dummies only after the others, since the static choice must stay regular in
+        // every mode the run reaches.
+        let mut switching = vec![false; z.len()];
         for (c, &j) in z.iter().enumerate() {
             let mut d = Differentiator::new(self.vars[j].leaf);
             for (r, &i) in g.iter().enumerate() {
@@ -547,10 +553,11 @@ impl<'m> Pantelides<'m> {
                     continue;
                 }
                 pattern[c][r] = true;
+                switching[c] |= switches_off(&self.model.arena, e);
                 jac[c][r] = values.eval(self, e);
             }
         }
-        let rank = |p: &Pantelides, c: usize| preference(p, z[c]);
+        let rank = |p: &Pantelides, c: usize| (preference(p, z[c]), switching[c]);
         let mut order: Vec<usize> = (0..z.len()).collect();
         order.sort_by_key(|&c| rank(self, c));
         let numeric_ok = jac.iter().flatten().all(|x| x.is_finite());
@@ -852,6 +859,21 @@ fn preference(p: &Pantelides, z: usize) -> (u8, u8, u8) {
         u8::from(demoted_is_base),
         u8::from(p.set_fixed[r] && demoted_is_base),
     )
+}
+
+/// Whether `e` has a factor that a selection makes zero in one of its branches (the
+/// derivative of a clamp, `if h > hsat then 0 else 1`): zero or not as the mode switches.
+/// Factors are looked for through products, negations, numerators, powers' bases and the
+/// branches of if-expressions.
+fn switches_off(ar: &crate::symbolic::Arena<FlatVar>, e: ExprId) -> bool {
+    match ar.node(e) {
+        Node::Neg(x) | Node::NoEvent(x) | Node::Div(x, _) | Node::Pow(x, _) => switches_off(ar, x),
+        Node::Mul(x, y) => switches_off(ar, x) || switches_off(ar, y),
+        Node::If(_, t, f) => [t, f]
+            .into_iter()
+            .any(|b| ar.as_const(b) == Some(0.0) || switches_off(ar, b)),
+        _ => false,
+    }
 }
 
 /// Greedy column selection: within the preference order, each next column with the largest

@@ -106,16 +106,16 @@ impl<V: Var> Differentiator<V> {
                 ar.add(t1, t2)
             }
             Node::Div(a, b) => {
-                // (a/b)' = a'/b − a·b'/b²
+                // (a/b)' = (a' − (a/b)·b')/b: the quotient itself rather than a·b'/b², whose
+                // b² overflows where a/b is finite (a logistic 1/(1 + exp(−p·x)) far on its
+                // flat side: exp(500)² is infinite, and the derivative NaN).
                 let (da, db) = (self.d(a), self.d(b));
-                let t1 = ar.div(da, b);
                 if ar.as_const(db) == Some(0.0) {
-                    return t1;
+                    return ar.div(da, b);
                 }
-                let b2 = ar.mul(b, b);
-                let num = ar.mul(a, db);
-                let t2 = ar.div(num, b2);
-                ar.sub(t1, t2)
+                let t = ar.mul(id, db);
+                let num = ar.sub(da, t);
+                ar.div(num, b)
             }
             Node::Pow(a, b) => {
                 let (da, db) = (self.d(a), self.d(b));
@@ -527,5 +527,27 @@ mod tests {
         // x - x = y has a zero coefficient.
         let z = ar.sub(xe, xe);
         assert!(solve_linear(&mut ar, z, ye, x).is_none() || ar.as_const(z) == Some(0.0));
+    }
+
+    /// A quotient whose denominator's square overflows where the quotient does not:
+    /// d/dx (x/exp(x)) = (1 − x)·exp(−x), at x = 400 about −2e-172. With a·b'/b² the term
+    /// x·exp(x)/exp(x)² is x·5e173/∞ = 0 and the derivative came out as exp(−400), of the
+    /// wrong sign and 400 times too large (and NaN where b' overflows too).
+    #[test]
+    fn quotient_rule_does_not_square_the_denominator() {
+        let mut ar = Arena::new();
+        let x = VarId(0);
+        let xe = ar.var(x);
+        let ex = ar.call1(Func1::Exp, xe);
+        let q = ar.div(xe, ex);
+        let d = diff(&mut ar, q, x);
+        for at in [0.5f64, 400.0] {
+            let exact = (1.0 - at) * (-at).exp();
+            let got = eval(&ar, d, x, at);
+            assert!(
+                (got - exact).abs() <= 1e-12 * exact.abs(),
+                "at {at}: {got} against {exact}"
+            );
+        }
     }
 }
