@@ -133,3 +133,39 @@ fn every_stdlib_class_instantiates() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every model the book shows flattened (`@@run DIR rtc flatten FILE.mo` in
+/// `book/gen/tpl/*.md`, without `--lib`) checks without errors: a check added later that
+/// rejects a book example (the `discrete Real` assigned outside a when-clause of
+/// `Prefixes.mo`) fails here rather than in a chapter rendered with an error in place of the
+/// flat model.
+#[test]
+fn every_model_the_book_flattens_checks() {
+    let root = common::repo_root();
+    let mut seen = 0;
+    for tpl in common::files(&root.join("book/gen/tpl"), "md") {
+        let text = std::fs::read_to_string(&tpl).expect("read chapter");
+        for line in text.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let ["@@run", dir, "rtc", "flatten", file, rest @ ..] = words.as_slice() else {
+                continue;
+            };
+            if rest.first() == Some(&"--lib") {
+                continue;
+            }
+            let path = match *dir {
+                "tmp" => root.join("book/gen/models").join(file),
+                _ => root.join(file),
+            };
+            let c = check_file(&path, Options::default());
+            assert!(
+                !c.has_errors(),
+                "{}: {:?}",
+                path.display(),
+                c.short_diagnostics()
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen >= 15, "{seen} flattened models found");
+}
