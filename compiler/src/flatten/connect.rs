@@ -11,6 +11,24 @@ impl<'t, 'a> Flattener<'t, 'a> {
         env: Env,
         span: Span,
     ) -> DResult<()> {
+        // Both ends in outer elements: the connection would be the inner elements' own,
+        // made in a scope that does not hold them (9.3).
+        if let Some(node) = env.node {
+            let outer = |f: &Self, r: &ast::ComponentRef| {
+                f.inst.nodes[node.0 as usize]
+                    .slots
+                    .get(&r.parts[0].ident.name)
+                    .is_some_and(|&s| f.inst.slots[s.0 as usize].outer)
+            };
+            if outer(self, a) && outer(self, b) {
+                let msg = format!(
+                    "`{}` and `{}` are both connectors of outer elements",
+                    a.to_source_string(),
+                    b.to_source_string()
+                );
+                return Err(Box::new(typed::CONNECT_TWO_OUTER.broken(span, msg, "here")));
+            }
+        }
         let ea = self.connector_ends(a, env)?;
         let eb = self.connector_ends(b, env)?;
         let (Some(ea), Some(eb)) = (ea, eb) else {

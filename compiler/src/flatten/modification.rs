@@ -35,6 +35,9 @@ pub struct ModValue<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct Mod<'a> {
     pub binding: Option<ModValue<'a>>,
+    /// `= break` (7.2.7): the value is removed, unless a modification outside this one
+    /// gives one again.
+    pub broken: bool,
     pub subs: Vec<(Box<str>, Mod<'a>)>,
     pub each: bool,
     pub final_: bool,
@@ -83,6 +86,7 @@ pub struct Redeclared<'a> {
 impl<'a> Mod<'a> {
     pub fn is_empty(&self) -> bool {
         self.binding.is_none()
+            && !self.broken
             && self.subs.is_empty()
             && self.redeclares.is_empty()
             && self.redeclare.is_none()
@@ -95,14 +99,18 @@ impl<'a> Mod<'a> {
             Some(cm) => Mod::from_class_mod(cm, env),
             None => Mod::default(),
         };
-        if let Some(ast::Binding::Expr(e)) = &m.binding {
-            out.binding = Some(ModValue {
-                expr: e,
-                env,
-                select: Vec::new(),
-                value: None,
-                evaluated: None,
-            });
+        match &m.binding {
+            Some(ast::Binding::Expr(e)) => {
+                out.binding = Some(ModValue {
+                    expr: e,
+                    env,
+                    select: Vec::new(),
+                    value: None,
+                    evaluated: None,
+                });
+            }
+            Some(ast::Binding::Break(_)) => out.broken = true,
+            None => {}
         }
         out.span = Some(m.span);
         out
@@ -242,7 +250,13 @@ pub fn merge<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Mod<'a> {
             (Some(_), Some(r)) => Some(r),
             _ => outer.replaced.or(inner.replaced),
         },
-        binding: outer.binding.clone().or_else(|| inner.binding.clone()),
+        // The outermost value wins; an outer `break` removes the inner ones (7.2.7).
+        binding: if outer.broken {
+            outer.binding.clone()
+        } else {
+            outer.binding.clone().or_else(|| inner.binding.clone())
+        },
+        broken: outer.binding.is_none() && (outer.broken || inner.broken),
         subs,
         each: outer.each,
         final_: outer.final_ || inner.final_,

@@ -292,7 +292,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                     self.flat.expr_string(s)
                                 ),
                             )
-                            .at(decl.name.span, "declared without a value")
+                            .at(
+                                decl.name.span,
+                                if m.broken {
+                                    "its value removed by `break`"
+                                } else {
+                                    "declared without a value"
+                                },
+                            )
                             .help("give it a value with a modification, e.g. `R = 10`"),
                         );
                     }

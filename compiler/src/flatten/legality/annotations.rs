@@ -66,6 +66,12 @@ const DATE: Rule = Rule {
     code: "annotation",
     text: "versionDate is \"YYYY-MM-DD\" and dateModified \"YYYY-MM-DD hh:mm:ssZ\"",
 };
+const PREFIXES: Rule = Rule {
+    section: "18.7",
+    code: "annotation",
+    text: "defaultComponentPrefixes may contain inner, outer, replaceable, constant, parameter \
+           and discrete",
+};
 
 const DIALOG: Rule = Rule {
     section: "18.7",
@@ -284,6 +290,31 @@ impl Checker<'_, '_> {
             if string(v).is_some_and(|s| !is_version(s)) {
                 let msg = "the version string has not the form \"N{.N}\" or \"N{.N} text\"";
                 self.report(VERSION.broken(em.span, msg, "here"));
+            }
+        }
+        if let Some((em, v)) = arg(cm, "defaultComponentPrefixes") {
+            let allowed = [
+                "inner",
+                "outer",
+                "replaceable",
+                "constant",
+                "parameter",
+                "discrete",
+            ];
+            let other = string(v).and_then(|s| {
+                s.split_whitespace()
+                    .find(|w| !allowed.contains(w))
+                    .map(str::to_string)
+            });
+            // In the user's classes only: the MSL 4.1 writes "output" (the machines' power
+            // balances) and "protected" itself, and a hint to a diagram editor changes nothing
+            // in a run, so a warning on every machine example would only be noise.
+            if let Some(w) = other.filter(|_| !self.library) {
+                let msg = format!(
+                    "`{w}` in defaultComponentPrefixes, which may contain only inner, outer, \
+                     replaceable, constant, parameter and discrete"
+                );
+                self.report(PREFIXES.broken(em.span, msg, "here"));
             }
         }
         if let Some((em, v)) = arg(cm, "versionDate") {

@@ -258,6 +258,11 @@ pub(in crate::flatten) const CONNECT_OVERDETERMINED: Rule = Rule {
     code: "connect",
     text: "connected overdetermined type or record instances shall have the same type",
 };
+pub(in crate::flatten) const CONNECT_TWO_OUTER: Rule = Rule {
+    section: "9.3",
+    code: "connect",
+    text: "a connect-equation shall not connect two connectors of outer elements",
+};
 pub(in crate::flatten) const ROOTLESS_GRAPH: Rule = Rule {
     section: "9.4.2",
     code: "connections",
