@@ -267,7 +267,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             return Err(Box::new(d));
                         }
                         if let Some(dm) = &decl.modification {
-                            let inner = Mod::from_modification(dm, env);
+                            let mut inner = Mod::from_modification(dm, env);
+                            inner.mark_component_breaks();
                             if let Some((path, at)) = modification::final_overridden(&m, &inner) {
                                 let msg = format!(
                                     "`{}.{path}` is final by the declaration's modification",

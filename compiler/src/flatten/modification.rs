@@ -38,6 +38,9 @@ pub struct Mod<'a> {
     /// `= break` (7.2.7): the value is removed, unless a modification outside this one
     /// gives one again.
     pub broken: bool,
+    /// The `break` was written in a component's modification (`Sub s(y = break)`), where it
+    /// may not remove a variable's binding equation (4.7; an extends modification may).
+    pub broken_in_component: bool,
     pub subs: Vec<(Box<str>, Mod<'a>)>,
     pub each: bool,
     pub final_: bool,
@@ -114,6 +117,14 @@ impl<'a> Mod<'a> {
         }
         out.span = Some(m.span);
         out
+    }
+
+    /// Marks every `break` in this modification as written in a component's modification.
+    pub fn mark_component_breaks(&mut self) {
+        self.broken_in_component |= self.broken;
+        for (_, m) in &mut self.subs {
+            m.mark_component_breaks();
+        }
     }
 
     pub fn from_class_mod(cm: &'a ast::ClassMod, env: Env) -> Mod<'a> {
@@ -257,6 +268,12 @@ pub fn merge<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Mod<'a> {
             outer.binding.clone().or_else(|| inner.binding.clone())
         },
         broken: outer.binding.is_none() && (outer.broken || inner.broken),
+        broken_in_component: outer.binding.is_none()
+            && if outer.broken {
+                outer.broken_in_component
+            } else {
+                inner.broken && inner.broken_in_component
+            },
         subs,
         each: outer.each,
         final_: outer.final_ || inner.final_,

@@ -238,6 +238,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
     ) -> DResult<()> {
         let vname = self.flat.vars[id].name.clone();
         let start = self.flat.vars[id].start;
+        if m.broken_in_component
+            && !matches!(
+                kind,
+                VarKind::Parameter | VarKind::Constant | VarKind::Input
+            )
+        {
+            let d = Diagnostic::error(
+                "modifier",
+                format!("a component's modification removes the binding equation of `{vname}` with `break`"),
+            )
+            .at(m.span.unwrap_or(decl.name.span), "here")
+            .also(decl.name.span, "declared here")
+            .help("Modelica 3.6 §4.7, §7.2.7: a model or block component's modification may not remove a variable's binding equation (its class would no longer be balanced); an extends modification may, where the derived class gives the equation");
+            return Err(Box::new(d));
+        }
         if let Some(b) = &m.binding {
             let val = self.eval_mod_value(b)?;
             // `--param b=true` arrives as 1 (the command line has no types).
