@@ -609,29 +609,37 @@ impl<'a> ClassTree<'a> {
     /// Whether function `c` is impure (12.3): the first purity declared along its chain of
     /// short definitions decides (`function f = Imp` is impure, `pure function f = Imp` is
     /// not); none declared, an impure class it extends makes it impure.
+    /// Each class is visited once: an inheritance cycle (reported where the classes are
+    /// instantiated) neither loops nor, with several bases, takes exponential time.
     pub fn impure(&mut self, c: ClassId) -> bool {
-        self.impure_depth(c, 0)
-    }
-
-    fn impure_depth(&mut self, c: ClassId, depth: u32) -> bool {
-        if depth > 32 {
-            // An inheritance cycle, reported where the classes are instantiated.
-            return false;
-        }
-        let mut k = c;
-        for _ in 0..64 {
-            if let Some(p) = self.info(k).def.and_then(|d| d.purity) {
-                return p == ast::Purity::Impure;
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![c];
+        while let Some(c) = stack.pop() {
+            if !seen.insert(c) {
+                continue;
             }
-            match self.base_of_short(k) {
-                Some((b, _)) if b != k => k = b,
-                _ => break,
+            let mut k = c;
+            let mut declared = None;
+            for _ in 0..64 {
+                if let Some(p) = self.info(k).def.and_then(|d| d.purity) {
+                    declared = Some(p);
+                    break;
+                }
+                match self.base_of_short(k) {
+                    Some((b, _)) if b != k => k = b,
+                    _ => break,
+                }
+            }
+            match declared {
+                Some(ast::Purity::Impure) => return true,
+                Some(_) => {}
+                None => {
+                    let bases = self.bases(k);
+                    stack.extend(bases.into_iter().filter(|&b| b != k));
+                }
             }
         }
-        let bases = self.bases(k);
-        bases
-            .into_iter()
-            .any(|b| b != k && self.impure_depth(b, depth + 1))
+        false
     }
 
     /// The class a chain of short definitions starting at `c` ends in (`type Temp =
