@@ -380,6 +380,38 @@ fn newton_goes_on_while_a_junction_comes_down_its_exponential() {
     );
 }
 
+/// `tests/models/<file>` with backward Euler at h = 0.01 from 0 to `stop`, every step of
+/// `names` recorded: its start must solve without the notes saying the model at the start
+/// time did not, and the run must reach `stop`.
+fn started_run(file: &str, stop: f64, names: &[&str]) -> rtc::sim::Trajectory {
+    let plan = common::compile_example(
+        &format!("../tests/models/{file}"),
+        Method::BackwardEuler,
+        &[],
+        10,
+    );
+    assert!(
+        !plan.notes.iter().any(|n| n.contains("did not solve")),
+        "{file}: {:?}",
+        plan.notes
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop,
+        step: 0.01,
+        every: 1,
+        ..Default::default()
+    };
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
+    assert!(
+        failure.is_none(),
+        "{file}: {:?}",
+        failure.map(|f| f.message)
+    );
+    tr
+}
+
 /// Tearing leaves an equation to Newton rather than divide by one of its own loop's
 /// unknowns. The heated resistor's loop (R_actual, i, Q, T) was torn on R_actual with
 /// i = v/R_actual and a Jacobian that is zero while the current is (v = 0 at the start): the
@@ -387,26 +419,7 @@ fn newton_goes_on_while_a_junction_comes_down_its_exponential() {
 /// T follows the closed form of (T − 300)·10·(1 + 0.01·(T − 300)) = v² to Newton's tolerance.
 #[test]
 fn heated_resistor_is_torn_without_dividing_by_its_loop() {
-    let plan = common::compile_example(
-        "../tests/models/HeatedResistor.mo",
-        Method::BackwardEuler,
-        &[],
-        10,
-    );
-    assert!(
-        !plan.notes.iter().any(|n| n.contains("did not solve")),
-        "{:?}",
-        plan.notes
-    );
-    let settings = RunSettings {
-        start: 0.0,
-        stop: 1.0,
-        step: 0.01,
-        every: 1,
-        ..Default::default()
-    };
-    let (tr, failure) = trajectory(&plan, &settings, &["T".into(), "v".into()]).expect("run");
-    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let tr = started_run("HeatedResistor.mo", 1.0, &["T", "v"]);
     for row in &tr.values {
         let (t, v) = (row[0], row[1]);
         let d = (-10.0 + (100.0 + 0.4 * v * v).sqrt()) / 0.2;
@@ -425,27 +438,8 @@ fn heated_resistor_is_torn_without_dividing_by_its_loop() {
 /// tolerance.
 #[test]
 fn heated_gate_is_torn_without_dividing_by_a_vanishing_sum() {
-    let plan = common::compile_example(
-        "../tests/models/HeatedGate.mo",
-        Method::BackwardEuler,
-        &[],
-        10,
-    );
-    assert!(
-        !plan.notes.iter().any(|n| n.contains("did not solve")),
-        "{:?}",
-        plan.notes
-    );
-    let settings = RunSettings {
-        start: 0.0,
-        stop: 10.0,
-        step: 0.01,
-        every: 1,
-        ..Default::default()
-    };
-    let names = ["T", "t1.T", "t1.vb", "vout", "vs", "v1"].map(String::from);
-    let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
-    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let names = ["T", "t1.T", "t1.vb", "vout", "vs", "v1"];
+    let tr = started_run("HeatedGate.mo", 10.0, &names);
     let (is, bf, br, vak, g_leak) = (1e-16, 50.0, 0.1, 0.02, 1e-15);
     let (g, rin) = (0.01, 1800.0);
     let mut driven = 0;
