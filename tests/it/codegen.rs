@@ -359,9 +359,26 @@ fn event_examples_agree() {
     }
 }
 
+/// The step functions' code of `clif` (the chunks, not the entry or the verify scan).
+fn step_chunks(clif: &[String]) -> String {
+    clif.iter()
+        .filter(|f| f.starts_with("; rtc_model_step_chunk"))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Loops in generated code: blocks with an integer parameter (the iteration's offset).
+fn loops_in(clif: &str) -> usize {
+    clif.lines()
+        .filter(|l| l.starts_with("block") && !l.starts_with("block0(") && l.contains(": i64"))
+        .count()
+}
+
 /// Neighbouring assignments of the same shape (the line's state updates and segment
-/// equations) are computed two at a time in f64x2 lanes on x86-64 and AArch64; the
-/// differential tests above check that the results stay bitwise those of the interpreter.
+/// equations) are computed two at a time in f64x2 lanes on x86-64 and AArch64, and runs of
+/// them as loops; the differential tests above check that the results stay bitwise those of
+/// the interpreter.
 #[test]
 fn neighbouring_assignments_share_vector_lanes() {
     let arch = std::env::consts::ARCH;
@@ -371,11 +388,66 @@ fn neighbouring_assignments_share_vector_lanes() {
     }
     let plan = common::compile_example("VdPLine.mo", Method::ForwardEuler, &[("n", 50.0)], 10);
     let code = jit(&plan, true).unwrap();
-    let clif = code.clif.join("\n");
-    let vector_loads = clif.matches("load.f64x2").count();
-    eprintln!("VdPLine n = 50, forward Euler: {vector_loads} f64x2 loads");
-    // 103 assignments per step; well over half of them in pairs.
-    assert!(vector_loads > 100, "{vector_loads}");
+    let step = step_chunks(&code.clif);
+    let vector_ops = step.matches("f64x2").count();
+    let scalar_divs = step.matches("fdiv.f64 ").count() + step.matches(" = fdiv v").count();
+    eprintln!(
+        "VdPLine n = 50, forward Euler: {vector_ops} f64x2 mentions, {} loops",
+        loops_in(&step)
+    );
+    // The state updates and both kinds of segment equations are loops over f64x2 pairs.
+    assert!(loops_in(&step) >= 3, "{step}");
+    assert!(vector_ops > 30, "{vector_ops}");
+    assert!(scalar_divs < 60, "{scalar_divs}");
+}
+
+/// Runs of repeated assignments are generated as loops (codegen/roll.rs) and compute what
+/// the interpreter computes, bit for bit: interleaved groups of a component's equations with
+/// the C math library, a selection and min/max (`tests/models/RolledArrays.mo`), a running sum
+/// whose assignments read the previous one's target, tails left by pairs and unrolling; the
+/// line at n = 50 and 500 by every explicit method. The rolled step is a fraction of the
+/// straight-line code.
+#[test]
+fn rolled_loops_equal_the_interpreter() {
+    let m = "../tests/models/RolledArrays.mo";
+    for method in [Method::ForwardEuler, Method::Rk(rtc::pipeline::Rk::Rk4)] {
+        let plan = common::compile_example(m, method.clone(), &[], 10);
+        let code = jit(&plan, true).unwrap();
+        let step = step_chunks(&code.clif);
+        assert!(loops_in(&step) >= 2, "{method:?}: {step}");
+        assert!(
+            step.lines().count() < 600,
+            "{method:?}: {} lines",
+            step.lines().count()
+        );
+        assert_eq!(differential_with(m, method, &[], 1e-2, 200, 10), Status::Ok);
+    }
+    let mixed = Method::Mixed {
+        implicit: vec!["u_l".into()],
+    };
+    for n in [50.0, 500.0] {
+        for (method, h) in [
+            (Method::ForwardEuler, 1e-5),
+            (mixed.clone(), 1e-5),
+            (Method::Rk(rtc::pipeline::Rk::Rtrk4), 1e-5),
+            (Method::Ab(3), 1e-5),
+        ] {
+            assert_eq!(
+                differential_with("VdPLine.mo", method.clone(), &[("n", n)], h, 30, 10),
+                Status::Ok,
+                "n = {n}, {method:?}"
+            );
+        }
+    }
+    let plan = common::compile_example("VdPLine.mo", Method::ForwardEuler, &[("n", 500.0)], 10);
+    let code = jit(&plan, true).unwrap();
+    let step = step_chunks(&code.clif);
+    // 2006 assignments per step: straight-line, about 9000 lines of IR.
+    assert!(
+        step.lines().count() < 1000,
+        "{} lines",
+        step.lines().count()
+    );
 }
 
 /// The damped retry (`Newton::damped`) in generated code equals the interpreter's bitwise:

@@ -145,6 +145,14 @@ const CASES: &[Case] = &[
         inputs: None,
     },
     // A located crossing refined (regula falsi, Illinois) before the block sticks.
+    // Runs of repeated assignments generated as loops (scalar on riscv64, f64x2 lanes on
+    // x86-64 and AArch64).
+    Case {
+        file: "../tests/models/RolledArrays.mo",
+        flags: &["--method", "rk4", "--step", "1e-2"],
+        stop: "0.5",
+        inputs: None,
+    },
     Case {
         file: "../tests/models/BlockSticks.mo",
         flags: &["--method", "be", "--step", "0.01"],

@@ -24,6 +24,8 @@ pub(super) struct Lower<'p> {
     pub(super) splats: FxHashMap<Value, Value>,
     pub(super) scratch_base: usize,
     pub(super) newton_max: u32,
+    /// In a loop body ([`super::roll`]): where the iteration's varying variables are.
+    pub(super) roll: Option<super::roll::RollCtx>,
 }
 
 impl Lower<'_> {
@@ -66,12 +68,11 @@ impl Lower<'_> {
                 .or_insert_with(|| b.ins().splat(types::F64X2, s))
         } else {
             match (ar.node(x), ar.node(y)) {
-                (Node::Var(p), Node::Var(_)) => b.ins().load(
-                    types::F64X2,
-                    MemFlagsData::new().with_notrap(),
-                    self.mem,
-                    (p.index() * 8) as i32,
-                ),
+                (Node::Var(p), Node::Var(_)) => {
+                    let (at, off) = self.vector_at(x, p);
+                    b.ins()
+                        .load(types::F64X2, MemFlagsData::new().with_notrap(), at, off)
+                }
                 (Node::Neg(a1), Node::Neg(b1)) => {
                     let u = self.vexpr(b, vmemo, a1, b1);
                     b.ins().fneg(u)
@@ -170,7 +171,7 @@ impl Lower<'_> {
             let a: Vec<Value> = ar.children(id).map(|c| self.memo[&c]).collect();
             let v = match n {
                 Node::Const(bits) => b.ins().f64const(f64::from_bits(bits)),
-                Node::Var(v) => self.load(b, v),
+                Node::Var(v) => self.load_var(b, id, v),
                 Node::Arg(i) => {
                     let p = self.args.expect("an argument outside a function body");
                     b.ins()

@@ -39,6 +39,7 @@ mod jit;
 mod lower;
 mod lu;
 mod object;
+mod roll;
 
 use lower::Lower;
 
@@ -208,6 +209,8 @@ enum Piece<'p> {
     /// Two assignments to neighbouring slots with the same expression shape over neighbouring
     /// (or shared) operands, computed in the two lanes of an f64x2 ([`pair_up`]).
     Pair(&'p Assign, &'p Assign),
+    /// A run of assignments or pairs generated as one loop ([`roll`]).
+    Roll(roll::Roll<'p>),
 }
 
 /// Pieces with fewer assignments are not paired into vector lanes.
@@ -289,6 +292,16 @@ fn inline_checks(pieces: &[Piece]) -> FxHashSet<Slot> {
                 checked.insert(*v);
             }
             Piece::Output(..) => {}
+            Piece::Roll(r) => {
+                for p in &r.pieces {
+                    if let Piece::Assign(a) | Piece::Pair(a, _) = p {
+                        other.insert(a.var);
+                    }
+                    if let Piece::Pair(_, c) = p {
+                        other.insert(c.var);
+                    }
+                }
+            }
         }
     }
     once.into_iter()
@@ -362,6 +375,67 @@ fn pair_up<'p>(ar: &crate::symbolic::Arena<Slot>, pieces: Vec<Piece<'p>>) -> Vec
         out.push(p);
     }
     out
+}
+
+/// One piece of a chunk, straight-line: computed, stored, its value added to the finiteness
+/// sums where it is checked as it is computed.
+fn lower_piece(
+    l: &mut Lower,
+    b: &mut FunctionBuilder,
+    p: &Piece,
+    sums: &mut Sums,
+    inline: &FxHashSet<Slot>,
+    out: Value,
+) {
+    match p {
+        Piece::Copy(dst, src) => {
+            let v = l.load(b, *src);
+            l.store(b, *dst, v);
+        }
+        Piece::Assign(a) => {
+            let v = l.expr(b, a.expr);
+            l.store(b, a.var, v);
+            if inline.contains(&a.var) {
+                sums.add(b, v);
+            }
+        }
+        Piece::Pair(a, c) => {
+            let mut vmemo = FxHashMap::default();
+            let v = l.vexpr(b, &mut vmemo, a.expr, c.expr);
+            b.ins().store(
+                MemFlagsData::new().with_notrap(),
+                v,
+                l.mem,
+                (a.var.index() * 8) as i32,
+            );
+            match (inline.contains(&a.var), inline.contains(&c.var)) {
+                (true, true) => sums.add_pair(b, v),
+                (true, false) => {
+                    let x = b.ins().extractlane(v, 0);
+                    sums.add(b, x);
+                }
+                (false, true) => {
+                    let x = b.ins().extractlane(v, 1);
+                    sums.add(b, x);
+                }
+                (false, false) => {}
+            }
+            // Later reads of the targets load the new values.
+            for t in [a.var, c.var] {
+                if let Some(id) = l.arena.index_of(Node::Var(t)) {
+                    l.memo.remove(&id);
+                }
+            }
+        }
+        Piece::Output(i, e) => {
+            let v = l.expr(b, *e);
+            b.ins()
+                .store(MemFlagsData::trusted(), v, out, (*i * 8) as i32);
+        }
+        Piece::Block(blk) => l.block(b, blk),
+        Piece::Check(_) => {}
+        Piece::Roll(_) => unreachable!("runs are lowered by Lower::rolled"),
+    }
 }
 
 /// Stack use of one generated function: its own frame and the functions it calls.
@@ -695,6 +769,14 @@ impl<'p, M: Module> Gen<'p, M> {
             Piece::Assign(a) => crate::plan::expr_work(ar, &[a.expr]).flops as usize + 2,
             Piece::Pair(a, b) => crate::plan::expr_work(ar, &[a.expr, b.expr]).flops as usize + 4,
             Piece::Output(_, e) => crate::plan::expr_work(ar, &[*e]).flops as usize + 2,
+            // The body holds the template a few times, the tail follows it.
+            Piece::Roll(r) => {
+                let one: usize = r.pieces[..r.period]
+                    .iter()
+                    .map(|p| self.piece_size(p))
+                    .sum();
+                one * 2 * roll::UNROLL / r.period.min(roll::UNROLL) + 10
+            }
             Piece::Block(b) => {
                 let mut roots: Vec<ExprId> =
                     b.inner.iter().chain(&b.tangents).map(|a| a.expr).collect();
@@ -716,6 +798,15 @@ impl<'p, M: Module> Gen<'p, M> {
                 Piece::Assign(a) => roots.push(a.expr),
                 Piece::Pair(a, b) => roots.extend([a.expr, b.expr]),
                 Piece::Output(_, e) => roots.push(*e),
+                Piece::Roll(r) => {
+                    for p in &r.pieces[..r.period] {
+                        match p {
+                            Piece::Assign(a) => roots.push(a.expr),
+                            Piece::Pair(a, b) => roots.extend([a.expr, b.expr]),
+                            _ => {}
+                        }
+                    }
+                }
                 Piece::Block(b) => {
                     lu = true;
                     roots.extend(b.inner.iter().chain(&b.tangents).map(|a| a.expr));
@@ -785,6 +876,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 splats: FxHashMap::default(),
                 scratch_base: self.scratch_base,
                 newton_max: self.newton_max,
+                roll: None,
             };
             for (i, &o) in f.outs.iter().enumerate() {
                 let v = l.expr(&mut b, o);
@@ -837,6 +929,7 @@ impl<'p, M: Module> Gen<'p, M> {
             .into_iter()
             .filter(|p| !matches!(p, Piece::Check(v) if inline.contains(v)))
             .collect();
+        let pieces = roll::roll_up(&self.plan.arena, pieces, &inline);
         let mut groups: Vec<Vec<Piece>> = vec![Vec::new()];
         let mut size = 0;
         for p in pieces {
@@ -1055,6 +1148,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 splats: FxHashMap::default(),
                 scratch_base: self.scratch_base,
                 newton_max: self.newton_max,
+                roll: None,
             };
             let vector = matches!(
                 self.module.isa().triple().architecture,
@@ -1071,54 +1165,22 @@ impl<'p, M: Module> Gen<'p, M> {
                 kv: 0,
                 any: false,
             };
+            let ptr = self.module.target_config().pointer_type();
             for p in pieces {
-                match p {
-                    Piece::Copy(dst, src) => {
-                        let v = l.load(&mut b, *src);
-                        l.store(&mut b, *dst, v);
-                    }
-                    Piece::Assign(a) => {
-                        let v = l.expr(&mut b, a.expr);
-                        l.store(&mut b, a.var, v);
-                        if inline.contains(&a.var) {
+                if let Piece::Roll(r) = p {
+                    let (loop_sums, rest) = l.rolled(&mut b, r, inline, ptr);
+                    for v in loop_sums {
+                        if b.func.dfg.value_type(v) == types::F64 {
                             sums.add(&mut b, v);
+                        } else {
+                            sums.add_pair(&mut b, v);
                         }
                     }
-                    Piece::Pair(a, c) => {
-                        let mut vmemo = FxHashMap::default();
-                        let v = l.vexpr(&mut b, &mut vmemo, a.expr, c.expr);
-                        b.ins().store(
-                            MemFlagsData::new().with_notrap(),
-                            v,
-                            l.mem,
-                            (a.var.index() * 8) as i32,
-                        );
-                        match (inline.contains(&a.var), inline.contains(&c.var)) {
-                            (true, true) => sums.add_pair(&mut b, v),
-                            (true, false) => {
-                                let x = b.ins().extractlane(v, 0);
-                                sums.add(&mut b, x);
-                            }
-                            (false, true) => {
-                                let x = b.ins().extractlane(v, 1);
-                                sums.add(&mut b, x);
-                            }
-                            (false, false) => {}
-                        }
-                        // Later reads of the targets load the new values.
-                        for t in [a.var, c.var] {
-                            if let Some(id) = self.plan.arena.index_of(Node::Var(t)) {
-                                l.memo.remove(&id);
-                            }
-                        }
+                    for p in rest {
+                        lower_piece(&mut l, &mut b, p, &mut sums, inline, out);
                     }
-                    Piece::Output(i, e) => {
-                        let v = l.expr(&mut b, *e);
-                        b.ins()
-                            .store(MemFlagsData::trusted(), v, out, (*i * 8) as i32);
-                    }
-                    Piece::Block(blk) => l.block(&mut b, blk),
-                    Piece::Check(_) => {}
+                } else {
+                    lower_piece(&mut l, &mut b, p, &mut sums, inline, out);
                 }
             }
             // Finiteness, one addition per value: a sum of finite values is finite unless it
