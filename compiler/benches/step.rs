@@ -248,10 +248,13 @@ fn alternating(sides: &mut [&mut dyn FnMut()], steps: usize) -> Vec<f64> {
 fn state_difference(mem: &[f64], first: usize, hand: &[f64]) -> f64 {
     let js = &mem[first..first + hand.len()];
     let big = js.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-    let worst = hand
-        .iter()
-        .zip(js)
-        .fold(0.0f64, |a, (p, q)| if p.to_bits() == q.to_bits() { a } else { a.max((p - q).abs()) });
+    let worst = hand.iter().zip(js).fold(0.0f64, |a, (p, q)| {
+        if p.to_bits() == q.to_bits() {
+            a
+        } else {
+            a.max((p - q).abs())
+        }
+    });
     worst / big
 }
 
@@ -334,17 +337,17 @@ fn main() {
                 // (residuals below 1e-13 of their scale, or corrections below 1e-12 +
                 // 1e-10·|x|): the iterates agree to the corrections' tolerance, 1e-10 of a
                 // state, and the line damps what one step leaves.
-                let d = state_difference(&mem, first, &dense.f.x)
-                    .max(state_difference(&mem, first, &banded.f.x));
-                assert!(d <= 1e-9, "n = {n} be: states differ by {d:e} of the largest");
-                agreement.push(format!("n = {n} be: {}", describe(d)));
-                be_rows.push((
-                    n,
-                    t[1],
-                    t[2],
-                    t[0],
-                    solves as f64 / counted as f64,
+                let d = state_difference(&mem, first, &dense.f.x).max(state_difference(
+                    &mem,
+                    first,
+                    &banded.f.x,
                 ));
+                assert!(
+                    d <= 1e-9,
+                    "n = {n} be: states differ by {d:e} of the largest"
+                );
+                agreement.push(format!("n = {n} be: {}", describe(d)));
+                be_rows.push((n, t[1], t[2], t[0], solves as f64 / counted as f64));
                 (t[0], t[1])
             } else {
                 let mut hand = Hand::new(n, name == "mixed");
@@ -361,7 +364,10 @@ fn main() {
                 // per step in one state of a damped system.
                 let d = state_difference(&mem, first, &hand.x);
                 let tol = if name == "fe" { 0.0 } else { 1e-10 };
-                assert!(d <= tol, "n = {n} {name}: states differ by {d:e} of the largest");
+                assert!(
+                    d <= tol,
+                    "n = {n} {name}: states differ by {d:e} of the largest"
+                );
                 agreement.push(format!("n = {n} {name}: {}", describe(d)));
                 (t[0], t[1])
             };

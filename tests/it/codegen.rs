@@ -62,6 +62,21 @@ fn overflowing_sum_of_finite_values_is_not_divergence() {
     assert!(matches!(s, Status::NonFinite { .. }), "{s:?}");
 }
 
+/// A value that overflows while every value computed from it stays finite (read only as a
+/// denominator and in a comparison) is still found: the JIT sums it (values read by a later
+/// one through sums, products and numerators only are left to that one), stops at the step
+/// the interpreter stops and names the same variable.
+#[test]
+fn hidden_non_finite_values_are_found() {
+    let m = "../tests/models/HiddenNonFinite.mo";
+    let s = differential_with(m, Method::ForwardEuler, &[], 0.1, 100, 10);
+    let plan = common::compile_example(m, Method::ForwardEuler, &[], 10);
+    match s {
+        Status::NonFinite { var } => assert_eq!(plan.vars[var.index()].name, "w"),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// A linear loop whose Jacobian is singular (a zero column): consistent, the free unknown
 /// keeps its value and both engines go on alike; inconsistent, both stop on the singular
 /// Jacobian at the same step (not at the start, where the equations still agree).

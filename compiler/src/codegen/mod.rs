@@ -262,9 +262,9 @@ fn pairable(ar: &crate::symbolic::Arena<Slot>, a: &Assign, b: &Assign) -> bool {
     ops > 0 || a.expr != b.expr
 }
 
-/// The checked variables whose finiteness is summed where they are assigned: assigned by
-/// exactly one assignment before the first check, and written by nothing else (their value
-/// then is the value the check sees).
+/// The checked variables whose finiteness is seen where they are assigned (summed there, or
+/// through a later value, [`summed_checks`]): assigned by exactly one assignment before the
+/// first check, and written by nothing else (their value then is the value the check sees).
 fn inline_checks(pieces: &[Piece]) -> FxHashSet<Slot> {
     let mut once: FxHashMap<Slot, u32> = FxHashMap::default();
     let mut other = FxHashSet::default();
@@ -308,6 +308,54 @@ fn inline_checks(pieces: &[Piece]) -> FxHashSet<Slot> {
         .filter(|&(v, k)| k == 1 && checked.contains(&v) && !other.contains(&v))
         .map(|(v, _)| v)
         .collect()
+}
+
+/// Of the variables checked where they are assigned (`inline`), those whose value must be
+/// added to the finiteness sums. A variable read by a later one of them through additions,
+/// subtractions, products, negations and numerators only need not be: a NaN or infinity there
+/// makes that later value non-finite too (inf·0 and inf − inf are NaN), so the sums see it,
+/// and the verify scan, which looks at every checked slot in order, still names the first
+/// non-finite variable. On the line by forward Euler the states are read so by the
+/// derivatives: half the additions. (A denominator, a comparison or a selection can hide a
+/// non-finite operand: they do not count.)
+fn summed_checks(
+    ar: &crate::symbolic::Arena<Slot>,
+    pieces: &[Piece],
+    inline: &FxHashSet<Slot>,
+) -> FxHashSet<Slot> {
+    let end = pieces
+        .iter()
+        .position(|p| matches!(p, Piece::Check(_)))
+        .unwrap_or(pieces.len());
+    let mut covered: FxHashSet<Slot> = FxHashSet::default();
+    let mut summed = FxHashSet::default();
+    let mut seen = FxHashSet::default();
+    for p in pieces[..end].iter().rev() {
+        let Piece::Assign(a) = p else { continue };
+        if !inline.contains(&a.var) {
+            continue;
+        }
+        if !covered.contains(&a.var) {
+            summed.insert(a.var);
+        }
+        // This value is seen by the sums either way: what it propagates is covered.
+        seen.clear();
+        let mut stack = vec![a.expr];
+        while let Some(e) = stack.pop() {
+            if !seen.insert(e) {
+                continue;
+            }
+            match ar.node(e) {
+                Node::Var(v) => {
+                    covered.insert(v);
+                }
+                Node::Add(x, y) | Node::Sub(x, y) | Node::Mul(x, y) => stack.extend([x, y]),
+                Node::Neg(x) | Node::NoEvent(x) | Node::Div(x, _) => stack.push(x),
+                _ => {}
+            }
+        }
+    }
+    summed
 }
 
 /// Running finiteness sums of one chunk.
@@ -384,7 +432,7 @@ fn lower_piece(
     b: &mut FunctionBuilder,
     p: &Piece,
     sums: &mut Sums,
-    inline: &FxHashSet<Slot>,
+    summed: &FxHashSet<Slot>,
     out: Value,
 ) {
     match p {
@@ -395,7 +443,7 @@ fn lower_piece(
         Piece::Assign(a) => {
             let v = l.expr(b, a.expr);
             l.store(b, a.var, v);
-            if inline.contains(&a.var) {
+            if summed.contains(&a.var) {
                 sums.add(b, v);
             }
         }
@@ -408,7 +456,7 @@ fn lower_piece(
                 l.mem,
                 (a.var.index() * 8) as i32,
             );
-            match (inline.contains(&a.var), inline.contains(&c.var)) {
+            match (summed.contains(&a.var), summed.contains(&c.var)) {
                 (true, true) => sums.add_pair(b, v),
                 (true, false) => {
                     let x = b.ins().extractlane(v, 0);
@@ -911,6 +959,7 @@ impl<'p, M: Module> Gen<'p, M> {
             .filter(|p| matches!(p, Piece::Assign(_)))
             .count();
         let inline = inline_checks(&pieces);
+        let summed = summed_checks(&self.plan.arena, &pieces, &inline);
         let checks: Vec<usize> = pieces
             .iter()
             .filter_map(|p| match p {
@@ -924,12 +973,12 @@ impl<'p, M: Module> Gen<'p, M> {
         } else {
             pieces
         };
-        // Checks of values summed where they are assigned need no code of their own.
+        // Checks of values seen where they are assigned need no code of their own.
         let pieces: Vec<Piece> = pieces
             .into_iter()
             .filter(|p| !matches!(p, Piece::Check(v) if inline.contains(v)))
             .collect();
-        let pieces = roll::roll_up(&self.plan.arena, pieces, &inline);
+        let pieces = roll::roll_up(&self.plan.arena, pieces, &summed);
         let mut groups: Vec<Vec<Piece>> = vec![Vec::new()];
         let mut size = 0;
         for p in pieces {
@@ -949,7 +998,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 continue;
             }
             let name = format!("{}_{prefix}_chunk{k}", self.prefix);
-            ids.push(self.define_chunk(&name, &group, &inline)?);
+            ids.push(self.define_chunk(&name, &group, &summed)?);
         }
         if !checks.is_empty() {
             let name = format!("{}_{prefix}_verify", self.prefix);
@@ -1106,7 +1155,7 @@ impl<'p, M: Module> Gen<'p, M> {
         &mut self,
         name: &str,
         pieces: &[Piece],
-        inline: &FxHashSet<Slot>,
+        summed: &FxHashSet<Slot>,
     ) -> Result<FuncId, CodegenError> {
         // Imports used by this chunk, declared in the function.
         let mut ids = Vec::new();
@@ -1168,7 +1217,7 @@ impl<'p, M: Module> Gen<'p, M> {
             let ptr = self.module.target_config().pointer_type();
             for p in pieces {
                 if let Piece::Roll(r) = p {
-                    let (loop_sums, rest) = l.rolled(&mut b, r, inline, ptr);
+                    let (loop_sums, rest) = l.rolled(&mut b, r, summed, ptr);
                     for v in loop_sums {
                         if b.func.dfg.value_type(v) == types::F64 {
                             sums.add(&mut b, v);
@@ -1177,10 +1226,10 @@ impl<'p, M: Module> Gen<'p, M> {
                         }
                     }
                     for p in rest {
-                        lower_piece(&mut l, &mut b, p, &mut sums, inline, out);
+                        lower_piece(&mut l, &mut b, p, &mut sums, summed, out);
                     }
                 } else {
-                    lower_piece(&mut l, &mut b, p, &mut sums, inline, out);
+                    lower_piece(&mut l, &mut b, p, &mut sums, summed, out);
                 }
             }
             // Finiteness, one addition per value: a sum of finite values is finite unless it
@@ -1190,7 +1239,7 @@ impl<'p, M: Module> Gen<'p, M> {
             let mut slots: Vec<usize> = pieces
                 .iter()
                 .filter_map(|p| match p {
-                    Piece::Check(v) if !inline.contains(v) => Some(v.index()),
+                    Piece::Check(v) if !summed.contains(v) => Some(v.index()),
                     _ => None,
                 })
                 .collect();
