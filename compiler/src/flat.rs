@@ -134,6 +134,8 @@ pub struct Variable {
     pub max: Option<ExprId>,
     pub nominal: Option<ExprId>,
     pub unit: Option<String>,
+    /// The `quantity` attribute, when given (connection sets compare it, 9.3).
+    pub quantity: Option<String>,
     pub description: Option<String>,
     /// The declaration.
     pub span: Span,
@@ -160,6 +162,7 @@ impl Variable {
             max: None,
             nominal: None,
             unit: None,
+            quantity: None,
             description: None,
             span,
             implicit: false,

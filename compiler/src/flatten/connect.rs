@@ -482,6 +482,37 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// Connection sets → equations. Potentials: all equal. Flows: the sum over inside ends
     /// minus the sum over outside ends is zero; a flow never connected as an inside end is zero.
+    /// 9.3: the variables of a connection set whose `quantity` is not empty have the same
+    /// quantity (a voltage is not connected to a pressure).
+    fn check_quantities(&mut self, sets: &[Vec<usize>], keys: &[ConnEnd], spans: &[Span]) {
+        for (root, members) in sets.iter().enumerate() {
+            let mut first: Option<(FlatVar, &str)> = None;
+            for &m in members {
+                let v = keys[m].var;
+                let Some(q) = self.flat.vars[v.index()].quantity.as_deref() else {
+                    continue;
+                };
+                if q.is_empty() {
+                    continue;
+                }
+                match first {
+                    None => first = Some((v, q)),
+                    Some((w, p)) if p != q => {
+                        let msg = format!(
+                            "this connection set joins `{}` (quantity \"{p}\") and `{}` (quantity \"{q}\")",
+                            self.flat.vars[w.index()].name,
+                            self.flat.vars[v.index()].name
+                        );
+                        let d = typed::CONNECT_QUANTITY.broken(spans[root], msg, "connected here");
+                        self.diags.push(d);
+                        break;
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+
     pub(super) fn connection_equations(&mut self) {
         let conns = std::mem::take(&mut self.connections);
         // Union-find over potentials (by variable) and flows (by variable and side).
@@ -557,6 +588,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let r = find(&mut parent, i);
             sets[r].push(i);
         }
+        self.check_quantities(&sets, &keys, &spans);
         // The flow sets are the connection points of stream connectors.
         let (flow_sets, flow_spans): (Vec<Vec<ConnEnd>>, Vec<Span>) = sets
             .iter()

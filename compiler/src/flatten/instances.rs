@@ -1137,6 +1137,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             None => {}
         }
+        check_split_redeclaration(&dims, &modif, &path)?;
         let outer = Some((variability, causality, is_flow));
         let mut nodes = Vec::with_capacity(count);
         for k in 0..count {
@@ -1431,4 +1432,40 @@ fn record_mod<'a>(v: &Val, b: &modification::ModValue<'a>) -> Option<Mod<'a>> {
         m.subs.push((name.clone(), sub));
     }
     Some(m)
+}
+
+/// 7.2.5: the modification of an array component is split over its elements (unless written
+/// with `each`); a component redeclaration split with it is illegal.
+fn check_split_redeclaration(dims: &[usize], modif: &Mod, path: &str) -> DResult<()> {
+    if dims.is_empty() || modif.each {
+        return Ok(());
+    }
+    let Some(sp) = split_redeclaration(modif) else {
+        return Ok(());
+    };
+    let d = typed::SPLIT_REDECLARATION.broken(
+        sp,
+        format!(
+            "the modification of the array `{path}` is split over its elements, and this redeclaration with it"
+        ),
+        "redeclared without `each`",
+    );
+    Err(Box::new(d))
+}
+
+/// 7.2.5: a component redeclaration in a modifier that is split over an array's elements
+/// (neither it nor a modifier around it written with `each`): where it is written.
+fn split_redeclaration(m: &Mod) -> Option<Span> {
+    for (_, sub) in &m.subs {
+        if sub.each {
+            continue;
+        }
+        if let Some(r) = &sub.redeclare {
+            return Some(sub.span.unwrap_or(r.decl.name.span));
+        }
+        if let Some(sp) = split_redeclaration(sub) {
+            return Some(sp);
+        }
+    }
+    None
 }

@@ -671,6 +671,31 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.tree.short_chain_end(new),
             self.tree.short_chain_end(old),
         );
+        // 6.4: the same operator record base class, or neither one (an operator record may be
+        // extended only by a short class definition, so its base ends the short chain).
+        let operator = |this: &mut Self, c: ClassId| {
+            (this.tree.info(c).restriction() == Some(ast::Restriction::OperatorRecord)).then_some(c)
+        };
+        let (on, oo) = (operator(self, bn), operator(self, bo));
+        if on != oo {
+            let name = |this: &mut Self, c: ClassId| this.tree.info(c).full_name.clone();
+            return Some(match (on, oo) {
+                (Some(n), None) => format!(
+                    "it is the operator record `{}`, and the constraining class is no operator record",
+                    name(self, n)
+                ),
+                (None, Some(o)) => format!(
+                    "the constraining class is the operator record `{}`, and this is no operator record",
+                    name(self, o)
+                ),
+                (Some(n), Some(o)) => format!(
+                    "its operator record `{}` is not the constraining class's `{}`",
+                    name(self, n),
+                    name(self, o)
+                ),
+                (None, None) => unreachable!("they differ"),
+            });
+        }
         let (pn, po) = (self.tree.info(bn).builtin, self.tree.info(bo).builtin);
         if (pn.is_some() || po.is_some()) && pn != po {
             return Some(format!(

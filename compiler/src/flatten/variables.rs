@@ -1,5 +1,5 @@
 //! Components of the predefined types become flat variables: kind, attributes (start, fixed, min,
-//! max, nominal, unit), bindings as values or equations, and the type of each (specification 4.8,
+//! max, nominal, unit, quantity), bindings as values or equations, and the type of each (specification 4.8,
 //! 7.2).
 
 use super::*;
@@ -68,31 +68,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let is_output = causality == Some(ast::Causality::Output) && (is_top || top_connector);
         let count: usize = dims.iter().product();
         let description = decl.description.text.clone();
-        let unit = match modif.sub("unit").binding {
-            Some(b) => match self.eval_mod_value_val(&b)? {
-                Val::Str(s) => Some(s),
-                Val::Record(_) => {
-                    return Err(Box::new(
-                        Diagnostic::error("type", "the `unit` attribute is a String, not a record")
-                            .at(b.expr.span, "a record"),
-                    ))
-                }
-                Val::Arr(a) => {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "type",
-                            format!(
-                                "the `unit` attribute is a String, but this is {}",
-                                a.ty.name()
-                            ),
-                        )
-                        .at(b.expr.span, a.ty.name())
-                        .help("write the unit in double quotes, e.g. unit = \"m/s\""),
-                    ))
-                }
-            },
-            None => None,
-        };
+        let unit = self.string_attribute(modif, "unit", "m/s")?;
+        let quantity = self.string_attribute(modif, "quantity", "Length")?;
         let is_stream = self.inst.slots[sid.0 as usize].clause.prefix.connection
             == Some(ast::Connection::Stream);
         let implicit = rtc_annotation_flag(decl, "implicit");
@@ -115,6 +92,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.flat.vars.push(Variable {
                 is_output,
                 unit: unit.clone(),
+                quantity: quantity.clone(),
                 description: description.clone(),
                 implicit,
                 fast,
@@ -597,4 +575,41 @@ pub(super) fn rtc_annotation_flag(decl: &ast::ComponentDecl, flag: &str) -> bool
             _ => false,
         })
     })
+}
+
+impl<'a> Flattener<'_, 'a> {
+    /// The value of String attribute `name` (`unit`, `quantity`) in `modif`, if given.
+    fn string_attribute(
+        &mut self,
+        modif: &Mod<'a>,
+        name: &str,
+        example: &str,
+    ) -> DResult<Option<String>> {
+        let Some(b) = modif.sub(name).binding else {
+            return Ok(None);
+        };
+        match self.eval_mod_value_val(&b)? {
+            Val::Str(s) => Ok(Some(s)),
+            Val::Record(_) => Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!("the `{name}` attribute is a String, not a record"),
+                )
+                .at(b.expr.span, "a record"),
+            )),
+            Val::Arr(a) => Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!(
+                        "the `{name}` attribute is a String, but this is {}",
+                        a.ty.name()
+                    ),
+                )
+                .at(b.expr.span, a.ty.name())
+                .help(format!(
+                    "write it in double quotes, e.g. {name} = \"{example}\""
+                )),
+            )),
+        }
+    }
 }

@@ -125,8 +125,9 @@ pub(in crate::flatten) const REDECLARE_KIND: Rule = Rule {
     section: "6.4",
     code: "redeclare",
     text: "a redeclared class is of the constraining class's kind (function, package, \
-           connector, model or block, type or record) and an enumeration has the same \
-           literals in the same order",
+           connector, model or block, type or record), has the same operator record base \
+           class (or neither has one), and an enumeration has the same literals in the same \
+           order",
 };
 pub(in crate::flatten) const REDECLARE_AND_MODIFIED: Rule = Rule {
     section: "7.3",
@@ -139,6 +140,12 @@ pub(in crate::flatten) const PROTECTED_MODIFIED: Rule = Rule {
     code: "protected",
     text: "protected elements shall not be modified or redeclared, except by an extends \
            clause's modification and on their own declaration",
+};
+pub(in crate::flatten) const SPLIT_REDECLARATION: Rule = Rule {
+    section: "7.2.5",
+    code: "each",
+    text: "a nested modifier split over the elements of an array may not contain a \
+           redeclaration that is split with it (write it with each)",
 };
 pub(in crate::flatten) const EACH_ON_SCALAR: Rule = Rule {
     section: "7.2.5",
@@ -257,6 +264,11 @@ pub(in crate::flatten) const CONNECT_OVERDETERMINED: Rule = Rule {
     section: "9.4.1",
     code: "connect",
     text: "connected overdetermined type or record instances shall have the same type",
+};
+pub(in crate::flatten) const CONNECT_QUANTITY: Rule = Rule {
+    section: "9.3",
+    code: "connect",
+    text: "all variables of a connection set with a non-empty quantity have the same quantity",
 };
 pub(in crate::flatten) const CONNECT_TWO_OUTER: Rule = Rule {
     section: "9.3",
