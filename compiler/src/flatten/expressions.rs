@@ -236,6 +236,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
         types::unify(a, b)
     }
 
+    /// Whether two values are type compatible (6.7): numbers of unifiable types with as many
+    /// dimensions, strings, or records with the same named elements, each compatible.
+    fn compatible(&self, a: &Val, b: &Val) -> bool {
+        match (a, b) {
+            (Val::Arr(a), Val::Arr(b)) => {
+                self.unify_types(a.ty, b.ty).is_some() && a.dims.len() == b.dims.len()
+            }
+            (Val::Str(_), Val::Str(_)) => true,
+            (Val::Record(x), Val::Record(y)) => {
+                x.dims.len() == y.dims.len()
+                    && x.fields.len() == y.fields.len()
+                    && x.fields
+                        .iter()
+                        .all(|(name, v)| y.field(name).is_some_and(|w| self.compatible(v, w)))
+            }
+            _ => false,
+        }
+    }
+
     /// The type of a branch a structural condition rules out, against the one it selects
     /// (3.6.5, 6.7: the branches of an if-expression are type compatible). Only a branch
     /// without calls is evaluated (a recursive function's other branch would recurse), and
@@ -273,16 +292,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 format!("{ty}{dims}")
             }
             Val::Str(_) => "String".to_string(),
-            Val::Record(_) => "a record".to_string(),
+            Val::Record(r) => format!("a record `{}`", r.name),
         };
-        let fits = match (chosen, &other) {
-            (Val::Arr(a), Val::Arr(b)) => {
-                self.unify_types(a.ty, b.ty).is_some() && a.dims.len() == b.dims.len()
-            }
-            (Val::Str(_), Val::Str(_)) | (Val::Record(_), Val::Record(_)) => true,
-            _ => false,
-        };
-        if fits {
+        if self.compatible(chosen, &other) {
             return Ok(());
         }
         Err(Box::new(
@@ -299,8 +311,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .help(
                 "Modelica 3.6 §3.6.5, §6.7: the branches of an if-expression must be type \
                  compatible (Real with Integer, Boolean with Boolean, String with String, \
-                 records with records, arrays with as many dimensions), also where the \
-                 condition selects one when compiling",
+                 records with the same named elements, arrays with as many dimensions), \
+                 also where the condition selects one when compiling",
             ),
         ))
     }
