@@ -26,13 +26,15 @@
 //! four tearing variables are solved in registers (`lu.rs`).
 //!
 //! Every unknown is checked for finiteness after an entry (divergence is reported, never
-//! silent): each value is added, where it is computed, into running sums (a sum of finite
-//! values is finite unless it overflows; a NaN or infinity makes it non-finite); the chunks
+//! silent): each value no later checked value propagates (`summed_checks`) is added, where
+//! it is computed, into running sums (a sum of finite values is finite unless it overflows; a
+//! NaN or infinity makes it non-finite); the chunks
 //! accumulate the entry's sum in the first scratch slot, the entry tests it, and only when it is
 //! not finite does it call `<m>_<entry>_verify`, which scans the checked slots in the interpreter's (ascending) order to name the first
 //! non-finite one. On x86-64 and AArch64, neighbouring assignments of the same shape are
 //! computed in the two lanes of an f64x2 ([`pair_up`]); the paired operations are exact per
-//! lane, so results stay bitwise equal to the interpreter's.
+//! lane, so results stay bitwise equal to the interpreter's. Runs of repeated assignments are
+//! generated as loops (`roll.rs`).
 
 mod helpers;
 mod jit;
