@@ -77,6 +77,23 @@ fn hidden_non_finite_values_are_found() {
     }
 }
 
+/// The line's states are read by the derivatives through sums, products and numerators, so
+/// their updates add nothing to the finiteness sums: the state-update loop carries no sum,
+/// the derivatives' loops do (one addition per state and step).
+#[test]
+fn values_a_later_value_shows_are_not_summed() {
+    let plan = common::compile_example("VdPLine.mo", Method::ForwardEuler, &[("n", 50.0)], 10);
+    let code = jit(&plan, true).unwrap();
+    let step = step_chunks(&code.clif);
+    let heads: Vec<&str> = step
+        .lines()
+        .filter(|l| l.starts_with("block") && !l.starts_with("block0(") && l.contains(": i64"))
+        .collect();
+    let bare = heads.iter().filter(|l| !l.contains("f64")).count();
+    assert!(bare >= 1, "every loop carries a sum: {heads:?}");
+    assert!(bare < heads.len(), "no loop carries a sum: {heads:?}");
+}
+
 /// A linear loop whose Jacobian is singular (a zero column): consistent, the free unknown
 /// keeps its value and both engines go on alike; inconsistent, both stop on the singular
 /// Jacobian at the same step (not at the start, where the equations still agree).
