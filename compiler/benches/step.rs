@@ -411,6 +411,7 @@ fn main() {
     for a in &agreement {
         println!("  {a}");
     }
+    band_lu(&text);
     per_method(&text);
     run_loop(&text);
     println!();
@@ -454,6 +455,105 @@ fn main() {
 
 /// JIT step time of every method on the n = 50 line; then mixed mode against full backward
 /// Euler at the step mixed mode is used at (h = 1e-4).
+/// The LU of the backward Euler line's torn loop alone: the generic routine (the pivot row's
+/// band read again for every row below it) against the routine that carries its window in
+/// registers (codegen/band.rs), on a diagonally dominant matrix with the loop's size and band.
+/// Each call first restores the band from a copy (timed alone too); the results are compared
+/// bitwise with the interpreter's `lu_solve`.
+fn band_lu(text: &str) {
+    println!();
+    println!("band LU of the torn loop alone [ns/solve], best of 7 alternating rounds (each solve restores the band first)");
+    println!(
+        "{:>6} {:>6} {:>8} {:>10} {:>10} {:>10} {:>14}",
+        "n", "k", "band", "generic", "window", "restore", "generic/window"
+    );
+    for n in [50usize, 500] {
+        let opts = Options {
+            params: vec![("n".into(), n as f64)],
+            ..Options::default()
+        };
+        let model = check_source("VdPLine.mo", text, &opts)
+            .model
+            .expect("model");
+        let plan =
+            rtc::pipeline::plan(&model, &rtc::pipeline::Settings::of(&Method::BackwardEuler))
+                .expect("plan")
+                .plan;
+        let Some((k, band)) = plan.step.iter().find_map(|s| match s {
+            rtc::plan::Stmt::Block(b) => Some((b.tearing.len(), b.band)),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let (kl, w) = band;
+        let ku = w.saturating_sub(kl);
+        let mut a0 = vec![0.0; k * k];
+        let mut b0 = vec![0.0; k];
+        let mut cells = Vec::new();
+        for r in 0..k {
+            for c in r.saturating_sub(kl)..(r + w + 1).min(k) {
+                cells.push(r * k + c);
+                if c + ku >= r && c <= r + ku {
+                    a0[r * k + c] = if r == c {
+                        4.0
+                    } else {
+                        0.3 + 0.01 * ((r * 7 + c) % 13) as f64
+                    };
+                }
+            }
+            b0[r] = 1.0 + (r % 5) as f64;
+        }
+        let kern = rtc::codegen::lu_kernels(&plan, band).expect("lu kernels");
+        let (mut ag, mut bg) = (a0.clone(), b0.clone());
+        let (mut aw, mut bw) = (a0.clone(), b0.clone());
+        let (mut ar, mut br) = (a0.clone(), b0.clone());
+        let restore = |a: &mut [f64], b: &mut [f64]| {
+            for &i in &cells {
+                a[i] = a0[i];
+            }
+            b.copy_from_slice(&b0);
+        };
+        let (ki, kli, wi) = (k as i64, kl as i64, w as i64);
+        let mut generic = || {
+            restore(&mut ag, &mut bg);
+            // SAFETY: k × k and k doubles, as the routine expects.
+            black_box(unsafe {
+                (kern.generic)(ag.as_mut_ptr(), bg.as_mut_ptr(), ki, kli, wi, 1e-6, 0)
+            });
+        };
+        let mut window = || {
+            restore(&mut aw, &mut bw);
+            // SAFETY: as above.
+            black_box(unsafe { (kern.band)(aw.as_mut_ptr(), bw.as_mut_ptr(), ki, kli, wi, 1e-6) });
+        };
+        let mut only_restore = || {
+            restore(&mut ar, &mut br);
+            black_box(&ar);
+        };
+        let reps = (200_000 / k).max(100);
+        let t = alternating(&mut [&mut generic, &mut window, &mut only_restore], reps);
+        let (mut ai, mut bi) = (a0.clone(), b0.clone());
+        assert!(rtc::plan::interp::lu_solve(&mut ai, &mut bi, k, band, 1e-6));
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert!(
+            bits(&ag) == bits(&ai) && bits(&bg) == bits(&bi),
+            "generic LU differs"
+        );
+        assert!(
+            bits(&aw) == bits(&ai) && bits(&bw) == bits(&bi),
+            "band LU differs"
+        );
+        println!(
+            "{n:>6} {k:>6} {:>8} {:>10.1} {:>10.1} {:>10.1} {:>14.2}",
+            format!("{kl},{w}"),
+            t[0],
+            t[1],
+            t[2],
+            (t[0] - t[2]) / (t[1] - t[2])
+        );
+    }
+}
+
 fn per_method(text: &str) {
     use rtc::pipeline::Rk;
     let opts = Options {

@@ -153,6 +153,13 @@ const CASES: &[Case] = &[
         stop: "0.5",
         inputs: None,
     },
+    // Square roots, min/max, comparisons and selections in f64x2 lanes (bit selects).
+    Case {
+        file: "../tests/models/PairedLanes.mo",
+        flags: &["--method", "fe", "--step", "1e-2"],
+        stop: "1",
+        inputs: None,
+    },
     Case {
         file: "../tests/models/BlockSticks.mo",
         flags: &["--method", "be", "--step", "0.01"],

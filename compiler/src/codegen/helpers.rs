@@ -54,8 +54,10 @@ fn for_range(
 }
 
 impl<M: Module> Gen<'_, M> {
-    /// `int32_t lu_solve(double *a, double *b, int64_t n, int64_t kl, int64_t w, double tol)`:
-    /// LU with partial pivoting of the row-major n×n `a` whose nonzeros lie at most `kl` below
+    /// `int32_t lu_solve(double *a, double *b, int64_t n, int64_t kl, int64_t w, double tol,
+    /// int64_t k0)`:
+    /// LU with partial pivoting (from column `k0`; 0: all) of the row-major n×n `a` whose
+    /// nonzeros lie at most `kl` below
     /// the diagonal and whose U has at most `w` super-diagonals (only that band is touched;
     /// dense: `kl = n − 1`, `w = 2n − 2`), solving in place into `b`; 1 on success, 0 if a
     /// pivot is not finite or a zero column's row is left with more than `tol` (exactly
@@ -74,6 +76,7 @@ impl<M: Module> Gen<'_, M> {
             ctx.func.signature.params.push(AbiParam::new(types::I64));
         }
         ctx.func.signature.params.push(AbiParam::new(types::F64));
+        ctx.func.signature.params.push(AbiParam::new(types::I64));
         ctx.func.signature.returns.push(AbiParam::new(types::I32));
         let id = self
             .module
@@ -85,6 +88,7 @@ impl<M: Module> Gen<'_, M> {
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let p = b.block_params(entry).to_vec();
+            let k0 = p[6];
             let row = b.ins().ishl_imm_u(p[2], 3);
             let v = Lu {
                 a: p[0],
@@ -105,9 +109,9 @@ impl<M: Module> Gen<'_, M> {
                 fail: b.create_block(),
                 vector,
             };
-            let zero = b.ins().iconst(types::I64, 0);
-            // Elimination, column by column.
-            for_range(&mut b, v.col, zero, v.n, |b, k| {
+            // Elimination, column by column, from column k0 (the columns before it are
+            // done: `band.rs` eliminates them in registers).
+            for_range(&mut b, v.col, k0, v.n, |b, k| {
                 let kr = b.ins().imul(k, v.row);
                 let k8 = b.ins().ishl_imm_u(k, 3);
                 let rowk = b.ins().iadd(v.a, kr);

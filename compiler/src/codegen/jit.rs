@@ -1,6 +1,6 @@
 //! The in-process JIT: the generated module finalised in executable memory.
 
-use super::{base_flags, err, generate, CodegenError, NO_DETAIL};
+use super::{base_flags, err, generate, CodegenError, Gen, NO_DETAIL};
 use crate::plan::Slot;
 use crate::plan::{kind, BlockId, EventId, Status, StatusWord};
 use crate::plan::{Plan, Stmt};
@@ -343,4 +343,49 @@ impl Jit {
         // SAFETY: both blocks are at least the sizes the code indexes, checked above.
         unsafe { (self.outputs)(mem.as_ptr(), out.as_mut_ptr()) };
     }
+}
+
+/// `lu_solve(a, b, n, kl, w, tol, k0)`: the generic routine (helpers.rs).
+pub type GenericLu = unsafe extern "C" fn(*mut f64, *mut f64, i64, i64, i64, f64, i64) -> i32;
+/// `lu_band(a, b, n, kl, w, tol)`: the register-window band routine (band.rs).
+pub type BandLu = unsafe extern "C" fn(*mut f64, *mut f64, i64, i64, i64, f64) -> i32;
+
+/// The generated LU solves alone, JIT-compiled for this machine: what the tests compare with
+/// the interpreter's [`crate::plan::interp::lu_solve`] on matrices of their choosing.
+#[doc(hidden)]
+pub struct LuKernels {
+    _module: JITModule,
+    pub generic: GenericLu,
+    pub band: BandLu,
+}
+
+/// [`LuKernels`] for the band `(kl, w)` (`plan` only names the module's settings).
+#[doc(hidden)]
+pub fn lu_kernels(plan: &Plan, band: (usize, usize)) -> Result<LuKernels, CodegenError> {
+    let flags = base_flags(false)?;
+    let isa = cranelift_native::builder()
+        .map_err(err)?
+        .finish(settings::Flags::new(flags))
+        .map_err(err)?;
+    let jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    let mut g = Gen::new(plan, JITModule::new(jb), "rtc_lu", false, false);
+    let generic = g.import(super::LU, 7)?;
+    let band = g.band_lu(band)?;
+    g.module.finalize_definitions().map_err(err)?;
+    let (gp, bp) = (
+        g.module.get_finalized_function(generic),
+        g.module.get_finalized_function(band),
+    );
+    // SAFETY: the functions were defined with exactly these signatures.
+    let (generic, band) = unsafe {
+        (
+            std::mem::transmute::<*const u8, GenericLu>(gp),
+            std::mem::transmute::<*const u8, BandLu>(bp),
+        )
+    };
+    Ok(LuKernels {
+        _module: g.module,
+        generic,
+        band,
+    })
 }

@@ -16,6 +16,8 @@ pub(super) struct Lower<'p> {
     pub(super) refs: FxHashMap<&'static str, FuncRef>,
     /// The compiled functions this function calls, by index in the plan's table.
     pub(super) fn_refs: FxHashMap<u32, FuncRef>,
+    /// The band LU solves (`band.rs`) the chunk calls, by band.
+    pub(super) band_refs: FxHashMap<(usize, usize), FuncRef>,
     /// Values computed in the current straight-line region.
     pub(super) memo: FxHashMap<ExprId, Value>,
     /// Calls made in the current region: (function, argument values) → output values.
@@ -93,6 +95,57 @@ impl Lower<'_> {
                     let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
                     b.ins().fdiv(u, w)
                 }
+                (Node::Not(a1), Node::Not(b1)) => {
+                    let u = self.vexpr(b, vmemo, a1, b1);
+                    let zero = Self::vsplat(b, 0.0);
+                    let m = b.ins().fcmp(FloatCC::Equal, u, zero);
+                    Self::vbool(b, m)
+                }
+                (Node::NoEvent(a1), Node::NoEvent(b1)) => self.vexpr(b, vmemo, a1, b1),
+                (Node::Call1(f, a1), Node::Call1(_, b1)) => {
+                    let u = self.vexpr(b, vmemo, a1, b1);
+                    match f {
+                        Func1::Sqrt => b.ins().sqrt(u),
+                        _ => b.ins().fabs(u),
+                    }
+                }
+                (Node::Call2(f, a1, a2), Node::Call2(_, b1, b2)) => {
+                    // As the scalar lowering: y if y is strictly smaller (larger) or x is NaN.
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    let cc = if f == Func2::Min {
+                        FloatCC::LessThan
+                    } else {
+                        FloatCC::GreaterThan
+                    };
+                    let better = b.ins().fcmp(cc, w, u);
+                    let nan = b.ins().fcmp(FloatCC::Unordered, u, u);
+                    let pick = b.ins().bor(better, nan);
+                    Self::vselect(b, pick, w, u)
+                }
+                (Node::Cmp(op, a1, a2), Node::Cmp(_, b1, b2)) => {
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    let m = b.ins().fcmp(cmp_cc(op), u, w);
+                    Self::vbool(b, m)
+                }
+                (Node::And(a1, a2), Node::And(b1, b2)) | (Node::Or(a1, a2), Node::Or(b1, b2)) => {
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    let zero = Self::vsplat(b, 0.0);
+                    let mu = b.ins().fcmp(FloatCC::NotEqual, u, zero);
+                    let mw = b.ins().fcmp(FloatCC::NotEqual, w, zero);
+                    let m = if matches!(ar.node(x), Node::And(..)) {
+                        b.ins().band(mu, mw)
+                    } else {
+                        b.ins().bor(mu, mw)
+                    };
+                    Self::vbool(b, m)
+                }
+                (Node::If(c1, a1, a2), Node::If(c2, b1, b2)) => {
+                    let c = self.vexpr(b, vmemo, c1, c2);
+                    let (u, w) = (self.vexpr(b, vmemo, a1, b1), self.vexpr(b, vmemo, a2, b2));
+                    let zero = Self::vsplat(b, 0.0);
+                    let m = b.ins().fcmp(FloatCC::NotEqual, c, zero);
+                    Self::vselect(b, m, u, w)
+                }
                 _ => unreachable!("pairable accepted only these shapes"),
             }
         };
@@ -145,6 +198,25 @@ impl Lower<'_> {
         } else {
             r
         }
+    }
+
+    /// Both lanes `x`.
+    fn vsplat(b: &mut FunctionBuilder, x: f64) -> Value {
+        let s = b.ins().f64const(x);
+        b.ins().splat(types::F64X2, s)
+    }
+
+    /// Lane by lane `x` where the mask `m` (an i64x2 of a vector comparison) is set, else `y`.
+    fn vselect(b: &mut FunctionBuilder, m: Value, x: Value, y: Value) -> Value {
+        let m = b.ins().bitcast(types::F64X2, MemFlagsData::new(), m);
+        b.ins().bitselect(m, x, y)
+    }
+
+    /// The lanes of mask `m` as 1.0 or 0.0, as [`Lower::bool_to_f64`] per lane.
+    fn vbool(b: &mut FunctionBuilder, m: Value) -> Value {
+        let one = Self::vsplat(b, 1.0);
+        let zero = Self::vsplat(b, 0.0);
+        Self::vselect(b, m, one, zero)
     }
 
     pub(super) fn bool_to_f64(b: &mut FunctionBuilder, c: Value) -> Value {
@@ -241,15 +313,7 @@ impl Lower<'_> {
                     }
                 },
                 Node::Cmp(op, ..) => {
-                    let cc = match op {
-                        CmpOp::Lt => FloatCC::LessThan,
-                        CmpOp::Le => FloatCC::LessThanOrEqual,
-                        CmpOp::Gt => FloatCC::GreaterThan,
-                        CmpOp::Ge => FloatCC::GreaterThanOrEqual,
-                        CmpOp::Eq => FloatCC::Equal,
-                        CmpOp::Ne => FloatCC::NotEqual,
-                    };
-                    let c = b.ins().fcmp(cc, a[0], a[1]);
+                    let c = b.ins().fcmp(cmp_cc(op), a[0], a[1]);
                     Self::bool_to_f64(b, c)
                 }
                 Node::And(..) | Node::Or(..) => {
@@ -757,8 +821,13 @@ impl Lower<'_> {
         let kk = b.ins().iconst(types::I64, k as i64);
         let kl = b.ins().iconst(types::I64, kl as i64);
         let w = b.ins().iconst(types::I64, w as i64);
-        let r = self.refs[LU];
-        let c = b.ins().call(r, &[jp, rp, kk, kl, w, flim]);
+        let c = match self.band_refs.get(&blk.band) {
+            Some(&r) => b.ins().call(r, &[jp, rp, kk, kl, w, flim]),
+            None => {
+                let k0 = b.ins().iconst(types::I64, 0);
+                b.ins().call(self.refs[LU], &[jp, rp, kk, kl, w, flim, k0])
+            }
+        };
         let st = b.inst_results(c)[0];
         b.ins().brif(st, solved, &[], singular, &[]);
         self.lu_status(b, blk, singular, solved)
@@ -926,4 +995,16 @@ impl Bracket {
 fn status_const(b: &mut FunctionBuilder, kind: i32, detail: usize) -> Value {
     b.ins()
         .iconst(types::I32, i64::from(StatusWord::new(kind, detail).0))
+}
+
+/// The Cranelift condition of a comparison (`!=` is true for NaN, as the interpreter's).
+fn cmp_cc(op: CmpOp) -> FloatCC {
+    match op {
+        CmpOp::Lt => FloatCC::LessThan,
+        CmpOp::Le => FloatCC::LessThanOrEqual,
+        CmpOp::Gt => FloatCC::GreaterThan,
+        CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+        CmpOp::Eq => FloatCC::Equal,
+        CmpOp::Ne => FloatCC::NotEqual,
+    }
 }

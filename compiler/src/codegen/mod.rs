@@ -36,16 +36,22 @@
 //! lane, so results stay bitwise equal to the interpreter's. Runs of repeated assignments are
 //! generated as loops (`roll.rs`).
 
+mod band;
 mod helpers;
 mod jit;
 mod lower;
 mod lu;
 mod object;
+mod pieces;
 mod roll;
 
 use lower::Lower;
+use pieces::{
+    inline_checks, lower_piece, pair_up, summed_checks, vector_compares, Piece, Sums,
+    PAIR_MIN_ASSIGNMENTS,
+};
 
-pub use jit::{jit, Jit};
+pub use jit::{jit, lu_kernels, Jit, LuKernels};
 pub use object::{object, Cpu, CpuError, ObjectCode, Target, TARGETS};
 
 use crate::plan::{kind, Assign, EventId, Plan, StatusWord, Stmt, TornBlock};
@@ -65,7 +71,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// Status detail meaning "look it up": the caller scans the checked slots.
 const NO_DETAIL: i64 = 0x7ff_ffff;
 
-/// Upper bound on expression nodes per chunk function.
+/// The size chunk functions aim at, in expression nodes (`pieces::chunk_ends`).
 const CHUNK_NODES: usize = 1000;
 
 /// Names under which the generated helper functions are referenced inside a chunk.
@@ -200,294 +206,6 @@ fn finite_test(b: &mut FunctionBuilder, x: Value) -> Value {
     b.ins().fcmp(FloatCC::Equal, d, zero)
 }
 
-/// One unit of generated work.
-enum Piece<'p> {
-    Copy(Slot, Slot),
-    Assign(&'p Assign),
-    Block(&'p TornBlock),
-    Check(Slot),
-    /// `out[i] = expr`, in the outputs function.
-    Output(usize, ExprId),
-    /// Two assignments to neighbouring slots with the same expression shape over neighbouring
-    /// (or shared) operands, computed in the two lanes of an f64x2 ([`pair_up`]).
-    Pair(&'p Assign, &'p Assign),
-    /// A run of assignments or pairs generated as one loop ([`roll`]).
-    Roll(roll::Roll<'p>),
-}
-
-/// Pieces with fewer assignments are not paired into vector lanes.
-const PAIR_MIN_ASSIGNMENTS: usize = 64;
-
-/// Whether `a` and `b` (b's target the slot after a's) compute lane-wise the same operations:
-/// equal operands are shared, variables differ by one slot, and the operations are
-/// additions, subtractions, products, quotients and negations (exact per lane, so the vector
-/// code gives the scalar code's bits). `b` must not read `a`'s target (scalar order would
-/// give it the new value).
-fn pairable(ar: &crate::symbolic::Arena<Slot>, a: &Assign, b: &Assign) -> bool {
-    if b.var.index() != a.var.index() + 1 {
-        return false;
-    }
-    let mut leaves = Vec::new();
-    ar.leaves(b.expr, &mut leaves);
-    if leaves.contains(&Node::Var(a.var)) {
-        return false;
-    }
-    // Shallow trees only: the vector lowering recurses over them.
-    let mut stack = vec![(a.expr, b.expr, 0)];
-    let mut seen = FxHashSet::default();
-    let mut ops = 0;
-    while let Some((x, y, depth)) = stack.pop() {
-        if x == y || !seen.insert((x, y)) {
-            continue;
-        }
-        if depth > 48 {
-            return false;
-        }
-        match (ar.node(x), ar.node(y)) {
-            (Node::Var(p), Node::Var(q)) if q.index() == p.index() + 1 => {}
-            (Node::Add(a1, a2), Node::Add(b1, b2))
-            | (Node::Sub(a1, a2), Node::Sub(b1, b2))
-            | (Node::Mul(a1, a2), Node::Mul(b1, b2))
-            | (Node::Div(a1, a2), Node::Div(b1, b2)) => {
-                ops += 1;
-                stack.push((a1, b1, depth + 1));
-                stack.push((a2, b2, depth + 1));
-            }
-            (Node::Neg(a1), Node::Neg(b1)) => {
-                ops += 1;
-                stack.push((a1, b1, depth + 1));
-            }
-            _ => return false,
-        }
-    }
-    // A copy of a neighbour pair is a vector load and store; anything is worth pairing.
-    ops > 0 || a.expr != b.expr
-}
-
-/// The checked variables whose finiteness is seen where they are assigned (summed there, or
-/// through a later value, [`summed_checks`]): assigned by exactly one assignment before the
-/// first check, and written by nothing else (their value then is the value the check sees).
-fn inline_checks(pieces: &[Piece]) -> FxHashSet<Slot> {
-    let mut once: FxHashMap<Slot, u32> = FxHashMap::default();
-    let mut other = FxHashSet::default();
-    let mut checked = FxHashSet::default();
-    let mut checking = false;
-    for p in pieces {
-        match p {
-            Piece::Assign(a) if !checking => *once.entry(a.var).or_default() += 1,
-            Piece::Assign(a) => {
-                other.insert(a.var);
-            }
-            Piece::Pair(a, c) => {
-                other.insert(a.var);
-                other.insert(c.var);
-            }
-            Piece::Copy(dst, _) => {
-                other.insert(*dst);
-            }
-            Piece::Block(b) => {
-                other.extend(b.tearing.iter().copied());
-                other.extend(b.inner.iter().chain(&b.tangents).map(|a| a.var));
-            }
-            Piece::Check(v) => {
-                checking = true;
-                checked.insert(*v);
-            }
-            Piece::Output(..) => {}
-            Piece::Roll(r) => {
-                for p in &r.pieces {
-                    if let Piece::Assign(a) | Piece::Pair(a, _) = p {
-                        other.insert(a.var);
-                    }
-                    if let Piece::Pair(_, c) = p {
-                        other.insert(c.var);
-                    }
-                }
-            }
-        }
-    }
-    once.into_iter()
-        .filter(|&(v, k)| k == 1 && checked.contains(&v) && !other.contains(&v))
-        .map(|(v, _)| v)
-        .collect()
-}
-
-/// Of the variables checked where they are assigned (`inline`), those whose value must be
-/// added to the finiteness sums. A variable read by a later one of them through additions,
-/// subtractions, products, negations and numerators only need not be: a NaN or infinity there
-/// makes that later value non-finite too (inf·0 and inf − inf are NaN), so the sums see it,
-/// and the verify scan, which looks at every checked slot in order, still names the first
-/// non-finite variable. On the line by forward Euler the states are read so by the
-/// derivatives: half the additions. (A denominator, a comparison or a selection can hide a
-/// non-finite operand: they do not count.)
-fn summed_checks(
-    ar: &crate::symbolic::Arena<Slot>,
-    pieces: &[Piece],
-    inline: &FxHashSet<Slot>,
-) -> FxHashSet<Slot> {
-    let end = pieces
-        .iter()
-        .position(|p| matches!(p, Piece::Check(_)))
-        .unwrap_or(pieces.len());
-    let mut covered: FxHashSet<Slot> = FxHashSet::default();
-    let mut summed = FxHashSet::default();
-    let mut seen = FxHashSet::default();
-    for p in pieces[..end].iter().rev() {
-        let Piece::Assign(a) = p else { continue };
-        if !inline.contains(&a.var) {
-            continue;
-        }
-        if !covered.contains(&a.var) {
-            summed.insert(a.var);
-        }
-        // This value is seen by the sums either way: what it propagates is covered.
-        seen.clear();
-        let mut stack = vec![a.expr];
-        while let Some(e) = stack.pop() {
-            if !seen.insert(e) {
-                continue;
-            }
-            match ar.node(e) {
-                Node::Var(v) => {
-                    covered.insert(v);
-                }
-                Node::Add(x, y) | Node::Sub(x, y) | Node::Mul(x, y) => stack.extend([x, y]),
-                Node::Neg(x) | Node::NoEvent(x) | Node::Div(x, _) => stack.push(x),
-                _ => {}
-            }
-        }
-    }
-    summed
-}
-
-/// Running finiteness sums of one chunk.
-struct Sums {
-    s: [Value; 4],
-    v: Option<[Value; 4]>,
-    k: usize,
-    kv: usize,
-    any: bool,
-}
-
-impl Sums {
-    fn add(&mut self, b: &mut FunctionBuilder, x: Value) {
-        let i = self.k % 4;
-        self.s[i] = b.ins().fadd(self.s[i], x);
-        self.k += 1;
-        self.any = true;
-    }
-
-    fn add_pair(&mut self, b: &mut FunctionBuilder, x: Value) {
-        let v = match &mut self.v {
-            Some(v) => v,
-            None => {
-                let z = b.ins().f64const(0.0);
-                let vz = b.ins().splat(types::F64X2, z);
-                self.v.insert([vz; 4])
-            }
-        };
-        let i = self.kv % 4;
-        v[i] = b.ins().fadd(v[i], x);
-        self.kv += 1;
-        self.any = true;
-    }
-
-    fn total(&mut self, b: &mut FunctionBuilder) -> Value {
-        if let Some([v0, v1, v2, v3]) = self.v {
-            let v01 = b.ins().fadd(v0, v1);
-            let v23 = b.ins().fadd(v2, v3);
-            let v = b.ins().fadd(v01, v23);
-            let lo = b.ins().extractlane(v, 0);
-            let hi = b.ins().extractlane(v, 1);
-            self.s[0] = b.ins().fadd(self.s[0], lo);
-            self.s[1] = b.ins().fadd(self.s[1], hi);
-        }
-        let a01 = b.ins().fadd(self.s[0], self.s[1]);
-        let a23 = b.ins().fadd(self.s[2], self.s[3]);
-        b.ins().fadd(a01, a23)
-    }
-}
-
-/// Pairs consecutive assignments that [`pairable`] accepts (first come, first paired).
-fn pair_up<'p>(ar: &crate::symbolic::Arena<Slot>, pieces: Vec<Piece<'p>>) -> Vec<Piece<'p>> {
-    let mut out = Vec::with_capacity(pieces.len());
-    let mut it = pieces.into_iter().peekable();
-    while let Some(p) = it.next() {
-        if let Piece::Assign(a) = p {
-            if let Some(&Piece::Assign(b)) = it.peek() {
-                if pairable(ar, a, b) {
-                    it.next();
-                    out.push(Piece::Pair(a, b));
-                    continue;
-                }
-            }
-        }
-        out.push(p);
-    }
-    out
-}
-
-/// One piece of a chunk, straight-line: computed, stored, its value added to the finiteness
-/// sums where it is checked as it is computed.
-fn lower_piece(
-    l: &mut Lower,
-    b: &mut FunctionBuilder,
-    p: &Piece,
-    sums: &mut Sums,
-    summed: &FxHashSet<Slot>,
-    out: Value,
-) {
-    match p {
-        Piece::Copy(dst, src) => {
-            let v = l.load(b, *src);
-            l.store(b, *dst, v);
-        }
-        Piece::Assign(a) => {
-            let v = l.expr(b, a.expr);
-            l.store(b, a.var, v);
-            if summed.contains(&a.var) {
-                sums.add(b, v);
-            }
-        }
-        Piece::Pair(a, c) => {
-            let mut vmemo = FxHashMap::default();
-            let v = l.vexpr(b, &mut vmemo, a.expr, c.expr);
-            b.ins().store(
-                MemFlagsData::new().with_notrap(),
-                v,
-                l.mem,
-                (a.var.index() * 8) as i32,
-            );
-            match (summed.contains(&a.var), summed.contains(&c.var)) {
-                (true, true) => sums.add_pair(b, v),
-                (true, false) => {
-                    let x = b.ins().extractlane(v, 0);
-                    sums.add(b, x);
-                }
-                (false, true) => {
-                    let x = b.ins().extractlane(v, 1);
-                    sums.add(b, x);
-                }
-                (false, false) => {}
-            }
-            // Later reads of the targets load the new values.
-            for t in [a.var, c.var] {
-                if let Some(id) = l.arena.index_of(Node::Var(t)) {
-                    l.memo.remove(&id);
-                }
-            }
-        }
-        Piece::Output(i, e) => {
-            let v = l.expr(b, *e);
-            b.ins()
-                .store(MemFlagsData::trusted(), v, out, (*i * 8) as i32);
-        }
-        Piece::Block(blk) => l.block(b, blk),
-        Piece::Check(_) => {}
-        Piece::Roll(_) => unreachable!("runs are lowered by Lower::rolled"),
-    }
-}
-
 /// Stack use of one generated function: its own frame and the functions it calls.
 #[derive(Clone, Debug, Default)]
 struct Frame {
@@ -553,6 +271,8 @@ struct Gen<'p, M: Module> {
     check_sum_stored: bool,
     /// The plan's compiled functions defined so far, by index.
     compiled: FxHashMap<u32, FuncId>,
+    /// The band LU solves defined so far, by band (`band.rs`).
+    bands: FxHashMap<(usize, usize), FuncId>,
     /// The verify functions ([`Gen::define_verify`]): an entry tests the check sum itself
     /// and calls one only when the sum is not finite.
     verifies: FxHashSet<FuncId>,
@@ -588,22 +308,7 @@ fn generate<M: Module>(
     riscv_fs1_shim: bool,
     with_start: bool,
 ) -> Result<Generated<M>, CodegenError> {
-    let slots = plan.vars.len();
-    let mut g = Gen {
-        plan,
-        module,
-        prefix: prefix.to_string(),
-        fctx: FunctionBuilderContext::new(),
-        imports: FxHashMap::default(),
-        clif: if emit_clif { Some(Vec::new()) } else { None },
-        scratch_base: slots + 1,
-        newton_max: plan.newton.max_iterations,
-        frames: FxHashMap::default(),
-        riscv_fs1_shim,
-        check_sum_stored: false,
-        compiled: FxHashMap::default(),
-        verifies: FxHashSet::default(),
-    };
+    let mut g = Gen::new(plan, module, prefix, emit_clif, riscv_fs1_shim);
     // init: parameters, start values, the model at t0, finiteness.
     let mut init_pieces: Vec<Piece> = Vec::new();
     let param_assigns: Vec<Assign> = plan
@@ -787,6 +492,25 @@ enum Entry {
 }
 
 impl<'p, M: Module> Gen<'p, M> {
+    fn new(plan: &'p Plan, module: M, prefix: &str, emit_clif: bool, riscv_fs1_shim: bool) -> Self {
+        Gen {
+            plan,
+            module,
+            prefix: prefix.to_string(),
+            fctx: FunctionBuilderContext::new(),
+            imports: FxHashMap::default(),
+            clif: if emit_clif { Some(Vec::new()) } else { None },
+            scratch_base: plan.vars.len() + 1,
+            newton_max: plan.newton.max_iterations,
+            frames: FxHashMap::default(),
+            riscv_fs1_shim,
+            check_sum_stored: false,
+            compiled: FxHashMap::default(),
+            bands: FxHashMap::default(),
+            verifies: FxHashSet::default(),
+        }
+    }
+
     /// The function for `name`: a C math library import, or one of our generated helpers
     /// (defined on first use).
     fn import(&mut self, name: &'static str, params: usize) -> Result<FuncId, CodegenError> {
@@ -869,7 +593,7 @@ impl<'p, M: Module> Gen<'p, M> {
         }
         let (mut names, fns) = calls_in(&self.plan.arena, roots);
         if lu {
-            names.push((LU, 6));
+            names.push((LU, 7));
         }
         names.sort();
         (names, fns)
@@ -921,6 +645,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 args: Some(args),
                 refs,
                 fn_refs: FxHashMap::default(),
+                band_refs: FxHashMap::default(),
                 memo: FxHashMap::default(),
                 calls: FxHashMap::default(),
                 splats: FxHashMap::default(),
@@ -971,7 +696,7 @@ impl<'p, M: Module> Gen<'p, M> {
             .collect();
         self.check_sum_stored = false;
         let pieces = if vector && assigns >= PAIR_MIN_ASSIGNMENTS {
-            pair_up(&self.plan.arena, pieces)
+            pair_up(&self.plan.arena, pieces, vector_compares(self.module.isa()))
         } else {
             pieces
         };
@@ -981,18 +706,14 @@ impl<'p, M: Module> Gen<'p, M> {
             .filter(|p| !matches!(p, Piece::Check(v) if inline.contains(v)))
             .collect();
         let pieces = roll::roll_up(&self.plan.arena, pieces, &summed);
-        let mut groups: Vec<Vec<Piece>> = vec![Vec::new()];
-        let mut size = 0;
-        for p in pieces {
-            let s = self.piece_size(&p);
-            if size + s > CHUNK_NODES && !groups.last().is_some_and(|g| g.is_empty()) {
-                groups.push(Vec::new());
-                size = 0;
-            }
-            size += s;
-            if let Some(g) = groups.last_mut() {
-                g.push(p);
-            }
+        let sizes: Vec<usize> = pieces.iter().map(|p| self.piece_size(p)).collect();
+        let ends = pieces::chunk_ends(&self.plan.arena, &pieces, &sizes);
+        let mut groups: Vec<Vec<Piece>> = Vec::with_capacity(ends.len());
+        let mut it = pieces.into_iter();
+        let mut start = 0;
+        for end in ends {
+            groups.push(it.by_ref().take(end - start).collect());
+            start = end;
         }
         let mut ids = Vec::new();
         for (k, group) in groups.into_iter().enumerate() {
@@ -1169,6 +890,16 @@ impl<'p, M: Module> Gen<'p, M> {
         for k in fns {
             fn_ids.push((k, self.compiled_function(k)?));
         }
+        // The band LU solves of the chunk's long chains (`band.rs`).
+        let mut band_ids = Vec::new();
+        for p in pieces {
+            if let Piece::Block(blk) = p {
+                let n = blk.tearing.len();
+                if n > lu::SMALL_LU && band::eligible(n, blk.band) {
+                    band_ids.push((blk.band, self.band_lu(blk.band)?));
+                }
+            }
+        }
         let (mut ctx, id) = self.declare_chunk(name)?;
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
@@ -1180,6 +911,10 @@ impl<'p, M: Module> Gen<'p, M> {
             let mut fn_refs: FxHashMap<u32, FuncRef> = FxHashMap::default();
             for (k, fid) in &fn_ids {
                 fn_refs.insert(*k, self.module.declare_func_in_func(*fid, b.func));
+            }
+            let mut band_refs = FxHashMap::default();
+            for (k, fid) in &band_ids {
+                band_refs.insert(*k, self.module.declare_func_in_func(*fid, b.func));
             }
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
@@ -1194,6 +929,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 args: None,
                 refs,
                 fn_refs,
+                band_refs,
                 memo: FxHashMap::default(),
                 calls: FxHashMap::default(),
                 splats: FxHashMap::default(),
@@ -1288,6 +1024,7 @@ impl<'p, M: Module> Gen<'p, M> {
             .iter()
             .map(|x| x.1)
             .chain(fn_ids.iter().map(|x| x.1))
+            .chain(band_ids.iter().map(|x| x.1))
             .collect();
         let libm = ids.iter().any(|(n, _)| !n.starts_with("rtc."));
         self.define(name, id, &mut ctx, callees, libm)?;
