@@ -4,6 +4,7 @@
 //! instantiation (specification ch. 5, 7.1-7.2).
 
 use super::*;
+use instance_checks::{check_each_on_scalar, check_split_redeclaration, free_reference};
 
 impl<'t, 'a> Flattener<'t, 'a> {
     pub(super) fn new_node(
@@ -67,6 +68,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         node: self.instance_of(node, lexical),
                         class: lexical,
                     };
+                    if let Some(r) = modification
+                        .as_ref()
+                        .filter(|_| def.encapsulated)
+                        .and_then(free_reference)
+                    {
+                        let name = &r.parts[0].ident.name;
+                        let d = typed::ENCAPSULATED_SHORT.broken(
+                            r.span,
+                            format!(
+                                "`{name}` is not visible from the encapsulated short class `{}`: its modifiers are not looked up in the enclosing scope",
+                                def.name.name
+                            ),
+                            "not visible",
+                        );
+                        return Err(Box::new(d));
+                    }
                     if let Some(cm) = modification {
                         // A type's own modification applies to every element of an array of it.
                         let mut inner = Mod::from_class_mod(cm, env);
@@ -307,29 +324,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         self.check_element_redeclares(node, comp)
-    }
-
-    /// A component's modification modifies no protected element of it (4.1: only an
-    /// `extends` clause's modification and the element's own declaration may).
-    fn check_protected_modified(
-        &self,
-        node: NodeId,
-        named: &[(Box<str>, Option<Span>)],
-    ) -> DResult<()> {
-        for (name, span) in named {
-            let Some(&sid) = self.inst.nodes[node.0 as usize].slots.get(name) else {
-                continue;
-            };
-            let s = &self.inst.slots[sid.0 as usize];
-            if s.prefix.is_some_and(|p| p.protected) {
-                let msg = format!("`{name}` is protected");
-                let d = typed::PROTECTED_MODIFIED
-                    .broken(span.unwrap_or(s.decl.name.span), msg, "modified here")
-                    .also(s.decl.name.span, "declared protected");
-                return Err(Box::new(d));
-            }
-        }
-        Ok(())
     }
 
     pub(super) fn add_slot(
@@ -800,6 +794,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Some(r) => (r.clause, r.env),
             None => (clause, env),
         };
+        let written = modif.clone();
         let c = match self.redeclared_class(&type_clause.type_name, type_env, 0)? {
             Some((c, m)) => {
                 *modif = merge(modif, &m);
@@ -808,33 +803,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             None => self.component_class(type_clause, type_env.class)?,
         };
         self.check_within_reach(c, type_clause)?;
+        self.check_final_class(c, &written, type_clause)?;
         match modif.redeclare {
             Some(r) => self.check_component_redeclare(sid, c, r, modif)?,
             None => self.check_declared_constraint(sid, c)?,
         }
         Ok((c, type_clause, type_env.class))
-    }
-
-    /// Parts of the language and library rtc does not reach are named as such, not reported
-    /// through an error deep inside them: the synchronous language's `Clock` (specification
-    /// ch. 16) and the Modelica Standard Library's media and fluid libraries.
-    fn check_within_reach(&self, c: ClassId, clause: &'a ast::ComponentClause) -> DResult<()> {
-        let name = &self.tree.info(c).full_name;
-        let out_of_reach = [
-            ("Modelica.Media.", "the Modelica.Media library (media models: property functions on records of thermodynamic states)"),
-            ("Modelica.Fluid.", "the Modelica.Fluid library (it builds on Modelica.Media)"),
-            ("Modelica.Clocked.", "the synchronous language of Modelica.Clocked (`Clock`, specification ch. 16)"),
-        ];
-        for (prefix, what) in out_of_reach {
-            if name.starts_with(prefix) {
-                return Err(Box::new(
-                    Diagnostic::error("unsupported", format!("not yet supported: {what}"))
-                        .at(clause.type_name.span, format!("`{name}`"))
-                        .help("see the book's chapter on the language rtc accepts"),
-                ));
-            }
-        }
-        Ok(())
     }
 
     /// The class of a component declaration (an error if the name is a component or unknown).
@@ -930,49 +904,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         Ok(dims)
-    }
-
-    /// A class whose instance contains an instance of itself (a record with a component of
-    /// its own type, a model that names itself through an import) never ends; nor do
-    /// components nested without limit.
-    fn check_containment(
-        &self,
-        node: NodeId,
-        class: ClassId,
-        decl: &ast::ComponentDecl,
-        clause: &ast::ComponentClause,
-    ) -> DResult<()> {
-        let mut anc = Some(node);
-        let mut depth = 0;
-        while let Some(a) = anc {
-            let n = &self.inst.nodes[a.0 as usize];
-            if n.classes.first() == Some(&class) {
-                let name = self.tree.info(class).full_name.clone();
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "cycle",
-                        format!(
-                            "`{}` has type `{name}`, which contains it: the instance would never end",
-                            decl.name.name
-                        ),
-                    )
-                    .at(clause.type_name.span, format!("`{name}` inside `{name}`"))
-                    .help("a component cannot have the type of a class it is part of"),
-                ));
-            }
-            depth += 1;
-            anc = n.parent;
-        }
-        if depth > MAX_INSTANCE_DEPTH {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "too-deep",
-                    format!("components nest more than {MAX_INSTANCE_DEPTH} levels deep"),
-                )
-                .at(decl.name.span, "here"),
-            ));
-        }
-        Ok(())
     }
 
     pub(super) fn instantiate_inner(&mut self, sid: SlotId) -> DResult<Entry> {
@@ -1174,38 +1105,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(Entry::Nodes { dims, nodes })
     }
 
-    /// A component of `count` elements keeps the model within rtc's limits on scalar
-    /// variables and component instances.
-    fn check_size_limit(
-        &mut self,
-        class: ClassId,
-        count: usize,
-        path: &str,
-        decl: &ast::ComponentDecl,
-    ) -> DResult<()> {
-        let is_scalar =
-            self.tree.info(class).builtin.is_some() || self.enumeration(class)?.is_some();
-        let limit = if is_scalar {
-            (self.flat.vars.len(), MAX_VARIABLES, "scalar variables")
-        } else {
-            (self.inst.nodes.len(), MAX_INSTANCES, "component instances")
-        };
-        if limit.0 + count > limit.1 {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "too-large",
-                    format!(
-                        "with `{path}` ({count} elements) the model has more than {} {}, rtc's limit",
-                        limit.1, limit.2
-                    ),
-                )
-                .at(decl.name.span, "too large")
-                .help("a real-time step function cannot compute a model of this size in a frame; check the sizes"),
-            ));
-        }
-        Ok(())
-    }
-
     pub(super) fn short_chain_has_connector(&mut self, mut c: ClassId) -> bool {
         for _ in 0..64 {
             let info = self.tree.info(c);
@@ -1221,72 +1120,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         false
-    }
-
-    pub(super) fn check_redeclares(&self, m: &Mod<'a>) -> DResult<()> {
-        if let Some((span, what)) = m.redeclares.first() {
-            return Err(self.unsupported(*span, what));
-        }
-        for (_, sub) in &m.subs {
-            self.check_redeclares(sub)?;
-        }
-        Ok(())
-    }
-
-    /// Every modifier must name an element of the class.
-    pub(super) fn check_modifiers(
-        &mut self,
-        node: NodeId,
-        m: &Mod<'a>,
-        class: ClassId,
-    ) -> DResult<()> {
-        for (name, r) in &m.classes {
-            let registered = self
-                .inst
-                .class_redecls
-                .get(&node)
-                .is_some_and(|l| l.iter().any(|(n, _)| n == name));
-            if !registered {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "redeclare",
-                        format!(
-                            "`{}` has no class `{name}` to redeclare",
-                            self.tree.info(class).full_name
-                        ),
-                    )
-                    .at(r.span, "redeclared here"),
-                ));
-            }
-        }
-        for (name, sub) in &m.subs {
-            if !self.inst.nodes[node.0 as usize].slots.contains_key(name) {
-                let candidates: Vec<String> = self.inst.nodes[node.0 as usize]
-                    .slots
-                    .keys()
-                    .map(|k| k.to_string())
-                    .collect();
-                let mut d = Diagnostic::error(
-                    "unknown-modifier",
-                    format!(
-                        "`{}` has no element `{name}` to modify",
-                        self.tree.info(class).full_name
-                    ),
-                );
-                if let Some(sp) = sub.span {
-                    d = d.at(sp, "modifies nothing");
-                }
-                if let Some(s) = suggest(name, &candidates) {
-                    d = d.help(format!("did you mean `{s}`?"));
-                } else {
-                    let mut c = candidates;
-                    c.sort();
-                    d = d.help(format!("its elements are: {}", c.join(", ")));
-                }
-                return Err(Box::new(d));
-            }
-        }
-        Ok(())
     }
 
     /// A String component: parameters and constants carry their value for messages and
@@ -1380,33 +1213,6 @@ fn redeclared_prefix(
     }
 }
 
-/// `each` needs an array: a scalar component's own modification has none (7.2.5).
-fn check_each_on_scalar(decl: &ast::ComponentDecl) -> DResult<()> {
-    let Some(cm) = decl
-        .modification
-        .as_ref()
-        .and_then(|m| m.class_mod.as_ref())
-    else {
-        return Ok(());
-    };
-    for arg in &cm.args {
-        let each = match arg {
-            ast::Argument::Modify(em) if em.each => Some(em.span),
-            ast::Argument::RedeclareComponent(rc) if rc.each => Some(rc.span),
-            ast::Argument::RedeclareClass(rc) if rc.each => Some(rc.span),
-            _ => None,
-        };
-        if let Some(span) = each {
-            let msg = format!("`each` in the modification of scalar `{}`", decl.name.name);
-            let d = typed::EACH_ON_SCALAR
-                .broken(span, msg, "`each` here")
-                .also(decl.name.span, "not an array");
-            return Err(Box::new(d));
-        }
-    }
-    Ok(())
-}
-
 fn record_mod<'a>(v: &Val, b: &modification::ModValue<'a>) -> Option<Mod<'a>> {
     let Val::Record(rv) = v else {
         return None;
@@ -1432,40 +1238,4 @@ fn record_mod<'a>(v: &Val, b: &modification::ModValue<'a>) -> Option<Mod<'a>> {
         m.subs.push((name.clone(), sub));
     }
     Some(m)
-}
-
-/// 7.2.5: the modification of an array component is split over its elements (unless written
-/// with `each`); a component redeclaration split with it is illegal.
-fn check_split_redeclaration(dims: &[usize], modif: &Mod, path: &str) -> DResult<()> {
-    if dims.is_empty() || modif.each {
-        return Ok(());
-    }
-    let Some(sp) = split_redeclaration(modif) else {
-        return Ok(());
-    };
-    let d = typed::SPLIT_REDECLARATION.broken(
-        sp,
-        format!(
-            "the modification of the array `{path}` is split over its elements, and this redeclaration with it"
-        ),
-        "redeclared without `each`",
-    );
-    Err(Box::new(d))
-}
-
-/// 7.2.5: a component redeclaration in a modifier that is split over an array's elements
-/// (neither it nor a modifier around it written with `each`): where it is written.
-fn split_redeclaration(m: &Mod) -> Option<Span> {
-    for (_, sub) in &m.subs {
-        if sub.each {
-            continue;
-        }
-        if let Some(r) = &sub.redeclare {
-            return Some(sub.span.unwrap_or(r.decl.name.span));
-        }
-        if let Some(sp) = split_redeclaration(sub) {
-            return Some(sp);
-        }
-    }
-    None
 }

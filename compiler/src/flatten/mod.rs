@@ -29,6 +29,7 @@ mod equations;
 mod expandable;
 mod expressions;
 mod functions;
+mod instance_checks;
 mod instances;
 mod legality;
 use legality::typed;

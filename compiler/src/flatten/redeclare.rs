@@ -214,7 +214,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// `(replaceable, constrainedby)` of class element `c` as declared in its parent.
-    fn class_element_prefix(&self, c: ClassId) -> (bool, Option<&'a ast::ElementPrefix>) {
+    pub(super) fn class_element_prefix(
+        &self,
+        c: ClassId,
+    ) -> (bool, Option<&'a ast::ElementPrefix>) {
         let info = self.tree.info(c);
         let Some(parent) = info.parent else {
             return (false, None);
