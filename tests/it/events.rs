@@ -40,6 +40,34 @@ fn located_impacts(method: Method, h: f64) -> Vec<f64> {
     log.iter().filter(|r| r.handled()).map(|r| r.time).collect()
 }
 
+/// A relation written as a function's argument generates its event (it is evaluated outside
+/// the function); the relations of the function's body do not (`tests/models/ArgumentEvent.mo`:
+/// `f(time > 0.55, z)`, whose body compares `z > 0.2`). Before, inlining wrapped the whole
+/// result in `noEvent` and the argument's time event was lost: the switch came at the next
+/// step, 0.6.
+#[test]
+fn relations_in_arguments_are_events() {
+    let plan = common::compile_example(
+        "../tests/models/ArgumentEvent.mo",
+        Method::BackwardEuler,
+        &[],
+        10,
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 0.1,
+        every: 1,
+        ..Default::default()
+    };
+    let (_, failure, log) =
+        rtc::sim::trajectory_with_events(&plan, &settings, &["z".into()]).unwrap();
+    assert!(failure.is_none());
+    let times: Vec<f64> = log.iter().filter(|r| r.handled()).map(|r| r.time).collect();
+    assert_eq!(times.len(), 1, "{times:?}");
+    assert!((times[0] - 0.55).abs() < 1e-12, "{times:?}");
+}
+
 /// State events (§10.8): the bouncing ball's impacts, located by one regula-falsi step per
 /// event. The trapezoidal rule is exact for constant acceleration, so only the location
 /// errs: the first ten impacts within 1e-5 s at h = 1e-3, and the error falls about fourfold

@@ -472,9 +472,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Op::EdgeChange => self.edge_change(c),
             Op::NoEvent => {
                 let x = self.eval_arr(c.arg(0), c.env)?;
-                Ok(Val::Arr(
-                    x.map(&mut self.flat.arena, |ar, v| ar.no_event(v)),
-                ))
+                let x = x.map(&mut self.flat.arena, |ar, v| ar.no_event(v));
+                if !self.fns.frames.iter().any(|f| !f.is_model) {
+                    self.written_no_event.extend(x.data.iter().copied());
+                }
+                Ok(Val::Arr(x))
             }
             Op::Smooth => {
                 let order = self.eval_const(c.arg(0), c.env, "the order of smooth()")?;

@@ -566,6 +566,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let msg = format!("`{}` compares Real values outside a function", op.symbol());
             return Err(Box::new(typed::REAL_EQUALITY.broken(span, msg, "here")));
         }
+        if matches!(op, B::Pow | B::ElemPow) {
+            check_power(&self.flat.arena, x, y, span)?;
+        }
         let ar = &mut self.flat.arena;
         let r = match op {
             B::Add | B::Sub => {
@@ -717,4 +720,37 @@ impl<'t, 'a> Flattener<'t, 'a> {
 /// Real for any Real among a range's start, step and stop, else Integer.
 pub(super) fn promote3(a: ScalarType, b: ScalarType, c: ScalarType) -> ScalarType {
     types::promote(types::promote(a, b), c)
+}
+
+/// The exceptional cases of `a ^ b` (10.6.7) where both operands are constants: 0.0 ^ 0.0
+/// with a Real exponent, 0 ^ negative, negative ^ a value that is not an integer.
+fn check_power(ar: &crate::symbolic::Arena<FlatVar>, x: &Arr, y: &Arr, span: Span) -> DResult<()> {
+    let pairs = x.data.len().max(y.data.len());
+    for k in 0..pairs {
+        let p = x.data[if x.data.len() == 1 {
+            0
+        } else {
+            k.min(x.data.len() - 1)
+        }];
+        let q = y.data[if y.data.len() == 1 {
+            0
+        } else {
+            k.min(y.data.len() - 1)
+        }];
+        let (Some(a), Some(b)) = (ar.as_const(p), ar.as_const(q)) else {
+            continue;
+        };
+        let why = if a == 0.0 && b == 0.0 && y.ty == ScalarType::Real {
+            "0.0 ^ 0.0 with a Real exponent"
+        } else if a == 0.0 && b < 0.0 {
+            "0 raised to a negative power"
+        } else if a < 0.0 && b.fract() != 0.0 {
+            "a negative number raised to a power that is not an integer"
+        } else {
+            continue;
+        };
+        let msg = format!("`a ^ b` with a = {a} and b = {b}: {why} is illegal");
+        return Err(Box::new(typed::POWER_EXCEPTIONAL.broken(span, msg, "here")));
+    }
+    Ok(())
 }

@@ -23,6 +23,7 @@
 //! intrinsics the code generators already compile.
 
 use super::*;
+use function_events::{body_relations_without_events, has_relation};
 
 /// Bits of the NaN that marks an element of a local not assigned yet.
 const UNSET_BITS: u64 = 0x7ff8_dead_beef_0001;
@@ -847,6 +848,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(())
     }
 
+    /// The values the executing call's inputs were given (the arguments), element by element.
+    fn input_values(&self) -> FxHashSet<ExprId> {
+        let mut out = FxHashSet::default();
+        if let Some(f) = self.fns.frames.last() {
+            for l in f.locals.values().filter(|l| l.input) {
+                if let LocalValue::Set(Val::Arr(a)) = &l.value {
+                    out.extend(a.data.iter().copied());
+                }
+            }
+        }
+        out
+    }
+
     /// The outputs' values, every element assigned.
     fn function_outputs(
         &mut self,
@@ -892,9 +906,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         ));
                     }
                     let events = self.fns.frames.last().is_some_and(|f| f.time_table);
+                    let inputs = self.input_values();
                     let a = a.map(&mut self.flat.arena, |ar, x| {
                         if !events && has_relation(ar, x) {
-                            ar.no_event(x)
+                            body_relations_without_events(ar, x, &inputs)
                         } else {
                             x
                         }
@@ -1435,17 +1450,6 @@ fn rtc_max_iterations(ann: &ast::ClassMod) -> Option<usize> {
 }
 
 /// Whether an expression contains a relation (which would generate an event).
-fn has_relation(ar: &crate::symbolic::Arena<FlatVar>, root: ExprId) -> bool {
-    let mut seen = vec![false; ar.len()];
-    let mut found = false;
-    ar.visit_postorder(root, &mut seen, &mut |x| {
-        if matches!(ar.node(x), Node::Cmp(..)) {
-            found = true;
-        }
-    });
-    found
-}
-
 /// Dimensions with `:` for open ones.
 fn dims_text_open(d: &[usize]) -> String {
     if d.is_empty() {

@@ -28,6 +28,7 @@ mod enums;
 mod equations;
 mod expandable;
 mod expressions;
+mod function_events;
 mod functions;
 mod instance_checks;
 mod instances;
@@ -331,6 +332,10 @@ struct Flattener<'t, 'a> {
     conn_graph: GraphState,
     /// Classes whose text [`legality`] has checked.
     checked_classes: FxHashSet<ClassId>,
+    /// The `noEvent(…)` nodes written in the model's equations and algorithms (not in a
+    /// function's body, nor wrapped around an inlined call's result): what
+    /// [`Flattener::discrete_valued_equations`] judges.
+    written_no_event: FxHashSet<ExprId>,
     /// Replaceable class elements checked against their `constrainedby` class (7.3.2).
     checked_constraints: FxHashSet<ClassId>,
     /// Pairs (new class, constraining class) found to fit (6.4), and `extends` clauses'
@@ -462,6 +467,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 instances_done: false,
             },
             checked_classes: FxHashSet::default(),
+            written_no_event: FxHashSet::default(),
             checked_constraints: FxHashSet::default(),
             fits_checked: FxHashSet::default(),
             extends_checked: FxHashSet::default(),
@@ -554,6 +560,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.connection_equations();
         self.classify()?;
         self.discrete_reals_in_when()?;
+        self.discrete_valued_equations()?;
         self.reinit_states()?;
         self.pre_of_discrete()?;
         self.initial_values_from_initial_equations();
@@ -609,6 +616,76 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.flat.vars[v].name
         );
         Err(Box::new(typed::PRE_CONTINUOUS.broken(span, msg, "here")))
+    }
+
+    /// A Boolean, Integer or enumeration variable is discrete-time (3.8.4, 4.4.4): an equation
+    /// outside when-clauses (a binding, an algorithm's assignment) that gives it a value
+    /// computed under a `noEvent` written in the model from continuous-time variables or
+    /// `time` makes it continuous. (An inlined function's result is wrapped in `noEvent` with
+    /// its arguments inside, relations of discrete-time arguments too: those are not judged.)
+    fn discrete_valued_equations(&mut self) -> DResult<()> {
+        let ar = &self.flat.arena;
+        let vars = &self.flat.vars;
+        let continuous = |v: FlatVar| {
+            vars[v].ty == ScalarType::Real
+                && matches!(
+                    vars[v].kind,
+                    VarKind::State | VarKind::Algebraic | VarKind::Input
+                )
+        };
+        // The first `noEvent(e)` under `root` whose `e` reads a continuous-time value.
+        let written = &self.written_no_event;
+        let hidden = |root: ExprId| {
+            ar.post_order(root, |_| false).into_iter().find(|&id| {
+                let Node::NoEvent(e) = ar.node(id) else {
+                    return false;
+                };
+                if !written.contains(&id) {
+                    return false;
+                }
+                ar.post_order(e, |_| false)
+                    .into_iter()
+                    .any(|k| match ar.node(k) {
+                        Node::Time => true,
+                        Node::Var(v) => continuous(v),
+                        _ => false,
+                    })
+            })
+        };
+        for eq in &self.flat.equations {
+            let target = [eq.lhs, eq.rhs]
+                .into_iter()
+                .find_map(|side| match ar.node(side) {
+                    Node::Var(v)
+                        if vars[v].ty != ScalarType::Real
+                            && vars[v].kind != VarKind::Parameter
+                            && vars[v].kind != VarKind::Constant =>
+                    {
+                        Some(v)
+                    }
+                    _ => None,
+                });
+            let Some(v) = target else { continue };
+            if hidden(eq.lhs).or_else(|| hidden(eq.rhs)).is_none() {
+                continue;
+            }
+            let ty = vars[v].ty.name();
+            let article = if ty.starts_with(['I', 'E']) {
+                "an"
+            } else {
+                "a"
+            };
+            let msg = format!(
+                "`{}` is {article} {ty} variable, so discrete-time, but here it is given a value computed under `noEvent` from continuous-time values",
+                vars[v].name,
+            );
+            return Err(Box::new(typed::DISCRETE_VALUED_EQUATION.broken(
+                eq.span,
+                msg,
+                "continuous-time here",
+            )));
+        }
+        Ok(())
     }
 
     /// The variable of each `reinit` is a state: it appears under `der` (8.3.6).

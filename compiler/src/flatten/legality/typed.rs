@@ -93,6 +93,16 @@ pub(in crate::flatten) const REINIT_ONCE: Rule = Rule {
     text: "reinit is applied to a variable in one when-equation only (in several of its \
            branches if need be), and once per branch",
 };
+pub(in crate::flatten) const POWER_EXCEPTIONAL: Rule = Rule {
+    section: "10.6.7",
+    code: "power",
+    text: "a ^ b is illegal for a = 0.0 and a Real b = 0.0, for a = 0 and b < 0, and for a < 0 and b without an integer value",
+};
+pub(in crate::flatten) const DISCRETE_VALUED_EQUATION: Rule = Rule {
+    section: "3.8.4",
+    code: "variability",
+    text: "Boolean, Integer, String and enumeration variables are discrete-time: both sides of their equations outside when-clauses are discrete-time expressions (noEvent of a continuous-time relation is not)",
+};
 pub(in crate::flatten) const REAL_EQUALITY: Rule = Rule {
     section: "3.5",
     code: "type",
