@@ -1253,3 +1253,30 @@ fn singular_jacobian_names_the_variable_that_drops_out() {
         "{err}"
     );
 }
+
+/// The exceptional cases of `a ^ b` (10.6.7) are judged element by element; an empty operand
+/// has no element to judge and reaches the size check as before (it panicked once, indexing
+/// the empty side): `zeros(0) .^ 2` checks, `2 .^ zeros(0)` bound to a `Real x[2]` is a located
+/// size error, `{1, 0} .^ {2, -1}` is the power error at the second element.
+#[test]
+fn powers_of_empty_and_exceptional_arrays() {
+    let dir = std::env::temp_dir().join(format!("rtc-pow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("Real x[0] = zeros(0) .^ 2;", 0, ""),
+        ("Real x[2] = 2 .^ zeros(0);", 1, "error[size]"),
+        ("Real x[2] = {1, 0} .^ {2, -1};", 1, "error[power]"),
+    ];
+    for (k, (decl, code, what)) in cases.iter().enumerate() {
+        let f = dir.join(format!("P{k}.mo"));
+        std::fs::write(&f, format!("model P\n  {decl}\nend P;\n")).unwrap();
+        let (c, _, err) =
+            common::rtc_in(&dir, &["check", f.to_str().unwrap(), "--short-diagnostics"]);
+        assert_eq!(c, *code, "{decl}: {err}");
+        assert!(
+            err.contains(what) && !err.contains("internal error"),
+            "{decl}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -516,3 +516,38 @@ fn live_across(ar: &crate::symbolic::Arena<Slot>, pieces: &[Piece]) -> Vec<i64> 
     }
     live
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Assign;
+    use crate::symbolic::Arena;
+
+    /// Two components, each a run of assignments that read its own parameter: the chunk
+    /// ends at the seam between them (no value live across it), not where a fixed budget of
+    /// 1000 nodes would cut (in the middle of the first, splitting its parameter's reads).
+    #[test]
+    fn chunks_end_where_fewest_values_are_live() {
+        let mut ar: Arena<Slot> = Arena::new();
+        let (p, q) = (ar.var(Slot::new(0)), ar.var(Slot::new(1)));
+        let mut assigns = Vec::new();
+        for k in 0..20 {
+            let (par, x) = if k < 12 { (p, 2 + k) } else { (q, 2 + k) };
+            let v = ar.var(Slot::new(x + 100));
+            let e = ar.mul(par, v);
+            assigns.push(Assign {
+                var: Slot::new(x),
+                expr: e,
+                span: crate::diag::Span::default(),
+            });
+        }
+        let pieces: Vec<Piece> = assigns.iter().map(Piece::Assign).collect();
+        // 100 nodes each: a fixed budget cuts after piece 10; the seam is after piece 12.
+        let sizes = vec![100; pieces.len()];
+        let ends = chunk_ends(&ar, &pieces, &sizes);
+        assert_eq!(ends, vec![12, 20]);
+        let live = live_across(&ar, &pieces);
+        assert_eq!(live[12], 0);
+        assert_eq!(live[10], 1);
+    }
+}

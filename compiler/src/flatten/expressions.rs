@@ -725,18 +725,19 @@ pub(super) fn promote3(a: ScalarType, b: ScalarType, c: ScalarType) -> ScalarTyp
 /// The exceptional cases of `a ^ b` (10.6.7) where both operands are constants: 0.0 ^ 0.0
 /// with a Real exponent, 0 ^ negative, negative ^ a value that is not an integer.
 fn check_power(ar: &crate::symbolic::Arena<FlatVar>, x: &Arr, y: &Arr, span: Span) -> DResult<()> {
-    let pairs = x.data.len().max(y.data.len());
+    // Element by element, a scalar operand against each element of the other (an empty
+    // operand has no element to judge; its size is checked where the power is evaluated).
+    let at = |d: &[ExprId], k: usize| d[if d.len() == 1 { 0 } else { k }];
+    let (m, n) = (x.data.len(), y.data.len());
+    let pairs = if m == 0 || n == 0 {
+        0
+    } else if m == 1 || n == 1 {
+        m.max(n)
+    } else {
+        m.min(n)
+    };
     for k in 0..pairs {
-        let p = x.data[if x.data.len() == 1 {
-            0
-        } else {
-            k.min(x.data.len() - 1)
-        }];
-        let q = y.data[if y.data.len() == 1 {
-            0
-        } else {
-            k.min(y.data.len() - 1)
-        }];
+        let (p, q) = (at(&x.data, k), at(&y.data, k));
         let (Some(a), Some(b)) = (ar.as_const(p), ar.as_const(q)) else {
             continue;
         };
