@@ -390,6 +390,110 @@ fn the_step_comes_from_the_run_when_the_modes_cannot_judge_it() {
 }
 
 #[test]
+fn a_default_step_at_which_the_run_stops_is_halved() {
+    // Without the check, the run at the default step stops in Newton (exit 2).
+    let model = "tests/models/BlowUp.mo";
+    let (code, _, err) = rtc(&["run", model, "--no-check", "--out", "/dev/null"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("method radau, step 0.2425"), "{err}");
+    // With it, the step is halved until a run gets through, then refined by the check: x at
+    // 0.97 within 2 % of the signal's range (the check's tolerance is 1 %, and Richardson's
+    // estimate is good to a factor of about two) of 1/(1 - 0.97).
+    let (code, out, err) = rtc(&["run", model, "--vars", "x"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("the run at the default step 0.2425 stopped at t = 0.97")
+            && err.contains("the step halved 1 time to 0.12125, where it runs"),
+        "{err}"
+    );
+    let last: f64 = out
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let exact = 1.0 / (1.0 - 0.97);
+    assert!(
+        (last - exact).abs() < 0.02 * (exact - 1.0),
+        "{last} against {exact}"
+    );
+    // A step the user gives is kept: the run stops there.
+    let (code, _, err) = rtc(&[
+        "run",
+        model,
+        "--method",
+        "radau",
+        "--step",
+        "0.2425",
+        "--out",
+        "/dev/null",
+    ]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn backward_euler_takes_over_where_the_chosen_methods_runs_stop() {
+    let model = "tests/models/RootSettle.mo";
+    let (code, out, err) = rtc(&["run", model, "--vars", "x,y"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("radau stops: at the default step 0.25 the run stopped at t = 0.25")
+            && err.contains("backward Euler (L-stable) at the default step instead"),
+        "{err}"
+    );
+    // The modes' advice names radau; rtc says its runs stop.
+    assert!(
+        err.contains("(but radau's runs stop on this model: see above)"),
+        "{err}"
+    );
+    assert!(err.contains("with be from 0 to 10"), "{err}");
+    // x settles where sqrt(x) = 0.7 (backward Euler keeps the equilibrium exactly).
+    let last = out.lines().last().unwrap();
+    let x: f64 = last.split(',').nth(1).unwrap().parse().unwrap();
+    assert!((x - 0.49).abs() < 1e-9, "{last}");
+}
+
+#[test]
+fn an_iterate_outside_the_domain_is_retried_damped() {
+    // Backward Euler's full Newton step from x = 4 lands below zero (sqrt undefined): the
+    // damped retry from the step's start halves it until the residuals are finite and fall.
+    // The generated code and the interpreter take the same path, to the bit.
+    let model = "tests/models/RootSettle.mo";
+    let mut outs = Vec::new();
+    for engine in ["jit", "interp"] {
+        let (code, out, err) = rtc(&[
+            "run",
+            model,
+            "--method",
+            "be",
+            "--step",
+            "0.5",
+            "--no-check",
+            "--engine",
+            engine,
+            "--vars",
+            "x",
+        ]);
+        assert_eq!(code, 0, "{engine}: {err}");
+        outs.push(out);
+    }
+    assert_eq!(outs[0], outs[1]);
+    let x: f64 = outs[0]
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((x - 0.49).abs() < 1e-9, "{x}");
+}
+
+#[test]
 fn result_times_never_go_back() {
     // Event rows carry the model's clock (sums of steps), frame rows start + k·h: an event
     // row is never later than the frame row after it, nor earlier than the one before. A
@@ -584,7 +688,7 @@ fn a_non_finite_value_names_its_cause() {
         ),
         (
             "model Newt\n  Real s(start = 0, fixed = true);\n  Real z(start = 1);\nequation\n  der(s) = -100;\n  log(z) + 1e-3*z = s;\nend Newt;\n",
-            vec!["--stop", "1", "--step", "0.1", "--method", "be"],
+            vec!["--stop", "1", "--step", "0.1", "--method", "be", "--newton-damped", "0"],
             "`z` is an unknown of block 0, solved by Newton's method: the iteration diverged",
         ),
     ] {
@@ -598,6 +702,27 @@ fn a_non_finite_value_names_its_cause() {
         assert!(err.contains("became non-finite"), "{name}: {err}");
         assert!(err.contains(want), "{name}: {err}");
     }
+    // With the damped retry (the default), an iterate outside the equations' domain is
+    // retried from the step's start with halved steps; where its evaluations run out at such
+    // an iterate, rtc says so rather than quoting a residual.
+    let path = dir.join("Newt.mo");
+    let (code, _, err) = rtc(&[
+        "run",
+        path.to_str().unwrap(),
+        "--out",
+        "/dev/null",
+        "--stop",
+        "1",
+        "--step",
+        "0.1",
+        "--method",
+        "be",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("its residuals not finite at the last iterate: the iteration left the region where the block's equations are defined"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

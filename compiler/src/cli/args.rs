@@ -205,7 +205,8 @@ pub struct RunArgs {
     pub no_event_rows: bool,
     /// Skip the step-halving check (by default, outside real time, rtc runs the model at
     /// half the step too and warns when the two differ by more than the tolerance; without
-    /// --method and --step it halves the step until they agree).
+    /// --method and --step it halves the step until they agree, and where the run stops at
+    /// the default step, until one gets through, or takes backward Euler).
     #[arg(long)]
     pub no_check: bool,
     /// Also draw the recorded variables over time as SVG, with the events marked.
@@ -424,6 +425,37 @@ pub(crate) struct Resolved {
     pub defaulted: bool,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
+    /// What the modes' accuracy warnings are judged from, for another step.
+    pub modes: ModeCheck,
+}
+
+/// The model's modes at the initial point and the run they are judged for: the accuracy
+/// warnings of a method at a step ([`pipeline::accuracy_warnings`]).
+pub(crate) struct ModeCheck {
+    lm: Option<pipeline::Modes>,
+    interval: f64,
+    span: pipeline::RunSpan,
+    tol: f64,
+    base: Settings,
+}
+
+impl ModeCheck {
+    /// The warnings where `method` at step `h` lets a mode drift beyond the tolerance (none
+    /// where the modes are not known).
+    pub fn warnings(&self, flat: &FlatModel, method: &Method, h: f64) -> Vec<String> {
+        self.lm.as_ref().map_or_else(Vec::new, |lm| {
+            pipeline::accuracy_warnings(
+                flat,
+                lm,
+                method,
+                h,
+                self.interval,
+                self.span,
+                self.tol,
+                &self.base,
+            )
+        })
+    }
 }
 
 /// Resolves `m` for a run of `t_run` seconds (`None`: the experiment's).
@@ -496,5 +528,12 @@ pub(crate) fn resolve(
         defaulted: m.method.is_none() && m.step.is_none(),
         notes,
         warnings,
+        modes: ModeCheck {
+            lm: lm.ok(),
+            interval,
+            span,
+            tol,
+            base,
+        },
     })
 }

@@ -23,7 +23,11 @@
 //! tolerance ([`MARGIN`]) ([`MAX_HALVINGS`] times at most, and never below the output interval /
 //! [`crate::analysis::accuracy::MAX_REFINEMENT`] × 2); a run whose estimate stays above the tolerance,
 //! or whose method and step the user chose, gets a warning naming the signal, the estimate,
-//! where, and the advice.
+//! where, and the advice. A default step at which the run stops (Newton, a singular Jacobian,
+//! a chattering event) is halved within the same bounds until a run gets through, and the
+//! check goes on from there; where none does and rtc chose the trapezoid or radau, backward
+//! Euler takes the default step over (L-stable and one equation per loop: the method whose
+//! step equations have a solution most often), with its own check.
 
 use crate::pipeline::MAX_REFINEMENT;
 

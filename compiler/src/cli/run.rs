@@ -576,8 +576,30 @@ struct Halving {
     checked: bool,
     notes: Vec<String>,
     warnings: Vec<String>,
-    /// The run at the first step stopped on a chattering event, at this time.
-    chatter: Option<f64>,
+    /// Backward Euler asked for instead of the method rtc chose.
+    switch: Option<Switch>,
+}
+
+/// Why the check asks for backward Euler (L-stable, the most robust of rtc's methods) in
+/// place of the method rtc chose.
+enum Switch {
+    /// The trapezoid's run chatters at this time: its stiff modes ring after a switch.
+    Chatter(f64),
+    /// The chosen method's runs stop at the default step and at its halvings: why.
+    Stops(String),
+}
+
+/// What the check may do with the step and the method rtc chose.
+#[derive(Clone, Copy)]
+struct Latitude {
+    /// Halve the default step.
+    refine: bool,
+    /// Ask for backward Euler where the trapezoid's run chatters.
+    chatter_to_be: bool,
+    /// Ask for backward Euler where every run stops.
+    stops_to_be: bool,
+    /// The method rtc chose first, whose runs stopped (the modes' advice may name it).
+    stopped: Option<&'static str>,
 }
 
 /// The step-halving check before the run ([`super::halving`]): the step to run with, and
@@ -588,9 +610,10 @@ fn halving_check(
     stepper: &mut dyn sim::Stepper,
     order: u32,
     mut h: f64,
-    refine: bool,
+    may: Latitude,
     tol: f64,
 ) -> Halving {
+    let refine = may.refine;
     use super::halving::{difference, may_halve, richardson, MARGIN};
     let (a, flat) = (c.a, c.flat);
     let (mut notes, mut warnings) = (Vec::new(), Vec::new());
@@ -602,8 +625,56 @@ fn halving_check(
     let rows = |h: f64| (out / h).round().max(1.0) * h;
     let factor = richardson(order);
     let pct = |x: f64| format!("{:.3} %", 100.0 * x);
+    let mut halvings = 0;
     let mut coarse = match trajectory(c, stepper, h) {
         Ok(t) => t,
+        // A default step at which the run stops (Newton, a singular Jacobian, a chattering
+        // switch) is halved until a run gets through, within the halvings' bound; the
+        // trapezoid's chattering goes to backward Euler first (the caller's switch).
+        Err(stop) if refine && !(may.chatter_to_be && stop.chatter.is_some()) => {
+            match rescue(c, stepper, h, interval, &mut halvings) {
+                Ok((h2, t)) => {
+                    notes.push(format!(
+                        "the run at the default step {h} stopped at {}; the step halved {halvings} time{} to {h2}, where it runs",
+                        stop.why.trim_start_matches("stopped at "),
+                        if halvings == 1 { "" } else { "s" },
+                    ));
+                    h = h2;
+                    t
+                }
+                // Backward Euler at the default step, or the run at the first step says why
+                // it stops.
+                Err(last) => {
+                    let halved = last.map(|(h2, why)| {
+                        format!(
+                            "; halved {halvings} time{} to {h2}, it {why}",
+                            if halvings == 1 { "" } else { "s" },
+                        )
+                    });
+                    let switch = may.stops_to_be.then(|| {
+                        Switch::Stops(format!(
+                            "at the default step {h} the run {}{}",
+                            stop.why,
+                            halved.clone().unwrap_or_default()
+                        ))
+                    });
+                    if switch.is_none() {
+                        if let Some(halved) = halved {
+                            notes.push(format!(
+                                "the default step did not get the run through when halved either{halved}"
+                            ));
+                        }
+                    }
+                    return Halving {
+                        h,
+                        checked: false,
+                        notes,
+                        warnings,
+                        switch,
+                    };
+                }
+            }
+        }
         // The run itself says why it stops.
         Err(stop) => {
             return Halving {
@@ -611,11 +682,13 @@ fn halving_check(
                 checked: false,
                 notes,
                 warnings,
-                chatter: stop.chatter,
+                switch: stop
+                    .chatter
+                    .filter(|_| may.chatter_to_be)
+                    .map(Switch::Chatter),
             }
         }
     };
-    let mut halvings = 0;
     loop {
         let fine = match trajectory(c, stepper, h / 2.0) {
             Ok(t) => t,
@@ -629,7 +702,7 @@ fn halving_check(
                     checked: false,
                     notes,
                     warnings,
-                    chatter: None,
+                    switch: None,
                 };
             }
         };
@@ -639,7 +712,7 @@ fn halving_check(
                 checked: false,
                 notes,
                 warnings,
-                chatter: None,
+                switch: None,
             };
         };
         let estimate = factor * d.relative;
@@ -660,7 +733,7 @@ fn halving_check(
                 checked: true,
                 notes,
                 warnings,
-                chatter: None,
+                switch: None,
             };
         }
         if refining {
@@ -688,9 +761,31 @@ fn halving_check(
             checked: false,
             notes,
             warnings,
-            chatter: None,
+            switch: None,
         };
     }
+}
+
+/// The default step `h` halved (counted in `halvings`, within [`super::halving::may_halve`])
+/// until a run gets through: that step and its run, or the last step tried and why it
+/// stopped (`None`: no halving allowed).
+fn rescue(
+    c: &CheckRun,
+    stepper: &mut dyn sim::Stepper,
+    mut h: f64,
+    interval: f64,
+    halvings: &mut u32,
+) -> Result<(f64, Recorded), Option<(f64, CheckStop)>> {
+    let mut last = None;
+    while super::halving::may_halve(*halvings, h, interval) {
+        h /= 2.0;
+        *halvings += 1;
+        match trajectory(c, stepper, h) {
+            Ok(t) => return Ok((h, t)),
+            Err(why) => last = Some((h, why)),
+        }
+    }
+    Err(last)
 }
 
 /// The step-halving check, outside real time and without live inputs or commands, with the
@@ -699,10 +794,10 @@ fn check_step(
     c: &CheckRun,
     stepper: &mut dyn sim::Stepper,
     (order, mut h): (u32, f64),
-    (defaulted, tolerance): (bool, f64),
-    mut mode_warnings: Vec<String>,
-    may_switch: bool,
-) -> Result<f64, f64> {
+    tolerance: f64,
+    (mut mode_warnings, modes, method): (Vec<String>, &super::args::ModeCheck, &Method),
+    may: Latitude,
+) -> Result<f64, Switch> {
     let a = c.a;
     let live = a.realtime
         || a.control.is_some()
@@ -714,10 +809,16 @@ fn check_step(
             checked,
             notes,
             warnings,
-            chatter,
-        } = halving_check(c, stepper, order, h, defaulted, tolerance);
-        if let (true, Some(t)) = (may_switch, chatter) {
-            return Err(t);
+            switch,
+        } = halving_check(c, stepper, order, h, may, tolerance);
+        if let Some(switch) = switch {
+            return Err(switch);
+        }
+        if h2 != h {
+            // The modes' warnings judged at the step the run takes.
+            let before = modes.warnings(c.flat, method, h);
+            mode_warnings.retain(|w| !before.contains(w));
+            mode_warnings.extend(modes.warnings(c.flat, method, h2));
         }
         h = h2;
         if checked {
@@ -733,6 +834,14 @@ fn check_step(
         for n in &notes {
             eprintln!("rtc: note: {n}");
         }
+        if let Some(m) = may.stopped {
+            // The modes' advice knows nothing of the runs that stopped.
+            for w in &mut mode_warnings {
+                if w.contains(&format!("; {m} with --step ")) {
+                    w.push_str(&format!(" (but {m}'s runs stop on this model: see above)"));
+                }
+            }
+        }
         mode_warnings.extend(warnings);
     }
     for w in &mode_warnings {
@@ -741,28 +850,40 @@ fn check_step(
     Ok(h)
 }
 
-fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
-    pipeline::check_parameter_bounds(flat)?;
-    let r = resolve(&a.method, flat, run_span(a, flat))?;
-    for n in &r.notes {
-        eprintln!("rtc: note: {n}");
-    }
-    let (mut settings, mut h) = (r.settings, r.step);
-    if let Method::Rk(r) = &settings.method {
-        if a.realtime && !r.realtime_inputs() {
-            eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());
-        }
-    }
-    // Found out before any check run.
-    timing(a, flat, h, true)?;
-    let (overrun, engine) = (a.overrun, a.engine);
+/// The plan, its outputs and layout, the stepper and the step a run takes.
+struct Planned {
+    p: pipeline::Plan,
+    selected: Vec<usize>,
+    layout: rtc_runtime::Layout,
+    stepper: Box<dyn sim::Stepper>,
+    h: f64,
+}
+
+/// The model planned with the method resolved, and the step-halving check made
+/// ([`check_step`]); backward Euler where the check asks for it.
+fn planned(
+    a: &RunArgs,
+    flat: &FlatModel,
+    r: super::args::Resolved,
+    mut settings: pipeline::Settings,
+    h: f64,
+) -> Result<Planned, Box<Diagnostic>> {
+    let engine = a.engine;
     // The trapezoid chosen by rtc whose check run chatters at a switch: its stiff modes map to
     // z ≈ −1 (undamped, sign flipping every step), so after a switch the switched quantities
     // ring and the switch's relation flips back within steps. Backward Euler (L-stable: z → 0)
     // damps them: the run takes it at the same step, with its own check and warnings.
+    // Where every run of the method rtc chose stops at the default step and its halvings,
+    // backward Euler at the default step takes over, with its own check (and halvings).
     let mut warnings = r.warnings;
-    let mut may_switch = r.defaulted && settings.method == Method::Trapezoid;
-    let (p, selected, layout, mut stepper) = loop {
+    let mut mode_check = r.modes;
+    let mut may = Latitude {
+        refine: r.defaulted,
+        chatter_to_be: r.defaulted && settings.method == Method::Trapezoid,
+        stops_to_be: r.defaulted && settings.method != Method::BackwardEuler,
+        stopped: None,
+    };
+    loop {
         let p = crate::pipeline::plan(flat, &settings)?.plan;
         let selected = sim::select_outputs(&p, &a.vars)?;
         let layout = rtc_runtime::Layout {
@@ -791,27 +912,70 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
             &c,
             stepper.as_mut(),
             (settings.method.order(), h),
-            (r.defaulted, r.tolerance),
-            std::mem::take(&mut warnings),
-            may_switch,
+            r.tolerance,
+            (std::mem::take(&mut warnings), &mode_check, &settings.method),
+            may,
         );
         match checked {
-            Ok(h2) => {
-                h = h2;
-                break (p, selected, layout, stepper);
+            Ok(h) => {
+                return Ok(Planned {
+                    p,
+                    selected,
+                    layout,
+                    stepper,
+                    h,
+                })
             }
-            Err(t) => {
+            Err(switch) => {
                 let mut be = a.method.clone();
                 be.method = Some(pipeline::MethodName::Be);
                 be.step = Some(h);
                 let r2 = resolve(&be, flat, run_span(a, flat))?;
-                eprintln!("rtc: note: the trapezoid's check run chatters at t = {t} (its stiff modes ring after a switch: z = -1); backward Euler (L-stable) at the same step instead");
+                match switch {
+                    Switch::Chatter(t) => {
+                        eprintln!("rtc: note: the trapezoid's check run chatters at t = {t} (its stiff modes ring after a switch: z = -1); backward Euler (L-stable) at the same step instead");
+                        may.refine = false;
+                    }
+                    Switch::Stops(why) => {
+                        eprintln!(
+                            "rtc: note: {} stops: {why}; backward Euler (L-stable) at the default step instead",
+                            settings.method.name()
+                        );
+                        may.stopped = Some(settings.method.name());
+                    }
+                }
                 settings = settings.with_method(r2.settings.method);
                 warnings = r2.warnings;
-                may_switch = false;
+                mode_check = r2.modes;
+                may.chatter_to_be = false;
+                may.stops_to_be = false;
             }
         }
-    };
+    }
+}
+
+fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
+    pipeline::check_parameter_bounds(flat)?;
+    let r = resolve(&a.method, flat, run_span(a, flat))?;
+    for n in &r.notes {
+        eprintln!("rtc: note: {n}");
+    }
+    let (settings, h) = (r.settings.clone(), r.step);
+    if let Method::Rk(r) = &settings.method {
+        if a.realtime && !r.realtime_inputs() {
+            eprintln!("rtc: warning: {} needs inputs ahead of real time; inputs are held at their value at the start of each frame", r.name());
+        }
+    }
+    // Found out before any check run.
+    timing(a, flat, h, true)?;
+    let overrun = a.overrun;
+    let Planned {
+        p,
+        selected,
+        layout,
+        mut stepper,
+        h,
+    } = planned(a, flat, r, settings, h)?;
     for n in &p.notes {
         eprintln!("rtc: {n}");
     }

@@ -219,9 +219,7 @@ impl Jit {
                 let block = BlockId::new(detail);
                 let k = self.block_sizes.get(&block).copied().unwrap_or(0);
                 let base = self.residual_offset + 1;
-                let residual = mem[base..base + k]
-                    .iter()
-                    .fold(0.0f64, |m, x| m.max(x.abs()));
+                let residual = crate::plan::largest_residual(&mem[base..base + k]);
                 Status::NotConverged { block, residual }
             }
             kind::NON_FINITE if detail as i64 == NO_DETAIL => {

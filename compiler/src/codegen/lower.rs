@@ -431,11 +431,15 @@ impl Lower<'_> {
             // Progress: the largest residual below PROGRESS times the previous one (the
             // interpreter's fold, NaN skipped as f64::max skips it).
             let mut residual = b.ins().f64const(0.0);
+            // r − r summed: 0 where every residual is finite, NaN otherwise.
+            let mut nonfinite = b.ins().f64const(0.0);
             for i in 0..k {
                 let r = self.load_slot(b, r0 + i);
                 let ra = b.ins().fabs(r);
                 let gt = b.ins().fcmp(FloatCC::GreaterThan, ra, residual);
                 residual = b.ins().select(gt, ra, residual);
+                let rr = b.ins().fsub(r, r);
+                nonfinite = b.ins().fadd(nonfinite, rr);
             }
             let p = b.use_var(previous);
             let half = b.ins().f64const(crate::plan::PROGRESS);
@@ -480,6 +484,19 @@ impl Lower<'_> {
             let goes_on = b.ins().band(progressing, below);
             let refuse = b.create_block();
             b.ins().brif(goes_on, go, &[], refuse, &[]);
+            b.switch_to_block(go);
+            b.seal_block(go);
+            if self.plan.newton.damped > 0 {
+                // An iterate outside the region where the block's equations are defined:
+                // the damped retry from the start (the interpreter's test, in its place).
+                let zero = b.ins().f64const(0.0);
+                let finite = b.ins().fcmp(FloatCC::Equal, nonfinite, zero);
+                let solve = b.create_block();
+                b.ins().brif(finite, solve, &[], refuse, &[]);
+                b.switch_to_block(solve);
+                b.seal_block(solve);
+            }
+            let solve = b.current_block().expect("in the block after the tests");
             b.switch_to_block(refuse);
             b.seal_block(refuse);
             if self.plan.newton.damped > 0 {
@@ -488,8 +505,7 @@ impl Lower<'_> {
                 let code = status_const(b, kind::NOT_CONVERGED, blk.index.index());
                 b.ins().return_(&[code]);
             }
-            b.switch_to_block(go);
-            b.seal_block(go);
+            b.switch_to_block(solve);
         }
         // LU solve in the scratch area.
         self.lu_solve(b, blk, flim);

@@ -43,9 +43,12 @@ pub fn run_tolerance(flat: &FlatModel, requested: Option<f64>) -> f64 {
 /// given.
 const MAX_STATES: usize = 600;
 
+/// A model's linearisation at the initial point and its modes.
+pub type Modes = (Linearization, Vec<Mode>);
+
 /// The model linearised at its initial point with its modes, or why not (a model with
 /// `delay`, one too large).
-pub fn modes(flat: &FlatModel) -> Result<(Linearization, Vec<Mode>), String> {
+pub fn modes(flat: &FlatModel) -> Result<Modes, String> {
     // Counted before linearising: the dense Jacobian alone is the square of the states.
     let states = flat
         .vars

@@ -29,7 +29,8 @@ pub use crate::plan::build::BlockReport;
 pub use crate::plan::{describe, Newton, Plan, Status};
 pub use crate::system::{Method, Rk};
 pub use choice::{
-    accuracy_warnings, default_method, equilibrium_warning, modes, run_tolerance, Choice, RunSpan,
+    accuracy_warnings, default_method, equilibrium_warning, modes, run_tolerance, Choice, Modes,
+    RunSpan,
 };
 
 type DResult<T> = Result<T, Box<Diagnostic>>;

@@ -563,8 +563,18 @@ impl Interp {
                 }
                 return Status::NotConverged {
                     block: index,
-                    residual,
+                    residual: super::largest_residual(&self.out[..k]),
                 };
+            }
+            // An iterate outside the region where the block's equations are defined (a
+            // square root's negative argument): the damped retry from the start, whose steps
+            // are halved until the residuals are finite and fall.
+            if !linear
+                && self.damped.is_none()
+                && self.newton.damped > 0
+                && !delta.iter().all(|r| r.is_finite())
+            {
+                return self.damped_retry(index, tearing, iteration, band, &start, mem);
             }
             let tol = self.newton.final_rtol * self.residual_scale(k);
             if !lu_solve(&mut jac, &mut delta, k, band, tol) {
@@ -640,7 +650,6 @@ impl Interp {
         loop {
             delta.copy_from_slice(&self.out[..k]);
             jac.copy_from_slice(&self.out[k..k + k * k]);
-            let residual = delta.iter().fold(0.0f64, |m, x| m.max(x.abs()));
             if self.residual_small(k) {
                 return Status::Ok;
             }
@@ -650,7 +659,7 @@ impl Interp {
                 }
                 return Status::NotConverged {
                     block: index,
-                    residual,
+                    residual: super::largest_residual(&self.out[..k]),
                 };
             }
             let tol = self.newton.final_rtol * self.residual_scale(k);

@@ -129,6 +129,16 @@ pub const ZENO_STEPS: f64 = 8.0;
 /// whose function is closer to zero than this, relative to its operands, keeps its value.
 pub const THRESHOLD_RTOL: f64 = 1e-10;
 
+/// The largest residual magnitude of a block that did not converge, NaN where one is not
+/// finite (the last iterate left the region where the block's equations are defined).
+pub fn largest_residual(r: &[f64]) -> f64 {
+    if r.iter().all(|x| x.is_finite()) {
+        r.iter().fold(0.0f64, |m, x| m.max(x.abs()))
+    } else {
+        f64::NAN
+    }
+}
+
 /// Describes a non-ok status in the user's terms.
 pub fn describe(plan: &Plan, status: Status) -> String {
     match status {
@@ -149,7 +159,12 @@ pub fn describe(plan: &Plan, status: Status) -> String {
                     plan.newton.full_iterations()
                 ),
             };
-            format!("Newton iteration of block {block} did not converge in {} iterations{extended}{damped} (residual {residual:e})", plan.newton.max_iterations)
+            let residual = if residual.is_finite() {
+                format!("residual {residual:e}")
+            } else {
+                "its residuals not finite at the last iterate: the iteration left the region where the block's equations are defined; a shorter step starts it closer to the solution".into()
+            };
+            format!("Newton iteration of block {block} did not converge in {} iterations{extended}{damped} ({residual})", plan.newton.max_iterations)
         }
         Status::Singular { block } => format!("the Jacobian of block {block} is singular"),
         Status::EventIteration {
