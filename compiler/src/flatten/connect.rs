@@ -190,6 +190,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     },
                     is_flow: fa,
                     span,
+                    level: env.node,
                 });
             }
         }
@@ -513,7 +514,172 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
     }
 
+    /// 18.5.2: a connector declared with `annotation(mustBeConnected = "message")` — each
+    /// element of an array of them, a conditional one where enabled — appears as an inside
+    /// end of a connect (one written in the class that holds its component); the model's own
+    /// connectors are connected from nowhere and are not judged.
+    fn check_must_be_connected(&mut self) {
+        let inside: FxHashSet<FlatVar> = self
+            .connections
+            .iter()
+            .flat_map(|c| [c.a, c.b])
+            .filter(|e| !e.outside)
+            .map(|e| e.var)
+            .collect();
+        for i in 0..self.inst.slots.len() {
+            let slot = &self.inst.slots[i];
+            if !slot.is_connector
+                || slot.outer
+                || self.inst.nodes[slot.node.index()].parent.is_none()
+            {
+                continue;
+            }
+            let Some(message) = connection_annotation(slot.decl, "mustBeConnected") else {
+                continue;
+            };
+            let (name, span) = (slot.decl.name.name.clone(), slot.decl.name.span);
+            let path = &self.inst.nodes[slot.node.index()].path;
+            let full = if path.is_empty() {
+                name.to_string()
+            } else {
+                format!("{path}.{name}")
+            };
+            let Some(elements) = self.connector_elements(i) else {
+                continue;
+            };
+            let many = elements.len() > 1;
+            for (k, leaves) in elements.iter().enumerate() {
+                if leaves.is_empty() || leaves.iter().any(|v| inside.contains(v)) {
+                    continue;
+                }
+                let which = if many {
+                    format!("element {} of `{full}`", k + 1)
+                } else {
+                    format!("`{full}`")
+                };
+                let msg = format!("{which} is not connected from the outside: {message}");
+                self.diags
+                    .push(typed::MUST_BE_CONNECTED.broken(span, msg, "mustBeConnected"));
+                break;
+            }
+        }
+    }
+
+    /// The leaf variables of each element of connector slot `i` (a conditional one disabled,
+    /// or one not made: `None`).
+    fn connector_elements(&mut self, i: usize) -> Option<Vec<Vec<FlatVar>>> {
+        match &self.inst.slots[i].state {
+            SlotState::Done(Entry::Nodes { nodes, .. }) => {
+                let nodes = nodes.clone();
+                Some(
+                    nodes
+                        .iter()
+                        .map(|&n| {
+                            let (mut leaves, mut fixed) = (Vec::new(), Vec::new());
+                            let _ =
+                                self.connector_leaves(n, String::new(), &mut leaves, &mut fixed);
+                            leaves.into_iter().map(|(_, v)| v).collect()
+                        })
+                        .collect(),
+                )
+            }
+            SlotState::Done(Entry::Vars { vars, .. }) => {
+                Some(vars.iter().map(|&v| vec![v]).collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// 18.5.2: a non-stream connector declared with `annotation(mayOnlyConnectOnce =
+    /// "message")` — each element of an array of them — is, where it is connected from the
+    /// outside, in a connection set of at most two elements: the set the connect-equations of
+    /// the class holding its component make (the sets of other levels are not counted; a
+    /// connector's elements are counted by its first variable).
+    fn check_may_only_connect_once(&mut self) {
+        for i in 0..self.inst.slots.len() {
+            let slot = &self.inst.slots[i];
+            let node = slot.node;
+            if !slot.is_connector || slot.outer {
+                continue;
+            }
+            let Some(level) = self.inst.nodes[node.index()].parent else {
+                continue;
+            };
+            let Some(message) = connection_annotation(slot.decl, "mayOnlyConnectOnce") else {
+                continue;
+            };
+            let (name, span) = (slot.decl.name.name.clone(), slot.decl.name.span);
+            let path = self.inst.nodes[node.index()].path.clone();
+            let Some(elements) = self.connector_elements(i) else {
+                continue;
+            };
+            // The connections of that level, between variables (potential and flow alike:
+            // each pairs one variable of either connector).
+            let pairs: Vec<(FlatVar, FlatVar)> = self
+                .connections
+                .iter()
+                .filter(|c| c.level == Some(level))
+                .map(|c| (c.a.var, c.b.var))
+                .collect();
+            let many = elements.len() > 1;
+            for (k, leaves) in elements.iter().enumerate() {
+                // A stream connector has its own rule (its members whose flow may be
+                // negative), not judged here.
+                if leaves.iter().any(|v| self.meta[v.index()].is_stream) {
+                    continue;
+                }
+                let Some(&v) = leaves.first() else {
+                    continue;
+                };
+                // The variables joined to v at this level (a breadth-first walk of its pairs).
+                let mut set = vec![v];
+                let mut at = 0;
+                while at < set.len() {
+                    let x = set[at];
+                    at += 1;
+                    for &(a, b) in &pairs {
+                        let y = if a == x {
+                            b
+                        } else if b == x {
+                            a
+                        } else {
+                            continue;
+                        };
+                        if !set.contains(&y) {
+                            set.push(y);
+                        }
+                    }
+                }
+                if set.len() <= 2 {
+                    continue;
+                }
+                let full = if path.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{path}.{name}")
+                };
+                let which = if many {
+                    format!("element {} of `{full}`", k + 1)
+                } else {
+                    format!("`{full}`")
+                };
+                let msg = format!(
+                    "{which} is in a connection set of {} connectors: {message}",
+                    set.len()
+                );
+                self.diags.push(typed::MAY_ONLY_CONNECT_ONCE.broken(
+                    span,
+                    msg,
+                    "mayOnlyConnectOnce",
+                ));
+                break;
+            }
+        }
+    }
+
     pub(super) fn connection_equations(&mut self) {
+        self.check_must_be_connected();
+        self.check_may_only_connect_once();
         let conns = std::mem::take(&mut self.connections);
         // Union-find over potentials (by variable) and flows (by variable and side).
         let mut key_index: FxHashMap<ConnEnd, usize> = FxHashMap::default();
@@ -648,4 +814,22 @@ fn causal_mismatch(a: Option<bool>, b: Option<bool>) -> Option<bool> {
         (Some(x), Some(y)) if x != y => Some(x),
         _ => None,
     }
+}
+
+/// The message of a declaration's `annotation(<name> = "message")` (`mustBeConnected`,
+/// `mayOnlyConnectOnce`).
+fn connection_annotation(decl: &ast::ComponentDecl, name: &str) -> Option<String> {
+    let ann = decl.description.annotation.as_ref()?;
+    ann.args.iter().find_map(|a| match a {
+        ast::Argument::Modify(m) if m.name.to_dotted() == name => {
+            match m.modification.as_ref()?.binding.as_ref()? {
+                ast::Binding::Expr(ast::Expr {
+                    kind: ast::ExprKind::Str(s),
+                    ..
+                }) => Some(s.clone()),
+                _ => Some(String::new()),
+            }
+        }
+        _ => None,
+    })
 }

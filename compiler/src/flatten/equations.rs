@@ -192,6 +192,33 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ));
             }
         }
+        // 3.8.4: under a condition that is not discrete-time (a `noEvent` written over
+        // continuous-time values), no branch has an equation of a discrete-valued variable.
+        if let Some(k) = conds
+            .iter()
+            .position(|&(c, _)| self.continuous_no_event(c).is_some())
+        {
+            let guarded = branch_eqs[k..].iter().flatten().chain(&else_eqs);
+            if let Some((e, v)) = guarded
+                .filter_map(|e| self.discrete_target(e).map(|v| (e, v)))
+                .next()
+            {
+                let ty = self.flat.vars[v].ty.name();
+                let article = if ty.starts_with(['I', 'E']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                let msg = format!(
+                    "`{}` is {article} {ty} variable, so discrete-time, but its equation is under a condition computed under `noEvent` from continuous-time values",
+                    self.flat.vars[v].name,
+                );
+                let d = typed::DISCRETE_UNDER_CONTINUOUS_IF
+                    .broken(e.span, msg, "discrete-time equation")
+                    .also(branches[k].0.span, "continuous-time condition");
+                return Err(Box::new(d));
+            }
+        }
         let ar = &mut self.flat.arena;
         for i in 0..else_eqs.len() {
             let mut res = ar.sub(else_eqs[i].lhs, else_eqs[i].rhs);

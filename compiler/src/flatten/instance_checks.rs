@@ -58,6 +58,46 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(())
     }
 
+    /// A class with a `TestCase` annotation is used only in classes that have one too (18.4):
+    /// `c`, the class of a component declared in `user`.
+    pub(super) fn check_test_case(
+        &mut self,
+        c: ClassId,
+        user: ClassId,
+        clause: &'a ast::ComponentClause,
+    ) -> DResult<()> {
+        if !self.class_annotated(c, "TestCase") || self.class_annotated(user, "TestCase") {
+            return Ok(());
+        }
+        let msg = format!(
+            "`{}` has a TestCase annotation and `{}` has none",
+            self.tree.info(c).full_name,
+            self.tree.info(user).full_name
+        );
+        let mut d = typed::TEST_CASE_USED.broken(clause.type_name.span, msg, "used here");
+        if let Some(def) = self.tree.info(c).def {
+            d = d.also(def.name.span, "a test case");
+        }
+        Err(Box::new(d))
+    }
+
+    /// Whether class `c`'s own annotation (on its definition or its composition) has an
+    /// element `name`.
+    fn class_annotated(&self, c: ClassId, name: &str) -> bool {
+        let Some(def) = self.tree.info(c).def else {
+            return false;
+        };
+        let comp = match &def.body {
+            ast::ClassBody::Long { composition, .. } => composition.annotation.as_ref(),
+            _ => None,
+        };
+        [def.description.annotation.as_ref(), comp]
+            .into_iter()
+            .flatten()
+            .flat_map(|a| a.args.iter())
+            .any(|a| matches!(a, ast::Argument::Modify(m) if m.name.to_dotted() == name))
+    }
+
     /// The class declared `final` that makes element `name` of class `c` final: `c` itself,
     /// or a class it extends.
     pub(super) fn final_class_holding(

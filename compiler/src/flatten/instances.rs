@@ -804,6 +804,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         self.check_within_reach(c, type_clause)?;
         self.check_final_class(c, &written, type_clause)?;
+        self.check_test_case(c, type_env.class, type_clause)?;
         match modif.redeclare {
             Some(r) => self.check_component_redeclare(sid, c, r, modif)?,
             None => self.check_declared_constraint(sid, c)?,

@@ -33,6 +33,7 @@ mod functions;
 mod instance_checks;
 mod instances;
 mod legality;
+mod noevent_checks;
 use legality::typed;
 mod outofline;
 mod overdetermined;
@@ -163,6 +164,8 @@ struct Connection {
     b: ConnEnd,
     is_flow: bool,
     span: Span,
+    /// The instance whose class wrote the connect-equation.
+    level: Option<NodeId>,
 }
 
 /// Options of flattening.
@@ -561,6 +564,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.classify()?;
         self.discrete_reals_in_when()?;
         self.discrete_valued_equations()?;
+        self.event_relations_under_continuous_if()?;
         self.reinit_states()?;
         self.pre_of_discrete()?;
         self.initial_values_from_initial_equations();
@@ -616,76 +620,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.flat.vars[v].name
         );
         Err(Box::new(typed::PRE_CONTINUOUS.broken(span, msg, "here")))
-    }
-
-    /// A Boolean, Integer or enumeration variable is discrete-time (3.8.4, 4.4.4): an equation
-    /// outside when-clauses (a binding, an algorithm's assignment) that gives it a value
-    /// computed under a `noEvent` written in the model from continuous-time variables or
-    /// `time` makes it continuous. (An inlined function's result is wrapped in `noEvent` with
-    /// its arguments inside, relations of discrete-time arguments too: those are not judged.)
-    fn discrete_valued_equations(&mut self) -> DResult<()> {
-        let ar = &self.flat.arena;
-        let vars = &self.flat.vars;
-        let continuous = |v: FlatVar| {
-            vars[v].ty == ScalarType::Real
-                && matches!(
-                    vars[v].kind,
-                    VarKind::State | VarKind::Algebraic | VarKind::Input
-                )
-        };
-        // The first `noEvent(e)` under `root` whose `e` reads a continuous-time value.
-        let written = &self.written_no_event;
-        let hidden = |root: ExprId| {
-            ar.post_order(root, |_| false).into_iter().find(|&id| {
-                let Node::NoEvent(e) = ar.node(id) else {
-                    return false;
-                };
-                if !written.contains(&id) {
-                    return false;
-                }
-                ar.post_order(e, |_| false)
-                    .into_iter()
-                    .any(|k| match ar.node(k) {
-                        Node::Time => true,
-                        Node::Var(v) => continuous(v),
-                        _ => false,
-                    })
-            })
-        };
-        for eq in &self.flat.equations {
-            let target = [eq.lhs, eq.rhs]
-                .into_iter()
-                .find_map(|side| match ar.node(side) {
-                    Node::Var(v)
-                        if vars[v].ty != ScalarType::Real
-                            && vars[v].kind != VarKind::Parameter
-                            && vars[v].kind != VarKind::Constant =>
-                    {
-                        Some(v)
-                    }
-                    _ => None,
-                });
-            let Some(v) = target else { continue };
-            if hidden(eq.lhs).or_else(|| hidden(eq.rhs)).is_none() {
-                continue;
-            }
-            let ty = vars[v].ty.name();
-            let article = if ty.starts_with(['I', 'E']) {
-                "an"
-            } else {
-                "a"
-            };
-            let msg = format!(
-                "`{}` is {article} {ty} variable, so discrete-time, but here it is given a value computed under `noEvent` from continuous-time values",
-                vars[v].name,
-            );
-            return Err(Box::new(typed::DISCRETE_VALUED_EQUATION.broken(
-                eq.span,
-                msg,
-                "continuous-time here",
-            )));
-        }
-        Ok(())
     }
 
     /// The variable of each `reinit` is a state: it appears under `der` (8.3.6).

@@ -103,6 +103,18 @@ pub(in crate::flatten) const DISCRETE_VALUED_EQUATION: Rule = Rule {
     code: "variability",
     text: "Boolean, Integer, String and enumeration variables are discrete-time: both sides of their equations outside when-clauses are discrete-time expressions (noEvent of a continuous-time relation is not)",
 };
+pub(in crate::flatten) const DISCRETE_UNDER_CONTINUOUS_IF: Rule = Rule {
+    section: "3.8.4",
+    code: "variability",
+    text: "no equation between discrete-time expressions under an if-equation whose condition \
+           is not a discrete-time expression",
+};
+pub(in crate::flatten) const EVENT_UNDER_CONTINUOUS_IF: Rule = Rule {
+    section: "3.8.4",
+    code: "variability",
+    text: "no event-generating relation in the branches of an if whose condition is not a \
+           discrete-time expression",
+};
 pub(in crate::flatten) const REAL_EQUALITY: Rule = Rule {
     section: "3.5",
     code: "type",
@@ -279,6 +291,24 @@ pub(in crate::flatten) const CONNECT_QUANTITY: Rule = Rule {
     section: "9.3",
     code: "connect",
     text: "all variables of a connection set with a non-empty quantity have the same quantity",
+};
+pub(in crate::flatten) const MUST_BE_CONNECTED: Rule = Rule {
+    section: "18.5.2",
+    code: "connect",
+    text: "a connector annotated mustBeConnected (each element of an array of them, where \
+           enabled) is connected from the outside",
+};
+pub(in crate::flatten) const MAY_ONLY_CONNECT_ONCE: Rule = Rule {
+    section: "18.5.2",
+    code: "connect",
+    text: "a non-stream connector annotated mayOnlyConnectOnce, connected from the outside, is \
+           in a connection set of at most two elements",
+};
+pub(in crate::flatten) const TEST_CASE_USED: Rule = Rule {
+    section: "18.4",
+    code: "annotation",
+    text: "a class with a TestCase annotation is not used in other classes unless they have one \
+           too",
 };
 pub(in crate::flatten) const CONNECT_TWO_OUTER: Rule = Rule {
     section: "9.3",

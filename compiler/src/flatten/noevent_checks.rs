@@ -1,0 +1,123 @@
+//! The checks of what `noEvent` written in the model does to variability (specification
+//! 3.8, 3.8.4, 4.4.4): a Boolean, Integer or enumeration variable given a value computed under
+//! it from continuous-time values, an if-equation under such a condition with equations of
+//! discrete-valued variables in its branches, event-generating relations in the branches of
+//! an if whose condition is such a `noEvent`.
+
+use super::*;
+
+impl Flattener<'_, '_> {
+    /// The first `noEvent(e)` written in the model under `root` whose `e` reads a
+    /// continuous-time value (`time`, a Real state, algebraic variable or input).
+    pub(super) fn continuous_no_event(&self, root: ExprId) -> Option<ExprId> {
+        let ar = &self.flat.arena;
+        ar.post_order(root, |_| false).into_iter().find(|&id| {
+            let Node::NoEvent(e) = ar.node(id) else {
+                return false;
+            };
+            self.written_no_event.contains(&id) && self.reads_continuous(e)
+        })
+    }
+
+    /// Whether `e` reads `time` or a Real state, algebraic variable or input.
+    fn reads_continuous(&self, e: ExprId) -> bool {
+        let (ar, vars) = (&self.flat.arena, &self.flat.vars);
+        ar.post_order(e, |_| false)
+            .into_iter()
+            .any(|k| match ar.node(k) {
+                Node::Time => true,
+                Node::Var(v) => {
+                    vars[v].ty == ScalarType::Real
+                        && matches!(
+                            vars[v].kind,
+                            VarKind::State | VarKind::Algebraic | VarKind::Input
+                        )
+                }
+                _ => false,
+            })
+    }
+
+    /// 3.8.4: the branches of an if (an if-expression, or an if-equation's residuals) whose
+    /// condition is a `noEvent` written over continuous-time values hold no event-generating
+    /// relation (one of continuous-time values, outside `noEvent`).
+    pub(super) fn event_relations_under_continuous_if(&self) -> DResult<()> {
+        let ar = &self.flat.arena;
+        let no_event = |k: ExprId| matches!(ar.node(k), Node::NoEvent(_));
+        for eq in &self.flat.equations {
+            for root in [eq.lhs, eq.rhs] {
+                for id in ar.post_order(root, no_event) {
+                    let Node::If(c, a, b) = ar.node(id) else {
+                        continue;
+                    };
+                    if self.continuous_no_event(c).is_none() {
+                        continue;
+                    }
+                    let relation = [a, b].into_iter().find_map(|br| {
+                        ar.post_order(br, no_event).into_iter().find(|&k| {
+                            matches!(ar.node(k), Node::Cmp(..)) && self.reads_continuous(k)
+                        })
+                    });
+                    if relation.is_some() {
+                        let msg = "a relation of continuous-time values, which generates events, in a branch of an if whose condition is computed under `noEvent` from continuous-time values";
+                        return Err(Box::new(
+                            typed::EVENT_UNDER_CONTINUOUS_IF.broken(eq.span, msg, "here"),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The discrete-valued variable (Boolean, Integer, enumeration; no parameter or
+    /// constant) a side of `eq` names, if one does.
+    pub(super) fn discrete_target(&self, eq: &Equation) -> Option<FlatVar> {
+        let (ar, vars) = (&self.flat.arena, &self.flat.vars);
+        [eq.lhs, eq.rhs]
+            .into_iter()
+            .find_map(|side| match ar.node(side) {
+                Node::Var(v)
+                    if vars[v].ty != ScalarType::Real
+                        && vars[v].kind != VarKind::Parameter
+                        && vars[v].kind != VarKind::Constant =>
+                {
+                    Some(v)
+                }
+                _ => None,
+            })
+    }
+
+    /// A Boolean, Integer or enumeration variable is discrete-time (3.8.4, 4.4.4): an equation
+    /// outside when-clauses (a binding, an algorithm's assignment) that gives it a value
+    /// computed under a `noEvent` written in the model from continuous-time variables or
+    /// `time` makes it continuous. (An inlined function's result is wrapped in `noEvent` with
+    /// its arguments inside, relations of discrete-time arguments too: those are not judged.)
+    pub(super) fn discrete_valued_equations(&mut self) -> DResult<()> {
+        let vars = &self.flat.vars;
+        let hidden = |root: ExprId| self.continuous_no_event(root);
+        for eq in &self.flat.equations {
+            let Some(v) = self.discrete_target(eq) else {
+                continue;
+            };
+            if hidden(eq.lhs).or_else(|| hidden(eq.rhs)).is_none() {
+                continue;
+            }
+            let ty = vars[v].ty.name();
+            let article = if ty.starts_with(['I', 'E']) {
+                "an"
+            } else {
+                "a"
+            };
+            let msg = format!(
+                "`{}` is {article} {ty} variable, so discrete-time, but here it is given a value computed under `noEvent` from continuous-time values",
+                vars[v].name,
+            );
+            return Err(Box::new(typed::DISCRETE_VALUED_EQUATION.broken(
+                eq.span,
+                msg,
+                "continuous-time here",
+            )));
+        }
+        Ok(())
+    }
+}
