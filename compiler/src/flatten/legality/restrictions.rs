@@ -157,6 +157,11 @@ const EXTEND_OPERATOR_RECORD: Rule = Rule {
     text: "an operator record is extended only by a short class definition (an operator record \
            or a connector)",
 };
+const EXTEND_ENCLOSING_OPERATOR_RECORD: Rule = Rule {
+    section: "4.6",
+    code: "extends",
+    text: "no class extends an enclosing scope of an operator record",
+};
 const EXTENDS_ARRAY_OR_PREFIXED: Rule = Rule {
     section: "4.5.2",
     code: "extends",
@@ -833,6 +838,18 @@ impl<'a> Checker<'_, 'a> {
                 ext.base.to_dotted()
             );
             self.report(EXTEND_OPERATOR_RECORD.broken(ext.base.span, msg, "operator record"));
+        } else if let Some(inner) = enclosed_operator_record(base) {
+            let msg = format!(
+                "{} `{}` extends `{}`, which encloses the operator record `{inner}`",
+                def.restriction.keyword(),
+                def.name.name,
+                ext.base.to_dotted()
+            );
+            self.report(EXTEND_ENCLOSING_OPERATOR_RECORD.broken(
+                ext.base.span,
+                msg,
+                "encloses an operator record",
+            ));
         }
         if let ast::ClassBody::Short {
             causality,
@@ -1354,4 +1371,21 @@ fn element_span(e: &ast::Element) -> crate::diag::Span {
         ast::Element::Class(c, _) => c.name.span,
         ast::Element::Component(c, _) => c.span,
     }
+}
+
+/// The first operator record written inside class `def` (its nested classes searched in
+/// turn), as a dotted name relative to it.
+fn enclosed_operator_record(def: &ast::ClassDef) -> Option<String> {
+    let ast::ClassBody::Long { composition, .. } = &def.body else {
+        return None;
+    };
+    composition.elements.iter().find_map(|e| match e {
+        ast::Element::Class(d, _) if d.restriction == R::OperatorRecord => {
+            Some(d.name.name.to_string())
+        }
+        ast::Element::Class(d, _) => {
+            enclosed_operator_record(d).map(|inner| format!("{}.{inner}", d.name.name))
+        }
+        _ => None,
+    })
 }
