@@ -552,12 +552,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 if leaves.is_empty() || leaves.iter().any(|v| inside.contains(v)) {
                     continue;
                 }
-                let which = if many {
-                    format!("element {} of `{full}`", k + 1)
-                } else {
-                    format!("`{full}`")
-                };
-                let msg = format!("{which} is not connected from the outside: {message}");
+                let msg = format!(
+                    "{} is not connected from the outside{}",
+                    element_name(&full, k, many),
+                    colon(&message)
+                );
                 self.diags
                     .push(typed::MUST_BE_CONNECTED.broken(span, msg, "mustBeConnected"));
                 break;
@@ -658,14 +657,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 } else {
                     format!("{path}.{name}")
                 };
-                let which = if many {
-                    format!("element {} of `{full}`", k + 1)
-                } else {
-                    format!("`{full}`")
-                };
                 let msg = format!(
-                    "{which} is in a connection set of {} connectors: {message}",
-                    set.len()
+                    "{} is in a connection set of {} connectors{}",
+                    element_name(&full, k, many),
+                    set.len(),
+                    colon(&message)
                 );
                 self.diags.push(typed::MAY_ONLY_CONNECT_ONCE.broken(
                     span,
@@ -820,16 +816,23 @@ fn causal_mismatch(a: Option<bool>, b: Option<bool>) -> Option<bool> {
 /// `mayOnlyConnectOnce`).
 fn connection_annotation(decl: &ast::ComponentDecl, name: &str) -> Option<String> {
     let ann = decl.description.annotation.as_ref()?;
-    ann.args.iter().find_map(|a| match a {
-        ast::Argument::Modify(m) if m.name.to_dotted() == name => {
-            match m.modification.as_ref()?.binding.as_ref()? {
-                ast::Binding::Expr(ast::Expr {
-                    kind: ast::ExprKind::Str(s),
-                    ..
-                }) => Some(s.clone()),
-                _ => Some(String::new()),
-            }
-        }
-        _ => None,
-    })
+    string_annotation(ann.args.iter(), name)
+}
+
+/// "`l.p`", or "element 2 of `l.p`" for an array of connectors.
+fn element_name(full: &str, k: usize, many: bool) -> String {
+    if many {
+        format!("element {} of `{full}`", k + 1)
+    } else {
+        format!("`{full}`")
+    }
+}
+
+/// ": message", or nothing for an annotation without one.
+fn colon(message: &str) -> String {
+    if message.is_empty() {
+        String::new()
+    } else {
+        format!(": {message}")
+    }
 }

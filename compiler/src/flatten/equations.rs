@@ -203,15 +203,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .filter_map(|e| self.discrete_target(e).map(|v| (e, v)))
                 .next()
             {
-                let ty = self.flat.vars[v].ty.name();
-                let article = if ty.starts_with(['I', 'E']) {
-                    "an"
-                } else {
-                    "a"
-                };
                 let msg = format!(
-                    "`{}` is {article} {ty} variable, so discrete-time, but its equation is under a condition computed under `noEvent` from continuous-time values",
+                    "`{}` is {}, so discrete-time, but its equation is under a condition computed under `noEvent` from continuous-time values",
                     self.flat.vars[v].name,
+                    self.discrete_kind(v),
                 );
                 let d = typed::DISCRETE_UNDER_CONTINUOUS_IF
                     .broken(e.span, msg, "discrete-time equation")

@@ -81,21 +81,23 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Err(Box::new(d))
     }
 
-    /// Whether class `c`'s own annotation (on its definition or its composition) has an
-    /// element `name`.
+    /// Whether class `c`'s own annotation has an element `name`.
     fn class_annotated(&self, c: ClassId, name: &str) -> bool {
-        let Some(def) = self.tree.info(c).def else {
-            return false;
-        };
-        let comp = match &def.body {
+        self.class_annotation(c)
+            .any(|a| matches!(a, ast::Argument::Modify(m) if m.name.to_dotted() == name))
+    }
+
+    /// The elements of class `c`'s own annotation: on its definition and its composition.
+    pub(super) fn class_annotation(&self, c: ClassId) -> impl Iterator<Item = &'a ast::Argument> {
+        let def = self.tree.info(c).def;
+        let comp = def.and_then(|d| match &d.body {
             ast::ClassBody::Long { composition, .. } => composition.annotation.as_ref(),
             _ => None,
-        };
-        [def.description.annotation.as_ref(), comp]
+        });
+        [def.and_then(|d| d.description.annotation.as_ref()), comp]
             .into_iter()
             .flatten()
             .flat_map(|a| a.args.iter())
-            .any(|a| matches!(a, ast::Argument::Modify(m) if m.name.to_dotted() == name))
     }
 
     /// The class declared `final` that makes element `name` of class `c` final: `c` itself,

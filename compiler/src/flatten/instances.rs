@@ -680,27 +680,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// The `missingInnerMessage` annotation of a class (specification 5.4): a tool may make
     /// the missing inner itself.
     fn missing_inner_message(&self, class: ClassId) -> Option<String> {
-        let def = self.tree.info(class).def?;
-        let comp = match &def.body {
-            ast::ClassBody::Long { composition, .. } => composition.annotation.as_ref(),
-            _ => None,
-        };
-        [def.description.annotation.as_ref(), comp]
-            .into_iter()
-            .flatten()
-            .flat_map(|a| a.args.iter())
-            .find_map(|a| match a {
-                ast::Argument::Modify(m) if m.name.to_dotted() == "missingInnerMessage" => {
-                    match &m.modification.as_ref()?.binding {
-                        Some(ast::Binding::Expr(ast::Expr {
-                            kind: ast::ExprKind::Str(s),
-                            ..
-                        })) => Some(s.clone()),
-                        _ => Some(String::new()),
-                    }
-                }
-                _ => None,
-            })
+        string_annotation(self.class_annotation(class), "missingInnerMessage")
     }
 
     /// The inner an outer without one gets when its class has a `missingInnerMessage`: a

@@ -62,6 +62,26 @@ pub use values::{dims_text, Arr, RecordVal, Val};
 
 type DResult<T> = Result<T, Box<Diagnostic>>;
 
+/// The value of the annotation element `name = "message"` among `args` (the empty string where
+/// it is not a string literal); `None` where there is no such element.
+fn string_annotation<'x>(
+    mut args: impl Iterator<Item = &'x ast::Argument>,
+    name: &str,
+) -> Option<String> {
+    args.find_map(|a| match a {
+        ast::Argument::Modify(m) if m.name.to_dotted() == name => {
+            match m.modification.as_ref().and_then(|x| x.binding.as_ref()) {
+                Some(ast::Binding::Expr(ast::Expr {
+                    kind: ast::ExprKind::Str(s),
+                    ..
+                })) => Some(s.clone()),
+                _ => Some(String::new()),
+            }
+        }
+        _ => None,
+    })
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);
 

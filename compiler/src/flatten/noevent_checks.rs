@@ -69,6 +69,17 @@ impl Flattener<'_, '_> {
         Ok(())
     }
 
+    /// "a Boolean variable", "an Integer variable": what a discrete-valued variable is.
+    pub(super) fn discrete_kind(&self, v: FlatVar) -> String {
+        let ty = self.flat.vars[v].ty.name();
+        let article = if ty.starts_with(['I', 'E']) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{article} {ty} variable")
+    }
+
     /// The discrete-valued variable (Boolean, Integer, enumeration; no parameter or
     /// constant) a side of `eq` names, if one does.
     pub(super) fn discrete_target(&self, eq: &Equation) -> Option<FlatVar> {
@@ -102,15 +113,10 @@ impl Flattener<'_, '_> {
             if hidden(eq.lhs).or_else(|| hidden(eq.rhs)).is_none() {
                 continue;
             }
-            let ty = vars[v].ty.name();
-            let article = if ty.starts_with(['I', 'E']) {
-                "an"
-            } else {
-                "a"
-            };
             let msg = format!(
-                "`{}` is {article} {ty} variable, so discrete-time, but here it is given a value computed under `noEvent` from continuous-time values",
+                "`{}` is {}, so discrete-time, but here it is given a value computed under `noEvent` from continuous-time values",
                 vars[v].name,
+                self.discrete_kind(v),
             );
             return Err(Box::new(typed::DISCRETE_VALUED_EQUATION.broken(
                 eq.span,
