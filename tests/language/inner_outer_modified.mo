@@ -18,19 +18,25 @@ model InnerOuterModified
   equation
     port.s = s;
   end State;
+  // Ports read through a component, as the MSL's steps read theirs (`outerStatePort`): a
+  // connection set has one source of its signal (9.3), here the root's output.
+  model Reader
+    PortIn p;
+    Real s = p.s;
+  end Reader;
   model Leaf
     outer State root;
-    PortIn p;
-    Real y = p.s;
+    Reader r;
+    Real y = r.s;
   equation
-    connect(p, root.port);
+    connect(r.p, root.port);
   end Leaf;
   model Composite
     inner outer State root(s = 5 + outerPort.s);
-    PortIn outerPort;
+    Reader outerPort;
     Leaf leaf;
   equation
-    connect(outerPort, root.port);
+    connect(outerPort.p, root.port);
   end Composite;
   // The inner half's own elements may reach it as their outer while it is being made.
   model Node

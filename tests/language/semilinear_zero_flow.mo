@@ -37,7 +37,7 @@ model SemiLinearZeroFlow
   model Pump "massless, imposes the volume flow V from a to b"
     Port a;
     Port b;
-    Real V;
+    input Real V;
     Real h(start = 7);
   equation
     a.m_flow + b.m_flow = 0;

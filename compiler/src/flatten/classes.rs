@@ -654,6 +654,36 @@ impl<'a> ClassTree<'a> {
         c
     }
 
+    /// Class `c` is declared `replaceable` in the class that holds it.
+    pub fn declared_replaceable(&self, c: ClassId) -> bool {
+        let info = self.info(c);
+        let Some(parent) = info.parent else {
+            return false;
+        };
+        let Some(comp) = self.info(parent).composition() else {
+            return false;
+        };
+        comp.elements.iter().any(
+            |e| matches!(e, ast::Element::Class(d, p) if p.replaceable && d.name.name == info.name),
+        )
+    }
+
+    /// Class `c` and every class that holds it are not declared `replaceable` (12.4.6:
+    /// "transitively non-replaceable", judged along where it is declared).
+    pub fn transitively_non_replaceable(&self, c: ClassId) -> bool {
+        let mut at = Some(c);
+        for _ in 0..64 {
+            let Some(k) = at else {
+                return true;
+            };
+            if self.declared_replaceable(k) {
+                return false;
+            }
+            at = self.info(k).parent;
+        }
+        true
+    }
+
     /// Member of class `c` named `name`: nested class, component, or one inherited via `extends`.
     pub fn member(&mut self, c: ClassId, name: &str, depth: u32) -> Option<Found<'a>> {
         if depth > 32 || self.looking_up.iter().any(|(k, n)| *k == c && &**n == name) {

@@ -158,7 +158,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     return Err(Box::new(d));
                 }
                 let (ma, mb) = (&self.meta[la.1.index()], &self.meta[lb.1.index()]);
-                if let Some(ka) = causal_mismatch(ma.is_causal, mb.is_causal) {
+                let declared = |c: Option<Option<ast::Causality>>| c.map(|c| c.is_some());
+                if let Some(ka) = causal_mismatch(declared(ma.is_causal), declared(mb.is_causal)) {
                     let (causal, plain) = if ka { (&la.0, &lb.0) } else { (&lb.0, &la.0) };
                     let msg =
                         format!("`{causal}` is declared input or output but `{plain}` is neither");
@@ -191,6 +192,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     is_flow: fa,
                     span,
                     level: env.node,
+                    hidden: [ca.hidden, cb.hidden],
                 });
             }
         }
@@ -214,6 +216,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         // `connect(p, sub.p)`: p is the model's own connector (outside), sub.p an inside one;
         // `p.q`, a connector inside the model's own connector p, is outside too (9.1.2).
         let outside = self.inst.slots[sid.0 as usize].is_connector;
+        let hidden = outside
+            && self.inst.slots[sid.0 as usize]
+                .prefix
+                .is_some_and(|p| p.protected);
         if !outside && r.parts.len() >= 3 {
             self.check_connect_path(sid, r)?;
         }
@@ -241,6 +247,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     let overdetermined = self.overdetermined_records(n);
                     ends.push(ConnectorEnd {
                         outside,
+                        hidden,
                         leaves,
                         fixed,
                         overdetermined,
@@ -270,6 +277,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     match self.flat.arena.node(e) {
                         Node::Var(v) => ends.push(ConnectorEnd {
                             outside,
+                            hidden,
                             leaves: vec![(String::new(), v)],
                             fixed: Vec::new(),
                             overdetermined: Vec::new(),
@@ -456,7 +464,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         if m.is_flow {
                             flows += 1;
                         } else if !m.is_stream
-                            && m.is_causal != Some(true)
+                            && !matches!(m.is_causal, Some(Some(_)))
                             && !matches!(
                                 self.flat.vars[v].kind,
                                 VarKind::Parameter | VarKind::Constant
@@ -673,9 +681,115 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
     }
 
+    /// 9.3: the connection sets of input and output variables each level's connect-equations
+    /// make (the sets of one class, not merged across levels) hold one source of their signal:
+    /// at most one — an output of a component or a public input of the class itself —, and in
+    /// a non-partial class at least one, unless the set holds a protected connector of the
+    /// class (its value given by an equation) or an element of an expandable connector (whose
+    /// causality follows from the set).
+    fn check_causal_sets(&mut self) {
+        let mut levels: Vec<NodeId> = Vec::new();
+        for c in &self.connections {
+            if let Some(l) = c.level {
+                if !levels.contains(&l) {
+                    levels.push(l);
+                }
+            }
+        }
+        for level in levels {
+            // The set of each causal variable at this level: (variable, outside, protected);
+            // an element of an expandable connector (causality unknown) is a member too.
+            let mut members: Vec<(FlatVar, bool, bool)> = Vec::new();
+            let mut parent: Vec<usize> = Vec::new();
+            let mut first_span: Vec<Span> = Vec::new();
+            for c in self.connections.iter().filter(|c| c.level == Some(level)) {
+                let declared =
+                    |e: &ConnEnd| matches!(self.meta[e.var.index()].is_causal, Some(None));
+                if c.is_flow || declared(&c.a) || declared(&c.b) {
+                    continue;
+                }
+                let mut index = |e: ConnEnd, hidden: bool| {
+                    members
+                        .iter()
+                        .position(|m| m.0 == e.var)
+                        .unwrap_or_else(|| {
+                            members.push((e.var, e.outside, hidden));
+                            parent.push(parent.len());
+                            first_span.push(c.span);
+                            members.len() - 1
+                        })
+                };
+                let (ia, ib) = (index(c.a, c.hidden[0]), index(c.b, c.hidden[1]));
+                let (ra, rb) = (root(&mut parent, ia), root(&mut parent, ib));
+                if ra != rb {
+                    parent[ra.max(rb)] = ra.min(rb);
+                }
+            }
+            let class = self.inst.nodes[level.index()].classes.first().copied();
+            let partial = class.is_some_and(|c| self.tree.info(c).def.is_some_and(|d| d.partial));
+            let mut sets: Vec<Vec<usize>> = vec![Vec::new(); members.len()];
+            for i in 0..members.len() {
+                let r = root(&mut parent, i);
+                sets[r].push(i);
+            }
+            for (r, set) in sets.iter().enumerate() {
+                // The causality of an expandable connector's elements follows from their set.
+                if set.len() < 2
+                    || set
+                        .iter()
+                        .any(|&i| self.meta[members[i].0.index()].is_causal.is_none())
+                {
+                    continue;
+                }
+                let source = |&i: &usize| {
+                    let (v, outside, hidden) = members[i];
+                    match self.meta[v.index()].is_causal {
+                        Some(Some(ast::Causality::Output)) => !outside,
+                        Some(Some(ast::Causality::Input)) => outside && !hidden,
+                        _ => false,
+                    }
+                };
+                let sources: Vec<usize> = set.iter().copied().filter(|i| source(i)).collect();
+                let name = |i: usize| self.flat.vars[members[i].0].name.clone();
+                let names: Vec<String> = set.iter().map(|&i| format!("`{}`", name(i))).collect();
+                let role = |i: usize| {
+                    if members[i].1 {
+                        "a public input of the class"
+                    } else {
+                        "an output of a component"
+                    }
+                };
+                if sources.len() > 1 {
+                    let (a, b) = (sources[0], sources[1]);
+                    let msg = format!(
+                        "the connection set of {} has two sources of its signal: `{}` ({}) and `{}` ({})",
+                        names.join(", "),
+                        name(a),
+                        role(a),
+                        name(b),
+                        role(b)
+                    );
+                    self.diags
+                        .push(typed::CAUSAL_SET_SOURCES.broken(first_span[r], msg, "here"));
+                } else if sources.is_empty()
+                    && !partial
+                    && !set.iter().any(|&i| members[i].1 && members[i].2)
+                {
+                    let msg = format!(
+                        "the connection set of {} has no source of its signal: none is an output of a component or a public input of the class",
+                        names.join(", ")
+                    );
+                    self.diags
+                        .push(typed::CAUSAL_SET_SOURCE.broken(first_span[r], msg, "here"));
+                }
+            }
+        }
+    }
+
     pub(super) fn connection_equations(&mut self) {
         self.check_must_be_connected();
         self.check_may_only_connect_once();
+        self.check_causal_sets();
         let conns = std::mem::take(&mut self.connections);
         // Union-find over potentials (by variable) and flows (by variable and side).
         let mut key_index: FxHashMap<ConnEnd, usize> = FxHashMap::default();
@@ -695,13 +809,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 keys.len() - 1
             })
         };
-        fn find(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
         for c in &conns {
             let (ka, kb) = if c.is_flow {
                 (c.a, c.b)
@@ -720,7 +827,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             };
             let ia = get(ka, c.span, &mut keys, &mut parent, &mut spans);
             let ib = get(kb, c.span, &mut keys, &mut parent, &mut spans);
-            let (ra, rb) = (find(&mut parent, ia), find(&mut parent, ib));
+            let (ra, rb) = (root(&mut parent, ia), root(&mut parent, ib));
             if ra != rb {
                 let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
                 parent[hi] = lo;
@@ -747,7 +854,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let mut sets: Vec<Vec<usize>> = vec![Vec::new(); keys.len()];
         for i in 0..keys.len() {
-            let r = find(&mut parent, i);
+            let r = root(&mut parent, i);
             sets[r].push(i);
         }
         self.check_quantities(&sets, &keys, &spans);
@@ -801,6 +908,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
     }
+}
+
+/// The representative of `x`'s set (path halving).
+fn root(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
 }
 
 /// `Some(a)` when two ends' input/output declarations differ (`a`: the first end's), both

@@ -538,6 +538,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Ok(None);
             }
         }
+        if !self.tree.transitively_non_replaceable(class) {
+            let msg = format!(
+                "`{}` is called on arrays (vectorized), but it is declared replaceable, or in a replaceable class",
+                def.name
+            );
+            return Err(Box::new(
+                typed::VECTORIZED_REPLACEABLE.broken(span, msg, "here"),
+            ));
+        }
         let n: usize = dims.iter().product();
         let elem = |v: &Val, vectorised: bool, k: usize| match v {
             Val::Arr(a) if vectorised => Val::Arr(Arr::scalar(a.data[k], a.ty)),

@@ -87,16 +87,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .any(|a| matches!(a, ast::Argument::Modify(m) if m.name.to_dotted() == name))
     }
 
-    /// The elements of class `c`'s own annotation: on its definition and its composition.
+    /// The elements of class `c`'s own annotation.
     pub(super) fn class_annotation(&self, c: ClassId) -> impl Iterator<Item = &'a ast::Argument> {
+        // A long class's annotation (written at the end of its body) is its description's
+        // too (syntax/build.rs).
         let def = self.tree.info(c).def;
-        let comp = def.and_then(|d| match &d.body {
-            ast::ClassBody::Long { composition, .. } => composition.annotation.as_ref(),
-            _ => None,
-        });
-        [def.and_then(|d| d.description.annotation.as_ref()), comp]
+        def.and_then(|d| d.description.annotation.as_ref())
             .into_iter()
-            .flatten()
             .flat_map(|a| a.args.iter())
     }
 

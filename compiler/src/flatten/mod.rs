@@ -20,6 +20,7 @@ mod types;
 mod values;
 
 mod algorithms;
+mod annotation_refs;
 mod builtins;
 mod connect;
 mod constants;
@@ -167,9 +168,10 @@ struct VarMeta {
     is_flow: bool,
     /// A `stream` variable (specification 15.1): never equated by connections.
     is_stream: bool,
-    /// Declared `input` or `output` (its own prefix, its type's or its connector's); `None`
-    /// inside an expandable connector, where that follows from the connections.
-    is_causal: Option<bool>,
+    /// Declared `input` or `output` (its own prefix, its type's or its connector's: `Some(Some(
+    /// …))`) or neither (`Some(None)`); `None` inside an expandable connector, where that
+    /// follows from the connections.
+    is_causal: Option<Option<ast::Causality>>,
 }
 
 /// One side of a `connect`: a leaf variable and whether its connector is an outside one.
@@ -186,6 +188,9 @@ struct Connection {
     span: Span,
     /// The instance whose class wrote the connect-equation.
     level: Option<NodeId>,
+    /// Each end is a connector of that instance's class declared protected (9.3: not a
+    /// source of a signal, and no set without one needs one).
+    hidden: [bool; 2],
 }
 
 /// Options of flattening.
@@ -582,6 +587,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.rooted_parts()?;
         self.connection_equations();
         self.classify()?;
+        if def.is_some() {
+            self.check_figures(class);
+        }
+        self.check_interaction();
         self.discrete_reals_in_when()?;
         self.discrete_valued_equations()?;
         self.event_relations_under_continuous_if()?;
@@ -820,6 +829,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
 struct ConnectorEnd {
     outside: bool,
+    /// An outside connector declared protected.
+    hidden: bool,
     leaves: Vec<(String, FlatVar)>,
     /// The connector's parameters and constants (not connected; their variability must
     /// match, 9.3).

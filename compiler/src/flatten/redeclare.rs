@@ -919,6 +919,23 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         let what = ("component's type", &*decl.name.name, new_clause.span);
         self.fits(new, constraint, &cname.to_dotted(), what)?;
+        // Redeclared from outside the instance that holds it (a component's modifier, not an
+        // extends clause or an element of a class that inherits it): plug-compatible (6.5).
+        let holder = self.inst.slots[sid.0 as usize].node;
+        if r.env.node != Some(holder) {
+            if let Some((why, at)) = self.plug_misfit(new, constraint) {
+                let msg = format!(
+                    "`{}` is not plug-compatible with `{}` for the redeclaration of `{}`: {why}",
+                    self.tree.info(new).full_name,
+                    cname.to_dotted(),
+                    decl.name.name
+                );
+                let d = typed::REDECLARE_PLUG
+                    .broken(new_clause.span, msg, "redeclared here")
+                    .also(at, "this element");
+                return Err(Box::new(d));
+            }
+        }
         if let Some((new_cname, _)) = r.constraining {
             let new_constraint = match self.tree.lookup_name(r.env.class, new_cname) {
                 Some(Found::Class(c)) => c,
@@ -934,6 +951,66 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.fits(new, new_constraint, &new_cname.to_dotted(), what)?;
         }
         Ok(())
+    }
+
+    /// Why a public component of `new` that `constraint` does not have is not
+    /// default-connectable (6.5), with its declaration: an input connector or an expandable
+    /// one (nothing could connect to it from where the redeclaration is), or a parameter,
+    /// constant or non-connector input of a predefined type without a binding equation.
+    fn plug_misfit(&mut self, new: ClassId, constraint: ClassId) -> Option<(String, Span)> {
+        let (mut want, mut have) = (Vec::new(), Vec::new());
+        self.collect_public_components(constraint, &mut want, &mut FxHashSet::default());
+        self.collect_public_components(new, &mut have, &mut FxHashSet::default());
+        for (name, clause, decl, _, owner) in have {
+            if want.iter().any(|w| w.0 == name) {
+                continue;
+            }
+            let Some(Found::Class(ty)) = self.tree.lookup_name(owner, &clause.type_name) else {
+                continue;
+            };
+            // The input prefix: the declaration's, else one of its type's short definitions.
+            let mut causality = clause.prefix.causality;
+            let mut c = ty;
+            for _ in 0..64 {
+                if let Some(ast::ClassBody::Short { causality: own, .. }) =
+                    self.tree.info(c).def.map(|d| &d.body)
+                {
+                    causality = causality.or(*own);
+                }
+                match self.tree.base_of_short(c) {
+                    Some((b, _)) if b != c => c = b,
+                    _ => break,
+                }
+            }
+            let restriction = self.tree.info(ty).restriction();
+            let input = causality == Some(ast::Causality::Input);
+            let bound = decl
+                .modification
+                .as_ref()
+                .is_some_and(|m| m.binding.is_some());
+            let why = match restriction {
+                Some(ast::Restriction::ExpandableConnector) => {
+                    format!("its new element `{name}` is an expandable connector")
+                }
+                Some(ast::Restriction::Connector) if input => {
+                    format!("its new element `{name}` is an input connector")
+                }
+                Some(ast::Restriction::Connector) => continue,
+                _ => {
+                    let fixed = matches!(
+                        clause.prefix.variability,
+                        Some(ast::Variability::Parameter | ast::Variability::Constant)
+                    );
+                    let end = self.tree.short_chain_end(ty);
+                    if !(fixed || input) || bound || self.tree.info(end).builtin.is_none() {
+                        continue;
+                    }
+                    format!("its new element `{name}` has no binding equation")
+                }
+            };
+            return Some((why, decl.name.span));
+        }
+        None
     }
 
     /// A replaceable declaration's own type must fit its `constrainedby` class (7.3.2).

@@ -80,6 +80,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             // its size are checked.
             self.empty_binding(modif, dims)?;
         }
+        self.check_bound_variable(node, modif, kind, causality, decl)?;
         let mut out = Vec::with_capacity(count);
         for k in 0..count {
             let m = if dims.is_empty() {
@@ -101,8 +102,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.meta.push(VarMeta {
                 is_flow,
                 is_stream,
-                is_causal: (!self.inst.nodes[node.0 as usize].is_expandable)
-                    .then_some(causality.is_some()),
+                is_causal: (!self.inst.nodes[node.0 as usize].is_expandable).then_some(causality),
             });
             if is_flow || is_stream {
                 self.inst.var_owner.insert(id, node);
@@ -112,6 +112,57 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.var_binding(id, &m, ty, kind, decl)?;
         }
         Ok(out)
+    }
+
+    /// 4.7: in a model or block, a modification — of a component, an extends clause or a short
+    /// class definition — binds only parameters, constants, inputs and variables whose own
+    /// declaration has a binding equation (it may replace that one); any other variable's
+    /// equation is the class's own, and a value from outside would unbalance it. Records'
+    /// and connectors' elements may be bound from anywhere.
+    fn check_bound_variable(
+        &mut self,
+        node: NodeId,
+        modif: &Mod<'a>,
+        kind: VarKind,
+        causality: Option<ast::Causality>,
+        decl: &ast::ComponentDecl,
+    ) -> DResult<()> {
+        let Some(b) = &modif.binding else {
+            return Ok(());
+        };
+        if b.value.is_some()
+            || b.evaluated.is_some()
+            || matches!(
+                kind,
+                VarKind::Parameter | VarKind::Constant | VarKind::Input
+            )
+            || causality == Some(ast::Causality::Input)
+            || decl
+                .modification
+                .as_ref()
+                .is_some_and(|m| m.binding.is_some())
+        {
+            return Ok(());
+        }
+        let Some(&class) = self.inst.nodes[node.0 as usize].classes.first() else {
+            return Ok(());
+        };
+        let end = self.tree.short_chain_end(class);
+        if !matches!(
+            self.tree.info(end).restriction(),
+            Some(ast::Restriction::Model | ast::Restriction::Block)
+        ) {
+            return Ok(());
+        }
+        let name = &decl.name.name;
+        let msg = format!(
+            "a modification binds `{name}`, which is not a parameter, a constant or an input and has no binding equation of its own"
+        );
+        Err(Box::new(
+            typed::MODIFIED_BINDING
+                .broken(b.expr.span, msg, "here")
+                .also(decl.name.span, "declared here"),
+        ))
     }
 
     /// The binding of an array without elements, evaluated for its errors and its size.

@@ -3,7 +3,7 @@
 model ShortClasses
   model Leak
     parameter Real G = 1;
-    Real p;
+    input Real p;
     Real q;
   equation
     q = G*p;

@@ -87,6 +87,56 @@ const FIGURES: Rule = Rule {
            percent sign in a figure's texts is written %%",
 };
 
+const TEXT_PARAMETER: Rule = Rule {
+    section: "18.6.5.5",
+    code: "annotation",
+    text: "%par and %{par} in a Text primitive's textString name a parameter of the class; \
+           if the parameter does not exist it is an error",
+};
+
+/// The names `%par` and `%{par}` of a Text's string stand for (`%%`, `%name`, `%class` and
+/// the markup `%(…)` aside; of `%{a.b}` the first part).
+fn text_parameters(s: &str) -> Vec<&str> {
+    let b = s.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        match b.get(i + 1) {
+            Some(b'%') => i += 2,
+            Some(b'{') => {
+                let start = i + 2;
+                let mut j = start;
+                while j < b.len() && ident(b[j]) {
+                    j += 1;
+                }
+                if j > start && b.get(j).is_some_and(|c| b".[}".contains(c)) {
+                    out.push(&s[start..j]);
+                }
+                i = j;
+            }
+            Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < b.len() && ident(b[j]) {
+                    j += 1;
+                }
+                let name = &s[start..j];
+                if name != "name" && name != "class" {
+                    out.push(name);
+                }
+                i = j;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
 /// The argument `name` of an annotation and its value.
 fn arg<'x>(
     cm: &'x ast::ClassMod,
@@ -224,6 +274,9 @@ impl Checker<'_, '_> {
         if let Some(cm) = class_ann {
             self.class_annotation(cm);
             self.graphics(cm);
+            if !def.partial {
+                self.text_parameters(cm);
+            }
             let short = matches!(def.body, ast::ClassBody::Short { .. });
             if short && self.declared_replaceable(self.class) {
                 self.short_replaceable_dialog(cm);
@@ -584,6 +637,54 @@ impl Checker<'_, '_> {
                     }
                 }
                 self.graphics(inner);
+            }
+        }
+    }
+
+    /// 18.6.5.5: the parameters the Text primitives of the class's layers name exist in it
+    /// (declared there or inherited). A partial class is not judged: its icon may name a
+    /// parameter its subclasses declare.
+    fn text_parameters(&mut self, cm: &ast::ClassMod) {
+        let mut texts: Vec<(&str, crate::diag::Span)> = Vec::new();
+        for a in &cm.args {
+            let ast::Argument::Modify(layer) = a else {
+                continue;
+            };
+            if !matches!(layer.name.to_dotted().as_str(), "Icon" | "Diagram") {
+                continue;
+            }
+            let Some(inner) = layer
+                .modification
+                .as_ref()
+                .and_then(|m| m.class_mod.as_ref())
+            else {
+                continue;
+            };
+            let Some((_, Some(graphics))) = arg(inner, "graphics") else {
+                continue;
+            };
+            each_expr(graphics, &mut |e| {
+                if let K::Call(ast::CallTarget::Ref(r), args) = &e.kind {
+                    if r.to_source_string() == "Text" {
+                        for (n, x) in &args.named {
+                            if &*n.name == "textString" {
+                                if let K::Str(t) = &x.kind {
+                                    texts.push((t.as_str(), x.span));
+                                }
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        for (t, span) in texts {
+            for par in text_parameters(t) {
+                if self.tree.member(self.class, par, 0).is_none() {
+                    let msg = format!(
+                        "the Text `{t}` names `%{par}`, which is not an element of the class"
+                    );
+                    self.report(TEXT_PARAMETER.broken(span, msg, "here"));
+                }
             }
         }
     }

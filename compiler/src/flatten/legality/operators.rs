@@ -33,6 +33,36 @@ const UNARY: Rule = Rule {
     text: "a unary operator function's first input is of the operator record class, without a \
            default; the other inputs have defaults",
 };
+const UNIQUE: [Rule; 4] = [
+    Rule {
+        section: "14.3",
+        code: "operator",
+        text: "no potential call of an operator record's constructor may match several of the \
+               functions of its 'constructor'",
+    },
+    Rule {
+        section: "14.4",
+        code: "operator",
+        text: "no potential call String(c, …) may match several of the functions of the \
+               operator record's 'String'",
+    },
+    Rule {
+        section: "14.5",
+        code: "operator",
+        text: "no potential binary call may match several of the functions of the operator",
+    },
+    Rule {
+        section: "14.6",
+        code: "operator",
+        text: "no potential unary call may match several of the functions of the operator",
+    },
+];
+const MUTUAL: Rule = Rule {
+    section: "14.3",
+    code: "operator",
+    text: "for operator records C and D, C.'constructor'(d) and D.'constructor'(c) shall not \
+           both be legal",
+};
 const ALLOWED: Rule = Rule {
     section: "14.6",
     code: "operator",
@@ -40,11 +70,57 @@ const ALLOWED: Rule = Rule {
            < <= > >= and or, unary ones for not, both for -",
 };
 
-/// One input or output of an operator function: its type's class and whether it has a default.
+/// One input or output of an operator function: its type's class, its dimensions and whether
+/// it has a default.
 struct Param {
     class: Option<ClassId>,
     type_name: String,
+    /// Per dimension: `None` for `:`, the size where it is an Integer literal, `Some(-1)`
+    /// for another expression.
+    dims: Vec<Option<i64>>,
     default: bool,
+}
+
+impl Param {
+    /// Some argument matches both `self` and `other` (12.4.1: the same type, or Integer and
+    /// Real, an Integer argument being converted; dimensions alike). Only what is sure is
+    /// said: two classes derived from Real, or two sizes given by other expressions, are
+    /// taken as different.
+    fn overlaps(&self, other: &Param) -> bool {
+        let numeric = |p: &Param| matches!(p.type_name.as_str(), "Real" | "Integer");
+        let same_type = match (self.class, other.class) {
+            _ if numeric(self) && numeric(other) => true,
+            (Some(a), Some(b)) => a == b,
+            (None, None) => self.type_name == other.type_name,
+            _ => false,
+        };
+        same_type
+            && self.dims.len() == other.dims.len()
+            && self
+                .dims
+                .iter()
+                .zip(&other.dims)
+                .all(|(a, b)| match (a, b) {
+                    (None, _) | (_, None) => true,
+                    (Some(x), Some(y)) => x == y && *x >= 0,
+                })
+    }
+}
+
+/// The numbers of arguments a positional call of a function with `inputs` may have.
+fn arity(inputs: &[Param]) -> std::ops::RangeInclusive<usize> {
+    inputs.iter().filter(|p| !p.default).count()..=inputs.len()
+}
+
+/// A positional call of `k` arguments matching both `a` and `b`, the smallest such `k` among
+/// the `allowed` numbers of arguments of the operator.
+fn common_call(a: &[Param], b: &[Param], allowed: &dyn Fn(usize) -> bool) -> Option<usize> {
+    let (ra, rb) = (arity(a), arity(b));
+    let lo = *ra.start().max(rb.start());
+    let hi = *ra.end().min(rb.end());
+    (lo..=hi)
+        .filter(|&k| allowed(k))
+        .find(|&k| a[..k].iter().zip(&b[..k]).all(|(x, y)| x.overlaps(y)))
 }
 
 /// The inputs and outputs of function `f`, its own declarations in order (`None` when it
@@ -67,9 +143,22 @@ fn signature(
                     _ => None,
                 };
                 for decl in &clause.components {
+                    let dims = clause
+                        .subscripts
+                        .iter()
+                        .chain(&decl.subscripts)
+                        .map(|s| match s {
+                            ast::Subscript::Colon(_) => None,
+                            ast::Subscript::Expr(e) => match e.kind {
+                                ast::ExprKind::Integer(n) => Some(n),
+                                _ => Some(-1),
+                            },
+                        })
+                        .collect();
                     let p = Param {
                         class,
                         type_name: clause.type_name.to_dotted(),
+                        dims,
                         default: decl
                             .modification
                             .as_ref()
@@ -122,6 +211,7 @@ impl Checker<'_, '_> {
             let msg = format!("operator '0' holds {} functions, not one", functions.len());
             self.report(CONSTRUCTOR.broken(def.name.span, msg, "here"));
         }
+        let mut valid: Vec<(ClassId, &ast::Ident, Vec<Param>)> = Vec::new();
         for (id, f) in functions {
             let Some((inputs, outputs)) = signature(self, id, f) else {
                 continue;
@@ -206,6 +296,106 @@ impl Checker<'_, '_> {
             if let Some((rule, why)) = problem {
                 let msg = format!("the function `{}` of operator '{op}': {why}", name.name);
                 self.report(rule.broken(name.span, msg, "here"));
+            } else {
+                valid.push((id, name, inputs));
+            }
+        }
+        if let Some(record) = record {
+            self.unique_matches(&op, &valid);
+            if op == "constructor" {
+                self.mutual_constructors(record, &valid);
+            }
+        }
+    }
+
+    /// 14.3–14.6: no call the operator may see matches two of its functions.
+    fn unique_matches(&mut self, op: &str, valid: &[(ClassId, &ast::Ident, Vec<Param>)]) {
+        let allowed: &dyn Fn(usize) -> bool = match op {
+            "constructor" | "String" => &|_| true,
+            "-" => &|k| k == 1 || k == 2,
+            "not" => &|k| k == 1,
+            "0" => return,
+            _ => &|k| k == 2,
+        };
+        for (j, (_, b_name, b)) in valid.iter().enumerate() {
+            for (_, a_name, a) in &valid[..j] {
+                let Some(k) = common_call(a, b, allowed) else {
+                    continue;
+                };
+                let types: Vec<&str> = a[..k]
+                    .iter()
+                    .zip(&b[..k])
+                    .map(|(x, y)| {
+                        if y.type_name == "Integer" {
+                            "Integer"
+                        } else {
+                            x.type_name.as_str()
+                        }
+                    })
+                    .collect();
+                let rule = match op {
+                    "constructor" => &UNIQUE[0],
+                    "String" => &UNIQUE[1],
+                    _ if k == 1 => &UNIQUE[3],
+                    _ => &UNIQUE[2],
+                };
+                let msg = format!(
+                    "the functions `{}` and `{}` of operator '{op}' both match a call with arguments of types ({})",
+                    a_name.name,
+                    b_name.name,
+                    types.join(", ")
+                );
+                self.report(
+                    rule.broken(b_name.span, msg, "here")
+                        .also(a_name.span, "this one matches it too"),
+                );
+            }
+        }
+    }
+
+    /// 14.3: a constructor of `record` from one value of another operator record D, where D
+    /// has a constructor from one value of `record` — `c + d` could convert either way. Said
+    /// once, from the record declared first.
+    fn mutual_constructors(
+        &mut self,
+        record: ClassId,
+        valid: &[(ClassId, &ast::Ident, Vec<Param>)],
+    ) {
+        for (_, name, inputs) in valid {
+            let Some(other) = inputs.first().and_then(|p| p.class) else {
+                continue;
+            };
+            if other == record
+                || !arity(inputs).contains(&1)
+                || self.tree.info(other).restriction() != Some(R::OperatorRecord)
+                || other < record
+            {
+                continue;
+            }
+            let Some(&ctor) = self.tree.info(other).children.get("'constructor'") else {
+                continue;
+            };
+            let mut functions = vec![ctor];
+            functions.extend(self.tree.info(ctor).children.values().copied());
+            let back = functions.into_iter().find_map(|g| {
+                let def = self.tree.info(g).def?;
+                if !matches!(def.restriction, R::Function | R::OperatorFunction) {
+                    return None;
+                }
+                let (gi, _) = signature(self, g, def)?;
+                (arity(&gi).contains(&1) && gi[0].class == Some(record))
+                    .then(|| def.name.name.to_string())
+            });
+            if let Some(back) = back {
+                let (r, o) = (
+                    self.tree.info(record).name.to_string(),
+                    self.tree.info(other).name.to_string(),
+                );
+                let msg = format!(
+                    "`{r}` has a constructor from a `{o}` (`{}`) and `{o}` one from a `{r}` (`{back}`): a mixed operation could convert either way",
+                    name.name
+                );
+                self.report(MUTUAL.broken(name.span, msg, "here"));
             }
         }
     }

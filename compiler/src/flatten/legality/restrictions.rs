@@ -22,6 +22,13 @@ const SECTIONS: Rule = Rule {
     text: "records and connectors have only public sections: no equation, algorithm or \
            protected sections; a package holds only classes and constants",
 };
+const DERIVED_FROM_CLASS: Rule = Rule {
+    section: "7.1.3",
+    code: "restriction",
+    text: "a specialized class derived from a class still fulfils its own restrictions: a \
+           record, connector or package has no equations or algorithms, a function no \
+           equations",
+};
 const RECORD_PREFIX: Rule = Rule {
     section: "4.6",
     code: "restriction",
@@ -411,7 +418,60 @@ impl<'a> Checker<'_, 'a> {
                 base.to_dotted()
             );
             self.report(BASE_KIND.broken(base.span, msg, "base class"));
+            return;
         }
+        // A class of another kind that extends a plain `class` keeps its own restrictions
+        // (7.1.3): what the base brings is judged as if written here.
+        if kind == Kind::Class(R::Class) {
+            if let Some(super::Found::Class(b)) = self.tree.lookup_name(self.class, base) {
+                if let Some(what) = self.inherited_sections(b, def.restriction, 0) {
+                    let msg = format!(
+                        "{} `{}` extends class `{}`, which has {what}",
+                        def.restriction.keyword(),
+                        def.name.name,
+                        base.to_dotted()
+                    );
+                    self.report(DERIVED_FROM_CLASS.broken(base.span, msg, "base class"));
+                }
+            }
+        }
+    }
+
+    /// The equations or algorithms that `class` `b` (and the plain classes it extends) brings
+    /// into a class of restriction `r` that may not have them.
+    fn inherited_sections(&mut self, b: ClassId, r: R, depth: u32) -> Option<&'static str> {
+        if depth > 32 {
+            return None;
+        }
+        let no_equations = matches!(
+            r,
+            R::Record
+                | R::OperatorRecord
+                | R::Connector
+                | R::ExpandableConnector
+                | R::Package
+                | R::Function
+        );
+        let no_algorithms = matches!(
+            r,
+            R::Record | R::OperatorRecord | R::Connector | R::ExpandableConnector | R::Package
+        );
+        if let Some(comp) = self.tree.info(b).composition() {
+            if no_equations && (!comp.equations.is_empty() || !comp.initial_equations.is_empty()) {
+                return Some("equations");
+            }
+            if no_algorithms && !comp.algorithms.is_empty() {
+                return Some("algorithm sections");
+            }
+        }
+        for base in self.tree.bases(b) {
+            if self.tree.info(base).restriction() == Some(R::Class) {
+                if let Some(what) = self.inherited_sections(base, r, depth + 1) {
+                    return Some(what);
+                }
+            }
+        }
+        None
     }
 
     fn composition_rules(&mut self, def: &ast::ClassDef, comp: &ast::Composition) {
@@ -809,16 +869,7 @@ impl<'a> Checker<'_, 'a> {
 
     /// Whether class `c` is declared `replaceable` in the class that holds it.
     pub(super) fn declared_replaceable(&self, c: ClassId) -> bool {
-        let info = self.tree.info(c);
-        let Some(parent) = info.parent else {
-            return false;
-        };
-        let Some(comp) = self.tree.info(parent).composition() else {
-            return false;
-        };
-        comp.elements.iter().any(
-            |e| matches!(e, ast::Element::Class(d, p) if p.replaceable && d.name.name == info.name),
-        )
+        self.tree.declared_replaceable(c)
     }
 
     /// What an extends clause's base allows: no long extension of an operator record (4.6),

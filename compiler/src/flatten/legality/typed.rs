@@ -207,6 +207,19 @@ pub(in crate::flatten) const INHERITED_PROTECTION: Rule = Rule {
     code: "duplicate",
     text: "elements of the same name inherited twice must be identical, protection included",
 };
+pub(in crate::flatten) const VECTORIZED_REPLACEABLE: Rule = Rule {
+    section: "12.4.6",
+    code: "function",
+    text: "only transitively non-replaceable function classes may be called vectorized",
+};
+pub(in crate::flatten) const REDECLARE_PLUG: Rule = Rule {
+    section: "6.5",
+    code: "redeclare",
+    text: "a redeclaration other than of an inherited top-level component is plug-compatible \
+           with the constraining class: each public component it adds is default-connectable \
+           (no input or expandable connector, no parameter, constant or non-connector input \
+           without a binding equation)",
+};
 pub(in crate::flatten) const REDECLARE_ELEMENT: Rule = Rule {
     section: "6.4",
     code: "redeclare",
@@ -233,6 +246,26 @@ pub(in crate::flatten) const CONNECT_CAUSAL: Rule = Rule {
     code: "connect",
     text: "variables declared input or output in connectors may only be connected to \
            variables declared input or output",
+};
+pub(in crate::flatten) const MODIFIED_BINDING: Rule = Rule {
+    section: "4.7",
+    code: "modifier",
+    text: "the binding equations in modifiers of model and block components, and of extends \
+           clauses and short class definitions, are only for parameters, constants, inputs and \
+           variables having a default binding equation",
+};
+pub(in crate::flatten) const CAUSAL_SET_SOURCES: Rule = Rule {
+    section: "9.3",
+    code: "connect",
+    text: "a connection set of input/output variables holds variables of at most one inside \
+           output connector or one public outside input connector: one source of its signal",
+};
+pub(in crate::flatten) const CAUSAL_SET_SOURCE: Rule = Rule {
+    section: "9.3",
+    code: "connect",
+    text: "a connection set of input/output variables of a non-partial model or block holds a \
+           source of its signal (an inside output, a public outside input), a protected outside \
+           connector or an element of an expandable connector",
 };
 pub(in crate::flatten) const CONNECT_IN_IF: Rule = Rule {
     section: "9.3",
