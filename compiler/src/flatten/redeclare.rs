@@ -923,7 +923,30 @@ impl<'t, 'a> Flattener<'t, 'a> {
         // extends clause or an element of a class that inherits it): plug-compatible (6.5).
         let holder = self.inst.slots[sid.0 as usize].node;
         if r.env.node != Some(holder) {
-            if let Some((why, at)) = self.plug_misfit(new, constraint) {
+            // The bindings the redeclaration's own modifier and the component's modification
+            // give (`redeclare Conductor r(G = 1)`).
+            let mut bound: Vec<Box<str>> = modif
+                .subs
+                .iter()
+                .filter(|(_, m)| m.binding.is_some())
+                .map(|(n, _)| n.clone())
+                .collect();
+            if let Some(cm) = r
+                .decl
+                .modification
+                .as_ref()
+                .and_then(|m| m.class_mod.as_ref())
+            {
+                for a in &cm.args {
+                    if let ast::Argument::Modify(m) = a {
+                        let binds = m.modification.as_ref().is_some_and(|x| x.binding.is_some());
+                        if let (true, Some(p)) = (binds, m.name.parts.first()) {
+                            bound.push(p.name.clone());
+                        }
+                    }
+                }
+            }
+            if let Some((why, at)) = self.plug_misfit(new, constraint, &bound) {
                 let msg = format!(
                     "`{}` is not plug-compatible with `{}` for the redeclaration of `{}`: {why}",
                     self.tree.info(new).full_name,
@@ -956,8 +979,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// Why a public component of `new` that `constraint` does not have is not
     /// default-connectable (6.5), with its declaration: an input connector or an expandable
     /// one (nothing could connect to it from where the redeclaration is), or a parameter,
-    /// constant or non-connector input of a predefined type without a binding equation.
-    fn plug_misfit(&mut self, new: ClassId, constraint: ClassId) -> Option<(String, Span)> {
+    /// constant or non-connector input of a predefined type without a binding equation (its
+    /// declaration's, or one of `bound`, the names the redeclaration's modifiers bind).
+    fn plug_misfit(
+        &mut self,
+        new: ClassId,
+        constraint: ClassId,
+        bound: &[Box<str>],
+    ) -> Option<(String, Span)> {
         let (mut want, mut have) = (Vec::new(), Vec::new());
         self.collect_public_components(constraint, &mut want, &mut FxHashSet::default());
         self.collect_public_components(new, &mut have, &mut FxHashSet::default());
@@ -984,10 +1013,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             let restriction = self.tree.info(ty).restriction();
             let input = causality == Some(ast::Causality::Input);
-            let bound = decl
-                .modification
-                .as_ref()
-                .is_some_and(|m| m.binding.is_some());
+            let bound = bound.contains(&name)
+                || decl
+                    .modification
+                    .as_ref()
+                    .is_some_and(|m| m.binding.is_some());
             let why = match restriction {
                 Some(ast::Restriction::ExpandableConnector) => {
                     format!("its new element `{name}` is an expandable connector")
