@@ -33,40 +33,22 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// 18.2.2.2 on the model `class`'s figures.
     pub(super) fn check_figures(&mut self, class: ClassId) {
         let mut curves: Vec<&'a ast::Expr> = Vec::new();
-        for arg in self.class_annotation(class) {
-            let ast::Argument::Modify(m) = arg else {
-                continue;
-            };
-            if m.name.to_dotted() != "Documentation" {
+        for (_, name, e) in section_values(self.class_annotation(class), &["Documentation"]) {
+            if name != "figures" {
                 continue;
             }
-            let Some(cm) = m.modification.as_ref().and_then(|x| x.class_mod.as_ref()) else {
-                continue;
-            };
-            for a in &cm.args {
-                let ast::Argument::Modify(f) = a else {
-                    continue;
-                };
-                if f.name.to_dotted() != "figures" {
-                    continue;
-                }
-                if let Some(ast::Binding::Expr(e)) =
-                    f.modification.as_ref().and_then(|x| x.binding.as_ref())
-                {
-                    calls(e, "Figure", &mut |fig| {
-                        named(fig, "plots", &mut |plots| {
-                            calls(plots, "Plot", &mut |plot| {
-                                named(plot, "curves", &mut |cs| {
-                                    calls(cs, "Curve", &mut |c| {
-                                        named(c, "x", &mut |x| curves.push(x));
-                                        named(c, "y", &mut |y| curves.push(y));
-                                    })
-                                })
+            calls(e, "Figure", &mut |fig| {
+                named(fig, "plots", &mut |plots| {
+                    calls(plots, "Plot", &mut |plot| {
+                        named(plot, "curves", &mut |cs| {
+                            calls(cs, "Curve", &mut |c| {
+                                named(c, "x", &mut |x| curves.push(x));
+                                named(c, "y", &mut |y| curves.push(y));
                             })
                         })
-                    });
-                }
-            }
+                    })
+                })
+            });
         }
         for e in curves {
             if let Some(d) = self.result_reference(e) {
@@ -88,58 +70,38 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 format!("{}.", node.path)
             };
             for &c in &node.classes {
-                for arg in self.class_annotation(c) {
-                    let ast::Argument::Modify(m) = arg else {
-                        continue;
-                    };
-                    if !matches!(m.name.to_dotted().as_str(), "Icon" | "Diagram") {
-                        continue;
+                let mut objects: Vec<&'a ast::Expr> = Vec::new();
+                for (_, name, e) in section_values(self.class_annotation(c), &["Icon", "Diagram"]) {
+                    match name.as_str() {
+                        "interaction" => objects.push(e),
+                        "graphics" => any_calls(e, &mut |primitive| {
+                            named(primitive, "interaction", &mut |i| objects.push(i))
+                        }),
+                        _ => {}
                     }
-                    let Some(cm) = m.modification.as_ref().and_then(|x| x.class_mod.as_ref())
-                    else {
-                        continue;
-                    };
-                    let mut objects: Vec<&'a ast::Expr> = Vec::new();
-                    for a in &cm.args {
-                        let ast::Argument::Modify(f) = a else {
-                            continue;
-                        };
-                        let Some(ast::Binding::Expr(e)) =
-                            f.modification.as_ref().and_then(|x| x.binding.as_ref())
-                        else {
-                            continue;
-                        };
-                        match f.name.to_dotted().as_str() {
-                            "interaction" => objects.push(e),
-                            "graphics" => any_calls(e, &mut |primitive| {
-                                named(primitive, "interaction", &mut |i| objects.push(i))
-                            }),
-                            _ => {}
-                        }
-                    }
-                    for o in objects {
-                        any_calls(o, &mut |args| {
-                            let variable = args.positional.first().or_else(|| {
-                                args.named
-                                    .iter()
-                                    .find(|(n, _)| {
-                                        matches!(&*n.name, "variable" | "xVariable" | "yVariable")
-                                    })
-                                    .map(|(_, e)| e)
-                            });
-                            if let Some(
-                                v @ ast::Expr {
-                                    kind: ast::ExprKind::Ref(r),
-                                    ..
-                                },
-                            ) = variable
-                            {
-                                if let Some(name) = literal_name(r) {
-                                    changed.push((format!("{prefix}{name}"), v));
-                                }
-                            }
+                }
+                for o in objects {
+                    any_calls(o, &mut |args| {
+                        let variable = args.positional.first().or_else(|| {
+                            args.named
+                                .iter()
+                                .find(|(n, _)| {
+                                    matches!(&*n.name, "variable" | "xVariable" | "yVariable")
+                                })
+                                .map(|(_, e)| e)
                         });
-                    }
+                        if let Some(
+                            v @ ast::Expr {
+                                kind: ast::ExprKind::Ref(r),
+                                ..
+                            },
+                        ) = variable
+                        {
+                            if let Some(name) = literal_name(r) {
+                                changed.push((format!("{prefix}{name}"), v));
+                            }
+                        }
+                    });
                 }
             }
         }
@@ -243,6 +205,38 @@ fn literal_name(r: &ast::ComponentRef) -> Option<String> {
         out.push_str(&format!("[{}]", subs?.join(",")));
     }
     Some(out)
+}
+
+/// The elements `name = value` of the annotation sections named `sections`
+/// (`experiment(StopTime = 1)`): section, element and value.
+pub(super) fn section_values<'x>(
+    args: impl IntoIterator<Item = &'x ast::Argument>,
+    sections: &[&str],
+) -> Vec<(String, String, &'x ast::Expr)> {
+    let mut out = Vec::new();
+    for arg in args {
+        let ast::Argument::Modify(m) = arg else {
+            continue;
+        };
+        let section = m.name.to_dotted();
+        if !sections.contains(&section.as_str()) {
+            continue;
+        }
+        let Some(cm) = m.modification.as_ref().and_then(|x| x.class_mod.as_ref()) else {
+            continue;
+        };
+        for a in &cm.args {
+            let ast::Argument::Modify(em) = a else {
+                continue;
+            };
+            if let Some(ast::Binding::Expr(e)) =
+                em.modification.as_ref().and_then(|x| x.binding.as_ref())
+            {
+                out.push((section.clone(), em.name.to_dotted(), e));
+            }
+        }
+    }
+    out
 }
 
 /// Each call `name(…)` of `e`, itself or an element of an array of them.

@@ -779,48 +779,30 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return ex;
         };
         let env = Env { node: None, class };
-        for arg in &ann.args {
-            let ast::Argument::Modify(m) = arg else {
+        for (section, name, e) in
+            annotation_refs::section_values(&ann.args, &["experiment", "__rtc"])
+        {
+            let value = match self.eval_arr(e, env) {
+                Ok(v) => v.as_scalar().and_then(|x| self.fold(x)),
+                Err(_) => None,
+            };
+            let Some(value) = value else {
+                self.diags.push(
+                    Diagnostic::warning(
+                        "annotation",
+                        format!("{section} {name} is not a number; ignored"),
+                    )
+                    .at(e.span, "not a constant"),
+                );
                 continue;
             };
-            let section = m.name.to_dotted();
-            if section != "experiment" && section != "__rtc" {
-                continue;
-            }
-            let Some(cm) = m.modification.as_ref().and_then(|x| x.class_mod.as_ref()) else {
-                continue;
-            };
-            for a in &cm.args {
-                let ast::Argument::Modify(em) = a else {
-                    continue;
-                };
-                let Some(ast::Binding::Expr(e)) =
-                    em.modification.as_ref().and_then(|x| x.binding.as_ref())
-                else {
-                    continue;
-                };
-                let value = match self.eval_arr(e, env) {
-                    Ok(v) => v.as_scalar().and_then(|x| self.fold(x)),
-                    Err(_) => None,
-                };
-                let Some(value) = value else {
-                    self.diags.push(
-                        Diagnostic::warning(
-                            "annotation",
-                            format!("{section} {} is not a number; ignored", em.name.to_dotted()),
-                        )
-                        .at(e.span, "not a constant"),
-                    );
-                    continue;
-                };
-                match (section.as_str(), em.name.to_dotted().as_str()) {
-                    ("experiment", "StartTime") => ex.start_time = Some(value),
-                    ("experiment", "StopTime") => ex.stop_time = Some(value),
-                    ("experiment", "Interval") => ex.interval = Some(value),
-                    ("experiment", "Tolerance") => ex.tolerance = Some(value),
-                    ("__rtc", "ratio") => ex.ratio = Some(value),
-                    _ => {}
-                }
+            match (section.as_str(), name.as_str()) {
+                ("experiment", "StartTime") => ex.start_time = Some(value),
+                ("experiment", "StopTime") => ex.stop_time = Some(value),
+                ("experiment", "Interval") => ex.interval = Some(value),
+                ("experiment", "Tolerance") => ex.tolerance = Some(value),
+                ("__rtc", "ratio") => ex.ratio = Some(value),
+                _ => {}
             }
         }
         ex
