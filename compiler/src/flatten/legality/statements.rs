@@ -12,6 +12,12 @@ const PURE_CALLS_IMPURE: Rule = Rule {
     text: "an impure function shall be declared impure: a function not declared impure may \
            call an impure one only inside pure(…)",
 };
+const IMPURE_CALL_PLACE: Rule = Rule {
+    section: "12.3",
+    code: "function",
+    text: "an impure function is called only from impure functions, when-clauses, pure(…), \
+           initial equations and algorithms, and bindings of parameters",
+};
 const BREAK_OUTSIDE_LOOP: Rule = Rule {
     section: "11.2.4",
     code: "statement",
@@ -112,18 +118,20 @@ impl Checker<'_, '_> {
             if def.purity != Some(ast::Purity::Impure) {
                 self.pure_body(def, composition);
             }
+        } else {
+            self.impure_in_equations(composition);
         }
     }
 
-    /// A function not declared impure calls no impure function outside `pure(…)` (12.3).
-    fn pure_body(&mut self, def: &ast::ClassDef, comp: &ast::Composition) {
-        let mut exprs: Vec<&ast::Expr> = Vec::new();
-        let mut calls = Vec::new();
-        for alg in &comp.algorithms {
-            statement_exprs(&alg.statements, &mut exprs, &mut calls);
-        }
+    /// The calls of impure functions among `exprs` and `calls` outside `pure(…)`: the call's
+    /// place and the function's name.
+    fn impure_calls<'x>(
+        &mut self,
+        exprs: &[&'x ast::Expr],
+        mut calls: Vec<(Span, &'x ast::ComponentRef)>,
+    ) -> Vec<(Span, String)> {
         let mut wrapped: Vec<Span> = Vec::new();
-        for x in &exprs {
+        for x in exprs {
             each_expr(x, &mut |e| match &e.kind {
                 ExprKind::Call(CallTarget::Pure, _) => wrapped.push(e.span),
                 ExprKind::Call(CallTarget::Ref(r), _) => calls.push((e.span, r)),
@@ -131,6 +139,7 @@ impl Checker<'_, '_> {
             });
         }
         let inside = |s: Span, w: &Span| s.file == w.file && s.start >= w.start && s.end <= w.end;
+        let mut out = Vec::new();
         for (span, r) in calls {
             if wrapped.iter().any(|w| inside(span, w)) {
                 continue;
@@ -144,19 +153,56 @@ impl Checker<'_, '_> {
                 continue;
             };
             if self.tree.impure(k) {
-                let msg = format!(
-                    "the function `{}` is not declared impure but calls the impure `{}`",
-                    def.name.name,
-                    name.to_dotted()
-                );
-                let mut d = PURE_CALLS_IMPURE.broken(span, msg, "impure call");
-                if self.library {
-                    // The MSL 4.1 breaks this rule itself (`Random.Utilities.
-                    // initializeImpureRandom`, `Files.loadResource`): said, not refused.
-                    d.severity = crate::diag::Severity::Warning;
-                }
-                self.report(d);
+                out.push((span, name.to_dotted()));
             }
+        }
+        out
+    }
+
+    /// 12.3: the equations and algorithms of a class that is not a function call no impure
+    /// function outside when-clauses, initial sections and `pure(…)` (there it would be
+    /// called at every evaluation of the model, not once at an event).
+    fn impure_in_equations(&mut self, comp: &ast::Composition) {
+        let mut exprs: Vec<&ast::Expr> = Vec::new();
+        let mut calls = Vec::new();
+        for alg in comp.algorithms.iter().filter(|a| !a.initial) {
+            statement_exprs(&alg.statements, false, &mut exprs, &mut calls);
+        }
+        equation_exprs(&comp.equations, &mut exprs, &mut calls);
+        for (span, name) in self.impure_calls(&exprs, calls) {
+            let msg = format!(
+                "the impure function `{name}` is called outside a when-clause, an initial section and pure(…)"
+            );
+            let mut d = IMPURE_CALL_PLACE.broken(span, msg, "impure call");
+            if self.library {
+                // The MSL 4.1 breaks this rule itself (`Media.Examples.
+                // SolveOneNonlinearEquation.Inverse_sine` prints in an equation): said, not
+                // refused.
+                d.severity = crate::diag::Severity::Warning;
+            }
+            self.report(d);
+        }
+    }
+
+    /// A function not declared impure calls no impure function outside `pure(…)` (12.3).
+    fn pure_body(&mut self, def: &ast::ClassDef, comp: &ast::Composition) {
+        let mut exprs: Vec<&ast::Expr> = Vec::new();
+        let mut calls = Vec::new();
+        for alg in &comp.algorithms {
+            statement_exprs(&alg.statements, true, &mut exprs, &mut calls);
+        }
+        for (span, name) in self.impure_calls(&exprs, calls) {
+            let msg = format!(
+                "the function `{}` is not declared impure but calls the impure `{name}`",
+                def.name.name
+            );
+            let mut d = PURE_CALLS_IMPURE.broken(span, msg, "impure call");
+            if self.library {
+                // The MSL 4.1 breaks this rule itself (`Random.Utilities.
+                // initializeImpureRandom`, `Files.loadResource`): said, not refused.
+                d.severity = crate::diag::Severity::Warning;
+            }
+            self.report(d);
         }
     }
 
@@ -308,7 +354,7 @@ impl Checker<'_, '_> {
         }
         let mut calls = Vec::new();
         for alg in &comp.algorithms {
-            statement_exprs(&alg.statements, &mut exprs, &mut calls);
+            statement_exprs(&alg.statements, true, &mut exprs, &mut calls);
         }
         let mut found = Vec::new();
         for (span, r) in calls {
@@ -361,8 +407,11 @@ fn is_named(r: &ast::ComponentRef, name: &str) -> bool {
 }
 
 /// The expressions of statements, nested ones included.
+/// The expressions of the statements `body` and the calls they make as statements, those
+/// in when-statements too where `when`.
 fn statement_exprs<'x>(
     body: &'x [ast::Statement],
+    when: bool,
     out: &mut Vec<&'x ast::Expr>,
     calls: &mut Vec<(Span, &'x ast::ComponentRef)>,
 ) {
@@ -377,27 +426,64 @@ fn statement_exprs<'x>(
             } => {
                 for (c, b) in branches {
                     out.push(c);
-                    statement_exprs(b, out, calls);
+                    statement_exprs(b, when, out, calls);
                 }
-                statement_exprs(otherwise, out, calls);
+                statement_exprs(otherwise, when, out, calls);
             }
             S::For { indices, body } => {
                 out.extend(indices.iter().filter_map(|i| i.range.as_ref()));
-                statement_exprs(body, out, calls);
+                statement_exprs(body, when, out, calls);
             }
             S::While(c, body) => {
                 out.push(c);
-                statement_exprs(body, out, calls);
+                statement_exprs(body, when, out, calls);
             }
+            S::When { .. } if !when => continue,
             S::When { branches } => {
                 for (c, b) in branches {
                     out.push(c);
-                    statement_exprs(b, out, calls);
+                    statement_exprs(b, when, out, calls);
                 }
             }
         }
         if let S::Call(name, _) | S::MultiAssign(_, name, _) = &s.kind {
             calls.push((s.span, name));
+        }
+    }
+}
+
+/// The expressions of the equations `eqs` outside when-equations, and the calls they make as
+/// equations.
+fn equation_exprs<'x>(
+    eqs: &'x [ast::Equation],
+    out: &mut Vec<&'x ast::Expr>,
+    calls: &mut Vec<(Span, &'x ast::ComponentRef)>,
+) {
+    for eq in eqs {
+        match &eq.kind {
+            ast::EquationKind::Equality(a, b) => {
+                out.push(a);
+                out.push(b);
+            }
+            ast::EquationKind::If {
+                branches,
+                otherwise,
+            } => {
+                for (c, b) in branches {
+                    out.push(c);
+                    equation_exprs(b, out, calls);
+                }
+                equation_exprs(otherwise, out, calls);
+            }
+            ast::EquationKind::For { indices, body } => {
+                out.extend(indices.iter().filter_map(|i| i.range.as_ref()));
+                equation_exprs(body, out, calls);
+            }
+            ast::EquationKind::Call(name, args) => {
+                call_exprs(args, out);
+                calls.push((eq.span, name));
+            }
+            ast::EquationKind::Connect(..) | ast::EquationKind::When { .. } => {}
         }
     }
 }
