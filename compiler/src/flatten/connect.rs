@@ -597,11 +597,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
     }
 
-    /// 18.5.2: a non-stream connector declared with `annotation(mayOnlyConnectOnce =
-    /// "message")` — each element of an array of them — is, where it is connected from the
-    /// outside, in a connection set of at most two elements: the set the connect-equations of
-    /// the class holding its component make (the sets of other levels are not counted; a
-    /// connector's elements are counted by its first variable).
+    /// 18.5.2: a connector declared with `annotation(mayOnlyConnectOnce = "message")` — each
+    /// element of an array of them — is, where it is connected from the outside, in a
+    /// connection set of at most two elements: the set the connect-equations of the class
+    /// holding its component make (the sets of other levels are not counted; a connector's
+    /// elements are counted by its first variable). Of a stream connector's set only the
+    /// members whose flow may be negative count: no `min`, or one evaluating below zero (a
+    /// `min` rtc cannot evaluate is not counted).
     fn check_may_only_connect_once(&mut self) {
         for i in 0..self.inst.slots.len() {
             let slot = &self.inst.slots[i];
@@ -630,12 +632,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .collect();
             let many = elements.len() > 1;
             for (k, leaves) in elements.iter().enumerate() {
-                // A stream connector has its own rule (its members whose flow may be
-                // negative), not judged here.
-                if leaves.iter().any(|v| self.meta[v.index()].is_stream) {
-                    continue;
-                }
-                let Some(&v) = leaves.first() else {
+                // A stream connector counts the members of its flow's set whose flow may be
+                // negative (by their `min`); another connector every member (by its first
+                // variable).
+                let stream = leaves.iter().any(|v| self.meta[v.index()].is_stream);
+                let start = if stream {
+                    leaves.iter().find(|v| self.meta[v.index()].is_flow)
+                } else {
+                    leaves.first()
+                };
+                let Some(&v) = start else {
                     continue;
                 };
                 // The variables joined to v at this level (a breadth-first walk of its pairs).
@@ -657,7 +663,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         }
                     }
                 }
-                if set.len() <= 2 {
+                let counted = if stream {
+                    set.iter()
+                        .filter(|&&f| match self.flat.vars[f].min {
+                            None => true,
+                            Some(m) => self.fold(m).is_some_and(|x| x < 0.0),
+                        })
+                        .count()
+                } else {
+                    set.len()
+                };
+                if counted <= 2 {
                     continue;
                 }
                 let full = if path.is_empty() {
@@ -666,9 +682,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     format!("{path}.{name}")
                 };
                 let msg = format!(
-                    "{} is in a connection set of {} connectors{}",
+                    "{} is in a connection set of {counted} connectors{}{}",
                     element_name(&full, k, many),
-                    set.len(),
+                    if stream {
+                        " whose flow may be negative"
+                    } else {
+                        ""
+                    },
                     colon(&message)
                 );
                 self.diags.push(typed::MAY_ONLY_CONNECT_ONCE.broken(

@@ -334,8 +334,9 @@ pub(in crate::flatten) const MUST_BE_CONNECTED: Rule = Rule {
 pub(in crate::flatten) const MAY_ONLY_CONNECT_ONCE: Rule = Rule {
     section: "18.5.2",
     code: "connect",
-    text: "a non-stream connector annotated mayOnlyConnectOnce, connected from the outside, is \
-           in a connection set of at most two elements",
+    text: "a connector annotated mayOnlyConnectOnce, connected from the outside, is in a \
+           connection set of at most two elements (of a stream connector's, two whose flow may \
+           be negative by its min)",
 };
 pub(in crate::flatten) const TEST_CASE_USED: Rule = Rule {
     section: "18.4",
