@@ -62,6 +62,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// variable of the model (a String, a subscript other than a literal) is not judged.
     pub(super) fn check_interaction(&mut self) {
         let mut changed: Vec<(String, &'a ast::Expr)> = Vec::new();
+        // What each class's interactions name, read once per class (many instances share one).
+        let mut by_class: FxHashMap<ClassId, Vec<(String, &'a ast::Expr)>> = FxHashMap::default();
         for n in 0..self.inst.nodes.len() {
             let node = &self.inst.nodes[n];
             let prefix = if node.path.is_empty() {
@@ -70,39 +72,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 format!("{}.", node.path)
             };
             for &c in &node.classes {
-                let mut objects: Vec<&'a ast::Expr> = Vec::new();
-                for (_, name, e) in section_values(self.class_annotation(c), &["Icon", "Diagram"]) {
-                    match name.as_str() {
-                        "interaction" => objects.push(e),
-                        "graphics" => any_calls(e, &mut |primitive| {
-                            named(primitive, "interaction", &mut |i| objects.push(i))
-                        }),
-                        _ => {}
-                    }
-                }
-                for o in objects {
-                    any_calls(o, &mut |args| {
-                        let variable = args.positional.first().or_else(|| {
-                            args.named
-                                .iter()
-                                .find(|(n, _)| {
-                                    matches!(&*n.name, "variable" | "xVariable" | "yVariable")
-                                })
-                                .map(|(_, e)| e)
-                        });
-                        if let Some(
-                            v @ ast::Expr {
-                                kind: ast::ExprKind::Ref(r),
-                                ..
-                            },
-                        ) = variable
-                        {
-                            if let Some(name) = literal_name(r) {
-                                changed.push((format!("{prefix}{name}"), v));
-                            }
-                        }
-                    });
-                }
+                let named_here = by_class
+                    .entry(c)
+                    .or_insert_with(|| interaction_variables(self.class_annotation(c)));
+                changed.extend(named_here.iter().map(|(v, e)| (format!("{prefix}{v}"), *e)));
             }
         }
         if changed.is_empty() {
@@ -205,6 +178,46 @@ fn literal_name(r: &ast::ComponentRef) -> Option<String> {
         out.push_str(&format!("[{}]", subs?.join(",")));
     }
     Some(out)
+}
+
+/// The variables the `interaction` arrays of a class's layers (`Icon`, `Diagram`) and of
+/// their graphic primitives change, named from the class, with their references.
+fn interaction_variables<'x>(
+    args: impl IntoIterator<Item = &'x ast::Argument>,
+) -> Vec<(String, &'x ast::Expr)> {
+    let mut objects: Vec<&'x ast::Expr> = Vec::new();
+    for (_, name, e) in section_values(args, &["Icon", "Diagram"]) {
+        match name.as_str() {
+            "interaction" => objects.push(e),
+            "graphics" => any_calls(e, &mut |primitive| {
+                named(primitive, "interaction", &mut |i| objects.push(i))
+            }),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for o in objects {
+        any_calls(o, &mut |args| {
+            let variable = args.positional.first().or_else(|| {
+                args.named
+                    .iter()
+                    .find(|(n, _)| matches!(&*n.name, "variable" | "xVariable" | "yVariable"))
+                    .map(|(_, e)| e)
+            });
+            if let Some(
+                v @ ast::Expr {
+                    kind: ast::ExprKind::Ref(r),
+                    ..
+                },
+            ) = variable
+            {
+                if let Some(name) = literal_name(r) {
+                    out.push((name, v));
+                }
+            }
+        });
+    }
+    out
 }
 
 /// The elements `name = value` of the annotation sections named `sections`

@@ -722,6 +722,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let mut members: Vec<(FlatVar, bool, bool)> = Vec::new();
             let mut parent: Vec<usize> = Vec::new();
             let mut first_span: Vec<Span> = Vec::new();
+            let mut position: FxHashMap<FlatVar, usize> = FxHashMap::default();
             for c in self.connections.iter().filter(|c| c.level == Some(level)) {
                 let declared =
                     |e: &ConnEnd| matches!(self.meta[e.var.index()].is_causal, Some(None));
@@ -729,15 +730,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     continue;
                 }
                 let mut index = |e: ConnEnd, hidden: bool| {
-                    members
-                        .iter()
-                        .position(|m| m.0 == e.var)
-                        .unwrap_or_else(|| {
-                            members.push((e.var, e.outside, hidden));
-                            parent.push(parent.len());
-                            first_span.push(c.span);
-                            members.len() - 1
-                        })
+                    *position.entry(e.var).or_insert_with(|| {
+                        members.push((e.var, e.outside, hidden));
+                        parent.push(parent.len());
+                        first_span.push(c.span);
+                        members.len() - 1
+                    })
                 };
                 let (ia, ib) = (index(c.a, c.hidden[0]), index(c.b, c.hidden[1]));
                 let (ra, rb) = (root(&mut parent, ia), root(&mut parent, ib));

@@ -646,23 +646,12 @@ impl Checker<'_, '_> {
     /// parameter its subclasses declare.
     fn text_parameters(&mut self, cm: &ast::ClassMod) {
         let mut texts: Vec<(&str, crate::diag::Span)> = Vec::new();
-        for a in &cm.args {
-            let ast::Argument::Modify(layer) = a else {
-                continue;
-            };
-            if !matches!(layer.name.to_dotted().as_str(), "Icon" | "Diagram") {
+        let layers =
+            crate::flatten::annotation_refs::section_values(&cm.args, &["Icon", "Diagram"]);
+        for (_, name, graphics) in layers {
+            if name != "graphics" {
                 continue;
             }
-            let Some(inner) = layer
-                .modification
-                .as_ref()
-                .and_then(|m| m.class_mod.as_ref())
-            else {
-                continue;
-            };
-            let Some((_, Some(graphics))) = arg(inner, "graphics") else {
-                continue;
-            };
             each_expr(graphics, &mut |e| {
                 if let K::Call(ast::CallTarget::Ref(r), args) = &e.kind {
                     if r.to_source_string() == "Text" {
