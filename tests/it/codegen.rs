@@ -21,6 +21,18 @@ fn differential_with(
     steps: usize,
     newton: u32,
 ) -> Status {
+    let times: Vec<(f64, f64)> = (0..steps).map(|k| (k as f64 * h, h)).collect();
+    differential_over(file, method, params, &times, newton)
+}
+
+/// [`differential_with`] over given steps (start, length).
+fn differential_over(
+    file: &str,
+    method: Method,
+    params: &[(&str, f64)],
+    times: &[(f64, f64)],
+    newton: u32,
+) -> Status {
     let plan = common::compile_example(file, method.clone(), params, newton);
     let mut it = Interp::new(&plan);
     let code = jit(&plan, false).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -30,8 +42,7 @@ fn differential_with(
     let sb = code.init(&mut b, 0.0);
     assert_eq!(sa, sb, "{file} {method:?}: init status");
     let n = plan.vars.len();
-    for k in 0..steps {
-        let t = k as f64 * h;
+    for (k, &(t, h)) in times.iter().enumerate() {
         let sa = it.step(&mut a, t, h);
         let sb = code.step(&mut b, t, h);
         assert_eq!(sa, sb, "{file} {method:?}: status at step {k}");
@@ -632,6 +643,22 @@ fn damped_retry_jit_equals_interpreter() {
         10,
     );
     assert_eq!(st, Status::Ok);
+}
+
+/// The damped retry from rest in generated code: `ChargeRamp` with its supply on from the
+/// start (Tr < 0, no event: the steps are given) over a 2 ns first step, then a
+/// step of almost 1 ms whose start (der(v) carried over) gives no finite residual, so the
+/// retry sets der(v) to zero; and `JunctionRamp`'s retry of 14 evaluations. Bit for bit.
+#[test]
+fn retry_from_rest_jit_equals_interpreter() {
+    let times = [(0.0, 2e-9), (2e-9, 1e-3 - 2e-9), (1e-3, 1e-3), (2e-3, 1e-3)];
+    for m in [
+        "../tests/models/ChargeRamp.mo",
+        "../tests/models/JunctionRamp.mo",
+    ] {
+        let st = differential_over(m, Method::BackwardEuler, &[("Tr", -1.0)], &times, 10);
+        assert_eq!(st, Status::Ok, "{m}");
+    }
 }
 
 /// Newton's extension past its limit while the residual keeps falling, in generated code:

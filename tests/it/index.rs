@@ -262,7 +262,7 @@ fn check_reports_the_chosen_states() {
 }
 
 /// A start the step's bounded Newton cannot reach from zero (y³ + y = 2000 needs more than 10
-/// iterations, and here the bound is 10: no extension) is solved when compiling, damped, into
+/// iterations, and here the bound is 10: no extension, 10 damped evaluations) is solved when compiling, damped, into
 /// start values: the plan says so, and the run starts at the root. (With the default extension
 /// the step's Newton reaches it: its residual falls by 0.3 per iteration.)
 #[test]
@@ -272,6 +272,7 @@ fn hard_start_is_solved_when_compiling() {
         &Method::ForwardEuler,
         rtc::plan::Newton {
             extended: 0,
+            damped: 10,
             ..Default::default()
         },
     );

@@ -478,3 +478,149 @@ fn heated_gate_is_torn_without_dividing_by_a_vanishing_sum() {
     }
     assert!(driven > 300, "{driven} driven rows");
 }
+
+/// Backward Euler for `tests/models/JunctionRamp.mo` and `ChargeRamp.mo` (the same circuit),
+/// worked out here by bisection: v solves (C + Tf·g(v))·(v − pre)/h + i(v) = (12 − v)/R at
+/// each step's end, the first step split at the supply's 2 ns time event (its end, 12 V).
+fn junction_ramp_by_bisection(is: f64, vt: f64, times: &[f64]) -> Vec<f64> {
+    let (g0, r, c, tf) = (1e-12, 1e3, 5e-9, 6e-10);
+    let i = |v: f64| is * ((v / vt).exp() - 1.0) + g0 * v;
+    let g = |v: f64| is / vt * (v / vt).exp() + g0;
+    let mut out = vec![0.0];
+    for w in times.windows(2) {
+        let (pre, h) = (*out.last().unwrap(), w[1] - w[0]);
+        let f = |v: f64| (c + tf * g(v)) * (v - pre) / h + i(v) - (12.0 - v) / r;
+        let (mut lo, mut hi) = (pre, 12.0f64);
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if f(mid) < 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        out.push(lo);
+    }
+    out
+}
+
+/// A junction whose supply ramps to 12 V in 2 ns, stepped at 1 ms: the 2 ns part of the
+/// first step leaves der(v) at 2.4e6 V/s, and the rest of that step (almost 1 ms) starts far
+/// up the exponential. `JunctionRamp` (torn on v): its full steps overflow, and the damped
+/// retry takes 14 evaluations, more than the 10 it had (the MSL's Spice3 `DifferentialPair`
+/// stopped so). `ChargeRamp` (its capacitive currents apart, torn on der(v)): der(v) carried
+/// over puts v at 2400 V, where the residual is infinite minus infinite; an infinite residual
+/// was accepted against its infinite terms (the run then stopped on a non-finite current),
+/// and the damped retry from there had no finite Jacobian: it starts at rest (der(v) = 0)
+/// now. Both follow backward Euler worked out by bisection to Newton's tolerance
+/// (|Δv| ≤ 1e-10·|v| per step, a contracting loop: 1e-8 V over the run).
+#[test]
+fn a_junction_crosses_its_supply_ramp_from_rest() {
+    for (file, is, vt) in [
+        ("JunctionRamp.mo", 1e-12, 0.025),
+        ("ChargeRamp.mo", 1e-6, 1.0),
+    ] {
+        let path = format!("../tests/models/{file}");
+        let text =
+            std::fs::read_to_string(common::repo_root().join("tests/models").join(file)).unwrap();
+        let c = rtc::pipeline::check_source(&path, &text, &Default::default());
+        let model = c.model.expect("checks");
+        let plan_with = |newton: rtc::plan::Newton| {
+            rtc::pipeline::plan(
+                &model,
+                &rtc::pipeline::Settings::of(&Method::BackwardEuler).newton(newton),
+            )
+            .unwrap()
+            .plan
+        };
+        let settings = RunSettings {
+            start: 0.0,
+            stop: 0.01,
+            step: 1e-3,
+            every: 1,
+            ..Default::default()
+        };
+        let names = ["v".to_string()];
+        let plan = plan_with(rtc::plan::Newton::default());
+        let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
+        assert!(
+            failure.is_none(),
+            "{file}: {:?}",
+            failure.map(|f| f.message)
+        );
+        let v = tr.column("v").unwrap();
+        // The rows at the steps' ends; the first step's 2 ns part ends at the event.
+        assert_eq!(tr.times.len(), 11, "{file}: {:?}", tr.times);
+        let mut parts = vec![0.0, 2e-9];
+        parts.extend(&tr.times[1..]);
+        let mut want = junction_ramp_by_bisection(is, vt, &parts);
+        want.remove(1);
+        for ((t, got), want) in tr.times.iter().zip(&v).zip(&want) {
+            assert!(
+                (got - want).abs() < 1e-8,
+                "{file} at {t}: {got} against {want}"
+            );
+        }
+        if file == "JunctionRamp.mo" {
+            // With the 10 damped evaluations it had: stopped at the first step.
+            let ten = plan_with(rtc::plan::Newton {
+                damped: 10,
+                ..Default::default()
+            });
+            let (_, failure) = trajectory(&ten, &settings, &names).unwrap();
+            let failure = failure.expect("stops with 10 damped evaluations");
+            assert!(
+                matches!(failure.status, rtc::plan::Status::NotConverged { .. }),
+                "{failure:?}"
+            );
+        }
+    }
+}
+
+/// A permeance defined as its reluctance's reciprocal (`R_m = 1/G_m`, as the MSL's FluxTubes
+/// leakage, `QuadraticCoreAirgap`): solved symbolically, G_m = 1/R_m. It was left to Newton,
+/// whose iteration from G_m = 0 has the residual R_m − ∞ and an infinite derivative; the
+/// infinite residual was accepted against its infinite terms, and G_m stayed 0 without a word
+/// (the flux then followed der(Phi) = 1 instead of 1 − Phi). Backward Euler at h = 0.1:
+/// Phi_n = (Phi_{n−1} + h)/(1 + h), worked out here.
+#[test]
+fn a_reciprocal_is_solved_not_iterated() {
+    let plan = common::compile_example(
+        "../tests/models/Permeance.mo",
+        Method::BackwardEuler,
+        &[],
+        10,
+    );
+    assert!(
+        !plan
+            .step
+            .iter()
+            .chain(&plan.init)
+            .any(|s| matches!(s, rtc::plan::Stmt::Block(_))),
+        "no loop left to Newton"
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 0.1,
+        every: 1,
+        ..Default::default()
+    };
+    let names = ["G_m".to_string(), "Phi".to_string()];
+    let (tr, failure) = trajectory(&plan, &settings, &names).expect("run");
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let (g, phi) = (tr.column("G_m").unwrap(), tr.column("Phi").unwrap());
+    let mut want = 0.0;
+    for (k, t) in tr.times.iter().enumerate() {
+        let r = 7e7 * (1.0 + t);
+        assert!((g[k] * r - 1.0).abs() < 1e-15, "G_m at {t}: {}", g[k]);
+        if k > 0 {
+            want = (want + 0.1) / 1.1;
+        }
+        assert!(
+            (phi[k] - want).abs() < 1e-15,
+            "Phi at {t}: {} against {want}",
+            phi[k]
+        );
+    }
+}

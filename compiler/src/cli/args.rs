@@ -30,8 +30,9 @@ pub struct MethodArgs {
     #[arg(long, default_value_t = 10)]
     pub newton_iterations: u32,
     /// Where Newton's full steps fail: evaluations of a damped retry from the block's start
-    /// values (steps halved until the residuals fall), at most; 0: none.
-    #[arg(long, default_value_t = 10)]
+    /// values, or from rest (derivatives zero) where those give no finite residuals (steps
+    /// halved until the residuals fall), at most; 0: none.
+    #[arg(long, default_value_t = 20)]
     pub newton_damped: u32,
     /// Full Newton iterations past --newton-iterations while each brings the largest
     /// residual below 0.9 times the previous one (an iteration that stagnates stops at

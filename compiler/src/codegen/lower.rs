@@ -401,6 +401,10 @@ impl Lower<'_> {
         b.def_var(evals, z32);
         b.def_var(small, z8);
         b.def_var(previous, inf);
+        // The residuals at the start values are finite: else the damped retry starts at rest.
+        let start_finite = b.declare_var(types::I8);
+        let one8 = b.ins().iconst(types::I8, 1);
+        b.def_var(start_finite, one8);
         if !blk.linear && self.plan.newton.damped > 0 {
             // The values before the block: where the damped retry starts.
             for (i, &t) in blk.tearing.iter().enumerate() {
@@ -441,6 +445,7 @@ impl Lower<'_> {
                 let rr = b.ins().fsub(r, r);
                 nonfinite = b.ins().fadd(nonfinite, rr);
             }
+            note_start_finite(b, start_finite, ev1, nonfinite);
             let p = b.use_var(previous);
             let half = b.ins().f64const(crate::plan::PROGRESS);
             let hp = b.ins().fmul(half, p);
@@ -500,7 +505,7 @@ impl Lower<'_> {
             b.switch_to_block(refuse);
             b.seal_block(refuse);
             if self.plan.newton.damped > 0 {
-                self.damped_retry(b, blk, ok);
+                self.damped_retry(b, blk, ok, start_finite);
             } else {
                 let code = status_const(b, kind::NOT_CONVERGED, blk.index.index());
                 b.ins().return_(&[code]);
@@ -625,11 +630,15 @@ impl Lower<'_> {
         lim: Value,
     ) -> Value {
         let mut all = b.ins().iconst(types::I8, 1);
+        let inf = b.ins().f64const(f64::INFINITY);
         for i in 0..k {
             let r = self.load_slot(b, r0 + i);
             let ra = b.ins().fabs(r);
             let c = b.ins().fcmp(FloatCC::LessThanOrEqual, ra, lim);
             all = b.ins().band(all, c);
+            // Never a residual that is not finite (the interpreter's test).
+            let f = b.ins().fcmp(FloatCC::LessThan, ra, inf);
+            all = b.ins().band(all, f);
         }
         all
     }
@@ -655,6 +664,7 @@ impl Lower<'_> {
         b: &mut FunctionBuilder,
         blk: &TornBlock,
         ok: cranelift_codegen::ir::Block,
+        start_finite: cranelift_frontend::Variable,
     ) {
         use cranelift_codegen::ir::condcodes::IntCC;
         let k = blk.tearing.len();
@@ -677,8 +687,14 @@ impl Lower<'_> {
         b.def_var(forced, z8);
         // One unknown: the bracket of its residual's sign change (the interpreter's).
         let bracket = (k == 1).then(|| Bracket::declare(b));
+        // From the start values, or at rest where their residuals were not finite.
+        let sf = b.use_var(start_finite);
+        let zero = b.ins().f64const(0.0);
         for (i, &t) in blk.tearing.iter().enumerate() {
-            let x = self.load_slot(b, x0 + i);
+            let mut x = self.load_slot(b, x0 + i);
+            if self.plan.is_derivative(t) {
+                x = b.ins().select(sf, x, zero);
+            }
             self.store(b, t, x);
         }
         let deval = b.create_block();
@@ -902,6 +918,24 @@ impl Lower<'_> {
             self.store(b, t, x);
         }
     }
+}
+
+/// At the first evaluation (`evals` 1), whether its residuals were finite (`nonfinite`, their
+/// r − r summed, is 0): the interpreter's `start_finite`, where the damped retry starts.
+fn note_start_finite(
+    b: &mut FunctionBuilder,
+    start_finite: cranelift_frontend::Variable,
+    evals: Value,
+    nonfinite: Value,
+) {
+    let zero = b.ins().f64const(0.0);
+    let finite = b.ins().fcmp(FloatCC::Equal, nonfinite, zero);
+    let first = b
+        .ins()
+        .icmp_imm_s(cranelift_codegen::ir::condcodes::IntCC::Equal, evals, 1);
+    let sf = b.use_var(start_finite);
+    let sf = b.ins().select(first, finite, sf);
+    b.def_var(start_finite, sf);
 }
 
 /// The interpreter's `Bracket` as variables of the damped retry: the last iterates with a

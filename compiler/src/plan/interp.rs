@@ -210,6 +210,18 @@ fn exec_function(f: &FnTape, args: &[f64], regs: &mut Vec<f64>, outs: &mut [f64]
     }
 }
 
+/// A torn block as Newton reads it.
+#[derive(Clone, Copy)]
+struct BlockRef<'a> {
+    index: super::BlockId,
+    tearing: &'a [u32],
+    iteration: &'a Tape,
+    finish: &'a Tape,
+    linear: bool,
+    band: (usize, usize),
+    derivative: &'a [bool],
+}
+
 #[derive(Clone, Debug)]
 enum Exec {
     Tape(Tape),
@@ -220,6 +232,8 @@ enum Exec {
         finish: Tape,
         linear: bool,
         band: (usize, usize),
+        /// Which tearing variables are derivatives: zero in the damped retry's start at rest.
+        derivative: Vec<bool>,
     },
 }
 
@@ -301,6 +315,7 @@ fn compile_block(plan: &Plan, b: &TornBlock) -> Exec {
         finish: fin.tape,
         linear: b.linear,
         band: b.band,
+        derivative: b.tearing.iter().map(|&v| plan.is_derivative(v)).collect(),
     }
 }
 
@@ -444,8 +459,18 @@ impl Interp {
                     finish,
                     linear,
                     band,
+                    derivative,
                 } => {
-                    let st = self.newton(*index, tearing, iteration, finish, *linear, *band, mem);
+                    let b = BlockRef {
+                        index: *index,
+                        tearing,
+                        iteration,
+                        finish,
+                        linear: *linear,
+                        band: *band,
+                        derivative,
+                    };
+                    let st = self.newton(&b, mem);
                     if st != Status::Ok {
                         return st;
                     }
@@ -511,17 +536,16 @@ impl Interp {
     /// evaluations of the block. Damping was tried and dropped in the step: at the kink of a
     /// square-root law (the hydraulic valve) it stalled where full steps converge, only more
     /// slowly; compile-time solves use it ([`Interp::set_damped`]).
-    #[allow(clippy::too_many_arguments)]
-    fn newton(
-        &mut self,
-        index: super::BlockId,
-        tearing: &[u32],
-        iteration: &Tape,
-        finish: &Tape,
-        linear: bool,
-        band: (usize, usize),
-        mem: &mut [f64],
-    ) -> Status {
+    fn newton(&mut self, b: &BlockRef, mem: &mut [f64]) -> Status {
+        let BlockRef {
+            index,
+            tearing,
+            iteration,
+            finish,
+            linear,
+            band,
+            ..
+        } = *b;
         let k = tearing.len();
         let max_evals = if linear {
             1
@@ -534,6 +558,8 @@ impl Interp {
         let lu_flops = super::band::lu_flops(k, band.0, band.1) as u64;
         let start: Vec<f64> = tearing.iter().map(|&s| mem[s as usize]).collect();
         self.exec(iteration, mem);
+        // Where the residuals at the start are not finite, the damped retry starts at rest.
+        let start_finite = self.out[..k].iter().all(|r| r.is_finite());
         let mut evals = 1;
         // The largest residual of the previous iterate: the extension's test of progress.
         let mut previous = f64::INFINITY;
@@ -559,7 +585,7 @@ impl Interp {
             // Past the limit only while the residual keeps falling ([`super::Newton::extended`]).
             if evals >= max_evals && !linear && !(progressing && evals < extended) {
                 if self.damped.is_none() && self.newton.damped > 0 {
-                    return self.damped_retry(index, tearing, iteration, band, &start, mem);
+                    return self.damped_retry(b, &start, start_finite, mem);
                 }
                 return Status::NotConverged {
                     block: index,
@@ -574,7 +600,7 @@ impl Interp {
                 && self.newton.damped > 0
                 && !delta.iter().all(|r| r.is_finite())
             {
-                return self.damped_retry(index, tearing, iteration, band, &start, mem);
+                return self.damped_retry(b, &start, start_finite, mem);
             }
             let tol = self.newton.final_rtol * self.residual_scale(k);
             if !lu_solve(&mut jac, &mut delta, k, band, tol) {
@@ -624,13 +650,19 @@ impl Interp {
     /// operation.
     fn damped_retry(
         &mut self,
-        index: super::BlockId,
-        tearing: &[u32],
-        iteration: &Tape,
-        band: (usize, usize),
+        b: &BlockRef,
         start: &[f64],
+        start_finite: bool,
         mem: &mut [f64],
     ) -> Status {
+        let BlockRef {
+            index,
+            tearing,
+            iteration,
+            band,
+            derivative,
+            ..
+        } = *b;
         let k = tearing.len();
         let max_evals = self.newton.damped;
         let lu_flops = super::band::lu_flops(k, band.0, band.1) as u64;
@@ -638,8 +670,15 @@ impl Interp {
         let mut jac = vec![0.0; k * k];
         let mut delta = vec![0.0; k];
         let mut old = vec![0.0; k];
+        // From the values before the block; where their residuals are not finite (a
+        // derivative carried over from a short step after an event, extrapolated over a long
+        // one), from rest: every derivative among the tearing variables zero.
         for (i, &s) in tearing.iter().enumerate() {
-            mem[s as usize] = start[i];
+            mem[s as usize] = if derivative[i] && !start_finite {
+                0.0
+            } else {
+                start[i]
+            };
         }
         self.exec(iteration, mem);
         let mut evals = 1;
@@ -755,7 +794,9 @@ impl Interp {
     fn residual_within(&self, k: usize, rtol: f64) -> bool {
         let r = &self.out[..k];
         let lim = rtol * self.residual_scale(k);
-        r.iter().all(|r| r.abs() <= lim)
+        // A residual that is not finite is never within, though its terms' scale may be
+        // infinite too (an exponential overflowed on both sides of an equation).
+        r.iter().all(|r| r.abs() <= lim && r.abs() < f64::INFINITY)
     }
 
     /// The largest of the block's residual scales (the magnitudes of its equations' terms).

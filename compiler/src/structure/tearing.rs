@@ -46,22 +46,61 @@ pub fn solve_for<V: Var>(
 ) -> Option<ExprId> {
     let e = system.equations[eq];
     let r = ar.sub(e.lhs, e.rhs);
-    let (a, b) = linear(ar, r, v)?;
+    let Some((a, b)) = linear(ar, r, v) else {
+        return reciprocal(ar, system, (e.lhs, e.rhs), v, block);
+    };
+    if !safe_divisor(ar, system, a, block) {
+        return None;
+    }
+    let nb = ar.neg(b);
+    Some(ar.div(nb, a))
+}
+
+/// Whether dividing by `a` is safe for a symbolic solution: it is not zero, zero at the
+/// parameters' values, oscillating, a factor of the loop's unknowns, zero in a branch, or
+/// vanishing with the step size (the tests of [`solve_for`]).
+fn safe_divisor<V: Var>(
+    ar: &mut Arena<V>,
+    system: &System<V>,
+    a: ExprId,
+    block: &FxHashSet<V>,
+) -> bool {
     if ar.as_const(a) == Some(0.0)
         || zero_at_parameters(ar, system, a)
         || oscillating(ar, system, a)
         || may_vanish(ar, a, block)
         || switches_to_zero(ar, system, a)
     {
-        return None;
+        return false;
     }
-    if let Some(h) = system.step_size {
-        if vanishes_with(ar, a, h) {
-            return None;
+    !system.step_size.is_some_and(|h| vanishes_with(ar, a, h))
+}
+
+/// An equation `c/v = q` (either side), `v` in neither `c` nor `q`: v = c/q, where dividing
+/// by `q` is safe. A reluctance's `R_m = 1/G_m` solved for the permeance, which Newton could
+/// not do from G_m = 0 (its residual −∞ there, its derivative 1/G_m² infinite).
+fn reciprocal<V: Var>(
+    ar: &mut Arena<V>,
+    system: &System<V>,
+    (lhs, rhs): (ExprId, ExprId),
+    v: V,
+    block: &FxHashSet<V>,
+) -> Option<ExprId> {
+    use crate::symbolic::Node;
+    for (p, q) in [(lhs, rhs), (rhs, lhs)] {
+        let Node::Div(c, d) = ar.node(p) else {
+            continue;
+        };
+        if ar.node(d) != Node::Var(v)
+            || crate::symbolic::diff::occurs(ar, c, v)
+            || crate::symbolic::diff::occurs(ar, q, v)
+            || !safe_divisor(ar, system, q, block)
+        {
+            continue;
         }
+        return Some(ar.div(c, q));
     }
-    let nb = ar.neg(b);
-    Some(ar.div(nb, a))
+    None
 }
 
 /// Whether coefficient `a` passes through zero as the model moves: it contains a sine, cosine
@@ -725,6 +764,28 @@ mod tests {
         .expect("regular");
         let order: Vec<SysVar> = blocks.iter().map(|b| b.unknowns[0]).collect();
         assert_eq!(order, vec![SysVar::new(0), SysVar::new(1), SysVar::new(2)]);
+    }
+
+    #[test]
+    fn a_reciprocal_is_solved_for_its_denominator() {
+        // r = 2/g solved for g: g = 2/r (Newton could not start from g = 0); refused where r
+        // is an unknown of the loop (a divisor that may vanish between iterates), and where
+        // g is not alone in its denominator (r = 2/g + g).
+        let mut ar = Arena::new();
+        let (r, g) = (SysVar::new(0), SysVar::new(1));
+        let (re, ge) = (ar.var(r), ar.var(g));
+        let two = ar.constant(2.0);
+        let q = ar.div(two, ge);
+        let sys = system(&[(re, q)], vec![r, g]);
+        let sol = solve_for(&mut ar, &sys, SysEq::new(0), g, &Default::default()).expect("solved");
+        let val =
+            crate::symbolic::eval::eval(&ar, sol, &mut |v| if v == r { 4.0 } else { 0.0 }, 0.0);
+        assert_eq!(val, 0.5);
+        let in_loop: FxHashSet<SysVar> = [r, g].into_iter().collect();
+        assert!(solve_for(&mut ar, &sys, SysEq::new(0), g, &in_loop).is_none());
+        let both = ar.add(q, ge);
+        let sys = system(&[(re, both)], vec![r, g]);
+        assert!(solve_for(&mut ar, &sys, SysEq::new(0), g, &Default::default()).is_none());
     }
 
     #[test]

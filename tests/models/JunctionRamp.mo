@@ -1,0 +1,20 @@
+model JunctionRamp "a junction with its depletion and diffusion capacitance, fed through a resistor from a supply that ramps to 12 V in 2 ns"
+  parameter Real Is = 1e-12 "saturation current (A)";
+  parameter Real Vt = 0.025 "thermal voltage (V)";
+  parameter Real G = 1e-12 "leakage conductance (S)";
+  parameter Real R = 1e3 "series resistance (Ohm)";
+  parameter Real C = 5e-9 "depletion capacitance (F)";
+  parameter Real Tf = 6e-10 "transit time (s)";
+  parameter Real Tr = 2e-9 "rise time of the supply (s)";
+  Real u = if time < Tr then 12*time/Tr else 12 "supply (V)";
+  Real v(start = 0, fixed = true) "junction voltage";
+  Real i "junction current";
+  Real g "junction conductance";
+  Real ic "capacitive current";
+equation
+  i = Is*(exp(v/Vt) - 1) + G*v;
+  g = Is/Vt*exp(v/Vt) + G;
+  ic = (C + Tf*g)*der(v);
+  (u - v)/R = i + ic;
+  annotation(experiment(StopTime = 0.01, Interval = 0.001));
+end JunctionRamp;
