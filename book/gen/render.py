@@ -91,7 +91,7 @@ def rules_tables():
     """The rule tables of tests/rules, with a summary of the statuses per chapter."""
     rules = ROOT / 'tests' / 'rules'
     chapters = sorted(rules.glob('ch*.tsv'), key=lambda p: int(p.stem[2:]))
-    kinds = ['checked', 'refused', 'not yet', 'needs', 'not probed']
+    kinds = ['checked', 'warned', 'refused', 'not yet', 'needs', 'not probed']
     summary = ['| chapter | rules | ' + ' | '.join(kinds) + ' |',
                '|---|---' + '|---' * len(kinds) + '|']
     totals = [0] * (len(kinds) + 1)

@@ -1,5 +1,5 @@
 model FunctionExternalC
-  function cfun
+  pure function cfun
     input Integer n;
     output Real y;
     external "C" y = my_c_function(n);

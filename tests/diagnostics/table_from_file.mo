@@ -10,7 +10,7 @@ model TableFromFile
       external "C" t = ModelicaStandardTables_CombiTable1D_init3(fileName, tableName, table, size(table, 1), size(table, 2), columns, size(columns, 1));
     end constructor;
   end Table1D;
-  function value1D
+  pure function value1D
     input Table1D t;
     input Integer icol;
     input Real u;

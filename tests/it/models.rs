@@ -293,6 +293,21 @@ fn a_zero_capacitance(file: &str, frozen: &[&str]) {
     assert!(worst < 1e-12, "largest deviation {worst:e}");
 }
 
+/// `tests/models/<file>` planned for backward Euler with the Newton settings `newton`.
+fn be_plan(file: &str, newton: rtc::plan::Newton) -> rtc::plan::Plan {
+    let path = format!("../tests/models/{file}");
+    let text = std::fs::read_to_string(common::repo_root().join("tests/models").join(file))
+        .expect("read model");
+    let c = rtc::pipeline::check_source(&path, &text, &Default::default());
+    let model = c.model.expect("checks");
+    rtc::pipeline::plan(
+        &model,
+        &rtc::pipeline::Settings::of(&Method::BackwardEuler).newton(newton),
+    )
+    .unwrap()
+    .plan
+}
+
 /// A junction behind a resistor whose supply switches from 0 to 1 V: Newton starts where the
 /// exponential is flat, its first full step lands at 1 V (e^40 up the curve), and each later
 /// step comes back by about one thermal voltage — 22 iterations to the solution, 0.61 V.
@@ -302,20 +317,7 @@ fn a_zero_capacitance(file: &str, frozen: &[&str]) {
 /// stopped so).
 #[test]
 fn newton_goes_on_while_a_junction_comes_down_its_exponential() {
-    let file = "../tests/models/JunctionSwitchOn.mo";
-    let text =
-        std::fs::read_to_string(common::repo_root().join("tests/models/JunctionSwitchOn.mo"))
-            .unwrap();
-    let c = rtc::pipeline::check_source(file, &text, &Default::default());
-    let model = c.model.expect("checks");
-    let plan_with = |newton: rtc::plan::Newton| {
-        rtc::pipeline::plan(
-            &model,
-            &rtc::pipeline::Settings::of(&Method::BackwardEuler).newton(newton),
-        )
-        .unwrap()
-        .plan
-    };
+    let plan_with = |newton| be_plan("JunctionSwitchOn.mo", newton);
     let settings = RunSettings {
         start: 0.0,
         stop: 1.0,
@@ -520,19 +522,7 @@ fn a_junction_crosses_its_supply_ramp_from_rest() {
         ("JunctionRamp.mo", 1e-12, 0.025),
         ("ChargeRamp.mo", 1e-6, 1.0),
     ] {
-        let path = format!("../tests/models/{file}");
-        let text =
-            std::fs::read_to_string(common::repo_root().join("tests/models").join(file)).unwrap();
-        let c = rtc::pipeline::check_source(&path, &text, &Default::default());
-        let model = c.model.expect("checks");
-        let plan_with = |newton: rtc::plan::Newton| {
-            rtc::pipeline::plan(
-                &model,
-                &rtc::pipeline::Settings::of(&Method::BackwardEuler).newton(newton),
-            )
-            .unwrap()
-            .plan
-        };
+        let plan_with = |newton| be_plan(file, newton);
         let settings = RunSettings {
             start: 0.0,
             stop: 0.01,

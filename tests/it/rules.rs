@@ -3,7 +3,8 @@
 //! it and the small model (`chN/*.mo`, written from the rule's text) that breaks it. Each row
 //! with a model is run through `rtc check`'s pipeline: a `checked` or `refused` row's model must
 //! fail with exactly the diagnostics of the `.err` beside it (`UPDATE_GOLDEN=1` rewrites them),
-//! the first with the row's code; a `needs …` row's must fail; a `not yet` row's must still
+//! the first with the row's code; a `warned` row's (a deprecated form the specification asks
+//! to be told of) must pass with exactly the warnings of its `.err`; a `needs …` row's must fail; a `not yet` row's must still
 //! pass, so that a new check cannot land without its row being updated.
 
 use crate::common;
@@ -101,6 +102,17 @@ fn check(path: &std::path::Path) -> Vec<String> {
     .collect()
 }
 
+/// The diagnostics `lines` against the `.err` golden beside the model: the difference, if any.
+fn golden_diff(path: &std::path::Path, lines: &[&String]) -> Option<String> {
+    let out = lines
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    common::golden(&path.with_extension("err"), &out)
+}
+
 #[test]
 fn every_rule_does_what_its_row_says() {
     let root = common::repo_root().join("tests/rules");
@@ -124,15 +136,27 @@ fn every_rule_does_what_its_row_says() {
                 if !first.contains(&format!("error[{}]", row.code)) {
                     failures.push(format!("{at}: code {} expected, got {first}", row.code));
                 }
-                let out = errors
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-                    + "\n";
-                if let Some(diff) = common::golden(&path.with_extension("err"), &out) {
-                    failures.push(diff);
+                failures.extend(golden_diff(&path, &errors));
+            }
+            // A rule whose breach the specification asks to be told of, not refused (a
+            // deprecated form): accepted, with a warning of the row's code first.
+            "warned" => {
+                if let Some(first) = errors.first() {
+                    failures.push(format!("{at}: warned but refused: {first}"));
+                    continue;
                 }
+                let warnings: Vec<&String> = diags
+                    .iter()
+                    .filter(|d| d.starts_with("warning[") || d.contains(": warning["))
+                    .collect();
+                let Some(first) = warnings.first() else {
+                    failures.push(format!("{at}: warned but nothing said"));
+                    continue;
+                };
+                if !first.contains(&format!("warning[{}]", row.code)) {
+                    failures.push(format!("{at}: code {} expected, got {first}", row.code));
+                }
+                failures.extend(golden_diff(&path, &warnings));
             }
             "not yet" => {
                 if let Some(first) = errors.first() {

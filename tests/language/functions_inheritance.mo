@@ -23,11 +23,11 @@ model FunctionsInheritance
     y := k * u;
   end scaled;
   function tripled = scaled(k = 3);
-  function mySin
+  pure function mySin
     extends scalarFunction;
     external "builtin" y = sin(u);
   end mySin;
-  function myAtan2
+  pure function myAtan2
     input Real u1;
     input Real u2;
     output Real y;

@@ -4,12 +4,12 @@
 // the external function (it has no symbolic derivative). Exact discrete solution: x falls by h
 // per step while above 1, then x_{k+1} = x_k/(1 + h).
 model ExternalSat
-  function sat
+  pure function sat
     input Real u;
     output Real y;
     external "C" y = rtc_test_sat(u);
   end sat;
-  function hyp
+  pure function hyp
     input Real a;
     input Real b;
     output Real c;

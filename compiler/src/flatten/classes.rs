@@ -606,6 +606,35 @@ impl<'a> ClassTree<'a> {
         None
     }
 
+    /// Whether function `c` has an external clause, its own or inherited, and no `pure` or
+    /// `impure` along its chain of short definitions and bases: the deprecated semantics of
+    /// 12.3, assumed impure, which a model calling it must be told of.
+    pub fn undeclared_external(&mut self, c: ClassId) -> bool {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![c];
+        let mut external = false;
+        while let Some(k) = stack.pop() {
+            if !seen.insert(k) {
+                continue;
+            }
+            let Some(def) = self.info(k).def else {
+                continue;
+            };
+            if def.purity.is_some() {
+                return false;
+            }
+            if let ast::ClassBody::Long { composition, .. } = &def.body {
+                external |= composition.external.is_some();
+            }
+            if let Some((b, _)) = self.base_of_short(k) {
+                stack.push(b);
+            }
+            let bases = self.bases(k);
+            stack.extend(bases);
+        }
+        external
+    }
+
     /// Whether function `c` is impure (12.3): the first purity declared along its chain of
     /// short definitions decides (`function f = Imp` is impure, `pure function f = Imp` is
     /// not); none declared, an impure class it extends makes it impure.
@@ -961,7 +990,7 @@ fn library_name(p: &Path) -> Option<String> {
 }
 
 /// Whether two lookups found the same element (a class, or one component declaration).
-fn same_found(a: &Found<'_>, b: &Found<'_>) -> bool {
+pub(super) fn same_found(a: &Found<'_>, b: &Found<'_>) -> bool {
     match (a, b) {
         (Found::Class(x), Found::Class(y)) => x == y,
         (Found::Component { decl: x, .. }, Found::Component { decl: y, .. }) => {

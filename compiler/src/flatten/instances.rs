@@ -296,6 +296,23 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                     .also(dm.span, "made final here");
                                 return Err(Box::new(d));
                             }
+                            if self.structured(class, &clause.type_name) {
+                                if let Some((path, at)) = modification::part_over_whole(&m, &inner)
+                                {
+                                    let name = &decl.name.name;
+                                    let msg = format!(
+                                        "`{name}.{path}` is given a value where the declaration gives `{name}` a whole value"
+                                    );
+                                    let d = typed::PART_OVER_WHOLE
+                                        .broken(
+                                            at.unwrap_or(decl.name.span),
+                                            msg,
+                                            "part modified here",
+                                        )
+                                        .also(dm.span, "the whole value");
+                                    return Err(Box::new(d));
+                                }
+                            }
                             m = merge(&m, &inner);
                         }
                         let sid = self.add_slot(node, clause, decl, class, m, outer)?;
@@ -324,6 +341,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         self.check_element_redeclares(node, comp)
+    }
+
+    /// Whether a component of type `type_name` (declared in `class`) is non-simple (7.2.3): a
+    /// record, model, block, connector or class, not a predefined type, a type derived from
+    /// one or an enumeration.
+    fn structured(&mut self, class: ClassId, type_name: &ast::Name) -> bool {
+        let Some(classes::Found::Class(k)) = self.tree.lookup_name(class, type_name) else {
+            return false;
+        };
+        self.tree.info(k).def.is_some_and(|d| {
+            !matches!(d.restriction, ast::Restriction::Type)
+                && !matches!(d.body, ast::ClassBody::Enumeration { .. })
+        })
     }
 
     pub(super) fn add_slot(

@@ -258,6 +258,8 @@ pub fn flatten_source(
     };
     let mut f = Flattener::new(tree);
     f.checked_classes.extend(user_classes);
+    // What the rules said without refusing (warnings) is said before what flattening says.
+    f.diags = refusals;
     let result = f.run(class, opts);
     let mut diagnostics = std::mem::take(&mut f.diags);
     let model = match result {

@@ -301,3 +301,25 @@ pub fn final_overridden<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Option<(String,
     }
     None
 }
+
+/// Where an outer modification `outer` gives values to parts of an element whose whole value
+/// the declaration's own modification `inner` gives (7.2.3: `b(a(x = 4))` over `R a = R(2,
+/// 3)`): the part's path below the component and where it is written. An outer value of the
+/// whole replaces the inner one, and is not judged here.
+pub fn part_over_whole<'a>(outer: &Mod<'a>, inner: &Mod<'a>) -> Option<(String, Option<Span>)> {
+    if inner.binding.is_some() && outer.binding.is_none() && !outer.broken {
+        if let Some((name, m)) = outer.subs.iter().find(|(_, m)| m.binding.is_some()) {
+            return Some((name.to_string(), m.span.or(outer.span)));
+        }
+    }
+    for (name, im) in &inner.subs {
+        let om = outer.sub(name);
+        if om.is_empty() {
+            continue;
+        }
+        if let Some((path, at)) = part_over_whole(&om, im) {
+            return Some((format!("{name}.{path}"), at));
+        }
+    }
+    None
+}

@@ -323,6 +323,8 @@ pub struct Description {
 pub struct Equation {
     pub kind: EquationKind,
     pub span: Span,
+    /// `annotation(…)` after the equation (a connection's `Line` and `Text`, 18.6.4).
+    pub annotation: Option<ClassMod>,
 }
 
 #[derive(Clone, Debug)]

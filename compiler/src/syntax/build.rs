@@ -964,10 +964,17 @@ impl Ctx {
 
     fn some_equation(&self, p: P) -> R<Equation> {
         let span = self.span(&p);
-        let inner = p
-            .into_inner()
+        let mut parts = p.into_inner();
+        let inner = parts
             .next()
             .ok_or_else(|| internal(span, "empty equation"))?;
+        // The equation's annotation (a connection's Line and Text, 18.6.4).
+        let mut annotation = None;
+        for q in parts.flat_map(|d| d.into_inner()) {
+            if q.as_rule() == Rule::annotation_clause {
+                annotation = Some(self.annotation_clause(q)?);
+            }
+        }
         let kind = match inner.as_rule() {
             Rule::equality_equation => {
                 let mut it = inner.into_inner();
@@ -1019,7 +1026,11 @@ impl Ctx {
             }
             _ => return Err(internal(span, "unknown equation")),
         };
-        Ok(Equation { kind, span })
+        Ok(Equation {
+            kind,
+            span,
+            annotation,
+        })
     }
 
     /// The shared shape of `if`/`when` equations and statements: conditions and blocks.

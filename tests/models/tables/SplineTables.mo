@@ -42,19 +42,19 @@ model SplineTables
       external "C" ModelicaStandardTables_CombiTimeTable_close(t);
     end destructor;
   end TimeTable;
-  function value1D
+  pure function value1D
     input Table1D t;
     input Integer icol;
     input Real u;
     output Real y;
     external "C" y = ModelicaStandardTables_CombiTable1D_getValue(t, icol, u);
   end value1D;
-  function maxAbscissa
+  pure function maxAbscissa
     input Table1D t;
     output Real u;
     external "C" u = ModelicaStandardTables_CombiTable1D_maximumAbscissa(t);
   end maxAbscissa;
-  function valueTime
+  pure function valueTime
     input TimeTable t;
     input Integer icol;
     input Real time_;

@@ -3,8 +3,9 @@ function F
   input Real u[:];
   output Real y[n];
 protected
-  Integer n = size(u, 1);
+  Integer n;
 algorithm
+  n := size(u, 1);
   y := u;
 end F;
 model DimensionFromLocal

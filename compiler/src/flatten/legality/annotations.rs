@@ -51,6 +51,12 @@ const EXTENT: Rule = Rule {
     code: "annotation",
     text: "the first point of a coordinate system's extent is below and left of the second",
 };
+const CONNECTION_TEXT_INDEX: Rule = Rule {
+    section: "18.6.4",
+    code: "annotation",
+    text: "the index of a connection's Text is one of the points of its Line (1, 2, 3, …; \
+           negative numbers count from the end)",
+};
 const DYNAMIC_SELECT: Rule = Rule {
     section: "18.6.6",
     code: "annotation",
@@ -285,6 +291,7 @@ impl Checker<'_, '_> {
         let ast::ClassBody::Long { composition, .. } = &def.body else {
             return;
         };
+        self.connection_texts(&composition.equations);
         for e in &composition.elements {
             let ast::Element::Component(clause, _) = e else {
                 continue;
@@ -601,6 +608,58 @@ impl Checker<'_, '_> {
     }
 
     /// Colours, extents and `DynamicSelect` anywhere in an annotation.
+    /// 18.6.4: the `index` of a connection's `Text` designates one of the points of its
+    /// `Line` (1, 2, …, or −1, −2, … from the end).
+    fn connection_texts(&mut self, eqs: &[ast::Equation]) {
+        for eq in eqs {
+            match &eq.kind {
+                ast::EquationKind::If {
+                    branches,
+                    otherwise,
+                } => {
+                    for (_, b) in branches {
+                        self.connection_texts(b);
+                    }
+                    self.connection_texts(otherwise);
+                }
+                ast::EquationKind::For { body, .. } => self.connection_texts(body),
+                ast::EquationKind::Connect(..) => {
+                    if let Some(cm) = &eq.annotation {
+                        self.connection_text(cm);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn connection_text(&mut self, cm: &ast::ClassMod) {
+        fn inner(em: &ast::ElementModification) -> Option<&ast::ClassMod> {
+            em.modification.as_ref()?.class_mod.as_ref()
+        }
+        let Some(line) = arg(cm, "Line").and_then(|(em, _)| inner(em)) else {
+            return;
+        };
+        let n = match arg(line, "points").and_then(|(_, v)| v).map(|v| &v.kind) {
+            Some(K::Array(xs)) => xs.len(),
+            Some(K::Matrix(rows)) => rows.len(),
+            _ => return,
+        };
+        let Some(text) = arg(cm, "Text").and_then(|(em, _)| inner(em)) else {
+            return;
+        };
+        let Some((em, Some(v))) = arg(text, "index") else {
+            return;
+        };
+        let Some(k) = signed_number(v) else {
+            return;
+        };
+        if k == 0.0 || k.fract() != 0.0 || k.abs() > n as f64 {
+            let msg = format!("the Text's index {k} designates none of the Line's {n} points");
+            self.report(CONNECTION_TEXT_INDEX.broken(em.span, msg, "index"));
+        }
+    }
+
     fn graphics(&mut self, cm: &ast::ClassMod) {
         for a in &cm.args {
             let ast::Argument::Modify(em) = a else {

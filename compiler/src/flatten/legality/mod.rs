@@ -14,6 +14,7 @@
 //! meets them. `book/src/rules.md` lists every rule, checked or not, with its test.
 
 mod annotations;
+mod inheritance;
 mod operators;
 mod restrictions;
 mod statements;
@@ -68,6 +69,7 @@ pub(super) fn check_class(
         diags: Vec::new(),
     };
     c.class_rules(def);
+    c.inheritance_rules(def);
     c.statement_rules(def);
     c.annotation_rules(def);
     c.diags
@@ -86,6 +88,28 @@ pub(super) fn with_nested(tree: &ClassTree<'_>, class: ClassId, out: &mut Vec<Cl
 impl Checker<'_, '_> {
     fn report(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+
+    /// Reports a rule a library (the MSL) itself breaks: refused in the user's classes, a
+    /// warning in a library's.
+    fn report_lenient(&mut self, mut d: Diagnostic) {
+        if self.library {
+            d.severity = crate::diag::Severity::Warning;
+        }
+        self.diags.push(d);
+    }
+
+    /// The function class a call names from this class, and its name as written.
+    fn called_class(&mut self, r: &ast::ComponentRef) -> Option<(ClassId, String)> {
+        let name = ast::Name {
+            global: r.global,
+            parts: r.parts.iter().map(|p| p.ident.clone()).collect(),
+            span: r.span,
+        };
+        match self.tree.lookup_name(self.class, &name)? {
+            Found::Class(k) => Some((k, name.to_dotted())),
+            Found::Component { .. } => None,
+        }
     }
 
     /// The restriction of the class `name` denotes from this class, with `None` for the

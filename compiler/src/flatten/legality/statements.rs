@@ -5,6 +5,7 @@
 use super::{call_exprs, each_expr, Checker, Rule};
 use crate::diag::Span;
 use crate::syntax::ast::{self, CallTarget, ExprKind, Restriction as R, StatementKind as S};
+use rustc_hash::FxHashMap;
 
 const PURE_CALLS_IMPURE: Rule = Rule {
     section: "12.3",
@@ -17,6 +18,18 @@ const IMPURE_CALL_PLACE: Rule = Rule {
     code: "function",
     text: "an impure function is called only from impure functions, when-clauses, pure(…), \
            initial equations and algorithms, and bindings of parameters",
+};
+const EXTERNAL_PURITY: Rule = Rule {
+    section: "12.3",
+    code: "function",
+    text: "external functions must be explicitly declared pure or impure; one that is not is \
+           assumed impure (deprecated), and a diagnostic must be given where it is called",
+};
+const DIMENSION_SOURCES: Rule = Rule {
+    section: "12.4.5",
+    code: "function",
+    text: "the sizes of a function's non-input arrays not declared with a colon are given by \
+           its inputs, constants and parameters (or expressions of these)",
 };
 const BREAK_OUTSIDE_LOOP: Rule = Rule {
     section: "11.2.4",
@@ -115,11 +128,13 @@ impl Checker<'_, '_> {
         }
         if function {
             self.function_body(composition);
+            self.dimension_sources(composition);
             if def.purity != Some(ast::Purity::Impure) {
                 self.pure_body(def, composition);
             }
         } else {
             self.impure_in_equations(composition);
+            self.undeclared_external_calls(composition);
         }
     }
 
@@ -144,16 +159,11 @@ impl Checker<'_, '_> {
             if wrapped.iter().any(|w| inside(span, w)) {
                 continue;
             }
-            let name = ast::Name {
-                global: r.global,
-                parts: r.parts.iter().map(|p| p.ident.clone()).collect(),
-                span: r.span,
-            };
-            let Some(super::Found::Class(k)) = self.tree.lookup_name(self.class, &name) else {
+            let Some((k, name)) = self.called_class(r) else {
                 continue;
             };
             if self.tree.impure(k) {
-                out.push((span, name.to_dotted()));
+                out.push((span, name));
             }
         }
         out
@@ -168,19 +178,108 @@ impl Checker<'_, '_> {
         for alg in comp.algorithms.iter().filter(|a| !a.initial) {
             statement_exprs(&alg.statements, false, &mut exprs, &mut calls);
         }
-        equation_exprs(&comp.equations, &mut exprs, &mut calls);
+        equation_exprs(&comp.equations, false, &mut exprs, &mut calls);
         for (span, name) in self.impure_calls(&exprs, calls) {
             let msg = format!(
                 "the impure function `{name}` is called outside a when-clause, an initial section and pure(…)"
             );
-            let mut d = IMPURE_CALL_PLACE.broken(span, msg, "impure call");
-            if self.library {
-                // The MSL 4.1 breaks this rule itself (`Media.Examples.
-                // SolveOneNonlinearEquation.Inverse_sine` prints in an equation): said, not
-                // refused.
-                d.severity = crate::diag::Severity::Warning;
+            // The MSL 4.1 breaks this rule itself (`Media.Examples.
+            // SolveOneNonlinearEquation.Inverse_sine` prints in an equation).
+            self.report_lenient(IMPURE_CALL_PLACE.broken(span, msg, "impure call"));
+        }
+    }
+
+    /// 12.3: an external function called from a model's equations or algorithms (when-clauses
+    /// and initial sections included) is declared pure or impure. A warning, not a refusal:
+    /// the specification keeps the undeclared form as deprecated (assumed impure, called
+    /// without restriction) and asks for a diagnostic where a simulation model calls it.
+    fn undeclared_external_calls(&mut self, comp: &ast::Composition) {
+        let mut exprs: Vec<&ast::Expr> = Vec::new();
+        let mut calls = Vec::new();
+        for alg in &comp.algorithms {
+            statement_exprs(&alg.statements, true, &mut exprs, &mut calls);
+        }
+        equation_exprs(&comp.equations, true, &mut exprs, &mut calls);
+        equation_exprs(&comp.initial_equations, true, &mut exprs, &mut calls);
+        for x in &exprs {
+            each_expr(x, &mut |e| {
+                if let ExprKind::Call(CallTarget::Ref(r), _) = &e.kind {
+                    calls.push((e.span, r));
+                }
+            });
+        }
+        for (span, r) in calls {
+            let Some((k, name)) = self.called_class(r) else {
+                continue;
+            };
+            if !self.tree.undeclared_external(k) {
+                continue;
             }
+            let msg = format!(
+                "the external function `{name}` is called, but declared neither pure nor impure"
+            );
+            let mut d = EXTERNAL_PURITY.broken(span, msg, "external call");
+            d.severity = crate::diag::Severity::Warning;
             self.report(d);
+        }
+    }
+
+    /// 12.4.5 (and 12.2): a function's outputs and protected arrays have sizes given by its
+    /// inputs, constants and parameters, or by expressions of these: known when the function
+    /// is entered. A protected or output variable counts where its binding is such an
+    /// expression (the MSL's `Integer m = size(x, 1)`), and `size(a, k)` reads only `a`'s
+    /// sizes; one the algorithm assigns is known only once the body runs.
+    fn dimension_sources(&mut self, comp: &ast::Composition) {
+        // Each variable of the function: known at entry, or its binding to judge.
+        let mut vars: FxHashMap<&str, Option<&ast::Expr>> = FxHashMap::default();
+        let mut known: FxHashMap<&str, bool> = FxHashMap::default();
+        for e in &comp.elements {
+            if let ast::Element::Component(clause, _) = e {
+                let given = clause.prefix.causality == Some(ast::Causality::Input)
+                    || matches!(
+                        clause.prefix.variability,
+                        Some(ast::Variability::Constant | ast::Variability::Parameter)
+                    );
+                for decl in &clause.components {
+                    if given {
+                        known.insert(&decl.name.name, true);
+                    } else {
+                        let m = decl.modification.as_ref();
+                        let binding = match m.and_then(|m| m.binding.as_ref()) {
+                            Some(ast::Binding::Expr(x)) => Some(x),
+                            _ => None,
+                        };
+                        vars.insert(&decl.name.name, binding);
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        for e in &comp.elements {
+            let ast::Element::Component(clause, _) = e else {
+                continue;
+            };
+            if clause.prefix.causality == Some(ast::Causality::Input) {
+                continue;
+            }
+            for decl in &clause.components {
+                for sub in decl.subscripts.iter().chain(&clause.subscripts) {
+                    let ast::Subscript::Expr(x) = sub else {
+                        continue;
+                    };
+                    for (span, name) in entry_refs(x) {
+                        if !known_at_entry(name, &vars, &mut known, 0) {
+                            found.push((span, decl.name.name.to_string(), name.to_string()));
+                        }
+                    }
+                }
+            }
+        }
+        for (span, array, by) in found {
+            let msg = format!(
+                "the size of `{array}` is given by `{by}`, which the function's algorithm assigns: it is known only once the body runs"
+            );
+            self.report_lenient(DIMENSION_SOURCES.broken(span, msg, "not known at entry"));
         }
     }
 
@@ -196,13 +295,9 @@ impl Checker<'_, '_> {
                 "the function `{}` is not declared impure but calls the impure `{name}`",
                 def.name.name
             );
-            let mut d = PURE_CALLS_IMPURE.broken(span, msg, "impure call");
-            if self.library {
-                // The MSL 4.1 breaks this rule itself (`Random.Utilities.
-                // initializeImpureRandom`, `Files.loadResource`): said, not refused.
-                d.severity = crate::diag::Severity::Warning;
-            }
-            self.report(d);
+            // The MSL 4.1 breaks this rule itself (`Random.Utilities.initializeImpureRandom`,
+            // `Files.loadResource`).
+            self.report_lenient(PURE_CALLS_IMPURE.broken(span, msg, "impure call"));
         }
     }
 
@@ -452,10 +547,11 @@ fn statement_exprs<'x>(
     }
 }
 
-/// The expressions of the equations `eqs` outside when-equations, and the calls they make as
-/// equations.
+/// The expressions of the equations `eqs` (inside when-equations only if `when`), and the
+/// calls they make as equations.
 fn equation_exprs<'x>(
     eqs: &'x [ast::Equation],
+    when: bool,
     out: &mut Vec<&'x ast::Expr>,
     calls: &mut Vec<(Span, &'x ast::ComponentRef)>,
 ) {
@@ -471,19 +567,71 @@ fn equation_exprs<'x>(
             } => {
                 for (c, b) in branches {
                     out.push(c);
-                    equation_exprs(b, out, calls);
+                    equation_exprs(b, when, out, calls);
                 }
-                equation_exprs(otherwise, out, calls);
+                equation_exprs(otherwise, when, out, calls);
             }
             ast::EquationKind::For { indices, body } => {
                 out.extend(indices.iter().filter_map(|i| i.range.as_ref()));
-                equation_exprs(body, out, calls);
+                equation_exprs(body, when, out, calls);
             }
             ast::EquationKind::Call(name, args) => {
                 call_exprs(args, out);
                 calls.push((eq.span, name));
             }
+            ast::EquationKind::When { branches } if when => {
+                for (c, b) in branches {
+                    out.push(c);
+                    equation_exprs(b, when, out, calls);
+                }
+            }
             ast::EquationKind::Connect(..) | ast::EquationKind::When { .. } => {}
         }
     }
+}
+
+/// The unqualified names `x` reads as values: outside the first argument of `size(…)`, which
+/// reads only an array's sizes.
+fn entry_refs(x: &ast::Expr) -> Vec<(Span, &str)> {
+    let mut sized: Vec<Span> = Vec::new();
+    let mut refs = Vec::new();
+    each_expr(x, &mut |e| match &e.kind {
+        ExprKind::Call(CallTarget::Ref(r), args)
+            if r.parts.len() == 1 && &*r.parts[0].ident.name == "size" =>
+        {
+            sized.extend(args.positional.first().map(|a| a.span));
+        }
+        ExprKind::Ref(r) if !r.global => refs.push((e.span, &*r.parts[0].ident.name)),
+        _ => {}
+    });
+    let inside = |s: Span, w: &Span| s.file == w.file && s.start >= w.start && s.end <= w.end;
+    refs.retain(|(s, _)| !sized.iter().any(|w| inside(*s, w)));
+    refs
+}
+
+/// Whether the function's variable `name` is known when the function is entered: an input,
+/// constant or parameter, a name not of the function (looked up outside, where only constants
+/// are visible), or one whose binding reads only such names.
+fn known_at_entry<'x>(
+    name: &'x str,
+    vars: &FxHashMap<&'x str, Option<&'x ast::Expr>>,
+    known: &mut FxHashMap<&'x str, bool>,
+    depth: u32,
+) -> bool {
+    if let Some(&k) = known.get(name) {
+        return k;
+    }
+    let Some(&binding) = vars.get(name) else {
+        return true;
+    };
+    // Assume not while judging (a binding that reads itself is not known).
+    known.insert(name, false);
+    let k = depth < 32
+        && binding.is_some_and(|b| {
+            entry_refs(b)
+                .into_iter()
+                .all(|(_, n)| known_at_entry(n, vars, known, depth + 1))
+        });
+    known.insert(name, k);
+    k
 }

@@ -315,6 +315,12 @@ pub(in crate::flatten) const FINAL_MODIFICATION: Rule = Rule {
     code: "final",
     text: "an element made final by a final modification cannot be modified again",
 };
+pub(in crate::flatten) const PART_OVER_WHOLE: Rule = Rule {
+    section: "7.2.3",
+    code: "modification",
+    text: "a modification of a part of a non-simple component may not override the value \
+           the component's declaration gives the whole",
+};
 pub(in crate::flatten) const CONNECT_OVERDETERMINED: Rule = Rule {
     section: "9.4.1",
     code: "connect",
