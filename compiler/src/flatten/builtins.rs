@@ -276,6 +276,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             is_flow: false,
             is_stream: false,
             is_causal: None,
+            added: false,
         });
         self.flat.initial_flag = Some(id);
         self.flat.arena.var(id)
@@ -902,6 +903,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             is_flow: false,
             is_stream: false,
             is_causal: None,
+            added: false,
         });
         self.flat.homotopy = Some(id);
         self.flat.arena.var(id)
@@ -931,6 +933,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             is_flow: false,
             is_stream: false,
             is_causal: None,
+            added: false,
         });
         let ar = &mut self.flat.arena;
         let (v, p, one) = (ar.var(id), ar.pre(id), ar.constant(1.0));

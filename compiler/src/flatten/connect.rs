@@ -751,6 +751,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 sets[r].push(i);
             }
             for (r, set) in sets.iter().enumerate() {
+                self.check_protected_outside(set, &members, first_span[r]);
                 // The causality of an expandable connector's elements follows from their set.
                 if set.len() < 2
                     || set
@@ -802,6 +803,41 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
         }
+    }
+
+    /// 9.3: a set with a protected outside connector of the class (`members[i]`: variable,
+    /// outside, protected) holds an inside connector or a declared public outside one — not
+    /// only elements connections added to an expandable connector, whose causality would then
+    /// follow from nothing declared.
+    fn check_protected_outside(
+        &mut self,
+        set: &[usize],
+        members: &[(FlatVar, bool, bool)],
+        at: Span,
+    ) {
+        let Some(&p) = set.iter().find(|&&i| members[i].1 && members[i].2) else {
+            return;
+        };
+        let anchored = set.iter().any(|&i| {
+            let (v, outside, hidden) = members[i];
+            !outside || (!hidden && !self.meta[v.index()].added)
+        });
+        if anchored {
+            return;
+        }
+        let name = |i: usize| self.flat.vars[members[i].0].name.clone();
+        let others: Vec<String> = set
+            .iter()
+            .filter(|&&i| i != p)
+            .map(|&i| format!("`{}`", name(i)))
+            .collect();
+        let msg = format!(
+            "the protected connector `{}` is connected only to {}, which a connection added to an expandable connector: no inside or declared public connector is in its set",
+            name(p),
+            others.join(", ")
+        );
+        self.diags
+            .push(typed::PROTECTED_OUTSIDE_SET.broken(at, msg, "here"));
     }
 
     pub(super) fn connection_equations(&mut self) {

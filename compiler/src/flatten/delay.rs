@@ -97,6 +97,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 is_flow: false,
                 is_stream: false,
                 is_causal: None,
+                added: false,
             });
             let lhs = self.flat.arena.var(var);
             let rhs = self.flat.arena.time();

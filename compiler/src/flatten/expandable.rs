@@ -225,6 +225,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             building_inner: false,
             prefix: None,
         });
+        self.added_bus_slots.insert(id);
         let n = &mut self.inst.nodes[bus.0 as usize];
         n.slots.insert(name.name.clone(), id);
         n.order.push(id);

@@ -172,6 +172,8 @@ struct VarMeta {
     /// …))`) or neither (`Some(None)`); `None` inside an expandable connector, where that
     /// follows from the connections.
     is_causal: Option<Option<ast::Causality>>,
+    /// An element a connection added to an expandable connector, not one its class declares.
+    added: bool,
 }
 
 /// One side of a `connect`: a leaf variable and whether its connector is an outside one.
@@ -343,6 +345,8 @@ struct Flattener<'t, 'a> {
     tree: &'t mut ClassTree<'a>,
     flat: FlatModel,
     meta: Vec<VarMeta>,
+    /// The slots of elements connections added to expandable connectors (9.1.3).
+    added_bus_slots: FxHashSet<SlotId>,
     connections: Vec<Connection>,
     /// Constant values of parameters, folded on demand (`None` while being evaluated).
     const_cache: FxHashMap<FlatVar, Option<Option<f64>>>,
@@ -478,6 +482,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             tree,
             flat: FlatModel::default(),
             meta: Vec::new(),
+            added_bus_slots: FxHashSet::default(),
             connections: Vec::new(),
             const_cache: FxHashMap::default(),
             package_consts: FxHashMap::default(),

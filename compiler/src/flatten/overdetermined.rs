@@ -139,6 +139,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             is_flow: false,
             is_stream: false,
             is_causal: None,
+            added: false,
         });
         self.conn_graph.graph_queries.push((id, q, span));
         Ok(self.flat.arena.var(id))

@@ -109,6 +109,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             is_flow: false,
             is_stream: false,
             is_causal: None,
+            added: false,
         });
         self.in_streams.insert(v, id);
         id

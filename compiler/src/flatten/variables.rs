@@ -103,6 +103,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 is_flow,
                 is_stream,
                 is_causal: (!self.inst.nodes[node.0 as usize].is_expandable).then_some(causality),
+                added: self.added_bus_slots.contains(&sid),
             });
             if is_flow || is_stream {
                 self.inst.var_owner.insert(id, node);

@@ -50,6 +50,9 @@ struct Checker<'t, 'a> {
     /// breaks is a warning there (see `pure_body`).
     library: bool,
     diags: Vec<Diagnostic>,
+    /// The function class each call name (global, dotted) finds from this class: a name is
+    /// looked up once however often the class calls it.
+    called: rustc_hash::FxHashMap<(bool, String), Option<ClassId>>,
 }
 
 /// Checks the rules of [this module](self) on `class` (not on its nested classes); `library`
@@ -67,6 +70,7 @@ pub(super) fn check_class(
         class,
         library,
         diags: Vec::new(),
+        called: Default::default(),
     };
     c.class_rules(def);
     c.inheritance_rules(def);
@@ -106,10 +110,17 @@ impl Checker<'_, '_> {
             parts: r.parts.iter().map(|p| p.ident.clone()).collect(),
             span: r.span,
         };
-        match self.tree.lookup_name(self.class, &name)? {
-            Found::Class(k) => Some((k, name.to_dotted())),
-            Found::Component { .. } => None,
+        let dotted = name.to_dotted();
+        let key = (r.global, dotted.clone());
+        if let Some(&k) = self.called.get(&key) {
+            return k.map(|k| (k, dotted));
         }
+        let k = match self.tree.lookup_name(self.class, &name) {
+            Some(Found::Class(k)) => Some(k),
+            _ => None,
+        };
+        self.called.insert(key, k);
+        k.map(|k| (k, dotted))
     }
 
     /// The restriction of the class `name` denotes from this class, with `None` for the

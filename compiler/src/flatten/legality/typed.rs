@@ -315,6 +315,12 @@ pub(in crate::flatten) const FINAL_MODIFICATION: Rule = Rule {
     code: "final",
     text: "an element made final by a final modification cannot be modified again",
 };
+pub(in crate::flatten) const PROTECTED_OUTSIDE_SET: Rule = Rule {
+    section: "9.3",
+    code: "connect",
+    text: "a protected outside connector must be part of a connection set with at least one \
+           inside connector or one declared public outside connector",
+};
 pub(in crate::flatten) const PART_OVER_WHOLE: Rule = Rule {
     section: "7.2.3",
     code: "modification",
