@@ -296,9 +296,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                     .also(dm.span, "made final here");
                                 return Err(Box::new(d));
                             }
-                            if self.structured(class, &clause.type_name) {
-                                if let Some((path, at)) = modification::part_over_whole(&m, &inner)
-                                {
+                            // The type is looked up only where a part meets a whole value.
+                            let over = modification::part_over_whole(&m, &inner);
+                            if let Some((path, at)) = over {
+                                if self.structured(class, &clause.type_name) {
                                     let name = &decl.name.name;
                                     let msg = format!(
                                         "`{name}.{path}` is given a value where the declaration gives `{name}` a whole value"
