@@ -703,3 +703,32 @@ fn small_loops_pivot_alike() {
         assert_eq!(s, Status::Ok);
     }
 }
+
+/// Sliding on a switch without events in generated code, bit for bit with the interpreter:
+/// one unknown (the bracket kept from the first retry and bisected), two (the step cut to a
+/// band's crossing), Radau's stages, and a sliding retry that fails (its status, the band's
+/// width cleared).
+#[test]
+fn sliding_jit_equals_interpreter() {
+    for (m, method, want) in [
+        (
+            "../tests/models/SlidingLimiter.mo",
+            Method::BackwardEuler,
+            true,
+        ),
+        ("../tests/models/SlidingLimiter.mo", Method::Radau, true),
+        (
+            "../tests/models/SlidingLimiterLoop.mo",
+            Method::BackwardEuler,
+            true,
+        ),
+        (
+            "../tests/models/SlidingLimiterRadau.mo",
+            Method::Radau,
+            false,
+        ),
+    ] {
+        let st = differential_with(m, method.clone(), &[], 0.01, 10, 10);
+        assert_eq!(st == Status::Ok, want, "{m} {method:?}: {st:?}");
+    }
+}

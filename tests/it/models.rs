@@ -614,3 +614,78 @@ fn a_reciprocal_is_solved_not_iterated() {
         );
     }
 }
+
+/// A lag whose input a function limits on the lag's own value (the MSL's `OpAmpDetailed`
+/// gain stage): a function's if generates no events, and backward Euler's step from below the
+/// limit has no solution on either side of it — off, the lag's value (0 + 0.1·2000)/51.1 =
+/// 3.9 is above the limit; on, (0 + 0.1·1)/1.1 = 0.09 is below it. The exact solution reaches
+/// the limit at t = 1e-4 s (der(y) ≈ 1.5e4 from y = 0) and stays there: Filippov's sliding
+/// solution, y = 1. The sliding retry holds y within the band, |y − 1| ≤ ½·1e-4·(|y| + 1);
+/// from there each step's equation has its solution on the limit's side, y_n = (y_{n−1} +
+/// 0.1)/1.1, which stays in [1, y_1]. Without the sliding retry the run stopped at its first
+/// step. The same with a second state in the loop, torn to two variables (the Newton step cut
+/// to the band's crossing, no bracket), and by Radau IIA, whose first stage slides.
+#[test]
+fn a_limited_lag_slides_along_its_limit() {
+    for (file, method) in [
+        ("SlidingLimiter.mo", Method::BackwardEuler),
+        ("SlidingLimiterLoop.mo", Method::BackwardEuler),
+        ("SlidingLimiter.mo", Method::Radau),
+    ] {
+        let plan =
+            common::compile_example(&format!("../tests/models/{file}"), method.clone(), &[], 10);
+        let blocks: Vec<&rtc::plan::TornBlock> = plan
+            .step
+            .iter()
+            .filter_map(|s| match s {
+                rtc::plan::Stmt::Block(b) => Some(&**b),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(blocks.len(), 1, "{file}");
+        assert!(
+            blocks[0].slides(),
+            "{file}: the block switches on its unknowns"
+        );
+        let mut it = rtc::plan::interp::Interp::new(&plan);
+        let mut mem = it.memory();
+        assert_eq!(it.init(&mut mem, 0.0), rtc::plan::Status::Ok);
+        let y = plan.vars.iter().position(|v| v.name == "y").unwrap();
+        let h = 0.01;
+        let mut first = f64::NAN;
+        for n in 0..10 {
+            let st = it.step(&mut mem, n as f64 * h, h);
+            assert_eq!(st, rtc::plan::Status::Ok, "{file} {method:?} at step {n}");
+            if method == Method::BackwardEuler {
+                if n == 0 {
+                    first = mem[y];
+                    let band = 0.5 * rtc::plan::slide::WIDTH * (first.abs() + 1.0);
+                    assert!((first - 1.0).abs() <= band, "{file}: y = {first}");
+                } else {
+                    assert!(
+                        mem[y] >= 1.0 - 1e-15 && mem[y] <= first,
+                        "{file} at step {n}: y = {}",
+                        mem[y]
+                    );
+                }
+            }
+        }
+        let note = plan.slide_note(&mem).expect("the run slid");
+        assert!(note.starts_with("1 solve of block"), "{note}");
+        // Without the sliding retry: no solution at the first step.
+        let mut off = plan.clone();
+        for s in &mut off.step {
+            if let rtc::plan::Stmt::Block(b) = s {
+                b.switches.clear();
+            }
+        }
+        let mut it = rtc::plan::interp::Interp::new(&off);
+        let mut mem = it.memory();
+        assert_eq!(it.init(&mut mem, 0.0), rtc::plan::Status::Ok);
+        let st = it.step(&mut mem, 0.0, h);
+        assert!(
+            matches!(st, rtc::plan::Status::NotConverged { .. }),
+            "{file} {method:?}: {st:?}"
+        );
+    }
+}

@@ -39,6 +39,11 @@ pub struct MethodArgs {
     /// --newton-iterations); 0: none.
     #[arg(long, default_value_t = 40)]
     pub newton_extended: u32,
+    /// No sliding on switches without events: where the damped retry of a loop whose step
+    /// system has no solution on either side of such a switch fails, the run stops (the work
+    /// bound without the sliding retry).
+    #[arg(long)]
+    pub no_slide: bool,
     /// For --method mixed: the formula of the implicit states.
     #[arg(long, value_enum, default_value_t = pipeline::ImplicitAs::Be)]
     pub implicit_as: pipeline::ImplicitAs,
@@ -364,6 +369,7 @@ pub(crate) fn newton_of(m: &MethodArgs) -> pipeline::Newton {
         max_iterations: m.newton_iterations,
         damped: m.newton_damped,
         extended: m.newton_extended,
+        slide: !m.no_slide,
         ..pipeline::Newton::default()
     }
 }

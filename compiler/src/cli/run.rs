@@ -1069,6 +1069,9 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     let mut model = sim::RunModel::new(stepper.as_mut(), &p, events);
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
     report_refused(&cfg, &report);
+    if let Some(note) = p.slide_note(&mem) {
+        eprintln!("rtc: {note}");
+    }
     if let Some(code) = report_extras(a, &p, &model.events, &report) {
         return Ok(code);
     }

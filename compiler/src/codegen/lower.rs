@@ -28,6 +28,17 @@ pub(super) struct Lower<'p> {
     pub(super) newton_max: u32,
     /// In a loop body ([`super::roll`]): where the iteration's varying variables are.
     pub(super) roll: Option<super::roll::RollCtx>,
+    /// Where the damped retry of a block that slides goes ([`crate::plan::slide`]).
+    pub(super) slide: Slide,
+}
+
+/// The damped retry's ends in a block that slides on its switches: the first retry's
+/// failure (not converged, singular) goes on to the sliding retry instead of returning, and
+/// the sliding retry clears the band's width before it returns a failure.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Slide {
+    pub(super) fail_to: Option<cranelift_codegen::ir::Block>,
+    pub(super) reset: Option<Slot>,
 }
 
 impl Lower<'_> {
@@ -505,7 +516,7 @@ impl Lower<'_> {
             b.switch_to_block(refuse);
             b.seal_block(refuse);
             if self.plan.newton.damped > 0 {
-                self.damped_retry(b, blk, ok, start_finite);
+                self.retry(b, blk, ok, start_finite);
             } else {
                 let code = status_const(b, kind::NOT_CONVERGED, blk.index.index());
                 b.ins().return_(&[code]);
@@ -608,6 +619,11 @@ impl Lower<'_> {
             let v = self.expr(b, e);
             self.store_slot(b, s0 + i, v);
         }
+        // The switches' band arguments, after the damped retry's 4k ([`crate::plan::slide`]).
+        for (i, &e) in blk.switches.iter().enumerate() {
+            let v = self.expr(b, e);
+            self.store_slot(b, s0 + 4 * k + i, v);
+        }
     }
 
     /// The largest residual scale (the same comparisons as the interpreter's, NaN included).
@@ -654,6 +670,126 @@ impl Lower<'_> {
         sum
     }
 
+    /// The damped retry, and in a block that slides on its switches, where it fails, the
+    /// same once more with the band's width set (the interpreter's `retry`).
+    fn retry(
+        &mut self,
+        b: &mut FunctionBuilder,
+        blk: &TornBlock,
+        ok: cranelift_codegen::ir::Block,
+        start_finite: cranelift_frontend::Variable,
+    ) {
+        // One unknown: the bracket of its residual's sign change (the interpreter's), kept
+        // from the first retry into the sliding one.
+        let bracket = (blk.tearing.len() == 1).then(|| Bracket::declare(b));
+        let slide = match self.plan.slide {
+            Some(s) if blk.slides() => s,
+            _ => return self.damped_retry(b, blk, ok, start_finite, bracket.as_ref(), false),
+        };
+        let sliding = b.create_block();
+        self.slide.fail_to = Some(sliding);
+        self.damped_retry(b, blk, ok, start_finite, bracket.as_ref(), false);
+        self.slide.fail_to = None;
+        b.switch_to_block(sliding);
+        b.seal_block(sliding);
+        let w = b.ins().f64const(crate::plan::slide::WIDTH);
+        self.store(b, slide.width, w);
+        // From where the first retry ended.
+        let k = blk.tearing.len();
+        let x0 = self.scratch_base + k + k * k + k;
+        for (i, &t) in blk.tearing.iter().enumerate() {
+            let x = self.load(b, t);
+            self.store_slot(b, x0 + i, x);
+        }
+        let one8 = b.ins().iconst(types::I8, 1);
+        b.def_var(start_finite, one8);
+        let slid = b.create_block();
+        self.slide.reset = Some(slide.width);
+        self.damped_retry(b, blk, slid, start_finite, bracket.as_ref(), true);
+        self.slide.reset = None;
+        b.switch_to_block(slid);
+        b.seal_block(slid);
+        let zero = b.ins().f64const(0.0);
+        self.store(b, slide.width, zero);
+        let n = self.load(b, slide.count);
+        let one = b.ins().f64const(1.0);
+        let n1 = b.ins().fadd(n, one);
+        self.store(b, slide.count, n1);
+        b.ins().jump(ok, &[]);
+        self.memo.clear();
+    }
+
+    /// In the sliding retry, a trial that crossed a switch's band whole is cut to the
+    /// crossing (the interpreter's `slide::crossing`, in its order): the step factor times the
+    /// smallest crossing's, the tearing variables set there, and the evaluation again.
+    fn cut_at_crossing(
+        &mut self,
+        b: &mut FunctionBuilder,
+        blk: &TornBlock,
+        (forced, evals, lambda): (
+            cranelift_frontend::Variable,
+            cranelift_frontend::Variable,
+            cranelift_frontend::Variable,
+        ),
+        max: i64,
+        (old, dd): (usize, usize),
+        deval: cranelift_codegen::ir::Block,
+    ) {
+        use cranelift_codegen::ir::condcodes::IntCC;
+        let k = blk.tearing.len();
+        let s0 = self.scratch_base + k + k * k;
+        let nq = blk.switches.len();
+        let (qn, qo) = (s0 + 4 * k, s0 + 4 * k + nq);
+        let mut cut = b.ins().f64const(1.0);
+        let mut any = b.ins().iconst(types::I8, 0);
+        let lo = b.ins().f64const(-0.5);
+        let hi = b.ins().f64const(0.5);
+        for i in 0..nq {
+            let a = self.load_slot(b, qo + i);
+            let q = self.load_slot(b, qn + i);
+            let a_lo = b.ins().fcmp(FloatCC::LessThan, a, lo);
+            let q_hi = b.ins().fcmp(FloatCC::GreaterThan, q, hi);
+            let up = b.ins().band(a_lo, q_hi);
+            let a_hi = b.ins().fcmp(FloatCC::GreaterThan, a, hi);
+            let q_lo = b.ins().fcmp(FloatCC::LessThan, q, lo);
+            let down = b.ins().band(a_hi, q_lo);
+            let crossed = b.ins().bor(up, down);
+            let dq = b.ins().fsub(a, q);
+            let c = b.ins().fdiv(a, dq);
+            let less = b.ins().fcmp(FloatCC::LessThan, c, cut);
+            let take = b.ins().band(crossed, less);
+            cut = b.ins().select(take, c, cut);
+            any = b.ins().bor(any, crossed);
+        }
+        let fo = b.use_var(forced);
+        let free = b.ins().bxor_imm_s(fo, 1);
+        let ev = b.use_var(evals);
+        let left = b.ins().icmp_imm_s(IntCC::SignedLessThan, ev, max);
+        let go = b.ins().band(any, free);
+        let go = b.ins().band(go, left);
+        let cut_block = b.create_block();
+        let judge = b.create_block();
+        b.ins().brif(go, cut_block, &[], judge, &[]);
+        b.switch_to_block(cut_block);
+        b.seal_block(cut_block);
+        let l = b.use_var(lambda);
+        let lc = b.ins().fmul(l, cut);
+        b.def_var(lambda, lc);
+        self.damped_iterate(b, blk, old, dd, lc);
+        b.ins().jump(deval, &[]);
+        b.switch_to_block(judge);
+        b.seal_block(judge);
+    }
+
+    /// Returns status `code`; in the sliding retry, the band's width cleared first.
+    fn give_up(&mut self, b: &mut FunctionBuilder, code: Value) {
+        if let Some(w) = self.slide.reset {
+            let zero = b.ins().f64const(0.0);
+            self.store(b, w, zero);
+        }
+        b.ins().return_(&[code]);
+    }
+
     /// The damped retry of a block whose full steps did not converge (the interpreter's
     /// `damped_retry`, operation for operation): from the values saved before the block,
     /// each Newton step halved until the residuals' sum of squares falls, at most
@@ -665,6 +801,8 @@ impl Lower<'_> {
         blk: &TornBlock,
         ok: cranelift_codegen::ir::Block,
         start_finite: cranelift_frontend::Variable,
+        bracket: Option<&Bracket>,
+        sliding: bool,
     ) {
         use cranelift_codegen::ir::condcodes::IntCC;
         let k = blk.tearing.len();
@@ -685,8 +823,6 @@ impl Lower<'_> {
         b.def_var(before, one);
         let forced = b.declare_var(types::I8);
         b.def_var(forced, z8);
-        // One unknown: the bracket of its residual's sign change (the interpreter's).
-        let bracket = (k == 1).then(|| Bracket::declare(b));
         // From the start values, or at rest where their residuals were not finite.
         let sf = b.use_var(start_finite);
         let zero = b.ins().f64const(0.0);
@@ -705,7 +841,7 @@ impl Lower<'_> {
         // An evaluation, then the trial's test or the iterate's checks.
         b.switch_to_block(deval);
         self.evaluate(b, blk);
-        if let Some(br) = &bracket {
+        if let Some(br) = bracket {
             let x = self.load(b, blk.tearing[0]);
             let r = self.load_slot(b, r0);
             br.update(b, x, r);
@@ -720,6 +856,9 @@ impl Lower<'_> {
         // else the step halved.
         b.switch_to_block(dtrial);
         b.seal_block(dtrial);
+        if sliding && !blk.switches.is_empty() {
+            self.cut_at_crossing(b, blk, (forced, evals, lambda), max, (old, dd), deval);
+        }
         let after = self.residual_norm(b, r0, k);
         let zero = b.ins().f64const(0.0);
         let aa = b.ins().fsub(after, after);
@@ -802,17 +941,21 @@ impl Lower<'_> {
         b.ins().brif(close, ok, &[], refuse, &[]);
         b.switch_to_block(refuse);
         b.seal_block(refuse);
-        let code = status_const(b, kind::NOT_CONVERGED, blk.index.index());
-        b.ins().return_(&[code]);
+        if let Some(f) = self.slide.fail_to {
+            b.ins().jump(f, &[]);
+        } else {
+            let code = status_const(b, kind::NOT_CONVERGED, blk.index.index());
+            self.give_up(b, code);
+        }
         b.switch_to_block(step);
         b.seal_block(step);
         let norm = self.residual_norm(b, r0, k);
         b.def_var(before, norm);
         self.lu_solve(b, blk, flim);
-        if let Some(br) = &bracket {
+        if let Some(br) = bracket {
             let x = self.load(b, blk.tearing[0]);
             let d = self.load_slot(b, r0);
-            let (d, use_rf) = br.step(b, x, d);
+            let (d, use_rf) = br.step(b, x, d, sliding);
             self.store_slot(b, r0, d);
             b.def_var(forced, use_rf);
         }
@@ -821,6 +964,14 @@ impl Lower<'_> {
             self.store_slot(b, dd + i, d);
             let x = self.load(b, t);
             self.store_slot(b, old + i, x);
+        }
+        if sliding {
+            // The band arguments where the step starts.
+            let nq = blk.switches.len();
+            for i in 0..nq {
+                let q = self.load_slot(b, s0 + 4 * k + i);
+                self.store_slot(b, s0 + 4 * k + nq + i, q);
+            }
         }
         let one = b.ins().f64const(1.0);
         b.def_var(lambda, one);
@@ -875,8 +1026,12 @@ impl Lower<'_> {
     ) {
         b.switch_to_block(singular);
         b.seal_block(singular);
-        let code = status_const(b, kind::SINGULAR, blk.index.index());
-        b.ins().return_(&[code]);
+        if let Some(f) = self.slide.fail_to {
+            b.ins().jump(f, &[]);
+        } else {
+            let code = status_const(b, kind::SINGULAR, blk.index.index());
+            self.give_up(b, code);
+        }
         b.switch_to_block(solved);
         b.seal_block(solved);
     }
@@ -895,7 +1050,7 @@ impl Lower<'_> {
             b.switch_to_block(bad);
             b.seal_block(bad);
             let code = status_const(b, kind::NON_FINITE, t.index());
-            b.ins().return_(&[code]);
+            self.give_up(b, code);
             b.switch_to_block(next);
             b.seal_block(next);
         }
@@ -1016,9 +1171,10 @@ impl Bracket {
         b.def_var(self.last, v);
     }
 
-    /// Newton's step `d` from `x`, or the step to the regula falsi point where the bracket is
-    /// known and `x − d` leaves it (the interpreter's `Bracket::step`); with whether it was.
-    fn step(&self, b: &mut FunctionBuilder, x: Value, d: Value) -> (Value, Value) {
+    /// Newton's step `d` from `x`, or the step to the regula falsi point (with `bisect`, the
+    /// bracket's midpoint) where the bracket is known and `x − d` leaves it (the
+    /// interpreter's `Bracket::step`); with whether it was.
+    fn step(&self, b: &mut FunctionBuilder, x: Value, d: Value, bisect: bool) -> (Value, Value) {
         let zero = b.ins().f64const(0.0);
         let (a, ra) = (b.use_var(self.lo_x), b.use_var(self.lo_r));
         let (c, rc) = (b.use_var(self.hi_x), b.use_var(self.hi_r));
@@ -1031,11 +1187,17 @@ impl Bracket {
         let both = b.ins().band(hl, hh);
         let outside = b.ins().bxor_imm_s(inside, 1);
         let use_rf = b.ins().band(both, outside);
-        let w = b.ins().fsub(c, a);
-        let m = b.ins().fmul(ra, w);
-        let dr = b.ins().fsub(rc, ra);
-        let q = b.ins().fdiv(m, dr);
-        let xf = b.ins().fsub(a, q);
+        let xf = if bisect {
+            let half = b.ins().f64const(0.5);
+            let sum = b.ins().fadd(a, c);
+            b.ins().fmul(half, sum)
+        } else {
+            let w = b.ins().fsub(c, a);
+            let m = b.ins().fmul(ra, w);
+            let dr = b.ins().fsub(rc, ra);
+            let q = b.ins().fdiv(m, dr);
+            b.ins().fsub(a, q)
+        };
         let df = b.ins().fsub(x, xf);
         (b.ins().select(use_rf, df, d), use_rf)
     }

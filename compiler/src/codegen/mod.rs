@@ -45,7 +45,7 @@ mod object;
 mod pieces;
 mod roll;
 
-use lower::Lower;
+use lower::{Lower, Slide};
 use pieces::{
     inline_checks, lower_piece, pair_up, summed_checks, vector_compares, Piece, Sums,
     PAIR_MIN_ASSIGNMENTS,
@@ -652,6 +652,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 scratch_base: self.scratch_base,
                 newton_max: self.newton_max,
                 roll: None,
+                slide: Slide::default(),
             };
             for (i, &o) in f.outs.iter().enumerate() {
                 let v = l.expr(&mut b, o);
@@ -936,6 +937,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 scratch_base: self.scratch_base,
                 newton_max: self.newton_max,
                 roll: None,
+                slide: Slide::default(),
             };
             let vector = matches!(
                 self.module.isa().triple().architecture,

@@ -286,6 +286,13 @@ fn loop_lines(
                 crate::plan::band::lu_flops(k, k - 1, 2 * k - 2)
             );
         }
+        if b.slides() {
+            let _ = writeln!(
+                out,
+                "    switches without events on its unknowns: where the damped retry fails, a second one slides on them (band {:e} of the relations' operands)",
+                crate::plan::slide::WIDTH
+            );
+        }
         for (k, (span, text)) in r.residual_spans.iter().zip(&r.residual_text).enumerate() {
             let _ = writeln!(
                 out,

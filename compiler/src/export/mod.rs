@@ -133,6 +133,7 @@ pub(crate) fn kind_name(k: SlotKind) -> &'static str {
         SlotKind::System(SVarKind::Stage) => "stage",
         SlotKind::System(SVarKind::Discrete) => "discrete",
         SlotKind::Tangent => "tangent",
+        SlotKind::Slide => "slide",
         SlotKind::Hoisted => "hoisted",
     }
 }

@@ -96,6 +96,7 @@ pub fn build(
             .collect(),
         newton: opts.newton,
         symbolic_loops: 0,
+        slide: None,
         hoisted: Vec::new(),
         carried: Vec::new(),
     };
@@ -351,8 +352,10 @@ fn cheaper_tearing(
         return (torn, tb, rows);
     };
     let slots = plan.vars.len();
+    let slide = plan.slide;
     let (_, _, alt_cost) = build(plan, &alt);
     plan.vars.truncate(slots);
+    plan.slide = slide;
     let (tb, rows, cost) = build(plan, &torn);
     // A clear margin: per tearing variable the iteration has costs the flop count leaves out
     // (the LU's loop, the update and the tests; on the line at n = 5, 2 % fewer flops with two
@@ -361,6 +364,7 @@ fn cheaper_tearing(
         return (torn, tb, rows);
     }
     plan.vars.truncate(slots);
+    plan.slide = slide;
     let (tb, rows, _) = build(plan, &alt);
     (alt, tb, rows)
 }
@@ -433,7 +437,7 @@ fn torn_block(
     index: BlockId,
 ) -> TornBlock {
     let k = torn.tearing.len();
-    let inner: Vec<Assign> = torn
+    let mut inner: Vec<Assign> = torn
         .inner
         .iter()
         .map(|s| Assign {
@@ -442,7 +446,7 @@ fn torn_block(
             span: system.equations[s.eq].span,
         })
         .collect();
-    let residuals: Vec<ExprId> = torn
+    let mut residuals: Vec<ExprId> = torn
         .residuals
         .iter()
         .map(|&r| {
@@ -469,6 +473,21 @@ fn torn_block(
     let mut iter_vars: Vec<Slot> = torn.tearing.clone();
     iter_vars.extend(inner.iter().map(|a| a.var));
     let iter_set: FxHashSet<Slot> = iter_vars.iter().copied().collect();
+    // Switches without events on the block's unknowns: regularised while the damped retry
+    // slides ([`super::slide`]).
+    let slides = {
+        let mut exprs: Vec<ExprId> = inner.iter().map(|a| a.expr).collect();
+        let n = exprs.len();
+        exprs.extend(residuals.iter().copied());
+        let switches = (plan.newton.slide && plan.newton.damped > 0)
+            .then(|| super::slide::regularise(plan, &iter_set, &mut exprs))
+            .flatten();
+        for (a, &e) in inner.iter_mut().zip(&exprs[..n]) {
+            a.expr = e;
+        }
+        residuals.copy_from_slice(&exprs[n..]);
+        switches.unwrap_or_default()
+    };
     let mut diffs: FxHashMap<Slot, Differentiator<Slot>> = iter_vars
         .iter()
         .map(|&v| (v, Differentiator::new(v)))
@@ -606,6 +625,7 @@ fn torn_block(
         jacobian,
         linear,
         band: (k.saturating_sub(1), (2 * k).saturating_sub(2)),
+        switches: if linear { Vec::new() } else { slides },
     }
 }
 

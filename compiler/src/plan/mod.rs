@@ -42,6 +42,7 @@ pub mod build;
 mod hoist;
 pub mod interp;
 mod pre;
+pub mod slide;
 
 pub use build::{build, BuildOptions};
 
@@ -77,6 +78,8 @@ pub enum SlotKind {
     System(SVarKind),
     /// A derivative of an inner variable with respect to a tearing variable.
     Tangent,
+    /// The band's width or the count of sliding on switches ([`Slide`]).
+    Slide,
     /// A parameter-only subexpression of the step, computed at start-up.
     Hoisted,
 }
@@ -107,6 +110,24 @@ pub struct TornBlock {
     /// (kl, w): the Jacobian's nonzeros lie at most `kl` below the diagonal, and U after row
     /// interchanges at most `w` above it ([`band`]); `(k − 1, 2k − 2)` for a dense block.
     pub band: (usize, usize),
+    /// The band arguments of the switches without events on its own unknowns
+    /// ([`slide`]): where the damped retry fails, it is retried sliding on them. Empty: none.
+    pub switches: Vec<ExprId>,
+}
+
+impl TornBlock {
+    /// It switches without events on its unknowns: the damped retry may slide ([`slide`]).
+    pub fn slides(&self) -> bool {
+        !self.switches.is_empty()
+    }
+}
+
+/// The slots of sliding on switches ([`slide`]): the band's width while a retry slides (0
+/// otherwise), and the number of block solves that slid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slide {
+    pub width: Slot,
+    pub count: Slot,
 }
 
 #[derive(Clone, Debug)]
@@ -150,6 +171,11 @@ pub struct Newton {
     /// first step). An iteration that stagnates at rounding stops at `max_iterations` as
     /// before; 0: none.
     pub extended: u32,
+    /// Where the damped retry of a loop that switches without events on its unknowns fails,
+    /// a second one slides on the switches ([`slide`]); its expressions carry the bands (the
+    /// blend and its weights, counted in the work bound with the second retry's evaluations).
+    /// Off (`--no-slide`): neither.
+    pub slide: bool,
 }
 
 /// An extended Newton iteration goes on while each iteration's largest residual is below
@@ -174,6 +200,7 @@ impl Default for Newton {
             final_rtol: 1e-6,
             damped: 20,
             extended: 40,
+            slide: true,
         }
     }
 }
@@ -214,6 +241,8 @@ pub struct Plan {
     pub newton: Newton,
     /// Loops of the step solved symbolically (torn to one variable, linear).
     pub symbolic_loops: usize,
+    /// Where a block switches without events on its unknowns: the slots of sliding.
+    pub slide: Option<Slide>,
     /// Hoisted parameter expressions, in order, computed after the parameters.
     pub hoisted: Vec<Slot>,
     /// Variables the step reads before recomputing them (their previous value, `pre`).
@@ -716,19 +745,23 @@ impl Plan {
 
     /// Scratch slots after the variables: the finiteness check sum (generated code), then for
     /// the largest Newton block its residuals (k), Jacobian (k²), residual scales (k), and for
-    /// the damped retry the start values, the iterate a step starts from and the step (3k).
+    /// the damped retry the start values, the iterate a step starts from and the step (3k),
+    /// and for a block that slides its switches' band arguments at the last evaluation and
+    /// where the step starts (2 per switch).
     pub fn scratch_slots(&self) -> usize {
         let max_k = self
             .init
             .iter()
             .chain(&self.step)
             .filter_map(|s| match s {
-                Stmt::Block(b) => Some(b.tearing.len()),
+                Stmt::Block(b) => {
+                    Some(b.tearing.len() * (b.tearing.len() + 5) + 2 * b.switches.len())
+                }
                 _ => None,
             })
             .max()
             .unwrap_or(0);
-        1 + max_k * (max_k + 5)
+        1 + max_k
     }
 
     /// The memory layout of the step function as text: one line per slot (byte offset, kind,
@@ -748,12 +781,39 @@ impl Plan {
             let kind = match v.kind {
                 SlotKind::System(k) => format!("{k:?}").to_lowercase(),
                 SlotKind::Tangent => "tangent".into(),
+                SlotKind::Slide => "slide".into(),
                 SlotKind::Hoisted => "hoisted".into(),
             };
             let _ = writeln!(s, "  {:>6}  {:<12} {}", 8 * i, kind, v.name);
         }
         let _ = writeln!(s, "  {:>6}  scratch", 8 * self.vars.len());
         s
+    }
+
+    /// What a run whose memory is `mem` should hear of sliding on switches ([`slide`]): how
+    /// many block solves slid, and which blocks can.
+    pub fn slide_note(&self, mem: &[f64]) -> Option<String> {
+        let slide = self.slide?;
+        let n = *mem.get(slide.count.index())?;
+        if n < 1.0 {
+            return None;
+        }
+        let blocks: Vec<String> = self
+            .init
+            .iter()
+            .chain(&self.step)
+            .filter_map(|s| match s {
+                Stmt::Block(b) if b.slides() => Some(b.index.index().to_string()),
+                _ => None,
+            })
+            .collect();
+        Some(format!(
+            "{n} solve{} of block{} {} slid on a switch without events (the step's equations have no solution on either side of it: the switched variable is held at its threshold, within {:e} relative to the relation's operands, Filippov's solution; see the book's Methods)",
+            if n == 1.0 { "" } else { "s" },
+            if blocks.len() == 1 { "" } else { "s" },
+            blocks.join(", "),
+            slide::WIDTH / 2.0
+        ))
     }
 
     /// A `der(x)` of the step system: the damped retry's start at rest sets it to zero.
@@ -783,6 +843,7 @@ impl Plan {
         roots.extend(b.residuals.iter().copied());
         roots.extend(b.residual_scales.iter().copied());
         roots.extend(b.jacobian.iter().copied());
+        roots.extend(b.switches.iter().copied());
         let mut iter = expr_work(&self.arena, &roots);
         // LU with partial pivoting and the two triangular solves, then the update and test.
         iter.flops += band::lu_flops(k as usize, b.band.0, b.band.1) as u64;
@@ -798,7 +859,9 @@ impl Plan {
             t += inner_only;
             t
         } else {
-            iter.times(u64::from(newton.full_iterations()) + u64::from(newton.damped))
+            // A block that slides may take the damped retry twice ([`slide`]).
+            let retries = if b.slides() { 2 } else { 1 };
+            iter.times(u64::from(newton.full_iterations()) + retries * u64::from(newton.damped))
         };
         (iter, total)
     }
@@ -922,7 +985,7 @@ impl Plan {
     pub fn verify(&self) -> Result<(), Box<Diagnostic>> {
         let mut defined: FxHashSet<Slot> = FxHashSet::default();
         for (i, v) in self.vars.iter().enumerate() {
-            if v.kind == SlotKind::Hoisted {
+            if matches!(v.kind, SlotKind::Hoisted | SlotKind::Slide) {
                 defined.insert(Slot::new(i));
             }
             if matches!(
