@@ -36,6 +36,7 @@ mod instances;
 mod legality;
 mod noevent_checks;
 use legality::typed;
+mod nested_fit;
 mod outofline;
 mod overdetermined;
 mod records;

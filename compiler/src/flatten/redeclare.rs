@@ -29,7 +29,7 @@ use super::*;
 use rustc_hash::FxHashSet;
 
 /// A public component of a class: its name, declaration, prefixes and the class declaring it.
-type PublicComponent<'a> = (
+pub(super) type PublicComponent<'a> = (
     Box<str>,
     &'a ast::ComponentClause,
     &'a ast::ComponentDecl,
@@ -483,6 +483,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         let Some(missing) = missing else {
+            if let Some(why) = self.nested_misfit(new, constraint) {
+                let msg = format!(
+                    "`{}` does not fit the constraining package `{cname}` of `{name}`: {why}",
+                    self.tree.info(new).full_name,
+                );
+                let d = typed::REDECLARE_NESTED.broken(span, msg, "redeclared here");
+                return Err(Box::new(d));
+            }
             if let Some(why) = self.function_misfit(new, constraint, &have, &want, defaulted) {
                 let msg = format!(
                     "`{}` does not fit the constraining function `{cname}` of `{name}`: {why}",
@@ -745,7 +753,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// the most derived class for a name declared twice (a redeclare element). Each class
     /// is read once: inheritance cycles (reported where the class is instantiated) and
     /// diamonds cost no more than the classes they name.
-    fn collect_public_components(
+    pub(super) fn collect_public_components(
         &mut self,
         c: ClassId,
         out: &mut Vec<PublicComponent<'a>>,
@@ -827,11 +835,28 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if wp.final_ && !hp.final_ {
             return Some("it is not final");
         }
+        // A final element keeps its contents (6.4): two final values that differ.
+        let binding = |d: &'a ast::ComponentDecl| match d.modification.as_ref()?.binding.as_ref() {
+            Some(ast::Binding::Expr(e)) => Some(e),
+            _ => None,
+        };
+        if wp.final_ && hp.final_ {
+            if let (Some(a), Some(b)) = (binding(hd), binding(wd)) {
+                if differs(a, b) {
+                    return Some("it is final with another value than the constraining class's");
+                }
+            }
+        }
         if ndims(hc, hd) != ndims(wc, wd) {
             return Some("its number of dimensions differs");
         }
         if hd.condition.is_some() != wd.condition.is_some() {
             return Some("one of the two is conditional");
+        }
+        if let (Some(a), Some(b)) = (&hd.condition, &wd.condition) {
+            if differs(a, b) {
+                return Some("its condition differs from the constraining class's");
+            }
         }
         let builtin = |this: &mut Self, clause: &ast::ComponentClause, scope: ClassId| {
             let Some(Found::Class(c)) = this.tree.lookup_name(scope, &clause.type_name) else {
@@ -1289,6 +1314,52 @@ fn modified_names(cm: &ast::ClassMod, out: &mut Vec<Box<str>>) {
             if let Some(p) = m.name.parts.first() {
                 out.push(p.name.clone());
             }
+        }
+    }
+}
+
+/// Whether two expressions written in two classes (an element and the one it stands for,
+/// 6.4) have different contents, where that can be told from their form alone: literals of
+/// other values, names that differ, operators that differ, or one of these against another
+/// of them (`b` against `not b`). Expressions of other forms (calls, arrays, if-expressions)
+/// are not told apart: no refusal without proof.
+fn differs(a: &ast::Expr, b: &ast::Expr) -> bool {
+    use ast::ExprKind as K;
+    let number = |e: &ast::Expr| match e.kind {
+        K::Integer(i) => Some(i as f64),
+        K::Real(x) => Some(x),
+        _ => None,
+    };
+    let simple = |e: &ast::Expr| {
+        matches!(
+            e.kind,
+            K::Integer(_)
+                | K::Real(_)
+                | K::Bool(_)
+                | K::Str(_)
+                | K::Ref(_)
+                | K::Unary(..)
+                | K::Binary(..)
+        )
+    };
+    if let (Some(x), Some(y)) = (number(a), number(b)) {
+        return x != y;
+    }
+    match (&a.kind, &b.kind) {
+        (K::Bool(x), K::Bool(y)) => x != y,
+        (K::Str(x), K::Str(y)) => x != y,
+        (K::Ref(x), K::Ref(y)) => {
+            let plain = |r: &ast::ComponentRef| r.parts.iter().all(|p| p.subscripts.is_empty());
+            plain(x) && plain(y) && x.to_source_string() != y.to_source_string()
+        }
+        (K::Unary(o, x), K::Unary(p, y)) => o != p || differs(x, y),
+        (K::Binary(o, x1, x2), K::Binary(p, y1, y2)) => {
+            o != p || differs(x1, y1) || differs(x2, y2)
+        }
+        _ => {
+            simple(a)
+                && simple(b)
+                && std::mem::discriminant(&a.kind) != std::mem::discriminant(&b.kind)
         }
     }
 }

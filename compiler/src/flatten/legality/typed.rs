@@ -228,6 +228,14 @@ pub(in crate::flatten) const REDECLARE_ELEMENT: Rule = Rule {
            higher variability, final where it is final, as many dimensions, conditional \
            where it is, the same predefined type",
 };
+pub(in crate::flatten) const REDECLARE_NESTED: Rule = Rule {
+    section: "6.4",
+    code: "redeclare",
+    text: "each member class of a constraining package has one of the same name in the new \
+           package: replaceable only where it is, transitively non-replaceable where it is \
+           (then with the same public components, no more), a long definition where it is \
+           a non-replaceable long one",
+};
 pub(in crate::flatten) const FUNCTION_COMPATIBLE: Rule = Rule {
     section: "6.6",
     code: "redeclare",
