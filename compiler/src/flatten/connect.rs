@@ -413,8 +413,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// Every instantiated non-partial, non-expandable connector is balanced (9.3.1): as many
     /// flow variables as potential ones (neither parameter, constant, input, output, stream
-    /// nor flow). Connectors holding an overdetermined record are left out (it counts as its
-    /// `equalityConstraint` residue). Each connector class is reported once.
+    /// nor flow), an overdetermined record counting as its `equalityConstraint` residue's
+    /// size (a connector holding one whose residue's size is not an Integer literal is left
+    /// out). Each connector class is reported once.
     pub(super) fn check_connector_balance(&mut self) -> DResult<()> {
         let mut seen = FxHashSet::default();
         for n in 0..self.inst.nodes.len() {
@@ -449,11 +450,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(())
     }
 
-    /// `(flow, potential)` scalar counts of a connector instance, `None` if it holds an
-    /// overdetermined record.
+    /// `(flow, potential)` scalar counts of a connector instance, an overdetermined record
+    /// counted as its residue's size; `None` if it holds one whose size is not known.
     fn balance(&mut self, n: NodeId) -> DResult<Option<(usize, usize)>> {
         if self.is_overdetermined(n) {
-            return Ok(None);
+            return Ok(self.residue_size(n).map(|r| (0, r)));
         }
         let (mut flows, mut potentials) = (0, 0);
         for sid in self.inst.nodes[n.0 as usize].order.clone() {

@@ -328,6 +328,38 @@ impl<'t, 'a> Flattener<'t, 'a> {
         })
     }
 
+    /// The size of the `equalityConstraint` residue of an overdetermined instance's class: its
+    /// output's one dimension where written as an Integer literal (`output Real
+    /// residue[3]`), as the MSL writes it; `None` otherwise.
+    pub(super) fn residue_size(&mut self, n: NodeId) -> Option<usize> {
+        let classes = self.inst.nodes[n.0 as usize].classes.clone();
+        for c in classes {
+            let Some(Found::Class(f)) = self.tree.member(c, "equalityConstraint", 0) else {
+                continue;
+            };
+            let comp = self.tree.info(f).composition()?;
+            for e in &comp.elements {
+                let ast::Element::Component(clause, _) = e else {
+                    continue;
+                };
+                if clause.prefix.causality != Some(ast::Causality::Output) {
+                    continue;
+                }
+                let d = clause.components.first()?;
+                let subs: Vec<&ast::Subscript> =
+                    clause.subscripts.iter().chain(&d.subscripts).collect();
+                return match subs.as_slice() {
+                    [ast::Subscript::Expr(x)] => match x.kind {
+                        ast::ExprKind::Integer(k) if k >= 0 => Some(k as usize),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+            }
+        }
+        None
+    }
+
     /// The connector instances or variables a reference names.
     fn conn_ids(&mut self, r: &'a ast::ComponentRef, env: Env) -> DResult<Vec<ConnId>> {
         Ok(match self.resolve(r, env)? {

@@ -14,6 +14,7 @@
 //! meets them. `book/src/rules.md` lists every rule, checked or not, with its test.
 
 mod annotations;
+mod constraining;
 mod inheritance;
 mod operators;
 mod restrictions;

@@ -135,6 +135,7 @@ impl Checker<'_, '_> {
         } else {
             self.impure_in_equations(composition);
             self.undeclared_external_calls(composition);
+            self.constraining_access(composition);
         }
     }
 
@@ -504,7 +505,7 @@ fn is_named(r: &ast::ComponentRef, name: &str) -> bool {
 /// The expressions of statements, nested ones included.
 /// The expressions of the statements `body` and the calls they make as statements, those
 /// in when-statements too where `when`.
-fn statement_exprs<'x>(
+pub(super) fn statement_exprs<'x>(
     body: &'x [ast::Statement],
     when: bool,
     out: &mut Vec<&'x ast::Expr>,
@@ -549,7 +550,7 @@ fn statement_exprs<'x>(
 
 /// The expressions of the equations `eqs` (inside when-equations only if `when`), and the
 /// calls they make as equations.
-fn equation_exprs<'x>(
+pub(super) fn equation_exprs<'x>(
     eqs: &'x [ast::Equation],
     when: bool,
     out: &mut Vec<&'x ast::Expr>,
