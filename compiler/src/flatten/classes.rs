@@ -750,6 +750,26 @@ impl<'a> ClassTree<'a> {
         None
     }
 
+    /// `c` and the classes it inherits from: its bases and a short definition's base, and
+    /// theirs, each once (depth first, at most 32 levels deep).
+    pub fn lineage(&mut self, c: ClassId) -> Vec<ClassId> {
+        let mut out = Vec::new();
+        let mut stack = vec![(c, 0u32)];
+        while let Some((k, depth)) = stack.pop() {
+            if depth > 32 || out.contains(&k) {
+                continue;
+            }
+            out.push(k);
+            if let Some((b, _)) = self.base_of_short(k) {
+                stack.push((b, depth + 1));
+            }
+            for b in self.bases(k).into_iter().rev() {
+                stack.push((b, depth + 1));
+            }
+        }
+        out
+    }
+
     /// The classes `c` extends, resolved in `c`'s scope (cached; a cycle yields no base).
     pub fn bases(&mut self, c: ClassId) -> Vec<ClassId> {
         if let Some(b) = self.bases_cache.get(&c) {

@@ -23,8 +23,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if new == constraint || !package(self.tree, new) || !package(self.tree, constraint) {
             return None;
         }
-        let mut names = Vec::new();
-        self.member_class_names(constraint, &mut names, &mut FxHashSet::default(), 0);
+        let mut names: Vec<String> = Vec::new();
+        for k in self.tree.lineage(constraint) {
+            for n in self.tree.child_names(k) {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+        }
         for n in names {
             let Some(Found::Class(b)) = self.tree.member(constraint, &n, 0) else {
                 continue;
@@ -88,30 +94,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         None
-    }
-
-    /// The names of the member classes of `c`, its own and those it inherits.
-    fn member_class_names(
-        &mut self,
-        c: ClassId,
-        out: &mut Vec<String>,
-        seen: &mut FxHashSet<ClassId>,
-        depth: u32,
-    ) {
-        if depth > 32 || !seen.insert(c) {
-            return;
-        }
-        for n in self.tree.child_names(c) {
-            if !out.contains(&n) {
-                out.push(n);
-            }
-        }
-        for b in self.tree.bases(c) {
-            self.member_class_names(b, out, seen, depth + 1);
-        }
-        if let Some((b, _)) = self.tree.base_of_short(c) {
-            self.member_class_names(b, out, seen, depth + 1);
-        }
     }
 
     /// Class `c` is transitively non-replaceable in 6.2's sense: not declared replaceable,

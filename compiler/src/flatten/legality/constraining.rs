@@ -41,8 +41,7 @@ impl Checker<'_, '_> {
             let Some(Found::Class(c)) = self.tree.lookup_name(self.class, &name) else {
                 continue;
             };
-            let mut names = Vec::new();
-            self.public_element_names(c, &mut names, &mut FxHashSet::default(), 0);
+            let names = self.public_element_names(c);
             for d in &clause.components {
                 limited.push((&d.name.name, name.to_dotted(), names.clone()));
             }
@@ -126,32 +125,21 @@ impl Checker<'_, '_> {
     }
 
     /// The names of `c`'s public components and member classes, inherited ones included.
-    fn public_element_names(
-        &mut self,
-        c: ClassId,
-        out: &mut Vec<String>,
-        seen: &mut FxHashSet<ClassId>,
-        depth: u32,
-    ) {
-        if depth > 32 || !seen.insert(c) {
-            return;
-        }
-        out.extend(self.tree.child_names(c));
-        if let Some(comp) = self.tree.info(c).composition() {
-            for e in &comp.elements {
-                if let ast::Element::Component(clause, prefix) = e {
-                    if !prefix.protected {
-                        out.extend(clause.components.iter().map(|d| d.name.name.to_string()));
+    fn public_element_names(&mut self, c: ClassId) -> Vec<String> {
+        let mut out = Vec::new();
+        for k in self.tree.lineage(c) {
+            out.extend(self.tree.child_names(k));
+            if let Some(comp) = self.tree.info(k).composition() {
+                for e in &comp.elements {
+                    if let ast::Element::Component(clause, prefix) = e {
+                        if !prefix.protected {
+                            out.extend(clause.components.iter().map(|d| d.name.name.to_string()));
+                        }
                     }
                 }
             }
         }
-        for b in self.tree.bases(c) {
-            self.public_element_names(b, out, seen, depth + 1);
-        }
-        if let Some((b, _)) = self.tree.base_of_short(c) {
-            self.public_element_names(b, out, seen, depth + 1);
-        }
+        out
     }
 }
 
