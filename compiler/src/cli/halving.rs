@@ -27,7 +27,11 @@
 //! a chattering event) is halved within the same bounds until a run gets through, and the
 //! check goes on from there; where none does and rtc chose the trapezoid or radau, backward
 //! Euler takes the default step over (L-stable and one equation per loop: the method whose
-//! step equations have a solution most often), with its own check.
+//! step equations have a solution most often), with its own check. Where backward Euler may
+//! not take over (its own runs, or a method the user named), the stopping step is halved
+//! further ([`MAX_RESCUE_HALVINGS`] times, never below the output interval /
+//! [`RESCUE_FLOOR`]): a run that gets through is better than none, and the note names the
+//! step.
 
 use crate::pipeline::MAX_REFINEMENT;
 
@@ -38,6 +42,15 @@ pub const MARGIN: f64 = 0.5;
 
 /// The most times the default step is halved for the check.
 pub const MAX_HALVINGS: u32 = 4;
+
+/// The most times a default step at which the run stops is halved to get it through: the
+/// MSL's Spice3 `Oscillator`, whose regenerative switches backward Euler's Newton follows
+/// only at steps near 1e-8 s (its output interval 5e-6 s halved nine times), stopped at the
+/// four halvings of the check.
+pub const MAX_RESCUE_HALVINGS: u32 = 10;
+
+/// A rescued step is no shorter than the output interval over this.
+pub const RESCUE_FLOOR: f64 = 2048.0;
 
 /// A run's recorded signals: times (repeated at events) and one row of values per time.
 #[derive(Default)]
@@ -146,6 +159,13 @@ pub(super) fn richardson(p: u32) -> f64 {
 /// halved step no shorter than the output interval / (2 × MAX_REFINEMENT).
 pub(super) fn may_halve(halvings: u32, h: f64, interval: f64) -> bool {
     halvings < MAX_HALVINGS && h / 2.0 >= interval / (2 * MAX_REFINEMENT) as f64 * (1.0 - 1e-9)
+}
+
+/// Whether a default step at which the run stops may be halved once more to get it through:
+/// at most [`MAX_RESCUE_HALVINGS`] times, the halved step no shorter than the output
+/// interval / [`RESCUE_FLOOR`].
+pub(super) fn may_rescue(halvings: u32, h: f64, interval: f64) -> bool {
+    halvings < MAX_RESCUE_HALVINGS && h / 2.0 >= interval / RESCUE_FLOOR * (1.0 - 1e-9)
 }
 
 #[cfg(test)]

@@ -632,7 +632,11 @@ fn halving_check(
         // switch) is halved until a run gets through, within the halvings' bound; the
         // trapezoid's chattering goes to backward Euler first (the caller's switch).
         Err(stop) if refine && !(may.chatter_to_be && stop.chatter.is_some()) => {
-            match rescue(c, stepper, h, interval, &mut halvings) {
+            // Halved as far as the check goes while backward Euler may still take over;
+            // where it may not (backward Euler's own runs, a method the user named), as far
+            // as a rescue goes.
+            let deep = !may.stops_to_be;
+            match rescue(c, stepper, (h, interval), deep, &mut halvings) {
                 Ok((h2, t)) => {
                     notes.push(format!(
                         "the run at the default step {h} stopped at {}; the step halved {halvings} time{} to {h2}, where it runs",
@@ -766,18 +770,27 @@ fn halving_check(
     }
 }
 
-/// The default step `h` halved (counted in `halvings`, within [`super::halving::may_halve`])
+/// The default step `h` halved (counted in `halvings`, within [`super::halving::may_halve`],
+/// or `deep`, within [`super::halving::may_rescue`])
 /// until a run gets through: that step and its run, or the last step tried and why it
 /// stopped (`None`: no halving allowed).
 fn rescue(
     c: &CheckRun,
     stepper: &mut dyn sim::Stepper,
-    mut h: f64,
-    interval: f64,
+    (mut h, interval): (f64, f64),
+    deep: bool,
     halvings: &mut u32,
 ) -> Result<(f64, Recorded), Option<(f64, CheckStop)>> {
+    use super::halving::{may_halve, may_rescue};
     let mut last = None;
-    while super::halving::may_halve(*halvings, h, interval) {
+    let may = |n: u32, h: f64| {
+        if deep {
+            may_rescue(n, h, interval)
+        } else {
+            may_halve(n, h, interval)
+        }
+    };
+    while may(*halvings, h) {
         h /= 2.0;
         *halvings += 1;
         match trajectory(c, stepper, h) {
