@@ -30,8 +30,9 @@
 //! step equations have a solution most often), with its own check. Where backward Euler may
 //! not take over (its own runs, or a method the user named), the stopping step is halved
 //! further ([`MAX_RESCUE_HALVINGS`] times, never below the output interval /
-//! [`RESCUE_FLOOR`]): a run that gets through is better than none, and the note names the
-//! step.
+//! [`RESCUE_FLOOR`]), and the run that gets through is taken only where the check, refining
+//! within the same bound, confirms it; otherwise the run stops at the default step as it
+//! would have, with a note on why the smaller step's run was not taken.
 
 use crate::pipeline::MAX_REFINEMENT;
 
@@ -45,8 +46,8 @@ pub const MAX_HALVINGS: u32 = 4;
 
 /// The most times a default step at which the run stops is halved to get it through: the
 /// MSL's Spice3 `Oscillator`, whose regenerative switches backward Euler's Newton follows
-/// only at steps near 1e-8 s (its output interval 5e-6 s halved nine times), stopped at the
-/// four halvings of the check.
+/// only at steps near 1e-8 s (its output interval 5e-6 s halved ten times where the check
+/// refines it), stopped at the four halvings of the check.
 pub const MAX_RESCUE_HALVINGS: u32 = 10;
 
 /// A rescued step is no shorter than the output interval over this.

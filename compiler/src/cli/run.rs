@@ -626,6 +626,9 @@ fn halving_check(
     let factor = richardson(order);
     let pct = |x: f64| format!("{:.3} %", 100.0 * x);
     let mut halvings = 0;
+    // The default step, where the run got through only past the check's halvings: that run
+    // is taken only where the check confirms it.
+    let mut deep_from = None;
     let mut coarse = match trajectory(c, stepper, h) {
         Ok(t) => t,
         // A default step at which the run stops (Newton, a singular Jacobian, a chattering
@@ -643,6 +646,9 @@ fn halving_check(
                         stop.why.trim_start_matches("stopped at "),
                         if halvings == 1 { "" } else { "s" },
                     ));
+                    if halvings > super::halving::MAX_HALVINGS {
+                        deep_from = Some(h);
+                    }
                     h = h2;
                     t
                 }
@@ -696,6 +702,14 @@ fn halving_check(
     loop {
         let fine = match trajectory(c, stepper, h / 2.0) {
             Ok(t) => t,
+            Err(why) if deep_from.is_some() => {
+                return unconfirmed(
+                    deep_from,
+                    h,
+                    notes,
+                    format!("at the step {} it {why}", h / 2.0),
+                );
+            }
             Err(why) => {
                 warnings.push(format!(
                     "the step-halving check did not run: at the step {} the run {why}; the result at {h} is not checked",
@@ -720,7 +734,13 @@ fn halving_check(
             };
         };
         let estimate = factor * d.relative;
-        let refining = refine && may_halve(halvings, h, interval);
+        // Past the check's halvings (a stopping step halved further), the check refines
+        // within the rescue's bound.
+        let refining = refine
+            && match deep_from {
+                Some(_) => super::halving::may_rescue(halvings, h, interval),
+                None => may_halve(halvings, h, interval),
+            };
         if estimate <= tol && !(refining && estimate > MARGIN * tol) {
             if halvings > 0 {
                 notes.push(format!(
@@ -746,6 +766,17 @@ fn halving_check(
             coarse = fine;
             continue;
         }
+        if deep_from.is_some() {
+            let why = format!(
+                "at the step {} it differs by {} of `{}`'s scale (estimated error {}, more than the tolerance {})",
+                h / 2.0,
+                pct(d.relative),
+                d.signal,
+                pct(estimate),
+                pct(tol)
+            );
+            return unconfirmed(deep_from, h, notes, why);
+        }
         warnings.push(format!(
             "the step-halving check estimates an error of {} of `{}`'s scale at t = {} (the runs at the step {h} and at {} differ by {}; {} is the tolerance): {}",
             pct(estimate),
@@ -767,6 +798,23 @@ fn halving_check(
             warnings,
             switch: None,
         };
+    }
+}
+
+/// A run that got through only past the check's halvings, which the run at half its step does
+/// not confirm: not taken. The run goes on at the default step `from` and stops there, as it
+/// would without the further halvings, with a note on why that run was not taken (a run that
+/// disagrees is no better than none).
+fn unconfirmed(from: Option<f64>, h: f64, mut notes: Vec<String>, why: String) -> Halving {
+    notes.push(format!(
+        "the run at the step {h} is not taken: the step-halving check does not confirm it ({why})"
+    ));
+    Halving {
+        h: from.unwrap_or(h),
+        checked: false,
+        notes,
+        warnings: Vec::new(),
+        switch: None,
     }
 }
 
