@@ -467,12 +467,20 @@ static int32_t refine(rtc_events *ev, double *mem, int32_t k, double cur, double
                       double za, double *te) {
     const rtc_event_model *m = ev->m;
     int32_t n = m->n_events, i, st, kept = 0, side = 0;
-    double b = *te, zb = ev->zb[k];
+    double b = *te, zb = ev->zb[k], near = 1.0;
     size_t bytes = sizeof(double) * (size_t)m->mem_slots;
     for (i = 0; i < REFINE; i++) {
         double tn;
         if (za == zb || at_threshold(ev, k, zb, mem)) break;
         tn = b - zb * (b - a) / (zb - za);
+        /* The old end within rounding of the threshold of a function that started the part
+         * clearly on its old side: the secant stays on the old side of the zero; the move goes
+         * at least a billionth of the part past it, a thousand times further at each such move
+         * (as rtc run's `refine`). */
+        if (at_threshold(ev, k, za, mem) && !at_threshold(ev, k, ev->z0[k], mem)) {
+            near *= 1e3;
+            if (tn < a + near * 1e-12 * rest) tn = a + near * 1e-12 * rest;
+        }
         if (!(tn > a && tn < b) || b - tn <= 1e-9 * rest) break;
         if (!kept) {
             memcpy(ev->landed, mem, bytes);

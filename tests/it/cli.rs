@@ -451,22 +451,31 @@ fn backward_euler_takes_over_where_the_chosen_methods_runs_stop() {
 #[test]
 fn backward_euler_halves_its_stopping_step_further() {
     let model = "tests/models/BlowUpLate.mo";
-    let (code, _, err) = rtc(&["run", model, "--vars", "x,z"]);
-    assert_ne!(code, 0, "{err}");
+    // At the default tolerance, backward Euler's run past the four halvings is not confirmed
+    // (1.5 % at twelve); radau's search, past its own four halvings, is (seven), and its
+    // result is held to the tolerance its check confirmed (1 % of z's scale, 19) against
+    // z = 1/(1 - t).
+    let (code, out, err) = rtc(&["run", model, "--vars", "x,z"]);
+    assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("is not taken: the step-halving check does not confirm it")
-            && err.contains("run stopped at t = 0.475"),
+            && err.contains("radau (L-stable, order 3) from the default step 0.2375 instead")
+            && err.contains("with radau from 0 to 0.95"),
         "{err}"
     );
+    assert!((last_value(&out, 2) - 20.0).abs() < 0.01 * 19.0, "{out}");
+    assert!((last_value(&out, 1) - 0.49).abs() < 1e-9, "{out}");
+    // At 5 %, backward Euler's run is confirmed where the check refines it (eleven halvings)
+    // and follows backward Euler's recursion at that step.
     let (code, out, err) = rtc(&["run", model, "--vars", "x,z", "--tolerance", "5%"]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("step halved 10 times to 0.0004638671875"),
+        err.contains("step halved 11 times to 0.00023193359375"),
         "{err}"
     );
-    let h = 0.475 / 1024.0;
+    let h = 0.475 / 2048.0;
     let mut z = 1.0f64;
-    for _ in 0..2048 {
+    for _ in 0..4096 {
         z = (1.0 - (1.0 - 4.0 * h * z).sqrt()) / (2.0 * h);
     }
     let last = out.lines().last().unwrap();
@@ -474,6 +483,32 @@ fn backward_euler_halves_its_stopping_step_further() {
     assert!((cols[0] - 0.95).abs() < 1e-12, "{last}");
     assert!((cols[2] - z).abs() < 1e-9 * z, "{last} against {z}");
     assert!((cols[1] - 0.49).abs() < 1e-9, "{last}");
+}
+
+/// Where backward Euler, chosen by rtc, gets through only past the check's halvings and the
+/// check does not confirm its run, radau gets the same search (tests/models/BlowUpRadau.mo:
+/// z = 1/(1 - t), 5000 at the end; backward Euler's error at the rescue's floor is 1.05 %,
+/// radau's, confirmed at the default step halved four times, 0.19 %). The result is held
+/// to the tolerance the check confirmed (1 % of z's scale, 5000) against the closed form.
+#[test]
+fn radau_searches_where_backward_eulers_rescue_is_not_confirmed() {
+    let (code, out, err) = rtc(&["run", "tests/models/BlowUpRadau.mo", "--vars", "z"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("is not taken: the step-halving check does not confirm it")
+            && err.contains("radau (L-stable, order 3) from the default step 0.0009998 instead")
+            && err.contains("with radau from 0 to 0.9998"),
+        "{err}"
+    );
+    for line in out.lines().skip(1) {
+        let cols: Vec<f64> = line.split(',').map(|c| c.parse().unwrap()).collect();
+        let exact = 1.0 / (1.0 - cols[0]);
+        assert!(
+            (cols[1] - exact).abs() < 0.01 * 5000.0,
+            "{line} against {exact}"
+        );
+    }
+    assert!((last_value(&out, 0) - 0.9998).abs() < 1e-9, "{out}");
 }
 
 #[test]

@@ -302,6 +302,42 @@ fn a_second_event_in_a_step_is_located_too() {
     );
 }
 
+/// A crossing whose location's secant comes within rounding of the threshold from the old
+/// side (`tests/models/ClosingContact.mo`: a plate closing on its stop at 4 m/s, its motion
+/// a polynomial radau reproduces to rounding): the refinement moves past such an end, at
+/// least a billionth of the part. Before, the secant stayed on the old side and the event
+/// acted at the last time found on the new side, 1.5e-10 s late here (in the MSL's PreLoad,
+/// at the end of the step: 8 µs late). The tolerance is ten times the refinement's least move, a
+/// billionth of the step (1e-14 s).
+#[test]
+fn a_crossing_whose_secant_stays_on_the_old_side_is_located() {
+    let text = std::fs::read_to_string(common::repo_root().join("tests/models/ClosingContact.mo"))
+        .unwrap();
+    let flat = rtc::pipeline::check_source("ClosingContact.mo", &text, &Default::default())
+        .model
+        .expect("model");
+    let plan = rtc::pipeline::plan(&flat, &rtc::pipeline::Settings::of(&Method::Radau))
+        .unwrap()
+        .plan;
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 2e-4,
+        step: 1e-5,
+        every: 1,
+        ..Default::default()
+    };
+    let (_, failure, log) =
+        rtc::sim::trajectory_with_events(&plan, &settings, &["s".into()]).unwrap();
+    assert!(failure.is_none());
+    let exact = ((16.0f64 + 3.9).sqrt() - 4.0) / 6500.0;
+    assert!(log[0].handled() && log[0].condition == "s < s0", "{log:?}");
+    assert!(
+        (log[0].time - exact).abs() < 1e-13,
+        "{} against {exact}",
+        log[0].time
+    );
+}
+
 /// Bounded work with events: no step of the event examples needs more evaluations of the step
 /// function than `rtc analyze` prints (5 with state events, 11 with time events), and every
 /// evaluation stays within the plan's printed work bound (counted by the interpreter).

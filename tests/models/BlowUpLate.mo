@@ -3,7 +3,7 @@
 // 20 at t = 0.95. Backward Euler's step equation z1 - h*z1^2 = z0 has a real root only
 // while h <= 1/(4*z0): near the end only steps below 0.0125 get through, past the four
 // halvings of the step-halving check; backward Euler's step is halved further until its run
-// gets through.
+// gets through, and where the check does not confirm that run, radau gets the same search.
 model BlowUpLate
   Real x(start = 4, fixed = true);
   Real z(start = 1, fixed = true);

@@ -576,7 +576,8 @@ struct Halving {
     checked: bool,
     notes: Vec<String>,
     warnings: Vec<String>,
-    /// Backward Euler asked for instead of the method rtc chose.
+    /// Backward Euler (radau, where backward Euler's rescue is not confirmed) asked for
+    /// instead of the method rtc chose.
     switch: Option<Switch>,
 }
 
@@ -587,6 +588,12 @@ enum Switch {
     Chatter(f64),
     /// The chosen method's runs stop at the default step and at its halvings: why.
     Stops(String),
+    /// Backward Euler's run got through only past the check's halvings and the check does not
+    /// confirm it (the note saying why): radau, of higher order, gets the same search.
+    Unconfirmed(String),
+    /// Radau's search after backward Euler's found no run either: backward Euler at the
+    /// default step, where the run stops as it did.
+    Back,
 }
 
 /// What the check may do with the step and the method rtc chose.
@@ -600,6 +607,10 @@ struct Latitude {
     stops_to_be: bool,
     /// The method rtc chose first, whose runs stopped (the modes' advice may name it).
     stopped: Option<&'static str>,
+    /// Ask for radau where backward Euler's rescued run is not confirmed.
+    unconfirmed_to_radau: bool,
+    /// Radau searching after backward Euler: back to backward Euler where it finds no run.
+    back_to_be: bool,
 }
 
 /// The step-halving check before the run ([`super::halving`]): the step to run with, and
@@ -675,6 +686,7 @@ fn halving_check(
                             ));
                         }
                     }
+                    let switch = switch.or(may.back_to_be.then_some(Switch::Back));
                     return Halving {
                         h,
                         checked: false,
@@ -705,6 +717,7 @@ fn halving_check(
             Err(why) if deep_from.is_some() => {
                 return unconfirmed(
                     deep_from,
+                    may,
                     h,
                     notes,
                     format!("at the step {} it {why}", h / 2.0),
@@ -775,7 +788,7 @@ fn halving_check(
                 pct(estimate),
                 pct(tol)
             );
-            return unconfirmed(deep_from, h, notes, why);
+            return unconfirmed(deep_from, may, h, notes, why);
         }
         warnings.push(format!(
             "the step-halving check estimates an error of {} of `{}`'s scale at t = {} (the runs at the step {h} and at {} differ by {}; {} is the tolerance): {}",
@@ -802,19 +815,33 @@ fn halving_check(
 }
 
 /// A run that got through only past the check's halvings, which the run at half its step does
-/// not confirm: not taken. The run goes on at the default step `from` and stops there, as it
-/// would without the further halvings, with a note on why that run was not taken (a run that
-/// disagrees is no better than none).
-fn unconfirmed(from: Option<f64>, h: f64, mut notes: Vec<String>, why: String) -> Halving {
-    notes.push(format!(
+/// not confirm: not taken. Where radau may take over (backward Euler chosen by rtc, radau not
+/// yet searched), it gets the same search from the default step; otherwise the run goes on at
+/// the default step `from` (backward Euler's, where radau searched after it) and stops there,
+/// as it would without the further halvings, with a note on why that run was not taken (a run
+/// that disagrees is no better than none).
+fn unconfirmed(
+    from: Option<f64>,
+    may: Latitude,
+    h: f64,
+    mut notes: Vec<String>,
+    why: String,
+) -> Halving {
+    let note = format!(
         "the run at the step {h} is not taken: the step-halving check does not confirm it ({why})"
-    ));
+    );
+    let switch = if may.unconfirmed_to_radau {
+        Some(Switch::Unconfirmed(note))
+    } else {
+        notes.push(note);
+        may.back_to_be.then_some(Switch::Back)
+    };
     Halving {
         h: from.unwrap_or(h),
         checked: false,
         notes,
         warnings: Vec::new(),
-        switch: None,
+        switch,
     }
 }
 
@@ -873,6 +900,9 @@ fn check_step(
             switch,
         } = halving_check(c, stepper, order, h, may, tolerance);
         if let Some(switch) = switch {
+            for n in &notes {
+                eprintln!("rtc: note: {n}");
+            }
             return Err(switch);
         }
         if h2 != h {
@@ -943,6 +973,8 @@ fn planned(
         chatter_to_be: r.defaulted && settings.method == Method::Trapezoid,
         stops_to_be: r.defaulted && settings.method != Method::BackwardEuler,
         stopped: None,
+        unconfirmed_to_radau: r.defaulted,
+        back_to_be: false,
     };
     loop {
         let p = crate::pipeline::plan(flat, &settings)?.plan;
@@ -988,10 +1020,13 @@ fn planned(
                 })
             }
             Err(switch) => {
-                let mut be = a.method.clone();
-                be.method = Some(pipeline::MethodName::Be);
-                be.step = Some(h);
-                let r2 = resolve(&be, flat, run_span(a, flat))?;
+                let mut next = a.method.clone();
+                next.method = Some(match switch {
+                    Switch::Unconfirmed(_) => pipeline::MethodName::Radau,
+                    _ => pipeline::MethodName::Be,
+                });
+                next.step = Some(h);
+                let r2 = resolve(&next, flat, run_span(a, flat))?;
                 match switch {
                     Switch::Chatter(t) => {
                         eprintln!("rtc: note: the trapezoid's check run chatters at t = {t} (its stiff modes ring after a switch: z = -1); backward Euler (L-stable) at the same step instead");
@@ -1003,6 +1038,20 @@ fn planned(
                             settings.method.name()
                         );
                         may.stopped = Some(settings.method.name());
+                    }
+                    // Backward Euler's error is first order in the step: where its rescued
+                    // run is not confirmed at the rescue's floor, radau (L-stable, order 3)
+                    // gets the same search, its run taken only where the check confirms it.
+                    Switch::Unconfirmed(note) => {
+                        eprintln!("rtc: note: {note}; radau (L-stable, order 3) from the default step {h} instead");
+                        may.refine = true;
+                        may.unconfirmed_to_radau = false;
+                        may.back_to_be = true;
+                    }
+                    Switch::Back => {
+                        eprintln!("rtc: note: radau's runs are not taken either; backward Euler at the default step {h}");
+                        may.refine = false;
+                        may.back_to_be = false;
                     }
                 }
                 settings = settings.with_method(r2.settings.method);
