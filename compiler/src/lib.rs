@@ -2,6 +2,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod clib;
 pub mod codegen;
 pub mod diag;
 pub mod discretize;

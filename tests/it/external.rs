@@ -36,16 +36,7 @@ fn library() -> Option<PathBuf> {
 }
 
 fn rtc(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rtc"))
-        .args(args)
-        .current_dir(common::repo_root())
-        .output()
-        .expect("run rtc");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    rtc_env(args, &[])
 }
 
 #[test]
@@ -145,4 +136,104 @@ fn objects_leave_external_functions_undefined() {
             "{syms}"
         );
     }
+}
+
+/// `rtc run` with `RTC_CACHE_DIR` (and `CC`) set.
+fn rtc_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rtc"));
+    cmd.args(args).current_dir(common::repo_root());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("rtc runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A library's C code built from its resources (`tests/clib/ExtPoly`): `Library =
+/// "ExtPolySrc"` from `Resources/C-Sources/ExtPolySrc.c`, and a function defined by the C
+/// text of its `Include` (a header in `Resources/Include`), compiled into the cache on the
+/// first run and taken from it on the second; y = poly(x) + twice(x) = x^3 to rounding, at
+/// every row. Without a compiler, a located error and nothing cached; a library found
+/// nowhere, a located error naming the places looked at.
+#[test]
+fn library_sources_are_compiled_cached_and_loaded() {
+    if library().is_none() {
+        return;
+    }
+    let cache = std::env::temp_dir().join(format!("rtc-clib-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let c = cache.to_str().unwrap();
+    let args = [
+        "run",
+        "--lib",
+        "tests/clib/ExtPoly",
+        "ExtPoly.Example",
+        "--vars",
+        "x,y",
+    ];
+    let (code, out, err) = rtc_env(&args, &[("RTC_CACHE_DIR", c)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("`ExtPolySrc`: compiled with")
+            && err.contains("the `Include` of `ext_twice`: compiled with"),
+        "{err}"
+    );
+    let mut rows = 0;
+    for line in out.lines().skip(1) {
+        let v: Vec<f64> = line.split(',').map(|s| s.parse().unwrap()).collect();
+        assert!((v[2] - v[1].powi(3)).abs() < 1e-15, "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, 11, "{out}");
+    let (code, out2, err) = rtc_env(&args, &[("RTC_CACHE_DIR", c)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("`ExtPolySrc`: compiled before, from the cache"),
+        "{err}"
+    );
+    assert_eq!(out, out2);
+    // No compiler: a located error, nothing cached.
+    let fresh = cache.join("fresh");
+    let (code, _, err) = rtc_env(
+        &[
+            "run",
+            "--lib",
+            "tests/clib/ExtPoly",
+            "ExtPoly.Example",
+            "--short-diagnostics",
+        ],
+        &[
+            ("RTC_CACHE_DIR", fresh.to_str().unwrap()),
+            ("CC", "/nonexistent/cc"),
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("package.mo:5:5: error[external]: no C compiler to build `ExtPolySrc`"),
+        "{err}"
+    );
+    assert!(!fresh.exists());
+    // Found nowhere.
+    let (code, _, err) = rtc_env(
+        &[
+            "run",
+            "--lib",
+            "tests/clib/ExtPoly",
+            "ExtPoly.Missing",
+            "--short-diagnostics",
+        ],
+        &[("RTC_CACHE_DIR", c)],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(
+            "error[external]: external function `ext_missing` is not defined by its libraries"
+        ) && err.contains("Resources/C-Sources/NoSuchLibrary.c"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&cache);
 }

@@ -13,7 +13,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("symbolic", &[]),
     ("syntax", &["diag"]),
     ("flat", &["diag", "symbolic"]),
-    ("flatten", &["diag", "flat", "symbolic", "syntax"]),
+    ("clib", &["diag", "symbolic"]),
+    ("flatten", &["clib", "diag", "flat", "symbolic", "syntax"]),
     ("system", &["diag", "flat", "symbolic"]),
     ("structure", &["diag", "flat", "symbolic", "system"]),
     (
@@ -62,7 +63,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "system",
         ],
     ),
-    ("cli", &["diag", "export", "flat", "pipeline", "sim"]),
+    (
+        "cli",
+        &["clib", "diag", "export", "flat", "pipeline", "sim"],
+    ),
 ];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -60,6 +60,15 @@ pub fn run(a: &RunArgs) -> u8 {
         }
     }
     let short = a.model.short_diagnostics;
+    // The external functions' C libraries, found, compiled (cached) and loaded.
+    match crate::clib::provide_registered() {
+        Ok(p) => {
+            for n in p.notes {
+                eprintln!("rtc: note: {n}");
+            }
+        }
+        Err(d) => return fail(d, &sources, short),
+    }
     match run_inner(a, &flat) {
         Ok(code) => code,
         Err(d) => fail(d, &sources, short),

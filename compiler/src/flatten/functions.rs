@@ -1347,6 +1347,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     "external \"C\" functions other than `double f(double)` and `double f(double, double)` (Real scalar arguments and one Real result)",
                 ));
             }
+            if let Some(libs) = self.external_libs(x, lexical)? {
+                crate::clib::declare(&fname, libs);
+            }
             let Some(e) = crate::symbolic::external::register(&fname, args.len()) else {
                 return Err(Box::new(
                     Diagnostic::error(

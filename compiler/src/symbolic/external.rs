@@ -107,6 +107,12 @@ pub fn load_library(path: &std::path::Path) -> Result<(), LoadError> {
     Ok(())
 }
 
+/// Every external function registered in this process (a command compiles one model).
+pub fn registered() -> Vec<ExtFn> {
+    let reg = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
+    (0..reg.len() as u32).map(ExtFn).collect()
+}
+
 /// The names among `fns` that no loaded object defines.
 pub fn missing(fns: &[ExtFn]) -> Vec<&'static str> {
     fns.iter()
