@@ -580,6 +580,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// `sum(e for i in r)` and the other reductions.
     fn reduction(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        if !matches!(c.name, "sum" | "product" | "min" | "max" | "array") {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "reduction",
+                    format!("`{}` is not a reduction: only array, sum, product, min and max take iterators", c.name),
+                )
+                .at(c.e.span, "here")
+                .help("Modelica 3.6 §10.3.4.1: the only legal function names of a reduction expression are the built-in operators array, sum, product, min and max"),
+            ));
+        }
         let body = c.args.positional.first().ok_or_else(|| {
             Box::new(
                 Diagnostic::error("arguments", "reduction without expression").at(c.e.span, "here"),

@@ -29,7 +29,7 @@ mod enums;
 mod equations;
 mod expandable;
 mod expressions;
-mod external_libs;
+mod external;
 mod function_events;
 mod functions;
 mod instance_checks;
