@@ -566,7 +566,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let msg = format!("`{}` compares Real values outside a function", op.symbol());
             return Err(Box::new(typed::REAL_EQUALITY.broken(span, msg, "here")));
         }
-        if matches!(op, B::Pow | B::ElemPow) {
+        if op == B::ElemPow || (op == B::Pow && x.is_scalar() && y.is_scalar()) {
             check_power(&self.flat.arena, x, y, span)?;
         }
         let ar = &mut self.flat.arena;
@@ -617,7 +617,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 if x.is_scalar() && y.is_scalar() {
                     values::zip(ar, x, y, |a, p, q| a.pow(p, q))
                 } else {
-                    return Err(self.unsupported(span, "matrix powers"));
+                    return self.matrix_power(x, y, span);
                 }
             }
             B::ElemPow => values::zip(ar, x, y, |a, p, q| a.pow(p, q)),
@@ -714,6 +714,67 @@ impl<'t, 'a> Flattener<'t, 'a> {
             out.extend(r?);
         }
         Ok(out)
+    }
+}
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    /// `a ^ s` of a square matrix and an Integer exponent s >= 0 known at compile time
+    /// (specification 10.6.8): the identity for s = 0, else s − 1 products; a ^ b of any other
+    /// array is an error (10.6.7).
+    fn matrix_power(&mut self, x: &Arr, y: &Arr, span: Span) -> DResult<Arr> {
+        if x.dims.len() != 2 || !y.is_scalar() {
+            let msg = format!(
+                "`a ^ b` of {} and {}: not scalars, nor a matrix and a scalar",
+                dims_text(&x.dims),
+                dims_text(&y.dims)
+            );
+            return Err(Box::new(typed::POWER_OPERANDS.broken(span, msg, "here")));
+        }
+        let n = x.dims[0];
+        if x.dims[1] != n {
+            let msg = format!(
+                "a matrix power of a {} matrix: it is not square",
+                dims_text(&x.dims)
+            );
+            return Err(Box::new(typed::MATRIX_POWER.broken(span, msg, "here")));
+        }
+        if y.ty != ScalarType::Integer {
+            let msg = "a matrix power with a Real exponent".to_string();
+            return Err(Box::new(typed::MATRIX_POWER.broken(span, msg, "here")));
+        }
+        let Some(s) = y.as_scalar().and_then(|e| self.flat.arena.as_const(e)) else {
+            return Err(self.unsupported(
+                span,
+                "matrix powers whose exponent is not known at compile time",
+            ));
+        };
+        if s < 0.0 {
+            let msg = format!("a matrix power with the exponent {s}");
+            return Err(Box::new(typed::MATRIX_POWER.broken(span, msg, "here")));
+        }
+        let work = s * (n as f64).powi(3);
+        if work > MAX_ITERATIONS as f64 {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "too-large",
+                    format!("this matrix power takes {work} multiplications, more than rtc's limit of {MAX_ITERATIONS}"),
+                )
+                .at(span, "too large"),
+            ));
+        }
+        let ar = &mut self.flat.arena;
+        let (one, zero) = (ar.constant(1.0), ar.constant(0.0));
+        let mut acc = Arr {
+            dims: vec![n, n],
+            data: (0..n * n)
+                .map(|k| if k / n == k % n { one } else { zero })
+                .collect(),
+            ty: x.ty,
+        };
+        for _ in 0..s as usize {
+            acc = values::multiply(ar, &acc, x).expect("square matrices of one size");
+        }
+        Ok(acc)
     }
 }
 

@@ -86,6 +86,8 @@ pub fn binary(op: BinaryOp, x: &Arr, xs: Span, y: &Arr, ys: Span) -> DResult<Sca
                 }
             }
             Ok(match op {
+                // A matrix power is repeated products (10.6.8): Integer for an Integer matrix.
+                B::Pow if x.dims.len() == 2 => x.ty,
                 // Division and exponentiation give Real even for Integer operands.
                 B::Div | B::ElemDiv | B::Pow | B::ElemPow => ScalarType::Real,
                 _ => promote(x.ty, y.ty),

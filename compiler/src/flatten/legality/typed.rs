@@ -98,6 +98,16 @@ pub(in crate::flatten) const POWER_EXCEPTIONAL: Rule = Rule {
     code: "power",
     text: "a ^ b is illegal for a = 0.0 and a Real b = 0.0, for a = 0 and b < 0, and for a < 0 and b without an integer value",
 };
+pub(in crate::flatten) const POWER_OPERANDS: Rule = Rule {
+    section: "10.6.7",
+    code: "power",
+    text: "a ^ b needs scalar Real or Integer operands, or a square matrix and an Integer exponent (10.6.8)",
+};
+pub(in crate::flatten) const MATRIX_POWER: Rule = Rule {
+    section: "10.6.8",
+    code: "power",
+    text: "a matrix power a ^ s needs a square numeric matrix a and an Integer s >= 0",
+};
 pub(in crate::flatten) const DISCRETE_VALUED_EQUATION: Rule = Rule {
     section: "3.8.4",
     code: "variability",
