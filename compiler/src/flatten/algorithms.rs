@@ -70,6 +70,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
         use ast::StatementKind as S;
         match &st.kind {
             S::Assign(target, e) => {
+                let name = &target.parts[0].ident.name;
+                if target.parts.len() == 1 && self.ctx.loop_vars.iter().any(|(v, _, _)| v == name) {
+                    return Err(Box::new(typed::LOOP_VARIABLE_ASSIGNED.broken(
+                        target.span,
+                        format!("`{name}`, the variable of a for-loop, is assigned"),
+                        "assigned here",
+                    )));
+                }
                 let v = self.eval(e, env)?;
                 self.assign(target, v, g, env, e.span)
             }
@@ -399,6 +407,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
         span: Span,
     ) -> DResult<()> {
         let top = self.fns.frames.len() - 1;
+        if name == "terminate" && !self.fns.frames[top].is_model {
+            return Err(Box::new(typed::TERMINATE_IN_FUNCTION.broken(
+                span,
+                "`terminate` in a function",
+                "here",
+            )));
+        }
         if self.fns.frames[top].reinits.is_none() {
             return Err(Box::new(
                 Diagnostic::error("when", format!("`{name}` outside a when-statement"))
@@ -1239,7 +1254,18 @@ fn assigned_names<'a>(stmts: &'a [ast::Statement], out: &mut Vec<(&'a str, Span)
                 }
                 assigned_names(otherwise, out);
             }
-            S::For { body, .. } | S::While(_, body) => assigned_names(body, out),
+            // An assignment to the loop's own variable is not a variable of the model's: the
+            // loop refuses it where it runs (11.2.2).
+            S::For { indices, body } => {
+                let mut inner = Vec::new();
+                assigned_names(body, &mut inner);
+                out.extend(
+                    inner
+                        .into_iter()
+                        .filter(|(n, _)| !indices.iter().any(|i| *i.name.name == **n)),
+                );
+            }
+            S::While(_, body) => assigned_names(body, out),
             S::When { branches } => {
                 for (_, b) in branches {
                     assigned_names(b, out);

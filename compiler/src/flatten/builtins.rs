@@ -981,6 +981,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Val::Record(_) => Err(Box::new(
                 Diagnostic::error("type", "String() of a record").at(c.arg(0).span, "a record"),
             )),
+            Val::Arr(a) if !a.dims.is_empty() => Err(Box::new(typed::STRING_OF_SCALAR.broken(
+                c.arg(0).span,
+                format!("String() of a {} array", dims_text(&a.dims)),
+                "an array",
+            ))),
             Val::Arr(a) => {
                 let value = a.as_scalar().and_then(|x| self.fold(x));
                 match (value, a.ty) {

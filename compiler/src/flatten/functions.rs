@@ -961,6 +961,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 None => match self.tree.info(class).restriction() {
                     Some(ast::Restriction::Record) => Ok(LocalTy::Record(class)),
                     _ if tables::is_external_object(self.tree, class) => Ok(LocalTy::Record(class)),
+                    Some(
+                        r @ (ast::Restriction::Model
+                        | ast::Restriction::Block
+                        | ast::Restriction::Connector
+                        | ast::Restriction::ExpandableConnector
+                        | ast::Restriction::Package),
+                    ) => Err(Box::new(typed::FUNCTION_COMPONENT.broken(
+                        p.clause.type_name.span,
+                        format!("`{}` in a function is of the {} `{}`", p.name, r.keyword(), self.tree.info(class).full_name),
+                        "not a type, record or function",
+                    ))),
                     _ => Err(self.unsupported(
                         p.clause.type_name.span,
                         "function variables that are not Real, Integer, Boolean, String, an enumeration or a record",

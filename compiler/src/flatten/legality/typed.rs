@@ -98,6 +98,26 @@ pub(in crate::flatten) const POWER_EXCEPTIONAL: Rule = Rule {
     code: "power",
     text: "a ^ b is illegal for a = 0.0 and a Real b = 0.0, for a = 0 and b < 0, and for a < 0 and b without an integer value",
 };
+pub(in crate::flatten) const STRING_OF_SCALAR: Rule = Rule {
+    section: "3.7.1",
+    code: "arguments",
+    text: "the first argument of String(x) is a scalar Boolean, Integer, Real or enumeration",
+};
+pub(in crate::flatten) const FUNCTION_COMPONENT: Rule = Rule {
+    section: "12.2",
+    code: "restriction",
+    text: "a function may only contain components of type, record, operator record and function classes",
+};
+pub(in crate::flatten) const LOOP_VARIABLE_ASSIGNED: Rule = Rule {
+    section: "11.2.2",
+    code: "loop",
+    text: "the loop variable of a for-statement shall not be assigned to (as in for-equations, 8.3.2.1)",
+};
+pub(in crate::flatten) const TERMINATE_IN_FUNCTION: Rule = Rule {
+    section: "11.2.8.2",
+    code: "function",
+    text: "the terminate-statement shall not be used in functions",
+};
 pub(in crate::flatten) const POWER_OPERANDS: Rule = Rule {
     section: "10.6.7",
     code: "power",
