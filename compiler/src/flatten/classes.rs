@@ -110,6 +110,8 @@ pub struct ClassTree<'a> {
     top: FxHashMap<Box<str>, ClassId>,
     roots: Vec<(String, Root)>,
     loaded_roots: FxHashMap<String, bool>,
+    /// The first `given_libs` roots are the `--lib` libraries.
+    given_libs: usize,
     builtins: FxHashMap<&'static str, ClassId>,
     bases_cache: FxHashMap<ClassId, Vec<ClassId>>,
     resolving_bases: Vec<ClassId>,
@@ -136,6 +138,7 @@ impl<'a> ClassTree<'a> {
             top: FxHashMap::default(),
             roots: Vec::new(),
             loaded_roots: FxHashMap::default(),
+            given_libs: 0,
             builtins: FxHashMap::default(),
             bases_cache: FxHashMap::default(),
             resolving_bases: Vec::new(),
@@ -192,6 +195,37 @@ impl<'a> ClassTree<'a> {
         for lib in libs {
             if let Some(name) = library_name(lib) {
                 self.roots.push((name, Root::Disk(lib.clone())));
+                self.given_libs = self.roots.len();
+            } else if lib.is_dir() {
+                // A folder given as a library that is not a package (13.4.1): say so, and
+                // name the packages inside it, the usual slip being their parent folder.
+                let mut inside: Vec<String> = std::fs::read_dir(lib)
+                    .map(|rd| {
+                        rd.filter_map(|e| e.ok().map(|e| e.path()))
+                            .filter(|p| p.is_dir() && p.join("package.mo").is_file())
+                            .map(|p| p.display().to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                inside.sort();
+                let help = if inside.is_empty() {
+                    "Modelica 3.6 §13.4.1: a package stored as a directory holds the file package.mo".to_string()
+                } else {
+                    format!(
+                        "Modelica 3.6 §13.4.1: a package stored as a directory holds the file package.mo; the packages in it: --lib {}",
+                        inside.join(", --lib ")
+                    )
+                };
+                self.load_errors.push(
+                    Diagnostic::error(
+                        "library",
+                        format!(
+                            "{} is not a library: the directory has no package.mo",
+                            lib.display()
+                        ),
+                    )
+                    .help(help),
+                );
             }
         }
         if let Some(mp) = modelicapath {
@@ -300,20 +334,55 @@ impl<'a> ClassTree<'a> {
         if let Some(&id) = self.top.get(name) {
             return Some(id);
         }
-        let roots: Vec<(String, Root)> = self
+        let mut roots: Vec<(String, Root)> = self
             .roots
             .iter()
             .filter(|(n, _)| n == name)
             .cloned()
             .collect();
+        // Not a library's name: the --lib libraries not loaded yet, whose file may define it
+        // under another name (13.4.2: which is an error, said where it is loaded).
+        if roots.iter().all(|(n, _)| self.loaded_roots.contains_key(n)) {
+            roots.extend(
+                self.roots
+                    .iter()
+                    .take(self.given_libs)
+                    .filter(|(n, _)| n != name)
+                    .cloned(),
+            );
+        }
         for (root_name, root) in roots {
             if self.loaded_roots.contains_key(&root_name) {
                 continue;
             }
             self.loaded_roots.insert(root_name.clone(), true);
+            let before = self.classes.len();
             match root {
-                Root::Disk(path) => self.load_disk(&path, None),
+                Root::Disk(ref path) => self.load_disk(path, None),
                 Root::Embedded(prefix) => self.load_embedded(prefix, None),
+            }
+            // The library's file defines another class than its name says (13.4.1, 13.4.2).
+            if let (Root::Disk(path), Some(first), false) = (
+                &root,
+                self.classes.get(before),
+                self.top.contains_key(root_name.as_str()),
+            ) {
+                let file = if path.is_dir() {
+                    path.join("package.mo")
+                } else {
+                    path.clone()
+                };
+                let d = Diagnostic::error(
+                    "library",
+                    format!(
+                        "{} defines `{}`, not the library `{root_name}` its name gives",
+                        file.display(),
+                        first.name
+                    ),
+                )
+                .at(first.span(), "defined here")
+                .help("Modelica 3.6 §13.4.1, §13.4.2: a library's package.mo, or its single file Name.mo, defines the one class the directory or file is named after");
+                self.load_errors.push(d);
             }
             if let Some(&id) = self.top.get(name) {
                 return Some(id);

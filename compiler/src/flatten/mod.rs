@@ -246,9 +246,12 @@ pub fn flatten_source(
         refusals.extend(legality::check_class(tree, c, false));
     }
     if refusals.iter().any(|d| d.is_error()) {
+        // A library's layout errors first: the refusal is often their consequence.
+        let mut diagnostics = std::mem::take(&mut tree.load_errors);
+        diagnostics.extend(refusals);
         return Outcome {
             model: None,
-            diagnostics: refusals,
+            diagnostics,
         };
     }
     let class = match select_model(tree, &tops, opts.model.as_deref()) {
