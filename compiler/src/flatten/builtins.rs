@@ -777,6 +777,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     fn pre_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
+        if let ast::ExprKind::Ref(r) = &c.arg(0).kind {
+            if let Some(at) = self.varying_subscript(r, c.env)? {
+                return Err(Box::new(typed::PRE_SUBSCRIPT.broken(
+                    at,
+                    "a subscript of the argument of `pre` that is not a parameter expression",
+                    "here",
+                )));
+            }
+        }
         let x = self.eval_model_vars(c.arg(0), c.env)?;
         let vars = self.argument_vars(c, &x)?;
         if !self.ctx.in_when && x.ty == ScalarType::Real {

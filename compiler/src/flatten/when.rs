@@ -201,6 +201,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.ctx.in_when = false;
                 c = r?;
                 if !self.when_condition_shape(c) {
+                    // Under noEvent a relation is continuous-time: not a when-condition (8.3.5).
+                    let ar = &self.flat.arena;
+                    if ar
+                        .post_order(c, |_| false)
+                        .iter()
+                        .any(|&x| matches!(ar.node(x), Node::NoEvent(_)))
+                    {
+                        return Err(Box::new(typed::WHEN_CONDITION_DISCRETE.broken(
+                            cond.span,
+                            "a when-condition under noEvent: a continuous-time expression",
+                            "here",
+                        )));
+                    }
                     return Err(self.unsupported(
                         cond.span,
                         "when-conditions other than sample(start, interval), initial(), one relation (<, <=, >, >=), or a Boolean expression of discrete variables",
@@ -310,6 +323,61 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
     }
 
+    /// The left-hand side of `v = expr` in a when-equation: a component reference (a tuple
+    /// is not supported yet), its subscripts parameter expressions (8.3.5.3).
+    fn when_left_side(&mut self, l: &'a ast::Expr, env: Env) -> DResult<()> {
+        let r = match &l.kind {
+            ast::ExprKind::Ref(r) => r,
+            ast::ExprKind::Tuple(_) => return Ok(()),
+            _ => return Err(Box::new(typed::WHEN_EQUATION_FORM.broken(
+                l.span,
+                "the left-hand side of an equation in a when-equation is not a component reference",
+                "here",
+            ))),
+        };
+        if let Some(at) = self.varying_subscript(r, env)? {
+            return Err(Box::new(typed::WHEN_EQUATION_FORM.broken(
+                at,
+                "a subscript of the left-hand side of an equation in a when-equation that is not a parameter expression",
+                "here",
+            )));
+        }
+        Ok(())
+    }
+
+    /// The first subscript of `r` that reads a variable that is not a parameter or a
+    /// constant (a discrete-time or continuous-time value): where it is.
+    pub(super) fn varying_subscript(
+        &mut self,
+        r: &'a ast::ComponentRef,
+        env: Env,
+    ) -> DResult<Option<Span>> {
+        for part in &r.parts {
+            for sub in &part.subscripts {
+                let ast::Subscript::Expr(e) = sub else {
+                    continue;
+                };
+                let v = self.eval_arr(e, env)?;
+                let ar = &self.flat.arena;
+                let varying = v.data.iter().any(|&d| {
+                    ar.post_order(d, |_| false)
+                        .iter()
+                        .any(|&x| match ar.node(x) {
+                            Node::Var(fv) => !matches!(
+                                self.flat.vars[fv].kind,
+                                VarKind::Parameter | VarKind::Constant
+                            ),
+                            _ => false,
+                        })
+                });
+                if varying {
+                    return Ok(Some(e.span));
+                }
+            }
+        }
+        Ok(None)
+    }
+
     pub(super) fn when_body(
         &mut self,
         body: &'a [ast::Equation],
@@ -321,6 +389,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     ) -> DResult<()> {
         for b in body {
             if let ast::EquationKind::Equality(l, r) = &b.kind {
+                self.when_left_side(l, env)?;
                 // `v = expr`: v becomes a discrete variable, changed only here.
                 let x = self.eval_scalar(l, env)?;
                 let Node::Var(xv) = self.flat.arena.node(x) else {
@@ -427,11 +496,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     self.flat.initial_assertions.extend(added);
                     continue;
                 }
-                _ => {
+                "assert" => {
                     return Err(self.unsupported(
                         b.span,
                         "calls other than reinit(…) and terminate(…) in a when-equation (and assert in `when initial()`)",
                     ))
+                }
+                _ => {
+                    return Err(Box::new(typed::WHEN_EQUATION_FORM.broken(
+                        b.span,
+                        format!("the call `{}(…)` as an equation of a when-equation", f.to_source_string()),
+                        "here",
+                    )))
                 }
             }
             if args.positional.len() != 2 || !args.named.is_empty() {

@@ -118,6 +118,21 @@ pub(in crate::flatten) const TERMINATE_IN_FUNCTION: Rule = Rule {
     code: "function",
     text: "the terminate-statement shall not be used in functions",
 };
+pub(in crate::flatten) const PRE_SUBSCRIPT: Rule = Rule {
+    section: "3.7.5",
+    code: "arguments",
+    text: "the argument y of pre(y) is a variable; any subscripts in it are parameter expressions",
+};
+pub(in crate::flatten) const WHEN_CONDITION_DISCRETE: Rule = Rule {
+    section: "8.3.5",
+    code: "when",
+    text: "the condition of a when-equation or when-statement (11.2.7) shall be a discrete-time expression",
+};
+pub(in crate::flatten) const WHEN_EQUATION_FORM: Rule = Rule {
+    section: "8.3.5.3",
+    code: "when",
+    text: "the equations in a when-equation are v = expr (v a component reference with parameter subscripts), (out1, ...) = f(...), assert, terminate, reinit, and for- and if-equations of these",
+};
 pub(in crate::flatten) const POWER_OPERANDS: Rule = Rule {
     section: "10.6.7",
     code: "power",
