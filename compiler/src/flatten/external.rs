@@ -188,6 +188,24 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(if language == "C" { "C" } else { "builtin" })
     }
 
+    /// The value of an external call the compiler computes itself, given to the clause's
+    /// left-hand side (none: the value is dropped).
+    fn set_external_output(&mut self, x: &'a ast::External, value: Val) -> DResult<()> {
+        let Some(target) = x.output.as_ref().map(|r| r.parts[0].ident.name.to_string()) else {
+            return Ok(());
+        };
+        let v = self.check_local_value(&target, value, x.span, "is given {a}")?;
+        if let Some(l) = self
+            .fns
+            .frames
+            .last_mut()
+            .and_then(|f| f.locals.get_mut(target.as_str()))
+        {
+            l.value = LocalValue::Set(v);
+        }
+        Ok(())
+    }
+
     /// `external "builtin" y = sin(u)`: the intrinsic of that name.
     pub(super) fn external_body(
         &mut self,
@@ -211,19 +229,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 args.push(self.eval(a, env)?);
             }
             let value = self.string_function(&fname, &args, x.span)?;
-            let Some(target) = x.output.as_ref().map(|r| r.parts[0].ident.name.to_string()) else {
-                return Ok(());
-            };
-            let v = self.check_local_value(&target, value, x.span, "is given {a}")?;
-            if let Some(l) = self
-                .fns
-                .frames
-                .last_mut()
-                .and_then(|f| f.locals.get_mut(target.as_str()))
-            {
-                l.value = LocalValue::Set(v);
-            }
-            return Ok(());
+            return self.set_external_output(x, value);
         }
         if tables::is_table_function(&fname) {
             // The MSL's C tables, computed as expressions (tables.rs).
@@ -237,24 +243,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     f.time_table = true;
                 }
             }
-            let Some(target) = x.output.as_ref().map(|r| r.parts[0].ident.name.to_string()) else {
-                return Ok(());
-            };
-            let v = self.check_local_value(
-                &target,
-                Val::Arr(Arr::real(value)),
-                x.span,
-                "is given {a}",
-            )?;
-            if let Some(l) = self
-                .fns
-                .frames
-                .last_mut()
-                .and_then(|f| f.locals.get_mut(target.as_str()))
-            {
-                l.value = LocalValue::Set(v);
-            }
-            return Ok(());
+            return self.set_external_output(x, Val::Arr(Arr::real(value)));
         }
         let mut args = Vec::new();
         if x.function.is_some() {
