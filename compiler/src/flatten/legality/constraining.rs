@@ -161,23 +161,10 @@ fn modification_exprs<'x>(m: &'x ast::Modification, out: &mut Vec<&'x ast::Expr>
 
 /// The references `connect` equations name, nested ones included.
 fn connect_refs<'x>(eqs: &'x [ast::Equation], out: &mut Vec<&'x ast::ComponentRef>) {
-    for eq in eqs {
-        match &eq.kind {
-            ast::EquationKind::Connect(a, b) => {
-                out.push(a);
-                out.push(b);
-            }
-            ast::EquationKind::If {
-                branches,
-                otherwise,
-            } => {
-                for (_, b) in branches {
-                    connect_refs(b, out);
-                }
-                connect_refs(otherwise, out);
-            }
-            ast::EquationKind::For { body, .. } => connect_refs(body, out),
-            _ => {}
+    super::statements::each_equation(eqs, false, &mut |eq| {
+        if let ast::EquationKind::Connect(a, b) = &eq.kind {
+            out.push(a);
+            out.push(b);
         }
-    }
+    });
 }

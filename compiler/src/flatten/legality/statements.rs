@@ -548,6 +548,36 @@ pub(super) fn statement_exprs<'x>(
     }
 }
 
+/// Every equation of `eqs`, the if-, for- (and, with `when`, when-) equations before the
+/// equations inside them.
+pub(super) fn each_equation<'x>(
+    eqs: &'x [ast::Equation],
+    when: bool,
+    f: &mut dyn FnMut(&'x ast::Equation),
+) {
+    for eq in eqs {
+        f(eq);
+        match &eq.kind {
+            ast::EquationKind::If {
+                branches,
+                otherwise,
+            } => {
+                for (_, b) in branches {
+                    each_equation(b, when, f);
+                }
+                each_equation(otherwise, when, f);
+            }
+            ast::EquationKind::For { body, .. } => each_equation(body, when, f),
+            ast::EquationKind::When { branches } if when => {
+                for (_, b) in branches {
+                    each_equation(b, when, f);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The expressions of the equations `eqs` (inside when-equations only if `when`), and the
 /// calls they make as equations.
 pub(super) fn equation_exprs<'x>(
@@ -556,39 +586,24 @@ pub(super) fn equation_exprs<'x>(
     out: &mut Vec<&'x ast::Expr>,
     calls: &mut Vec<(Span, &'x ast::ComponentRef)>,
 ) {
-    for eq in eqs {
-        match &eq.kind {
-            ast::EquationKind::Equality(a, b) => {
-                out.push(a);
-                out.push(b);
-            }
-            ast::EquationKind::If {
-                branches,
-                otherwise,
-            } => {
-                for (c, b) in branches {
-                    out.push(c);
-                    equation_exprs(b, when, out, calls);
-                }
-                equation_exprs(otherwise, when, out, calls);
-            }
-            ast::EquationKind::For { indices, body } => {
-                out.extend(indices.iter().filter_map(|i| i.range.as_ref()));
-                equation_exprs(body, when, out, calls);
-            }
-            ast::EquationKind::Call(name, args) => {
-                call_exprs(args, out);
-                calls.push((eq.span, name));
-            }
-            ast::EquationKind::When { branches } if when => {
-                for (c, b) in branches {
-                    out.push(c);
-                    equation_exprs(b, when, out, calls);
-                }
-            }
-            ast::EquationKind::Connect(..) | ast::EquationKind::When { .. } => {}
+    each_equation(eqs, when, &mut |eq| match &eq.kind {
+        ast::EquationKind::Equality(a, b) => {
+            out.push(a);
+            out.push(b);
         }
-    }
+        ast::EquationKind::If { branches, .. } => out.extend(branches.iter().map(|(c, _)| c)),
+        ast::EquationKind::For { indices, .. } => {
+            out.extend(indices.iter().filter_map(|i| i.range.as_ref()));
+        }
+        ast::EquationKind::Call(name, args) => {
+            call_exprs(args, out);
+            calls.push((eq.span, name));
+        }
+        ast::EquationKind::When { branches } if when => {
+            out.extend(branches.iter().map(|(c, _)| c));
+        }
+        ast::EquationKind::Connect(..) | ast::EquationKind::When { .. } => {}
+    });
 }
 
 /// The unqualified names `x` reads as values: outside the first argument of `size(…)`, which
