@@ -296,6 +296,13 @@ static int32_t instant(rtc_events *ev, double *mem, const int32_t *first, int32_
         ev->fire[a] = first[a];
         ev->acted[first[a]] = 1;
     }
+    /* Events due together act in rank order (stable): one whose actions read what another's
+     * assign acts after it. */
+    for (a = 1; a < nfirst; a++) {
+        int32_t k = ev->fire[a];
+        for (b = a; b > 0 && m->rank[ev->fire[b - 1]] > m->rank[k]; b--) ev->fire[b] = ev->fire[b - 1];
+        ev->fire[b] = k;
+    }
     for (;;) {
         int moved = 0, d;
         int32_t nn = 0;
@@ -409,13 +416,25 @@ int32_t rtc_events_initial(rtc_events *ev, double *mem, double t0) {
         if (m->slot[k] >= 0) mem[m->slot[k]] = ev->zt[2 * n + k] != 0.0 ? 1.0 : 0.0;
     values(ev, mem, ev->zt);
     for (k = 0; k < n; k++) ev->cond[k] = condition(ev, k, ev->zt);
+    int32_t nticks = 0;
     for (k = 0; k < n; k++)
-        if (m->kind[k] == INITIAL || (m->kind[k] == AT && m->slot[k] >= 0 && ev->zt[k] <= t0) ||
-            (m->kind[k] == SAMPLE && fabs(m->sample[k][0] - t0) <= 1e-9 * m->sample[k][1]))
+        if (m->kind[k] == INITIAL || (m->kind[k] == AT && m->slot[k] >= 0 && ev->zt[k] <= t0))
             ev->first[nfirst++] = k;
-    if (nfirst == 0 && m->n_discrete_pre == 0) return 0;
+    /* A sample whose first tick is the start time ticks at the event right after the
+       initialisation (sim/events.rs `initial`). */
+    for (k = 0; k < n; k++)
+        if (m->kind[k] == SAMPLE && fabs(m->sample[k][0] - t0) <= 1e-9 * m->sample[k][1]) nticks++;
+    if (nfirst == 0 && nticks == 0 && m->n_discrete_pre == 0) return 0;
     st = instant(ev, mem, ev->first, nfirst, t0, 0);
     if (st != 0) return st;
+    if (ev->terminated < 0 && nticks > 0) {
+        nfirst = 0;
+        for (k = 0; k < n; k++)
+            if (m->kind[k] == SAMPLE && fabs(m->sample[k][0] - t0) <= 1e-9 * m->sample[k][1])
+                ev->first[nfirst++] = k;
+        st = instant(ev, mem, ev->first, nfirst, t0, 0);
+        if (st != 0) return st;
+    }
     return ev->terminated >= 0 ? 6 | (ev->terminated << 4) : 0;
 }
 

@@ -155,8 +155,8 @@ fn rtc_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
 
 /// A library's C code built from its resources (`tests/clib/ExtPoly`): `Library =
 /// "ExtPolySrc"` from `Resources/C-Sources/ExtPolySrc.c`, and a function defined by the C
-/// text of its `Include` (a header in `Resources/Include`), compiled into the cache on the
-/// first run and taken from it on the second; y = poly(x) + twice(x) = x^3 to rounding, at
+/// text of its `Include` (a header in `Resources/Include`, part of the shims' unit), compiled
+/// into the cache on the first run and taken from it on the second; y = poly(x) + twice(x) = x^3 to rounding, at
 /// every row. Without a compiler, a located error and nothing cached; a library found
 /// nowhere, a located error naming the places looked at.
 #[test]
@@ -179,7 +179,7 @@ fn library_sources_are_compiled_cached_and_loaded() {
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("`ExtPolySrc`: compiled with")
-            && err.contains("the `Include` of `ext_twice`: compiled with"),
+            && err.contains("the C shims of 2 external calls: compiled with"),
         "{err}"
     );
     let mut rows = 0;
@@ -213,7 +213,7 @@ fn library_sources_are_compiled_cached_and_loaded() {
     );
     assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("package.mo:5:5: error[external]: no C compiler to build `ExtPolySrc`"),
+        err.contains("package.mo:5:5: error[external]: no C compiler to build rtc's ModelicaUtilities callbacks"),
         "{err}"
     );
     assert!(!fresh.exists());
@@ -233,6 +233,89 @@ fn library_sources_are_compiled_cached_and_loaded() {
         err.contains(
             "error[external]: external function `ext_missing` is not defined by its libraries"
         ) && err.contains("Resources/C-Sources/NoSuchLibrary.c"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// Every argument kind of the C mapping through rtc's shims (`tests/clib/ExtKinds`): Integer
+/// arrays in and out and a Real through a pointer (a generator's state, advanced at each
+/// sample: the row at t = 0.25 k holds k + 1 ticks, the first right after initialisation),
+/// a Real array with its size as `size_t`, a String literal, a Boolean in and an Integer
+/// matrix out, a call made for its effect alone ordered before the call that reads it; each
+/// value checked against the same arithmetic done here. A `ModelicaError` (through
+/// `ModelicaFormatError`) stops the run at its step with the function's message; `rtc
+/// compile` refuses the shims at the external clause.
+#[test]
+fn every_argument_kind_goes_through_a_shim() {
+    if library().is_none() {
+        return;
+    }
+    let cache = std::env::temp_dir().join(format!("rtc-kinds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let c = cache.to_str().unwrap();
+    let (code, out, err) = rtc_env(
+        &[
+            "run",
+            "--lib",
+            "tests/clib/ExtKinds",
+            "ExtKinds.Example",
+            "--no-event-rows",
+            "--vars",
+            "x,w,o,r,state[1],state[2],seed,mSum",
+        ],
+        &[("RTC_CACHE_DIR", c)],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("the C shims of 6 external calls"), "{err}");
+    let djb2 = |s: &str| {
+        let mut h: u32 = 5381;
+        for b in s.bytes() {
+            h = h.wrapping_mul(33).wrapping_add(b as u32);
+        }
+        (h & 0x7fff_ffff) as f64
+    };
+    let (mut a, mut b) = (1u32, 2u32);
+    let mut rows = 0;
+    for line in out.lines().skip(1) {
+        let v: Vec<f64> = line.split(',').map(|s| s.parse().unwrap()).collect();
+        a = a.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        b ^= a >> 7;
+        let r = ((a >> 8) as f64 + 1.0) / 16_777_216.0;
+        assert!((v[2] - 7.0 * v[1]).abs() <= 1e-15 * v[2].abs(), "{line}");
+        assert_eq!(v[3], 0.25, "{line}");
+        assert_eq!(v[4], r, "{line}");
+        assert_eq!((v[5], v[6]), (a as i32 as f64, b as i32 as f64), "{line}");
+        assert_eq!(v[7], djb2("rtc"), "{line}");
+        assert_eq!(v[8], 1324.0, "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, 5, "{out}");
+    let (code, _, err) = rtc_env(
+        &["run", "--lib", "tests/clib/ExtKinds", "ExtKinds.Failing"],
+        &[("RTC_CACHE_DIR", c)],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("rtc: run stopped at t = 0.6: the external C function `kinds_checked` raised an error: x = 0.6 exceeds the limit 0.5"),
+        "{err}"
+    );
+    let out_dir = cache.join("obj");
+    let (code, _, err) = rtc_env(
+        &[
+            "compile",
+            "--lib",
+            "tests/clib/ExtKinds",
+            "ExtKinds.Example",
+            "--short-diagnostics",
+            "--out-dir",
+            out_dir.to_str().unwrap(),
+        ],
+        &[("RTC_CACHE_DIR", c)],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("error[unsupported]: not yet supported: an object of a model calling the external function"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&cache);

@@ -1,6 +1,7 @@
-// when/elsewhen priority and sorted assignments. At t = 0 both `initial()` and the sample at
-// 0 fire in one instant: only the first branch acts (y = 1). Later samples take the elsewhen
-// branch. Inside a body, `b = a + 1` reads the new `a` although written before it.
+// when/elsewhen priority and sorted assignments. At t = 0 `initial()` acts at the
+// initialisation (y = 1); the sample at 0 is false then and ticks at the event right after
+// it, taking the elsewhen branch (y = 11), as later samples do. Inside a body, `b = a + 1`
+// reads the new `a` although written before it.
 model WhenOrder
   Real x(start = 0, fixed = true);
   discrete Real y(start = 0);

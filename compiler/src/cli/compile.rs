@@ -75,6 +75,7 @@ fn compile_inner(
     a: &CompileArgs,
     flat: &FlatModel,
 ) -> Result<Vec<std::path::PathBuf>, Box<Diagnostic>> {
+    crate::clib::shim::refuse_outside_the_jit("an object")?;
     let (settings, h, target) = setup(&a.method, a.target.as_deref(), flat)?;
     let source = a.model.file.display().to_string();
     let cpu = export::Cpu::parse(a.target_cpu.as_deref().unwrap_or("baseline"));

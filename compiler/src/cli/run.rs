@@ -1137,6 +1137,13 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     let mut mem = match initial_state(&p, stepper.as_mut(), &mut events, &mut sources, start) {
         Ok(mem) => mem,
         Err(st) => {
+            if let Some(e) = crate::clib::take_error() {
+                eprintln!(
+                    "rtc: run stopped at t = {start}: initialisation failed: {}",
+                    external_error(&e)
+                );
+                return Ok(2);
+            }
             let cause = sim::RunModel::start_failure_cause(&p, st).map(|c| format!("\nrtc:   {c}"));
             eprintln!(
                 "rtc: run stopped at t = {start}: initialisation failed: {} (status {}){}",
@@ -1208,6 +1215,18 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         eprintln!("rtc: {why}; the run ends at t = {t}");
         return Ok(0);
     }
+    if let Some(e) = crate::clib::take_error() {
+        // A library's ModelicaError, caught by its shim (which wrote NaN): the run's error,
+        // at the step the NaN stopped, else reported after the run (the first is kept).
+        match &report.failure {
+            Some((t, _)) => eprintln!("rtc: run stopped at t = {t}: {}", external_error(&e)),
+            None => eprintln!(
+                "rtc: the run is wrong: during it, {} (its NaN reached no checked value)",
+                external_error(&e)
+            ),
+        }
+        return Ok(2);
+    }
     if let Some((t, msg)) = &report.failure {
         eprintln!(
             "rtc: run stopped at t = {t}: {msg}{}",
@@ -1234,5 +1253,15 @@ fn per_step(realtime: bool, wall: f64, steps: u64) -> String {
         String::new()
     } else {
         format!(" ({:.1} ns per step)", wall * 1e9 / steps as f64)
+    }
+}
+
+/// A `ModelicaError` of an external function's C code, as the run's error.
+fn external_error(e: &str) -> String {
+    match e.split_once(": ") {
+        Some((f, msg)) if !f.is_empty() && !f.contains(' ') => {
+            format!("the external C function `{f}` raised an error: {msg}")
+        }
+        _ => format!("external C code raised an error: {e}"),
     }
 }

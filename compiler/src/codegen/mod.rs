@@ -611,6 +611,16 @@ impl<'p, M: Module> Gen<'p, M> {
         let mut ctx = self.module.make_context();
         ctx.func.signature.params.push(AbiParam::new(types::I64));
         ctx.func.signature.params.push(AbiParam::new(types::I64));
+        if let Some(s) = &f.shim {
+            // A C shim around an external call: the same signature, defined by the C library
+            // rtc built for it (found by name, as `--link` libraries are).
+            let id = self
+                .module
+                .declare_function(&s.symbol, Linkage::Import, &ctx.func.signature)
+                .map_err(err)?;
+            self.compiled.insert(k, id);
+            return Ok(id);
+        }
         let id = self
             .module
             .declare_function(&name, Linkage::Local, &ctx.func.signature)

@@ -265,7 +265,88 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 _ => rest.push(eq),
             }
         }
-        self.flat.initial_equations = rest;
+        self.flat.initial_equations = self.discrete_chains(rest);
+    }
+
+    /// Initial equations `v = e` or `pre(v) = e` of a when-assigned variable `v` whose `e`
+    /// reads other when-assigned variables settled before it (the noise blocks' `pre(state) =
+    /// initialState(seed)`, then `r_raw = random(pre(state))`, then `r = f(r_raw)`): before its
+    /// first event such a variable equals its `pre` value, its start value, so `e` with each
+    /// of them replaced by its start value is `v`'s start value. Settled: no remaining initial
+    /// equation gives that variable. Solved in order until none is left that can be; the
+    /// others are returned.
+    fn discrete_chains(&mut self, mut rest: Vec<Equation>) -> Vec<Equation> {
+        let sampled = |vars: &[Variable], x: FlatVar| vars[x.index()].kind == VarKind::Sampled;
+        loop {
+            let mut progress = false;
+            let mut k = 0;
+            while k < rest.len() {
+                let eq = &rest[k];
+                let found = [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)]
+                    .iter()
+                    .find_map(|&(v, e)| match self.flat.arena.node(v) {
+                        Node::Var(x) | Node::Pre(x) if sampled(&self.flat.vars, x) => Some((x, e)),
+                        _ => None,
+                    });
+                let Some((x, e)) = found else {
+                    k += 1;
+                    continue;
+                };
+                // The targets of the other remaining equations are not settled.
+                let targets: Vec<FlatVar> = rest
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != k)
+                    .flat_map(|(_, q)| [q.lhs, q.rhs])
+                    .filter_map(|side| match self.flat.arena.node(side) {
+                        Node::Var(y) | Node::Pre(y) => Some(y),
+                        _ => None,
+                    })
+                    .collect();
+                let ar = &self.flat.arena;
+                let mut seen = vec![false; ar.len()];
+                let mut ok = true;
+                ar.visit_postorder(e, &mut seen, &mut |n| match ar.node(n) {
+                    Node::Var(v) | Node::Pre(v)
+                        if sampled(&self.flat.vars, v) && v != x && !targets.contains(&v) => {}
+                    Node::Var(v)
+                        if matches!(
+                            self.flat.vars[v].kind,
+                            VarKind::Parameter | VarKind::Constant
+                        ) => {}
+                    Node::Var(_) | Node::Pre(_) | Node::Der(_) => ok = false,
+                    _ => {}
+                });
+                if !ok {
+                    k += 1;
+                    continue;
+                }
+                let starts: Vec<(bool, Option<ExprId>)> = self
+                    .flat
+                    .vars
+                    .iter()
+                    .map(|v| (v.kind == VarKind::Sampled, v.start))
+                    .collect();
+                let mut cache = FxHashMap::default();
+                let value = self
+                    .flat
+                    .arena
+                    .substitute(e, &mut cache, &mut |ar, n| match n {
+                        Node::Var(v) | Node::Pre(v) if starts[v.index()].0 => {
+                            Some(starts[v.index()].1.unwrap_or_else(|| ar.constant(0.0)))
+                        }
+                        _ => None,
+                    });
+                let eq = rest.remove(k);
+                let var = &mut self.flat.vars[x];
+                var.start = Some(value);
+                var.start_span = Some(eq.span);
+                progress = true;
+            }
+            if !progress {
+                return rest;
+            }
+        }
     }
 
     /// The initial equations among discrete variables and their `pre` values (specification

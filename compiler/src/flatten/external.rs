@@ -8,6 +8,7 @@
 use super::classes::ClassId;
 use super::functions::{FnDef, LocalTy, LocalValue, Param};
 use super::*;
+use crate::clib::shim::{Arg, CTy, Spec};
 use crate::clib::ExternalLibs;
 use std::path::{Path, PathBuf};
 
@@ -222,7 +223,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
             node: None,
             class: lexical,
         };
-        if fname.starts_with("ModelicaStrings_") {
+        if matches!(
+            fname.as_str(),
+            "ModelicaStrings_length"
+                | "ModelicaStrings_skipWhiteSpace"
+                | "ModelicaStrings_substring"
+                | "ModelicaStrings_compare"
+        ) {
             // The MSL's C string functions, on Strings known at compile time.
             let mut args = Vec::with_capacity(x.args.len());
             for a in &x.args {
@@ -244,6 +251,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
             return self.set_external_output(x, Val::Arr(Arr::real(value)));
+        }
+        // A function whose C code comes from a library may raise ModelicaError: a shim
+        // catches it. Without one (`--link`), `double f(double[, double])` is called directly.
+        if language == "C"
+            && (self.external_libs(x, lexical)?.is_some()
+                || !self.simple_c_call(x, inputs, outputs)?)
+        {
+            // Every other C call: through a shim (shim.rs).
+            return self.shim_call(def, x, lexical, outputs, &fname);
         }
         let mut args = Vec::new();
         if x.function.is_some() {
@@ -369,4 +385,351 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .value = LocalValue::Set(v);
         Ok(())
     }
+}
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    /// `double f(double[, double])` called with Real scalars: the call rtc makes without a
+    /// shim (`Func1::Ext`, `Func2::Ext`: folded into expressions, its derivative the central
+    /// difference of the expression engine).
+    fn simple_c_call(
+        &mut self,
+        x: &'a ast::External,
+        inputs: &[&Param<'a>],
+        outputs: &[&Param<'a>],
+    ) -> DResult<bool> {
+        let top = self.fns.frames.len() - 1;
+        let real = |this: &Self, name: &str| {
+            let l = &this.fns.frames[top].locals[name];
+            matches!(l.ty, LocalTy::Num(ScalarType::Real))
+                && l.dims.as_ref().is_some_and(|d| d.is_empty())
+        };
+        if outputs.len() != 1 || !real(self, outputs[0].name) {
+            return Ok(false);
+        }
+        let names: Vec<&str> = match x.function {
+            None => inputs.iter().map(|p| p.name).collect(),
+            Some(_) => {
+                let mut v = Vec::new();
+                for a in &x.args {
+                    match &a.kind {
+                        ast::ExprKind::Ref(r)
+                            if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() =>
+                        {
+                            v.push(&*r.parts[0].ident.name)
+                        }
+                        _ => return Ok(false),
+                    }
+                }
+                if x.function.is_some() && x.output.is_none() && !outputs.is_empty() {
+                    return Ok(false);
+                }
+                v
+            }
+        };
+        Ok((1..=2).contains(&names.len())
+            && names
+                .iter()
+                .all(|n| inputs.iter().any(|p| p.name == *n) && real(self, n)))
+    }
+
+    /// The C type and the scalar type of local `name` for the C mapping (12.9.1.1).
+    fn c_type_of(
+        &self,
+        name: &str,
+        span: Span,
+        fname: &str,
+    ) -> DResult<(CTy, ScalarType, Vec<usize>)> {
+        let top = self.fns.frames.len() - 1;
+        let l = &self.fns.frames[top].locals[name];
+        let ty = match l.ty {
+            LocalTy::Num(t) => t,
+            LocalTy::Str => {
+                return Err(self.unsupported(
+                    span,
+                    &format!("String outputs of external C functions (`{name}` of `{fname}`)"),
+                ))
+            }
+            LocalTy::Record(_) => {
+                return Err(self.unsupported(
+                    span,
+                    &format!("record arguments of external C functions (`{name}` of `{fname}`)"),
+                ))
+            }
+        };
+        let Some(dims) = l.dims.clone() else {
+            return Err(self.unsupported(
+                span,
+                &format!("an output of open size passed to an external C function (`{name}` of `{fname}`)"),
+            ));
+        };
+        let c = if ty == ScalarType::Real {
+            CTy::Double
+        } else {
+            CTy::Int
+        };
+        Ok((c, ty, dims))
+    }
+
+    /// An input argument of a shim call: a String constant, or numbers.
+    fn shim_input(&self, b: &mut ShimCall, v: Val, span: Span) -> DResult<()> {
+        match v {
+            Val::Str(t) => b.spec.args.push(Arg::Str(t)),
+            Val::Arr(a) => {
+                let ty = if a.ty == ScalarType::Real {
+                    CTy::Double
+                } else {
+                    CTy::Int
+                };
+                b.spec.args.push(Arg::In {
+                    ty,
+                    at: b.ins.len(),
+                    n: a.data.len(),
+                    array: !a.dims.is_empty(),
+                });
+                b.ins.extend_from_slice(&a.data);
+            }
+            Val::Record(_) => {
+                return Err(self.unsupported(
+                    span,
+                    &format!(
+                        "record arguments of external C functions (`{}`)",
+                        b.spec.function
+                    ),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// An output (or protected variable) of a shim call, written through a pointer; the
+    /// values it holds before the call are passed in.
+    fn shim_output(&self, b: &mut ShimCall, name: &str, span: Span) -> DResult<()> {
+        let top = self.fns.frames.len() - 1;
+        let (cty, ty, dims) = self.c_type_of(name, span, &b.spec.function)?;
+        let n: usize = dims.iter().product();
+        let init = match &self.fns.frames[top].locals[name].value {
+            LocalValue::Set(Val::Arr(a)) if a.data.len() == n => {
+                let at = b.ins.len();
+                b.ins.extend_from_slice(&a.data);
+                Some(at)
+            }
+            _ => None,
+        };
+        b.spec.args.push(Arg::Out {
+            ty: cty,
+            at: b.n_out,
+            n,
+            init,
+        });
+        b.written.push((name.to_string(), ty, dims, b.n_out));
+        b.n_out += n;
+        Ok(())
+    }
+
+    /// A `size_t` argument (`size(a, k)`, or an array's dimension in the default mapping).
+    fn shim_size(b: &mut ShimCall, e: ExprId) {
+        b.spec.args.push(Arg::In {
+            ty: CTy::SizeT,
+            at: b.ins.len(),
+            n: 1,
+            array: false,
+        });
+        b.ins.push(e);
+    }
+
+    /// The arguments of an explicit external call; the left-hand side it returns to.
+    fn shim_explicit(
+        &mut self,
+        b: &mut ShimCall,
+        x: &'a ast::External,
+        env: Env,
+    ) -> DResult<Option<String>> {
+        let top = self.fns.frames.len() - 1;
+        for a in &x.args {
+            let written = match &a.kind {
+                ast::ExprKind::Ref(r) if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() => {
+                    let name = &*r.parts[0].ident.name;
+                    self.fns.frames[top]
+                        .locals
+                        .get(name)
+                        .is_some_and(|l| !l.input)
+                        .then_some(name)
+                }
+                _ => None,
+            };
+            if let Some(name) = written {
+                self.shim_output(b, name, a.span)?;
+                continue;
+            }
+            let v = self.eval(a, env)?;
+            if is_size_call(a) {
+                let Some(e) = (match &v {
+                    Val::Arr(v) => v.as_scalar(),
+                    _ => None,
+                }) else {
+                    return Err(self.unsupported(a.span, "this size argument"));
+                };
+                Self::shim_size(b, e);
+            } else {
+                self.shim_input(b, v, a.span)?;
+            }
+        }
+        Ok(x.output.as_ref().map(|r| r.parts[0].ident.name.to_string()))
+    }
+
+    /// The default mapping (12.9.1–12.9.3): one output is the returned value, else every
+    /// variable is passed in declaration order; arrays are followed by their sizes.
+    fn shim_default(
+        &mut self,
+        b: &mut ShimCall,
+        def: &FnDef<'a>,
+        outputs: &[&Param<'a>],
+        span: Span,
+    ) -> DResult<Option<String>> {
+        let top = self.fns.frames.len() - 1;
+        let single = outputs.len() == 1;
+        for p in &def.params {
+            if (p.is_output && single) || (!p.is_input && !p.is_output) {
+                continue;
+            }
+            if p.is_output {
+                self.shim_output(b, p.name, span)?;
+            } else {
+                let v = self.local_value(p.name, span)?;
+                self.shim_input(b, v, span)?;
+            }
+            let dims = self.fns.frames[top].locals[p.name]
+                .dims
+                .clone()
+                .unwrap_or_default();
+            for d in dims {
+                let e = self.flat.arena.constant(d as f64);
+                Self::shim_size(b, e);
+            }
+        }
+        Ok(single.then(|| outputs[0].name.to_string()))
+    }
+
+    /// An external "C" call of any argument kind, through a C shim: the outputs (and the
+    /// protected variables the call writes) become calls of the shim's function.
+    fn shim_call(
+        &mut self,
+        def: &FnDef<'a>,
+        x: &'a ast::External,
+        lexical: ClassId,
+        outputs: &[&Param<'a>],
+        fname: &str,
+    ) -> DResult<()> {
+        let env = Env {
+            node: None,
+            class: lexical,
+        };
+        let top = self.fns.frames.len() - 1;
+        let mut b = ShimCall {
+            spec: Spec {
+                function: fname.to_string(),
+                args: Vec::new(),
+                ret: None,
+                n_in: 0,
+                n_out: 0,
+                include: None,
+            },
+            ins: Vec::new(),
+            written: Vec::new(),
+            n_out: 0,
+        };
+        let ret_target = if x.function.is_some() {
+            self.shim_explicit(&mut b, x, env)?
+        } else {
+            self.shim_default(&mut b, def, outputs, x.span)?
+        };
+        let mut ret = None;
+        if let Some(t) = &ret_target {
+            let (cty, ty, dims) = self.c_type_of(t, x.span, fname)?;
+            if !dims.is_empty() {
+                return Err(self.unsupported(
+                    x.span,
+                    &format!("an array returned by the external C function `{fname}`"),
+                ));
+            }
+            ret = Some((cty, b.n_out, t.clone(), ty));
+            b.n_out += 1;
+        }
+        let ShimCall {
+            mut spec,
+            ins,
+            written,
+            n_out,
+        } = b;
+        spec.ret = ret.as_ref().map(|r| (r.0, r.1));
+        let effect_only = n_out == 0;
+        spec.n_in = ins.len();
+        spec.n_out = n_out.max(1);
+        let libs = self.external_libs(x, lexical)?;
+        spec.include = libs.as_ref().and_then(|l| l.include.clone());
+        let symbol = crate::clib::shim::register(spec.clone(), libs, x.span);
+        let f = match self.fns.shims.get(&symbol) {
+            Some(f) => f.clone(),
+            None => {
+                let f = std::sync::Arc::new(crate::symbolic::Function::shim(
+                    format!("{}_{}", def.name, &symbol[6..]),
+                    crate::symbolic::external::Shim {
+                        symbol: symbol.clone(),
+                        calls: fname.to_string(),
+                    },
+                    spec.n_in,
+                    spec.n_out,
+                ));
+                self.fns.shims.insert(symbol.clone(), f.clone());
+                f
+            }
+        };
+        let fid = self.flat.arena.add_function(&f);
+        let outs: Vec<ExprId> = (0..spec.n_out)
+            .map(|k| self.flat.arena.call(fid, k as u32, &ins))
+            .collect();
+        if effect_only {
+            self.fns
+                .effects
+                .push((top, outs[0], x.span, fname.to_string()));
+            return Ok(());
+        }
+        for (name, ty, dims, at) in written {
+            let n: usize = dims.iter().product();
+            let v = Val::Arr(Arr {
+                dims,
+                data: outs[at..at + n].to_vec(),
+                ty,
+            });
+            self.fns.frames[top]
+                .locals
+                .get_mut(name.as_str())
+                .expect("a local of the function")
+                .value = LocalValue::Set(v);
+        }
+        if let Some((_, at, name, ty)) = ret {
+            let v = Val::Arr(Arr::scalar(outs[at], ty));
+            let v = self.check_local_value(&name, v, x.span, "is given {a}")?;
+            self.fns.frames[top]
+                .locals
+                .get_mut(name.as_str())
+                .expect("an output of the function")
+                .value = LocalValue::Set(v);
+        }
+        Ok(())
+    }
+}
+
+/// A shim call being put together: the C call's shape, the values passed in, the locals the
+/// call writes (name, scalar type, dims, first output) and the outputs so far.
+struct ShimCall {
+    spec: Spec,
+    ins: Vec<ExprId>,
+    written: Vec<(String, ScalarType, Vec<usize>, usize)>,
+    n_out: usize,
+}
+
+/// `size(a, k)` (or `size(a)`) in an external call: passed as `size_t` (12.9.1.1).
+fn is_size_call(e: &ast::Expr) -> bool {
+    matches!(&e.kind, ast::ExprKind::Call(ast::CallTarget::Ref(r), _) if r.parts.len() == 1 && &*r.parts[0].ident.name == "size")
 }

@@ -643,6 +643,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 },
             );
         }
+        // Effects left by a call that failed (and was retried inlined) are not this one's.
+        let depth = self.fns.frames.len();
+        self.fns.effects.retain(|e| e.0 < depth);
         self.fns.frames.push(frame);
         let r = self.run_function(def, args, span);
         self.fns.frames.pop();
@@ -685,7 +688,56 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if def.record {
             return self.record_result(def, span).map(|r| vec![r]);
         }
-        self.function_outputs(def, &outputs, span)
+        let outs = self.function_outputs(def, &outputs, span)?;
+        self.carry_effects(top, outs)
+    }
+
+    /// The outputs of the function at frame `top` made to depend on the external calls it
+    /// made for their effect alone (each call's token is 0 when it ran): `y + token` for each
+    /// Real or Integer output element. Without such an output the tokens go to the calling
+    /// function; a model equation cannot carry them (refused: the call would be dropped).
+    fn carry_effects(&mut self, top: usize, mut outs: Vec<Val>) -> DResult<Vec<Val>> {
+        let mine: Vec<(ExprId, Span, String)> = {
+            let (keep, mine): (Vec<_>, Vec<_>) = std::mem::take(&mut self.fns.effects)
+                .into_iter()
+                .partition(|e| e.0 != top);
+            self.fns.effects = keep;
+            mine.into_iter().map(|(_, t, s, n)| (t, s, n)).collect()
+        };
+        let Some(first) = mine.first().cloned() else {
+            return Ok(outs);
+        };
+        let mut token = mine[0].0;
+        for (t, ..) in &mine[1..] {
+            token = self.flat.arena.add(token, *t);
+        }
+        let mut carried = false;
+        for v in &mut outs {
+            if let Val::Arr(a) = v {
+                if matches!(a.ty, ScalarType::Real | ScalarType::Integer) {
+                    for e in &mut a.data {
+                        *e = self.flat.arena.add(*e, token);
+                    }
+                    carried = true;
+                }
+            }
+        }
+        if carried {
+            return Ok(outs);
+        }
+        if top > 0 && !self.fns.frames[top - 1].is_model {
+            for (t, s, n) in mine {
+                self.fns.effects.push((top - 1, t, s, n));
+            }
+            return Ok(outs);
+        }
+        Err(self.unsupported(
+            first.1,
+            &format!(
+                "a call of the external function `{}` made for its effect where no Real or Integer output carries it to the model",
+                first.2
+            ),
+        ))
     }
 
     /// Binds the arguments (positional in input order, then named) and the other variables'

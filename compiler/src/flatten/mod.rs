@@ -419,6 +419,12 @@ struct FunctionTable<'a> {
     /// Functions compiled out of line, by class and argument shape (`None`: inlined).
     compiled: FxHashMap<(ClassId, String), Option<Rc<outofline::Compiled>>>,
     inline_all: bool,
+    /// The functions of the C shims of external calls, by symbol (`external.rs`).
+    shims: FxHashMap<String, std::sync::Arc<crate::symbolic::Function>>,
+    /// External calls made for their effect alone (no output): the frame depth, the call's
+    /// token (its one output, 0 when it ran), where and what; each function's outputs carry
+    /// the tokens of its frame, so that the call is made before they are used.
+    effects: Vec<(usize, ExprId, Span, String)>,
 }
 
 /// What an expression is evaluated inside: for-loop indices, `end`, when-clauses, messages,
@@ -518,6 +524,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 calls: 0,
                 compiled: FxHashMap::default(),
                 inline_all: false,
+                shims: FxHashMap::default(),
+                effects: Vec::new(),
             },
             ctx: Context {
                 loop_vars: Vec::new(),

@@ -175,6 +175,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 _ => return Ok(None),
             }
         }
+        // A body calling an external function's shim is inlined (bodies call no other
+        // compiled function).
+        if (0..body.len()).any(|k| matches!(body.node(ExprId::new(k)), Node::Call(_))) {
+            return Ok(None);
+        }
         let mut f = Function::new(def.name.clone(), arity, body, body_outs);
         let straight = !def.algorithms.iter().any(|(a, _)| has_loops(&a.statements));
         if policy.inline.is_none() && !policy.late_inline && straight && f.size() <= INLINE_NODES {

@@ -378,6 +378,79 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(None)
     }
 
+    /// `v = value` in a when-equation, element by element: each element of `v` becomes a
+    /// discrete variable changed only here.
+    fn when_assign(
+        &mut self,
+        l: &'a ast::Expr,
+        value: Arr,
+        at: Span,
+        rspan: Span,
+        env: Env,
+        assigns: &mut Vec<(FlatVar, ExprId)>,
+    ) -> DResult<()> {
+        let target = self.eval_arr(l, env)?;
+        if target.dims != value.dims {
+            return Err(self.size_mismatch(rspan, "a when-assignment", &target.dims, &value.dims));
+        }
+        for (&x, &e) in target.data.iter().zip(&value.data) {
+            let Node::Var(xv) = self.flat.arena.node(x) else {
+                return Err(self.unsupported(
+                    at,
+                    "equations in a when-equation other than `variable = expression`",
+                ));
+            };
+            if let Some(sub) = self.in_submodel(l, env) {
+                let msg = format!(
+                    "the when-equation defines `{}`, a variable of the model or block \
+                     component `{sub}`",
+                    self.flat.vars[xv].name
+                );
+                return Err(Box::new(typed::WHEN_SUBCOMPONENT.broken(at, msg, "here")));
+            }
+            let kind = self.flat.vars[xv].kind;
+            if !matches!(
+                kind,
+                VarKind::Algebraic | VarKind::Discrete | VarKind::Sampled
+            ) {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "when",
+                        format!(
+                            "`{}` is {} and cannot be assigned in a when-equation",
+                            self.flat.vars[xv].name,
+                            kind.name()
+                        ),
+                    )
+                    .at(at, "here"),
+                ));
+            }
+            if assigns.iter().any(|&(y, _)| y == xv) {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "when",
+                        format!(
+                            "`{}` is assigned twice in one when-equation",
+                            self.flat.vars[xv].name
+                        ),
+                    )
+                    .at(at, "second assignment"),
+                ));
+            }
+            self.flat.vars[xv].kind = VarKind::Sampled;
+            let var = &self.flat.vars[xv];
+            types::assign(
+                var.ty,
+                &var.name,
+                &Arr::scalar(e, value.ty),
+                rspan,
+                "is assigned {a}",
+            )?;
+            assigns.push((xv, e));
+        }
+        Ok(())
+    }
+
     pub(super) fn when_body(
         &mut self,
         body: &'a [ast::Equation],
@@ -390,61 +463,33 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for b in body {
             if let ast::EquationKind::Equality(l, r) = &b.kind {
                 self.when_left_side(l, env)?;
-                // `v = expr`: v becomes a discrete variable, changed only here.
-                let x = self.eval_scalar(l, env)?;
-                let Node::Var(xv) = self.flat.arena.node(x) else {
-                    return Err(self.unsupported(
-                        b.span,
-                        "equations in a when-equation other than `variable = expression`",
-                    ));
-                };
-                if let Some(sub) = self.in_submodel(l, env) {
-                    let msg = format!(
-                        "the when-equation defines `{}`, a variable of the model or block \
-                         component `{sub}`",
-                        self.flat.vars[xv].name
-                    );
-                    return Err(Box::new(
-                        typed::WHEN_SUBCOMPONENT.broken(b.span, msg, "here"),
-                    ));
+                if let ast::ExprKind::Tuple(targets) = &l.kind {
+                    // `(a, b) = f(x)`: each output given to its target.
+                    let ast::ExprKind::Call(ast::CallTarget::Ref(f), args) = &r.kind else {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "equation",
+                                "a parenthesised list on the left needs a function call on the right",
+                            )
+                            .at(r.span, "not a function call"),
+                        ));
+                    };
+                    let outs = self.call_for_targets(f, args, targets.len(), env, l.span)?;
+                    for (t, v) in targets.iter().zip(outs) {
+                        let Some(t) = t else { continue };
+                        self.when_left_side(t, env)?;
+                        let Val::Arr(value) = v else {
+                            return Err(Box::new(
+                                Diagnostic::error("type", "a String output in an equation")
+                                    .at(t.span, "here"),
+                            ));
+                        };
+                        self.when_assign(t, value, b.span, r.span, env, assigns)?;
+                    }
+                    continue;
                 }
-                let kind = self.flat.vars[xv].kind;
-                if !matches!(
-                    kind,
-                    VarKind::Algebraic | VarKind::Discrete | VarKind::Sampled
-                ) {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "when",
-                            format!(
-                                "`{}` is {} and cannot be assigned in a when-equation",
-                                self.flat.vars[xv].name,
-                                kind.name()
-                            ),
-                        )
-                        .at(b.span, "here"),
-                    ));
-                }
-                if assigns.iter().any(|&(y, _)| y == xv) {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "when",
-                            format!(
-                                "`{}` is assigned twice in one when-equation",
-                                self.flat.vars[xv].name
-                            ),
-                        )
-                        .at(b.span, "second assignment"),
-                    ));
-                }
-                self.flat.vars[xv].kind = VarKind::Sampled;
                 let value = self.eval_arr(r, env)?;
-                let var = &self.flat.vars[xv];
-                types::assign(var.ty, &var.name, &value, r.span, "is assigned {a}")?;
-                let e = value.as_scalar().ok_or_else(|| {
-                    self.size_mismatch(r.span, "a when-assignment", &[], &value.dims)
-                })?;
-                assigns.push((xv, e));
+                self.when_assign(l, value, b.span, r.span, env, assigns)?;
                 continue;
             }
             let ast::EquationKind::Call(f, args) = &b.kind else {

@@ -52,6 +52,8 @@ struct Tape {
 struct FnTape {
     tape: Tape,
     outs: usize,
+    /// A C shim computes the outputs instead of the tape.
+    shim: Option<crate::symbolic::external::Shim>,
 }
 
 struct TapeBuilder<'p, V: crate::symbolic::Var = Slot> {
@@ -179,11 +181,16 @@ fn compile_function(f: &crate::symbolic::Function) -> FnTape {
     FnTape {
         tape: b.tape,
         outs: f.outs.len(),
+        shim: f.shim.clone(),
     }
 }
 
 /// Runs a function's tape on `args` into `outs` (bodies call no other compiled function).
 fn exec_function(f: &FnTape, args: &[f64], regs: &mut Vec<f64>, outs: &mut [f64]) {
+    if let Some(s) = &f.shim {
+        outs[..f.outs].copy_from_slice(&s.call(args, f.outs));
+        return;
+    }
     if regs.len() < f.tape.regs {
         regs.resize(f.tape.regs, 0.0);
     }

@@ -571,8 +571,9 @@ impl Plan {
     }
 
     /// Per event, its rank among the when-clauses whose conditions become true together in an
-    /// event iteration: 0 when no other event's actions feed its condition (through the
-    /// step's statements and the frozen relations it reads), else one more than the highest
+    /// event iteration: 0 when no other event's actions feed its condition or its actions'
+    /// values (through the step's statements and the frozen relations they read), else one
+    /// more than the highest
     /// rank of those that do. Of the conditions that became true together, those of the
     /// lowest rank act first; the others are checked again after the model is solved with
     /// those actions (a transition's `fire = enableFire and time >= t_start + waitTime` waits
@@ -609,7 +610,12 @@ impl Plan {
                 };
                 let mut seen = rustc_hash::FxHashSet::default();
                 let mut stack = Vec::new();
-                if let Some(c) = cond {
+                // The condition, and the values the actions assign: an action that reads what
+                // another event assigns at the same instant acts after it.
+                let roots = cond
+                    .into_iter()
+                    .chain(e.assigns.iter().chain(&e.reinits).map(|&(_, x)| x));
+                for c in roots {
                     let mut leaves = Vec::new();
                     self.arena.leaves(c, &mut leaves);
                     stack.extend(leaves.iter().filter_map(|l| match l {

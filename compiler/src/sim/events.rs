@@ -608,6 +608,9 @@ impl<'p> Events<'p> {
         });
         let mut acted: Vec<EventId> = first.to_vec();
         let mut fire: Vec<EventId> = first.to_vec();
+        // Events due together act in rank order: one whose actions read what another's
+        // assign acts after it ([`Plan::event_ranks`]).
+        fire.sort_by_key(|&k| self.ranks[k]);
         let mut round = 0;
         // A round starts with pre(v) := v; within it the model is solved again with the frozen
         // relations that moved and the when-clauses whose conditions its solution made true
@@ -774,19 +777,31 @@ impl<'p> Events<'p> {
             .keys()
             .filter(|&k| {
                 let e = &p.events[k];
-                e.initial
-                    || (e.at && self.frozen(k).is_some() && z.z(k) <= t0)
-                    || e.sample
-                        .is_some_and(|(start, interval)| (start - t0).abs() <= 1e-9 * interval)
+                e.initial || (e.at && self.frozen(k).is_some() && z.z(k) <= t0)
+            })
+            .collect();
+        // A sample whose first tick is the start time is false during initialisation and
+        // ticks at the event right after it (`when initial() then … elsewhen sample(0, T)`
+        // runs both branches at the start, the second after the first).
+        let ticks: Vec<EventId> = p
+            .events
+            .keys()
+            .filter(|&k| {
+                p.events[k]
+                    .sample
+                    .is_some_and(|(start, interval)| (start - t0).abs() <= 1e-9 * interval)
             })
             .collect();
         self.recycle(z);
-        if first.is_empty() && self.plan.discrete_pre.is_empty() {
+        if first.is_empty() && ticks.is_empty() && self.plan.discrete_pre.is_empty() {
             return self.check(it, mem, true, t0);
         }
-        // The run's first row is the state after this instant: no event rows for it.
+        // The run's first row is the state after these instants: no event rows for them.
         let rows = self.rows.take();
-        let st = self.instant(it, &first, mem, t0, Outcome::Handled);
+        let mut st = self.instant(it, &first, mem, t0, Outcome::Handled);
+        if st == Status::Ok && self.terminated.is_none() && !ticks.is_empty() {
+            st = self.instant(it, &ticks, mem, t0, Outcome::Handled);
+        }
         self.rows = rows;
         if st != Status::Ok {
             return st;

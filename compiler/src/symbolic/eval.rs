@@ -32,8 +32,12 @@ pub fn eval_with_args<V: Var>(
                 let site = ar.call_site(c);
                 let f = ar.function(site.f);
                 let x: Vec<f64> = site.args.iter().map(|&a| get(a)).collect();
-                let out = f.outs[site.out as usize];
-                eval_with_args(&f.body, out, &mut |_| f64::NAN, &x, time)
+                if f.shim.is_some() {
+                    f.eval(&x)[site.out as usize]
+                } else {
+                    let out = f.outs[site.out as usize];
+                    eval_with_args(&f.body, out, &mut |_| f64::NAN, &x, time)
+                }
             }
             _ => {
                 let mut args = [0.0; 3];

@@ -107,6 +107,48 @@ pub fn load_library(path: &std::path::Path) -> Result<(), LoadError> {
     Ok(())
 }
 
+/// A C shim around one external call (`void shim(const double* in, double* out)`): the call's
+/// arguments of every kind (Integer, Boolean, arrays, String constants, outputs through
+/// pointers) converted in C from and to the doubles rtc computes with, and the C library's
+/// `ModelicaError` caught there (`crate::clib` writes, compiles and loads it). The shim is
+/// called as a function compiled out of line is ([`super::Function::shim`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Shim {
+    /// The C symbol.
+    pub symbol: String,
+    /// The external C function it calls, for messages.
+    pub calls: String,
+}
+
+impl Shim {
+    /// The shim's address in this process, once its library is loaded.
+    pub fn address(&self) -> Option<*const u8> {
+        let name = CString::new(self.symbol.as_str()).ok()?;
+        // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name only reads.
+        let p = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) };
+        (!p.is_null()).then_some(p as *const u8)
+    }
+
+    /// Calls the shim: `n_out` outputs (NaN when it is not loaded; runs refuse to start
+    /// before that).
+    pub fn call(&self, args: &[f64], n_out: usize) -> Vec<f64> {
+        let mut out = vec![f64::NAN; n_out.max(1)];
+        if let Some(p) = self.address() {
+            // SAFETY: every shim has this signature; it reads `args.len()` inputs and writes
+            // `n_out` outputs (both fixed when it was written for this call's shape).
+            let f: extern "C" fn(*const f64, *mut f64) = unsafe { std::mem::transmute(p) };
+            let a = if args.is_empty() {
+                [0.0].as_slice()
+            } else {
+                args
+            };
+            f(a.as_ptr(), out.as_mut_ptr());
+        }
+        out.truncate(n_out);
+        out
+    }
+}
+
 /// Every external function registered in this process (a command compiles one model).
 pub fn registered() -> Vec<ExtFn> {
     let reg = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());

@@ -91,6 +91,9 @@ pub struct Function {
     /// The body calls an external C function: never evaluated at compile time (the function
     /// may exist only on the target).
     pub external: bool,
+    /// The outputs are computed by a C shim around an external call, not by `body` (whose
+    /// outputs are placeholders): [`Function::shim`].
+    pub shim: Option<super::external::Shim>,
     dot: OnceLock<Arc<Function>>,
 }
 
@@ -111,8 +114,21 @@ impl Function {
             derivative: None,
             late_inline: false,
             smooth_order: None,
+            shim: None,
             dot: OnceLock::new(),
         }
+    }
+
+    /// A function whose `n_out` outputs the C shim `shim` computes from `arity` arguments.
+    /// Its directional derivative is the shim's companion `<symbol>_dot` (central differences
+    /// in C, as for `Func1::Ext`), unless a `derivative` annotation gives one.
+    pub fn shim(name: String, shim: super::external::Shim, arity: usize, n_out: usize) -> Function {
+        let mut body = Arena::<FnVar>::new();
+        let nan = body.constant(f64::NAN);
+        let mut f = Function::new(name, arity, body, vec![nan; n_out]);
+        f.external = true;
+        f.shim = Some(shim);
+        f
     }
 
     /// The directional derivative of the body: arguments `x` then `ẋ` (as many), outputs
@@ -120,6 +136,14 @@ impl Function {
     pub fn dot(&self) -> Arc<Function> {
         self.dot
             .get_or_init(|| {
+                if let Some(s) = &self.shim {
+                    let dot = super::external::Shim {
+                        symbol: format!("{}_dot", s.symbol),
+                        calls: s.calls.clone(),
+                    };
+                    let name = format!("{}_der", self.name);
+                    return Arc::new(Function::shim(name, dot, 2 * self.arity, self.outs.len()));
+                }
                 let mut body = self.body.clone();
                 let rates: Vec<ExprId> = (0..self.arity)
                     .map(|i| body.arg((self.arity + i) as u32))
@@ -135,6 +159,9 @@ impl Function {
 
     /// The outputs of the function at `args` (compile-time evaluation, tests).
     pub fn eval(&self, args: &[f64]) -> Vec<f64> {
+        if let Some(s) = &self.shim {
+            return s.call(args, self.outs.len());
+        }
         self.outs
             .iter()
             .map(|&o| super::eval::eval_with_args(&self.body, o, &mut |_| f64::NAN, args, f64::NAN))
@@ -145,6 +172,12 @@ impl Function {
     /// than once as protected temporaries, in evaluation order.
     pub fn print(&self) -> String {
         use std::fmt::Write;
+        if let Some(s) = &self.shim {
+            return format!(
+                "function {} \"the C shim {} around the external function {}\"\n  input Real arg[{}];\n  output Real out[{}];\nexternal \"C\" {}(arg, out);\nend {};\n",
+                self.name, s.symbol, s.calls, self.arity, self.outs.len(), s.symbol, self.name
+            );
+        }
         let ar = &self.body;
         let mut uses: rustc_hash::FxHashMap<ExprId, u32> = Default::default();
         let mut order = Vec::new();

@@ -26,6 +26,19 @@
 //! succeeds, so nothing half-built is cached and two runs that build at once both end with a
 //! whole library. Loaded with `dlopen(RTLD_NOW | RTLD_GLOBAL)`: the JIT finds the functions by
 //! name as it finds those of `--link` libraries.
+//!
+//! **Libraries of several sources.** Where the source folder's library has a gcc Makefile
+//! beside it (the MSL's `Resources/BuildProjects/gcc/Makefile`), the sources and defines of
+//! `libL.a` are read from it ([`makefile`]) and each source is compiled with its own flags.
+//!
+//! **Calls of every argument kind** go through C shims ([`shim`]), compiled together as one
+//! more cached library after the support file `support.c` (rtc's `ModelicaUtilities.h`
+//! callbacks and the `ModelicaError` catch), which is loaded first, and after each shim's
+//! libraries, loaded in the reverse of their `Library` order (the MSL lists a library before
+//! those it uses: `{"ModelicaStandardTables", "ModelicaIO", "ModelicaMatIO", "zlib"}`).
+
+mod makefile;
+pub mod shim;
 
 use crate::diag::{Diagnostic, Span};
 use crate::symbolic::external::{load_library, ExtFn};
@@ -99,6 +112,15 @@ fn cache_root() -> Option<PathBuf> {
 #[derive(Clone, Copy)]
 struct Key(u64);
 
+/// Whether this process defines (has loaded) the C symbol `name`.
+pub fn defined(name: &str) -> bool {
+    let Ok(c) = std::ffi::CString::new(name) else {
+        return false;
+    };
+    // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name only reads.
+    !unsafe { libc::dlsym(libc::RTLD_DEFAULT, c.as_ptr()) }.is_null()
+}
+
 impl Key {
     fn new() -> Key {
         Key(0xcbf2_9ce4_8422_2325)
@@ -141,7 +163,136 @@ pub struct Provided {
 /// [`provide`] for every external function this process registered (a command compiles one
 /// model).
 pub fn provide_registered() -> Result<Provided, Box<Diagnostic>> {
-    provide(&crate::symbolic::external::registered())
+    let mut out = provide(&crate::symbolic::external::registered())?;
+    provide_shims(&shim::registered(), &mut out)?;
+    Ok(out)
+}
+
+/// The support file (`support.c`) compiled and loaded, once per process.
+fn support(span: Span, out: &mut Provided) -> Result<(), Box<Diagnostic>> {
+    if defined("rtc_ext_enter") {
+        return Ok(());
+    }
+    let libs = ExternalLibs {
+        libraries: Vec::new(),
+        include: None,
+        include_dir: PathBuf::new(),
+        library_dir: PathBuf::new(),
+        source_dirs: Vec::new(),
+        span,
+    };
+    let note = build(
+        "rtc's ModelicaUtilities callbacks",
+        &Sources::Text(include_str!("support.c")),
+        &libs,
+        &mut Vec::new(),
+    )?;
+    out.notes.push(note);
+    Ok(())
+}
+
+/// The shims not loaded yet: the support, their libraries, then the shims compiled together.
+fn provide_shims(shims: &[shim::Registered], out: &mut Provided) -> Result<(), Box<Diagnostic>> {
+    let missing: Vec<shim::Registered> = shims
+        .iter()
+        .filter(|r| !defined(&r.symbol))
+        .cloned()
+        .collect();
+    let Some(first) = missing.first() else {
+        return Ok(());
+    };
+    let span = first.libs.as_ref().map(|l| l.span).unwrap_or_default();
+    support(span, out)?;
+    let mut include_dirs: Vec<PathBuf> = Vec::new();
+    for r in &missing {
+        let Some(libs) = &r.libs else {
+            if !defined(&r.spec.function) {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "external",
+                        format!(
+                            "external function `{}` is not defined: its declaration names no library",
+                            r.spec.function
+                        ),
+                    )
+                    .at(r.span, "declared here")
+                    .help("load a shared library that defines it with --link, or name its library in a Library annotation (Modelica 3.6 §12.9.4)"),
+                ));
+            }
+            continue;
+        };
+        for d in std::iter::once(&libs.include_dir).chain(&libs.source_dirs) {
+            if !include_dirs.contains(d) {
+                include_dirs.push(d.clone());
+            }
+        }
+        if defined(&r.spec.function) {
+            continue;
+        }
+        let mut looked = Vec::new();
+        for name in libs.libraries.iter().rev() {
+            library(name, libs, &mut looked, out)?;
+        }
+        // An `Include` may define the function: it is part of the shims' unit.
+        if !defined(&r.spec.function) && r.spec.include.is_none() {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "external",
+                    format!(
+                        "external function `{}` is not defined by its libraries{}",
+                        r.spec.function,
+                        if looked.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (looked at {})", looked.join(", "))
+                        }
+                    ),
+                )
+                .at(libs.span, "declared here")
+                .help("Modelica 3.6 §12.9.4: give the library's sources in its SourceDirectory, a shared library in its LibraryDirectory, or load one with --link"),
+            ));
+        }
+    }
+    let text = shim::unit(&missing);
+    let libs = ExternalLibs {
+        libraries: Vec::new(),
+        include: None,
+        include_dir: include_dirs.first().cloned().unwrap_or_default(),
+        library_dir: PathBuf::new(),
+        source_dirs: include_dirs.iter().skip(1).cloned().collect(),
+        span,
+    };
+    let note = build(
+        &format!(
+            "the C shims of {} external call{}",
+            missing.len(),
+            if missing.len() == 1 { "" } else { "s" }
+        ),
+        &Sources::Text(&text),
+        &libs,
+        &mut Vec::new(),
+    )?;
+    out.notes.push(note);
+    Ok(())
+}
+
+/// The message of the first `ModelicaError` a library raised since the last call (the shim
+/// that caught it wrote NaN to its outputs).
+pub fn take_error() -> Option<String> {
+    let name = std::ffi::CString::new("rtc_ext_take_error").ok()?;
+    // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name only reads.
+    let p = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) };
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: support.c defines `int rtc_ext_take_error(char* buf, int n)`.
+    let f: extern "C" fn(*mut u8, i32) -> i32 = unsafe { std::mem::transmute(p) };
+    let mut buf = vec![0u8; 2048];
+    if f(buf.as_mut_ptr(), buf.len() as i32) == 0 {
+        return None;
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    Some(String::from_utf8_lossy(&buf[..end]).into_owned())
 }
 
 /// Makes every function of `fns` that no loaded object defines available: its libraries found,
@@ -203,6 +354,8 @@ fn library(
     looked: &mut Vec<String>,
     out: &mut Provided,
 ) -> Result<(), Box<Diagnostic>> {
+    // A library may call the ModelicaUtilities callbacks: rtc's are loaded first.
+    support(libs.span, out)?;
     let file = format!("lib{name}.so");
     let mut dirs: Vec<PathBuf> = platform_dirs()
         .iter()
@@ -220,6 +373,22 @@ fn library(
         looked.push(p.display().to_string());
     }
     for d in &libs.source_dirs {
+        if let Some(sources) = makefile::sources(d, name) {
+            let note = build(
+                &format!(
+                    "`{name}` (its sources by {})",
+                    d.parent()
+                        .unwrap_or(d)
+                        .join("BuildProjects/gcc/Makefile")
+                        .display()
+                ),
+                &Sources::Objects(&sources),
+                libs,
+                looked,
+            )?;
+            out.notes.push(note);
+            return Ok(());
+        }
         let single = d.join(format!("{name}.c"));
         let folder = d.join(name);
         let sources = if single.is_file() {
@@ -275,6 +444,8 @@ fn load(p: &Path, span: Span) -> Result<(), Box<Diagnostic>> {
 
 enum Sources<'s> {
     Files(&'s [PathBuf]),
+    /// Sources each compiled with its own flags, then linked together.
+    Objects(&'s [makefile::Source]),
     /// C text compiled as a file of its own (an `Include` annotation).
     Text(&'s str),
 }
@@ -341,6 +512,15 @@ fn build(
             }
         }
         Sources::Text(t) => key.add(t.as_bytes()),
+        Sources::Objects(files) => {
+            for f in *files {
+                key.add(f.file.as_os_str().as_encoded_bytes());
+                key.add(&read(&f.file)?);
+                for flag in &f.flags {
+                    key.add(flag.as_bytes());
+                }
+            }
+        }
     }
     let Some(root) = cache_root() else {
         return Err(err(
@@ -373,9 +553,47 @@ fn build(
         cmd.arg("-I").arg(d);
     }
     let text_file = dir.join(format!("tmp-{}-{nonce}.c", std::process::id()));
+    let mut objects = Vec::new();
     match sources {
         Sources::Files(files) => {
             cmd.args(*files);
+        }
+        Sources::Objects(files) => {
+            for (k, f) in files.iter().enumerate() {
+                let o = dir.join(format!("tmp-{}-{nonce}-{k}.o", std::process::id()));
+                let mut c = Command::new(&cc);
+                c.args(&FLAGS[1..]).arg("-c").args(&f.flags);
+                for d in &include_dirs {
+                    c.arg("-I").arg(d);
+                }
+                c.arg(&f.file).arg("-o").arg(&o);
+                let r = c.output();
+                objects.push(o.clone());
+                let failed = match &r {
+                    Ok(x) if x.status.success() => None,
+                    Ok(x) => Some(
+                        String::from_utf8_lossy(&x.stderr)
+                            .lines()
+                            .take(6)
+                            .collect::<Vec<_>>()
+                            .join("\n"),
+                    ),
+                    Err(e) => Some(e.to_string()),
+                };
+                if let Some(msg) = failed {
+                    for o in &objects {
+                        let _ = std::fs::remove_file(o);
+                    }
+                    return Err(err(
+                        format!(
+                            "the C compiler `{cc}` could not compile {} for {what}:\n{msg}",
+                            f.file.display()
+                        ),
+                        "the library's C code must compile as C with the flags -fPIC -O2",
+                    ));
+                }
+            }
+            cmd.args(&objects);
         }
         Sources::Text(t) => {
             std::fs::write(&text_file, t).map_err(|e| {
@@ -390,6 +608,9 @@ fn build(
     cmd.arg("-o").arg(&tmp).arg("-lm");
     let result = cmd.output();
     let _ = std::fs::remove_file(&text_file);
+    for o in &objects {
+        let _ = std::fs::remove_file(o);
+    }
     let output = match result {
         Ok(o) => o,
         Err(e) => {

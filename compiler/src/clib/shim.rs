@@ -1,0 +1,366 @@
+//! The C shim around one external call (specification 12.9.1–12.9.3): every argument kind
+//! of the C mapping converted from and to the doubles rtc computes with.
+//!
+//! rtc's expressions are doubles; a C function takes `int`, `size_t`, `const char*`, arrays
+//! behind pointers, and gives results through pointers. For each call shape (the C function,
+//! each argument's kind, type and size, the String constants) rtc writes a shim
+//!
+//! ```c
+//! void rtc_x_<hash>(const double* in, double* out);
+//! ```
+//!
+//! which copies `in` into C locals of the declared types (`int` for Integer, Boolean and
+//! enumerations, `size_t` for `size(…)` arguments, row-major arrays), calls the function with
+//! outputs through pointers (12.9.1.1, 12.9.3: one returned value where the clause is an
+//! equation or the default mapping has one output), and copies the outputs back to `out`.
+//! Generated code calls it as it calls a function compiled out of line (the same signature),
+//! so interpreter, JIT and objects share it.
+//!
+//! **Errors.** `ModelicaError` is declared no-return: the shim sets a `jmp_buf` with `setjmp`
+//! and registers it (`support.c`); the error longjmps back into the shim (crossing only C
+//! frames), which writes NaN to its outputs; rtc reads the message and stops the run there.
+//!
+//! **Derivatives.** Each shim has a companion `<symbol>_dot(in[2n], out)`, the directional
+//! derivative by central differences in C (as for `double f(double)` externals), used where
+//! no `derivative` annotation gives one and a Jacobian needs it.
+
+use super::ExternalLibs;
+use std::fmt::Write;
+use std::sync::{Arc, Mutex};
+
+/// A C scalar type of the mapping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CTy {
+    Double,
+    /// Integer, Boolean, enumerations.
+    Int,
+    /// A `size(a, k)` argument.
+    SizeT,
+}
+
+impl CTy {
+    fn name(self) -> &'static str {
+        match self {
+            CTy::Double => "double",
+            CTy::Int => "int",
+            CTy::SizeT => "size_t",
+        }
+    }
+}
+
+/// One argument of the C call.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Arg {
+    /// `n` values from `in[at..]`: a scalar, or an array passed by address.
+    In {
+        ty: CTy,
+        at: usize,
+        n: usize,
+        array: bool,
+    },
+    /// `n` values written to `out[at..]` through a pointer; `init`: the values the storage
+    /// holds before the call (a protected variable assigned before), from `in[init..]`.
+    Out {
+        ty: CTy,
+        at: usize,
+        n: usize,
+        init: Option<usize>,
+    },
+    /// A String known at compile time.
+    Str(String),
+}
+
+/// A call shape: what the shim is written from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Spec {
+    /// The C function.
+    pub function: String,
+    pub args: Vec<Arg>,
+    /// The returned value and where it goes in `out`.
+    pub ret: Option<(CTy, usize)>,
+    pub n_in: usize,
+    pub n_out: usize,
+    /// The `Include` text: it declares the function (no prototype is written then, 12.9).
+    pub include: Option<String>,
+}
+
+/// A string as a C literal.
+fn c_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for b in s.bytes() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            0x20..=0x7e => out.push(b as char),
+            _ => {
+                let _ = write!(out, "\\{b:03o}");
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+impl Spec {
+    /// The prototype 12.9.1 gives the call (used where no `Include` declares the function).
+    fn prototype(&self) -> String {
+        let params: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| match a {
+                Arg::In {
+                    ty, array: true, ..
+                } => format!("const {}*", ty.name()),
+                Arg::In { ty, .. } => ty.name().to_string(),
+                Arg::Out { ty, .. } => format!("{}*", ty.name()),
+                Arg::Str(_) => "const char*".to_string(),
+            })
+            .collect();
+        let ret = self.ret.map_or("void", |(t, _)| t.name());
+        let params = if params.is_empty() {
+            "void".to_string()
+        } else {
+            params.join(", ")
+        };
+        format!("extern {ret} {}({params});\n", self.function)
+    }
+
+    /// The shim's body (without its name): the call and the conversions.
+    fn body(&self, symbol: &str) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "void {symbol}(const double* in, double* out) {{");
+        s.push_str("    jmp_buf rtc_jb;\n");
+        let mut call = Vec::new();
+        for (k, a) in self.args.iter().enumerate() {
+            match a {
+                Arg::In { ty, at, n, array } => {
+                    if *array {
+                        let _ = writeln!(
+                            s,
+                            "    {t} a{k}[{m}]; for (int i = 0; i < {n}; i++) a{k}[i] = ({t})in[{at} + i];",
+                            t = ty.name(),
+                            m = n.max(&1)
+                        );
+                        call.push(format!("a{k}"));
+                    } else {
+                        call.push(format!("({})in[{at}]", ty.name()));
+                    }
+                }
+                Arg::Out { ty, n, init, .. } => {
+                    let _ = write!(s, "    {} a{k}[{}]", ty.name(), n.max(&1));
+                    match init {
+                        Some(i) => {
+                            let _ = writeln!(
+                                s,
+                                "; for (int i = 0; i < {n}; i++) a{k}[i] = ({})in[{i} + i];",
+                                ty.name()
+                            );
+                        }
+                        None => s.push_str(" = {0};\n"),
+                    }
+                    call.push(format!("a{k}"));
+                }
+                Arg::Str(v) => call.push(c_string(v)),
+            }
+        }
+        let _ = writeln!(
+            s,
+            "    if (setjmp(rtc_jb)) {{ rtc_ext_leave(); for (int i = 0; i < {}; i++) out[i] = NAN; return; }}",
+            self.n_out
+        );
+        let _ = writeln!(
+            s,
+            "    rtc_ext_enter(&rtc_jb, {});",
+            c_string(&self.function)
+        );
+        let invocation = format!("{}({})", self.function, call.join(", "));
+        match self.ret {
+            Some((_, at)) => {
+                let _ = writeln!(s, "    out[{at}] = (double){invocation};");
+            }
+            None => {
+                let _ = writeln!(s, "    {invocation};");
+            }
+        }
+        s.push_str("    rtc_ext_leave();\n");
+        for (k, a) in self.args.iter().enumerate() {
+            if let Arg::Out { at, n, .. } = a {
+                let _ = writeln!(
+                    s,
+                    "    for (int i = 0; i < {n}; i++) out[{at} + i] = (double)a{k}[i];"
+                );
+            }
+        }
+        if self.n_out == 1
+            && self.ret.is_none()
+            && !self.args.iter().any(|a| matches!(a, Arg::Out { .. }))
+        {
+            // A call made for its effect: its one output is the token that orders it.
+            s.push_str("    out[0] = 0.0;\n");
+        }
+        s.push_str("}\n");
+        // The directional derivative by central differences.
+        let (n, m) = (self.n_in.max(1), self.n_out.max(1));
+        let _ = writeln!(
+            s,
+            "void {symbol}_dot(const double* in, double* out) {{
+    double xp[{n}], xm[{n}], fp[{m}], fm[{m}], s = 0.0, d = 0.0;
+    for (int i = 0; i < {ni}; i++) {{ s = fmax(s, fabs(in[i])); d = fmax(d, fabs(in[{ni} + i])); }}
+    if (d == 0.0) {{ for (int k = 0; k < {no}; k++) out[k] = 0.0; return; }}
+    double h = 6.0554544523933395e-06 * (1.0 + s) / d;
+    for (int i = 0; i < {ni}; i++) {{ xp[i] = in[i] + h * in[{ni} + i]; xm[i] = in[i] - h * in[{ni} + i]; }}
+    {symbol}(xp, fp); {symbol}(xm, fm);
+    for (int k = 0; k < {no}; k++) out[k] = (fp[k] - fm[k]) / (2.0 * h);
+}}",
+            ni = self.n_in,
+            no = self.n_out
+        );
+        s
+    }
+
+    /// The shim's symbol and C text (a function of the call shape only).
+    pub fn text(&self) -> (String, String) {
+        let probe = self.body("SHIM");
+        let mut key = super::Key::new();
+        key.add(probe.as_bytes());
+        key.add(self.include.as_deref().unwrap_or("").as_bytes());
+        let symbol = format!("rtc_x_{:016x}", key.0);
+        (symbol.clone(), self.body(&symbol))
+    }
+}
+
+/// A shim written for this process's model: its symbol, its text and the C code it needs.
+#[derive(Clone, Debug)]
+pub struct Registered {
+    pub symbol: String,
+    pub spec: Spec,
+    pub text: String,
+    pub libs: Option<Arc<ExternalLibs>>,
+    /// The external clause, for diagnostics.
+    pub span: crate::diag::Span,
+}
+
+static SHIMS: Mutex<Vec<Registered>> = Mutex::new(Vec::new());
+
+/// Registers the shim of call shape `spec` (once per shape): its symbol.
+pub fn register(spec: Spec, libs: Option<ExternalLibs>, span: crate::diag::Span) -> String {
+    let (symbol, text) = spec.text();
+    let mut reg = SHIMS.lock().unwrap_or_else(|e| e.into_inner());
+    if !reg.iter().any(|r| r.symbol == symbol) {
+        reg.push(Registered {
+            symbol: symbol.clone(),
+            spec,
+            text,
+            libs: libs.map(Arc::new),
+            span,
+        });
+    }
+    symbol
+}
+
+/// Refuses what needs a shim where rtc does not build them yet (`rtc compile`, FMUs): a located
+/// error at the first such external call.
+pub fn refuse_outside_the_jit(what: &str) -> Result<(), Box<crate::diag::Diagnostic>> {
+    let Some(r) = registered().into_iter().next() else {
+        return Ok(());
+    };
+    Err(Box::new(
+        crate::diag::Diagnostic::error(
+            "unsupported",
+            format!(
+                "not yet supported: {what} of a model calling the external function `{}` through a C shim (arguments other than Real scalars)",
+                r.spec.function
+            ),
+        )
+        .at(r.span, "this external call")
+        .help("rtc run calls it; for an object or an FMU the shim is not built yet"),
+    ))
+}
+
+/// Every shim registered in this process.
+pub fn registered() -> Vec<Registered> {
+    SHIMS.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// The translation unit of `shims`: the support's declarations, each distinct `Include`
+/// text, the prototypes of functions no `Include` declares, and the shims.
+pub fn unit(shims: &[Registered]) -> String {
+    let mut s = String::from(
+        "#include <math.h>\n#include <setjmp.h>\n#include <stddef.h>\n\
+         void rtc_ext_enter(jmp_buf* b, const char* function);\nvoid rtc_ext_leave(void);\n",
+    );
+    let mut seen: Vec<&str> = Vec::new();
+    for r in shims {
+        match &r.spec.include {
+            Some(inc) => {
+                if !seen.contains(&inc.as_str()) {
+                    seen.push(inc);
+                    s.push_str(inc);
+                    s.push('\n');
+                }
+            }
+            None => s.push_str(&r.spec.prototype()),
+        }
+    }
+    for r in shims {
+        s.push_str(&r.text);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shim of `ModelicaRandom_xorshift64star(stateIn, stateOut, result)`-like call:
+    /// Integer arrays converted, outputs copied back, the error catch around the call.
+    #[test]
+    fn a_shim_converts_each_argument_kind() {
+        let spec = Spec {
+            function: "f".into(),
+            args: vec![
+                Arg::In {
+                    ty: CTy::Int,
+                    at: 0,
+                    n: 2,
+                    array: true,
+                },
+                Arg::In {
+                    ty: CTy::SizeT,
+                    at: 2,
+                    n: 1,
+                    array: false,
+                },
+                Arg::Str("a\"b".into()),
+                Arg::Out {
+                    ty: CTy::Int,
+                    at: 0,
+                    n: 2,
+                    init: None,
+                },
+            ],
+            ret: Some((CTy::Double, 2)),
+            n_in: 3,
+            n_out: 3,
+            include: None,
+        };
+        let (symbol, text) = spec.text();
+        assert!(symbol.starts_with("rtc_x_"));
+        assert!(text.contains("a0[i] = (int)in[0 + i]"), "{text}");
+        assert!(
+            text.contains("out[2] = (double)f(a0, (size_t)in[2], \"a\\\"b\", a3);"),
+            "{text}"
+        );
+        assert!(text.contains("out[0 + i] = (double)a3[i]"), "{text}");
+        assert_eq!(
+            spec.prototype(),
+            "extern double f(const int*, size_t, const char*, int*);\n"
+        );
+        // The same shape, the same symbol; another shape, another.
+        assert_eq!(spec.text().0, symbol);
+        let mut other = spec.clone();
+        other.args[2] = Arg::Str("c".into());
+        assert_ne!(other.text().0, symbol);
+    }
+}

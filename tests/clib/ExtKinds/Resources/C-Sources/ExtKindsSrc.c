@@ -1,0 +1,49 @@
+/* External C functions of every argument kind of Modelica 3.6, 12.9.1, for rtc's tests. */
+#include <stddef.h>
+#include <string.h>
+
+extern void ModelicaFormatError(const char *format, ...);
+
+/* A linear congruential generator on two Integer state words: the state through pointers,
+ * the number (0, 1] through a pointer. */
+void kinds_lcg(const int *stateIn, int *stateOut, double *r) {
+    unsigned int a = (unsigned int)stateIn[0], b = (unsigned int)stateIn[1];
+    a = a * 1103515245u + 12345u;
+    b = b ^ (a >> 7);
+    stateOut[0] = (int)a;
+    stateOut[1] = (int)b;
+    *r = ((double)(a >> 8) + 1.0) / 16777216.0;
+}
+
+/* sum(u .* w): a Real array and its size as size_t. */
+double kinds_weighted(const double *u, const double *w, size_t n) {
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++) s += u[i] * w[i];
+    return s;
+}
+
+/* A String in, an Integer out (djb2). */
+int kinds_hash(const char *s) {
+    unsigned int h = 5381u;
+    for (; *s; s++) h = h * 33u + (unsigned char)*s;
+    return (int)(h & 0x7fffffffu);
+}
+
+/* A Boolean in, an Integer array out (row-major 2x2). */
+void kinds_matrix(int flip, int *m) {
+    m[0] = flip ? 4 : 1;
+    m[1] = 2;
+    m[2] = 3;
+    m[3] = flip ? 1 : 4;
+}
+
+/* An error past a limit, through ModelicaFormatError (no return). */
+double kinds_checked(double x, double limit) {
+    if (x > limit) ModelicaFormatError("x = %g exceeds the limit %g", x, limit);
+    return 2.0 * x;
+}
+
+/* A hidden state set for its effect (no output), read back through an id. */
+static double offset = 0.0;
+void kinds_set_offset(double x) { offset = x; }
+double kinds_offset(int id) { (void)id; return offset; }

@@ -1,0 +1,78 @@
+package ExtKinds "External C functions of every argument kind (specification 12.9.1), through rtc's C shims"
+  pure function lcg "A random number and the next state: Integer arrays in and out, a Real through a pointer"
+    input Integer stateIn[2];
+    output Real r;
+    output Integer stateOut[2];
+    external "C" kinds_lcg(stateIn, stateOut, r) annotation(Library = "ExtKindsSrc");
+  end lcg;
+
+  pure function weighted "sum(u .* w), the size passed as size_t"
+    input Real u[:];
+    input Real w[size(u, 1)];
+    output Real y;
+    external "C" y = kinds_weighted(u, w, size(u, 1)) annotation(Library = "ExtKindsSrc");
+  end weighted;
+
+  pure function hash "A String in, an Integer out"
+    input String s;
+    output Integer h;
+    external "C" h = kinds_hash(s) annotation(Library = "ExtKindsSrc");
+  end hash;
+
+  pure function matrix "A Boolean in, an Integer matrix out"
+    input Boolean flip;
+    output Integer m[2, 2];
+    external "C" kinds_matrix(flip, m) annotation(Library = "ExtKindsSrc");
+  end matrix;
+
+  pure function checked "2*x, a ModelicaError past the limit"
+    input Real x;
+    input Real limit;
+    output Real y;
+    external "C" y = kinds_checked(x, limit) annotation(Library = "ExtKindsSrc");
+  end checked;
+
+  impure function setOffset "Stores x in the library (no output: called for its effect)"
+    input Real x;
+    external "C" kinds_set_offset(x) annotation(Library = "ExtKindsSrc");
+  end setOffset;
+
+  impure function initOffset "Stores x and returns an id that orders the calls after it"
+    input Real x;
+    output Integer id;
+  algorithm
+    id := 7;
+    setOffset(x);
+  end initOffset;
+
+  impure function offset "The stored value"
+    input Integer id;
+    output Real y;
+    external "C" y = kinds_offset(id) annotation(Library = "ExtKindsSrc");
+  end offset;
+
+  model Example
+    parameter Integer id = initOffset(0.25);
+    Integer seed = hash("rtc");
+    Integer m[2, 2] = matrix(true);
+    Integer mSum = m[1, 1] + 10*m[1, 2] + 100*m[2, 1] + 1000*m[2, 2];
+    Real x(start = 1, fixed = true);
+    Real w "x*1 + 2x*3 = 7x";
+    discrete Real o(start = 0, fixed = true) "the offset read back";
+    discrete Real r(start = 0, fixed = true);
+    discrete Integer state[2](start = {1, 2}, each fixed = true);
+  equation
+    der(x) = -x;
+    w = weighted({x, 2*x}, {1, 3});
+    when sample(0, 0.25) then
+      (r, state) = lcg(pre(state));
+      o = offset(id);
+    end when;
+    annotation(experiment(StopTime = 1, Interval = 0.25));
+  end Example;
+
+  model Failing
+    Real y = checked(time, 0.5);
+    annotation(experiment(StopTime = 1, Interval = 0.1));
+  end Failing;
+end ExtKinds;
