@@ -164,7 +164,11 @@ pub struct Provided {
 /// model).
 pub fn provide_registered() -> Result<Provided, Box<Diagnostic>> {
     let mut out = provide(&crate::symbolic::external::registered())?;
-    provide_shims(&shim::registered(), &mut out)?;
+    let runtime: Vec<shim::Registered> = shim::registered()
+        .into_iter()
+        .filter(|r| r.runtime)
+        .collect();
+    provide_shims(&runtime, &mut out)?;
     Ok(out)
 }
 
@@ -235,22 +239,7 @@ fn provide_shims(shims: &[shim::Registered], out: &mut Provided) -> Result<(), B
         }
         // An `Include` may define the function: it is part of the shims' unit.
         if !defined(&r.spec.function) && r.spec.include.is_none() {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "external",
-                    format!(
-                        "external function `{}` is not defined by its libraries{}",
-                        r.spec.function,
-                        if looked.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" (looked at {})", looked.join(", "))
-                        }
-                    ),
-                )
-                .at(libs.span, "declared here")
-                .help("Modelica 3.6 §12.9.4: give the library's sources in its SourceDirectory, a shared library in its LibraryDirectory, or load one with --link"),
-            ));
+            return Err(not_defined(&r.spec.function, libs.span, &looked));
         }
     }
     let text = shim::unit(&missing);
@@ -274,6 +263,72 @@ fn provide_shims(shims: &[shim::Registered], out: &mut Provided) -> Result<(), B
     )?;
     out.notes.push(note);
     Ok(())
+}
+
+/// Evaluates shim `symbol` now, on known arguments (a call the model's compilation computes:
+/// its String outputs, its results that size arrays): the numbers and the strings it gives,
+/// or the library's error message. Its libraries are built and loaded first.
+pub fn call_now(symbol: &str, args: &[f64]) -> Result<(Vec<f64>, Vec<String>), Box<Diagnostic>> {
+    let Some(r) = shim::get(symbol) else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let mut out = Provided::default();
+    provide_shims(std::slice::from_ref(&r), &mut out)?;
+    let name = std::ffi::CString::new(symbol).map_err(|_| {
+        Box::new(Diagnostic::error("external", "a shim name with a NUL byte").at(r.span, "here"))
+    })?;
+    // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name only reads.
+    let p = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) };
+    if p.is_null() {
+        return Err(not_defined(symbol, r.span, &[]));
+    }
+    let _ = take_error();
+    let mut nums = vec![f64::NAN; r.spec.n_out.max(1)];
+    let mut strs: Vec<*const libc::c_char> = vec![std::ptr::null(); r.spec.n_sout.max(1)];
+    let a = if args.is_empty() {
+        [0.0].as_slice()
+    } else {
+        args
+    };
+    if r.spec.n_sout > 0 {
+        // SAFETY: the shim of a spec with String outputs has this signature; it reads
+        // `n_in` inputs and writes `n_out` numbers and `n_sout` string pointers.
+        let f: extern "C" fn(*const f64, *mut f64, *mut *const libc::c_char) =
+            unsafe { std::mem::transmute(p) };
+        f(a.as_ptr(), nums.as_mut_ptr(), strs.as_mut_ptr());
+    } else {
+        // SAFETY: every other shim is `void shim(const double*, double*)`.
+        let f: extern "C" fn(*const f64, *mut f64) = unsafe { std::mem::transmute(p) };
+        f(a.as_ptr(), nums.as_mut_ptr());
+    }
+    if let Some(e) = take_error() {
+        return Err(Box::new(
+            Diagnostic::error(
+                "external",
+                format!("the external C function raised an error when the model was compiled: {e}"),
+            )
+            .at(
+                r.span,
+                "this external call, on arguments known at compile time",
+            ),
+        ));
+    }
+    let strings = strs[..r.spec.n_sout]
+        .iter()
+        .map(|&s| {
+            if s.is_null() {
+                String::new()
+            } else {
+                // SAFETY: a NUL-terminated string the library returned (a literal, an input,
+                // or allocated by ModelicaAllocateString, freed only when the process ends).
+                unsafe { std::ffi::CStr::from_ptr(s) }
+                    .to_string_lossy()
+                    .into_owned()
+            }
+        })
+        .collect();
+    nums.truncate(r.spec.n_out);
+    Ok((nums, strings))
 }
 
 /// The message of the first `ModelicaError` a library raised since the last call (the shim
@@ -326,25 +381,29 @@ pub fn provide(fns: &[ExtFn]) -> Result<Provided, Box<Diagnostic>> {
             }
         }
         if f.address().is_none() {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "external",
-                    format!(
-                        "external function `{}` is not defined by its libraries{}",
-                        f.name(),
-                        if looked.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" (looked at {})", looked.join(", "))
-                        }
-                    ),
-                )
-                .at(libs.span, "declared here")
-                .help("Modelica 3.6 §12.9.4: give the library's sources in its SourceDirectory, a shared library in its LibraryDirectory, or load one with --link"),
-            ));
+            return Err(not_defined(f.name(), libs.span, &looked));
         }
     }
     Ok(out)
+}
+
+/// External function `name` defined by none of its libraries: where rtc looked.
+fn not_defined(name: &str, span: Span, looked: &[String]) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error(
+            "external",
+            format!(
+                "external function `{name}` is not defined by its libraries{}",
+                if looked.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (looked at {})", looked.join(", "))
+                }
+            ),
+        )
+        .at(span, "declared here")
+        .help("Modelica 3.6 §12.9.4: give the library's sources in its SourceDirectory, a shared library in its LibraryDirectory, or load one with --link"),
+    )
 }
 
 /// Library `name`: prebuilt, from sources, or the system's; `looked` collects the places tried.

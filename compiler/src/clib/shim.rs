@@ -36,6 +36,8 @@ pub enum CTy {
     Int,
     /// A `size(a, k)` argument.
     SizeT,
+    /// A String output (`const char*`, in the shim's string outputs `sout`).
+    Str,
 }
 
 impl CTy {
@@ -44,6 +46,7 @@ impl CTy {
             CTy::Double => "double",
             CTy::Int => "int",
             CTy::SizeT => "size_t",
+            CTy::Str => "const char*",
         }
     }
 }
@@ -80,6 +83,12 @@ pub struct Spec {
     pub ret: Option<(CTy, usize)>,
     pub n_in: usize,
     pub n_out: usize,
+    /// String outputs: with any, the shim is `void shim(const double* in, double* out, const
+    /// char** sout)`, called only when the model is compiled (strings are not step values).
+    pub n_sout: usize,
+    /// A call made for its effect under a condition: the last input is the condition, and
+    /// the call is made only where it is true.
+    pub guarded: bool,
     /// The `Include` text: it declares the function (no prototype is written then, 12.9).
     pub include: Option<String>,
 }
@@ -113,6 +122,7 @@ impl Spec {
                     ty, array: true, ..
                 } => format!("const {}*", ty.name()),
                 Arg::In { ty, .. } => ty.name().to_string(),
+                Arg::Out { ty: CTy::Str, .. } => "const char**".to_string(),
                 Arg::Out { ty, .. } => format!("{}*", ty.name()),
                 Arg::Str(_) => "const char*".to_string(),
             })
@@ -129,7 +139,14 @@ impl Spec {
     /// The shim's body (without its name): the call and the conversions.
     fn body(&self, symbol: &str) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "void {symbol}(const double* in, double* out) {{");
+        if self.n_sout > 0 {
+            let _ = writeln!(
+                s,
+                "void {symbol}(const double* in, double* out, const char** sout) {{"
+            );
+        } else {
+            let _ = writeln!(s, "void {symbol}(const double* in, double* out) {{");
+        }
         s.push_str("    jmp_buf rtc_jb;\n");
         let mut call = Vec::new();
         for (k, a) in self.args.iter().enumerate() {
@@ -146,6 +163,12 @@ impl Spec {
                     } else {
                         call.push(format!("({})in[{at}]", ty.name()));
                     }
+                }
+                Arg::Out {
+                    ty: CTy::Str, n, ..
+                } => {
+                    let _ = writeln!(s, "    const char* a{k}[{}] = {{0}};", n.max(&1));
+                    call.push(format!("a{k}"));
                 }
                 Arg::Out { ty, n, init, .. } => {
                     let _ = write!(s, "    {} a{k}[{}]", ty.name(), n.max(&1));
@@ -164,6 +187,13 @@ impl Spec {
                 Arg::Str(v) => call.push(c_string(v)),
             }
         }
+        if self.guarded {
+            let _ = writeln!(
+                s,
+                "    if (in[{}] == 0.0) {{ out[0] = 0.0; return; }}",
+                self.n_in - 1
+            );
+        }
         let _ = writeln!(
             s,
             "    if (setjmp(rtc_jb)) {{ rtc_ext_leave(); for (int i = 0; i < {}; i++) out[i] = NAN; return; }}",
@@ -176,6 +206,9 @@ impl Spec {
         );
         let invocation = format!("{}({})", self.function, call.join(", "));
         match self.ret {
+            Some((CTy::Str, at)) => {
+                let _ = writeln!(s, "    sout[{at}] = {invocation};");
+            }
             Some((_, at)) => {
                 let _ = writeln!(s, "    out[{at}] = (double){invocation};");
             }
@@ -185,11 +218,25 @@ impl Spec {
         }
         s.push_str("    rtc_ext_leave();\n");
         for (k, a) in self.args.iter().enumerate() {
-            if let Arg::Out { at, n, .. } = a {
-                let _ = writeln!(
-                    s,
-                    "    for (int i = 0; i < {n}; i++) out[{at} + i] = (double)a{k}[i];"
-                );
+            match a {
+                Arg::Out {
+                    ty: CTy::Str,
+                    at,
+                    n,
+                    ..
+                } => {
+                    let _ = writeln!(
+                        s,
+                        "    for (int i = 0; i < {n}; i++) sout[{at} + i] = a{k}[i];"
+                    );
+                }
+                Arg::Out { at, n, .. } => {
+                    let _ = writeln!(
+                        s,
+                        "    for (int i = 0; i < {n}; i++) out[{at} + i] = (double)a{k}[i];"
+                    );
+                }
+                _ => {}
             }
         }
         if self.n_out == 1
@@ -200,6 +247,9 @@ impl Spec {
             s.push_str("    out[0] = 0.0;\n");
         }
         s.push_str("}\n");
+        if self.n_sout > 0 {
+            return s;
+        }
         // The directional derivative by central differences.
         let (n, m) = (self.n_in.max(1), self.n_out.max(1));
         let _ = writeln!(
@@ -239,6 +289,8 @@ pub struct Registered {
     pub libs: Option<Arc<ExternalLibs>>,
     /// The external clause, for diagnostics.
     pub span: crate::diag::Span,
+    /// Called while the model runs (else only evaluated when it was compiled).
+    pub runtime: bool,
 }
 
 static SHIMS: Mutex<Vec<Registered>> = Mutex::new(Vec::new());
@@ -254,15 +306,29 @@ pub fn register(spec: Spec, libs: Option<ExternalLibs>, span: crate::diag::Span)
             text,
             libs: libs.map(Arc::new),
             span,
+            runtime: false,
         });
     }
     symbol
 }
 
+/// Marks shim `symbol` as called while the model runs.
+pub fn mark_runtime(symbol: &str) {
+    let mut reg = SHIMS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(r) = reg.iter_mut().find(|r| r.symbol == symbol) {
+        r.runtime = true;
+    }
+}
+
+/// The registered shim `symbol`.
+pub fn get(symbol: &str) -> Option<Registered> {
+    registered().into_iter().find(|r| r.symbol == symbol)
+}
+
 /// Refuses what needs a shim where rtc does not build them yet (`rtc compile`, FMUs): a located
 /// error at the first such external call.
 pub fn refuse_outside_the_jit(what: &str) -> Result<(), Box<crate::diag::Diagnostic>> {
-    let Some(r) = registered().into_iter().next() else {
+    let Some(r) = registered().into_iter().find(|r| r.runtime) else {
         return Ok(());
     };
     Err(Box::new(
@@ -343,6 +409,8 @@ mod tests {
             ret: Some((CTy::Double, 2)),
             n_in: 3,
             n_out: 3,
+            n_sout: 0,
+            guarded: false,
             include: None,
         };
         let (symbol, text) = spec.text();

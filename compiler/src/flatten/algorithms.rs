@@ -61,6 +61,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             if self.flat.arena.as_const(g) == Some(0.0) {
                 return Ok(());
             }
+            if let Some(f) = self.fns.frames.last_mut() {
+                f.statement_guard = g;
+            }
             self.statement(st, g, env)?;
         }
         Ok(())
@@ -358,6 +361,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
         r?;
         let after = std::mem::replace(&mut self.fns.frames[top].locals, before);
         let mut assigns = Vec::new();
+        // External calls made for their effect in the body (`print(…)`): each token is
+        // assigned to a hidden discrete variable, so the event's actions make the call.
+        let (effects, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.fns.effects)
+            .into_iter()
+            .partition(|e| e.0 == top);
+        self.fns.effects = keep;
+        for (token, span, name) in effects.into_iter().map(|(_, t, s, n)| (t, s, n)) {
+            let v = self.hidden_discrete(format!("{name}#{}", self.flat.vars.len()), span);
+            assigns.push((v, token));
+        }
         let mut names: Vec<&Box<str>> = after.keys().collect();
         names.sort();
         for name in names {
@@ -395,6 +408,26 @@ impl<'t, 'a> Flattener<'t, 'a> {
             *branch += 1;
         }
         Ok(())
+    }
+
+    /// A discrete Real the model's equations do not name (start 0, fixed), assigned in a
+    /// when-clause rtc makes.
+    pub(super) fn hidden_discrete(&mut self, name: String, span: Span) -> FlatVar {
+        let id = FlatVar::new(self.flat.vars.len());
+        let zero = self.flat.arena.constant(0.0);
+        self.flat.vars.push(Variable {
+            start: Some(zero),
+            fixed: Some(true),
+            description: Some("the token of an external call made for its effect".into()),
+            ..Variable::new(name, VarKind::Sampled, ScalarType::Real, span)
+        });
+        self.meta.push(VarMeta {
+            is_flow: false,
+            is_stream: false,
+            is_causal: None,
+            added: false,
+        });
+        id
     }
 
     /// `reinit(x, v)` and `terminate("why")` in a when-statement of a model's algorithm.
@@ -577,6 +610,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             None => String::new(),
         };
         let warning = self.assert_is_warning(args, env)?;
+        // Under this statement's guard and the guard of the call that runs this body.
+        let inherited = self.fns.frames.last().map(|f| f.guard);
+        let g = match inherited {
+            Some(h) => self.flat.arena.and(h, g),
+            None => g,
+        };
         let ng = self.flat.arena.not(g);
         let cond = self.flat.arena.or(ng, c);
         if self.fold(cond) == Some(0.0) && !warning {
@@ -1134,6 +1173,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let no = self.flat.arena.boolean(false);
         let yes = self.flat.arena.boolean(true);
+        let guard = self.call_guard();
         self.fns.frames.push(Frame {
             classes: vec![env.class],
             node: env.node,
@@ -1147,6 +1187,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             reinits: None,
             terminate: None,
             time_table: false,
+            guard,
+            statement_guard: yes,
         });
         let saved_loops = std::mem::take(&mut self.ctx.loop_vars);
         let r = self.exec_block(&alg.statements, yes, env);

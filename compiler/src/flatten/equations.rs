@@ -479,6 +479,31 @@ impl<'t, 'a> Flattener<'t, 'a> {
         ok
     }
 
+    /// The outputs of `f(x)` in `(a, b) = f(x)` paired with the targets that are given.
+    pub(super) fn tuple_outputs(
+        &mut self,
+        targets: &'a [Option<ast::Expr>],
+        l: &'a ast::Expr,
+        r: &'a ast::Expr,
+        env: Env,
+    ) -> DResult<Vec<(&'a ast::Expr, Val)>> {
+        let ast::ExprKind::Call(ast::CallTarget::Ref(f), args) = &r.kind else {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "equation",
+                    "a parenthesised list on the left needs a function call on the right",
+                )
+                .at(r.span, "not a function call"),
+            ));
+        };
+        let outs = self.call_for_targets(f, args, targets.len(), env, l.span)?;
+        Ok(targets
+            .iter()
+            .zip(outs)
+            .filter_map(|(t, v)| t.as_ref().map(|t| (t, v)))
+            .collect())
+    }
+
     /// `(a, b) = f(x)`: one equation per output that has a target.
     fn tuple_equation(
         &mut self,
@@ -491,18 +516,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let ast::ExprKind::Tuple(targets) = &l.kind else {
             return Ok(());
         };
-        let ast::ExprKind::Call(ast::CallTarget::Ref(f), args) = &r.kind else {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "equation",
-                    "a parenthesised list on the left needs a function call on the right",
-                )
-                .at(r.span, "not a function call"),
-            ));
-        };
-        let outs = self.call_for_targets(f, args, targets.len(), env, l.span)?;
-        for (t, v) in targets.iter().zip(outs) {
-            let Some(t) = t else { continue };
+        for (t, v) in self.tuple_outputs(targets, l, r, env)? {
             let a = self.eval_arr(t, env)?;
             let Val::Arr(b) = v else {
                 return Err(Box::new(

@@ -195,6 +195,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some(target) = x.output.as_ref().map(|r| r.parts[0].ident.name.to_string()) else {
             return Ok(());
         };
+        // An `int` result declared as an enumeration (`ModelicaStrings_compare`'s `Compare`).
+        let mut value = value;
+        if let (Val::Arr(a), Some(LocalTy::Num(t @ ScalarType::Enum(_)))) = (
+            &mut value,
+            self.fns
+                .frames
+                .last()
+                .and_then(|f| f.locals.get(target.as_str()))
+                .map(|l| l.ty),
+        ) {
+            if a.ty == ScalarType::Integer {
+                a.ty = t;
+            }
+        }
         let v = self.check_local_value(&target, value, x.span, "is given {a}")?;
         if let Some(l) = self
             .fns
@@ -237,6 +251,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             let value = self.string_function(&fname, &args, x.span)?;
             return self.set_external_output(x, value);
+        }
+        if fname == "ModelicaInternal_fullPathName" {
+            // A `modelica://` or `file://` URI (the MSL's reference `ModelicaServices`
+            // `loadResource` passes them on to fullPathName, which does not resolve them):
+            // resolved by rtc against the library it names (13.5).
+            if let Some(a) = x.args.first() {
+                if let Val::Str(uri) = self.eval(a, env)? {
+                    let lower = uri.to_ascii_lowercase();
+                    if lower.starts_with("modelica://") || lower.starts_with("file://") {
+                        let p = self.resource(&uri, Path::new(""), x.span)?;
+                        let p = std::path::absolute(&p).unwrap_or(p);
+                        return self.set_external_output(x, Val::Str(p.display().to_string()));
+                    }
+                }
+            }
         }
         if tables::is_table_function(&fname) {
             // The MSL's C tables, computed as expressions (tables.rs).
@@ -432,23 +461,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .all(|n| inputs.iter().any(|p| p.name == *n) && real(self, n)))
     }
 
-    /// The C type and the scalar type of local `name` for the C mapping (12.9.1.1).
+    /// The C type and the scalar type (`None`: a String) of local `name` for the C mapping
+    /// (12.9.1.1), and its dimensions.
     fn c_type_of(
         &self,
         name: &str,
         span: Span,
         fname: &str,
-    ) -> DResult<(CTy, ScalarType, Vec<usize>)> {
+    ) -> DResult<(CTy, Option<ScalarType>, Vec<usize>)> {
         let top = self.fns.frames.len() - 1;
         let l = &self.fns.frames[top].locals[name];
         let ty = match l.ty {
-            LocalTy::Num(t) => t,
-            LocalTy::Str => {
-                return Err(self.unsupported(
-                    span,
-                    &format!("String outputs of external C functions (`{name}` of `{fname}`)"),
-                ))
-            }
+            LocalTy::Num(t) => Some(t),
+            LocalTy::Str => None,
             LocalTy::Record(_) => {
                 return Err(self.unsupported(
                     span,
@@ -462,10 +487,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 &format!("an output of open size passed to an external C function (`{name}` of `{fname}`)"),
             ));
         };
-        let c = if ty == ScalarType::Real {
-            CTy::Double
-        } else {
-            CTy::Int
+        let c = match ty {
+            None => CTy::Str,
+            Some(ScalarType::Real) => CTy::Double,
+            Some(_) => CTy::Int,
         };
         Ok((c, ty, dims))
     }
@@ -507,6 +532,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let top = self.fns.frames.len() - 1;
         let (cty, ty, dims) = self.c_type_of(name, span, &b.spec.function)?;
         let n: usize = dims.iter().product();
+        if cty == CTy::Str {
+            b.spec.args.push(Arg::Out {
+                ty: cty,
+                at: b.n_sout,
+                n,
+                init: None,
+            });
+            b.written.push((name.to_string(), None, dims, b.n_sout));
+            b.n_sout += n;
+            return Ok(());
+        }
         let init = match &self.fns.frames[top].locals[name].value {
             LocalValue::Set(Val::Arr(a)) if a.data.len() == n => {
                 let at = b.ins.len();
@@ -632,18 +668,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ret: None,
                 n_in: 0,
                 n_out: 0,
+                n_sout: 0,
+                guarded: false,
                 include: None,
             },
             ins: Vec::new(),
             written: Vec::new(),
             n_out: 0,
+            n_sout: 0,
         };
         let ret_target = if x.function.is_some() {
             self.shim_explicit(&mut b, x, env)?
         } else {
             self.shim_default(&mut b, def, outputs, x.span)?
         };
-        let mut ret = None;
         if let Some(t) = &ret_target {
             let (cty, ty, dims) = self.c_type_of(t, x.span, fname)?;
             if !dims.is_empty() {
@@ -652,81 +690,157 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     &format!("an array returned by the external C function `{fname}`"),
                 ));
             }
-            ret = Some((cty, b.n_out, t.clone(), ty));
-            b.n_out += 1;
+            let at = if cty == CTy::Str {
+                &mut b.n_sout
+            } else {
+                &mut b.n_out
+            };
+            b.spec.ret = Some((cty, *at));
+            b.written.push((t.clone(), ty, Vec::new(), *at));
+            *at += 1;
         }
-        let ShimCall {
-            mut spec,
-            ins,
-            written,
-            n_out,
-        } = b;
-        spec.ret = ret.as_ref().map(|r| (r.0, r.1));
-        let effect_only = n_out == 0;
-        spec.n_in = ins.len();
-        spec.n_out = n_out.max(1);
+        let effect_only = b.n_out == 0 && b.n_sout == 0;
+        if effect_only {
+            // Made only where the statements that lead to it hold.
+            let guard = self.call_guard();
+            if self.flat.arena.as_const(guard) != Some(1.0) {
+                b.ins.push(guard);
+                b.spec.guarded = true;
+            }
+        }
+        b.spec.n_in = b.ins.len();
+        b.spec.n_out = b.n_out.max(usize::from(b.n_sout == 0));
+        b.spec.n_sout = b.n_sout;
         let libs = self.external_libs(x, lexical)?;
-        spec.include = libs.as_ref().and_then(|l| l.include.clone());
-        let symbol = crate::clib::shim::register(spec.clone(), libs, x.span);
-        let f = match self.fns.shims.get(&symbol) {
-            Some(f) => f.clone(),
-            None => {
-                let f = std::sync::Arc::new(crate::symbolic::Function::shim(
-                    format!("{}_{}", def.name, &symbol[6..]),
-                    crate::symbolic::external::Shim {
-                        symbol: symbol.clone(),
-                        calls: fname.to_string(),
-                    },
-                    spec.n_in,
-                    spec.n_out,
-                ));
-                self.fns.shims.insert(symbol.clone(), f.clone());
-                f
+        b.spec.include = libs.as_ref().and_then(|l| l.include.clone());
+        let symbol = crate::clib::shim::register(b.spec.clone(), libs, x.span);
+        // Known arguments: evaluated now (the only way for String results; results that size
+        // arrays need it), except a call made for its effect and an impure function without
+        // String results called from a model's when-clause or algorithm (it acts while the
+        // model runs).
+        let known: Option<Vec<f64>> = b.ins.iter().map(|&e| self.fold(e)).collect();
+        let impure = def.classes.first().is_some_and(|&c| {
+            self.tree
+                .info(c)
+                .def
+                .is_some_and(|d| d.purity == Some(ast::Purity::Impure))
+        });
+        let acts = impure && (self.ctx.in_when || self.fns.frames.iter().any(|f| f.is_model));
+        let values = match known {
+            Some(args) if !effect_only && (!acts || b.n_sout > 0) => {
+                // Once per call and arguments: flattening reads a binding more than once.
+                let key = (symbol.clone(), args.iter().map(|a| a.to_bits()).collect());
+                let (nums, strs) = match self.fns.evaluated.get(&key) {
+                    Some(v) => v.clone(),
+                    None => {
+                        let v = crate::clib::call_now(&symbol, &args)?;
+                        self.fns.evaluated.insert(key, v.clone());
+                        v
+                    }
+                };
+                ShimValues::Now(nums, strs)
+            }
+            _ if b.n_sout > 0 => {
+                return Err(self.unsupported(
+                    x.span,
+                    &format!("String results of the external C function `{fname}` on values known only while the model runs"),
+                ))
+            }
+            _ => {
+                crate::clib::shim::mark_runtime(&symbol);
+                let f = self.shim_function(def, &symbol, fname, &b.spec, impure);
+                let fid = self.flat.arena.add_function(&f);
+                let outs: Vec<ExprId> = (0..b.spec.n_out)
+                    .map(|k| self.flat.arena.call(fid, k as u32, &b.ins))
+                    .collect();
+                if effect_only {
+                    self.fns.effects.push((top, outs[0], x.span, fname.to_string()));
+                    return Ok(());
+                }
+                ShimValues::Later(outs)
             }
         };
-        let fid = self.flat.arena.add_function(&f);
-        let outs: Vec<ExprId> = (0..spec.n_out)
-            .map(|k| self.flat.arena.call(fid, k as u32, &ins))
-            .collect();
-        if effect_only {
-            self.fns
-                .effects
-                .push((top, outs[0], x.span, fname.to_string()));
-            return Ok(());
-        }
-        for (name, ty, dims, at) in written {
+        for (name, ty, dims, at) in std::mem::take(&mut b.written) {
             let n: usize = dims.iter().product();
-            let v = Val::Arr(Arr {
-                dims,
-                data: outs[at..at + n].to_vec(),
-                ty,
-            });
+            let v = match (ty, &values) {
+                (None, ShimValues::Now(_, strs)) if dims.is_empty() => Val::Str(strs[at].clone()),
+                (None, _) => {
+                    return Err(self.unsupported(
+                        x.span,
+                        &format!(
+                            "String array outputs of external C functions (`{name}` of `{fname}`)"
+                        ),
+                    ))
+                }
+                (Some(ty), ShimValues::Now(nums, _)) => Val::Arr(Arr {
+                    dims,
+                    data: nums[at..at + n]
+                        .iter()
+                        .map(|&v| self.flat.arena.constant(v))
+                        .collect(),
+                    ty,
+                }),
+                (Some(ty), ShimValues::Later(outs)) => Val::Arr(Arr {
+                    dims,
+                    data: outs[at..at + n].to_vec(),
+                    ty,
+                }),
+            };
+            let v = self.check_local_value(&name, v, x.span, "is given {a}")?;
             self.fns.frames[top]
                 .locals
                 .get_mut(name.as_str())
                 .expect("a local of the function")
                 .value = LocalValue::Set(v);
         }
-        if let Some((_, at, name, ty)) = ret {
-            let v = Val::Arr(Arr::scalar(outs[at], ty));
-            let v = self.check_local_value(&name, v, x.span, "is given {a}")?;
-            self.fns.frames[top]
-                .locals
-                .get_mut(name.as_str())
-                .expect("an output of the function")
-                .value = LocalValue::Set(v);
-        }
         Ok(())
+    }
+
+    /// The function of the shim `symbol` (one per symbol in the model).
+    fn shim_function(
+        &mut self,
+        def: &FnDef<'a>,
+        symbol: &str,
+        fname: &str,
+        spec: &Spec,
+        impure: bool,
+    ) -> std::sync::Arc<crate::symbolic::Function> {
+        if let Some(f) = self.fns.shims.get(symbol) {
+            return f.clone();
+        }
+        let f = std::sync::Arc::new(crate::symbolic::Function::shim(
+            format!("{}_{}", def.name, &symbol[6..]),
+            crate::symbolic::external::Shim {
+                symbol: symbol.to_string(),
+                calls: fname.to_string(),
+                impure,
+            },
+            spec.n_in,
+            spec.n_out,
+        ));
+        self.fns.shims.insert(symbol.to_string(), f.clone());
+        f
     }
 }
 
+/// The numbers and Strings of an external call evaluated when the model was compiled.
+pub(super) type Evaluated = (Vec<f64>, Vec<String>);
+
+/// What a shim call gives: values computed now, or calls made while the model runs.
+enum ShimValues {
+    Now(Vec<f64>, Vec<String>),
+    Later(Vec<ExprId>),
+}
+
 /// A shim call being put together: the C call's shape, the values passed in, the locals the
-/// call writes (name, scalar type, dims, first output) and the outputs so far.
+/// call writes (name, scalar type or `None` for a String, dims, first output) and the
+/// numeric and String outputs so far.
 struct ShimCall {
     spec: Spec,
     ins: Vec<ExprId>,
-    written: Vec<(String, ScalarType, Vec<usize>, usize)>,
+    written: Vec<(String, Option<ScalarType>, Vec<usize>, usize)>,
     n_out: usize,
+    n_sout: usize,
 }
 
 /// `size(a, k)` (or `size(a)`) in an external call: passed as `size_t` (12.9.1.1).

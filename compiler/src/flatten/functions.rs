@@ -88,6 +88,12 @@ pub(super) struct Frame<'a> {
     /// breakpoints are time events, as the C table's own `nextTimeEvent` makes them): its
     /// outputs keep their relations as events.
     pub time_table: bool,
+    /// The condition under which this call is made (the calling statements' guards, `true`
+    /// for a model's algorithm and for calls from equations); `statement_guard`: that of the
+    /// statement executing in this frame. Asserts and calls made for their effect hold only
+    /// under both.
+    pub guard: ExprId,
+    pub statement_guard: ExprId,
 }
 
 /// One variable declared in a function.
@@ -599,6 +605,18 @@ impl<'t, 'a> Flattener<'t, 'a> {
         Ok(Some(out))
     }
 
+    /// The condition under which a call made now is made: the innermost frame's guard and
+    /// its statement's (`true` outside every function and algorithm).
+    pub(super) fn call_guard(&mut self) -> ExprId {
+        match self.fns.frames.last() {
+            Some(f) => {
+                let (a, b) = (f.guard, f.statement_guard);
+                self.flat.arena.and(a, b)
+            }
+            None => self.flat.arena.boolean(true),
+        }
+    }
+
     pub(super) fn execute_function(
         &mut self,
         def: &FnDef<'a>,
@@ -606,6 +624,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         span: Span,
     ) -> DResult<Vec<Val>> {
         let falsy = self.flat.arena.boolean(false);
+        let truthy = self.flat.arena.boolean(true);
         let mut frame = Frame {
             classes: def.classes.clone(),
             node: None,
@@ -623,6 +642,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             reinits: None,
             terminate: None,
             time_table: false,
+            guard: self.call_guard(),
+            statement_guard: truthy,
         };
         // Declarations first (types), values after: a size may refer to an input.
         for p in &def.params {
@@ -695,7 +716,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// The outputs of the function at frame `top` made to depend on the external calls it
     /// made for their effect alone (each call's token is 0 when it ran): `y + token` for each
     /// Real or Integer output element. Without such an output the tokens go to the calling
-    /// function; a model equation cannot carry them (refused: the call would be dropped).
+    /// function or when-statement; a model equation cannot carry them (refused: the call
+    /// would be dropped).
     fn carry_effects(&mut self, top: usize, mut outs: Vec<Val>) -> DResult<Vec<Val>> {
         let mine: Vec<(ExprId, Span, String)> = {
             let (keep, mine): (Vec<_>, Vec<_>) = std::mem::take(&mut self.fns.effects)
@@ -725,7 +747,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         if carried {
             return Ok(outs);
         }
-        if top > 0 && !self.fns.frames[top - 1].is_model {
+        // To the calling function; or to a model's when-statement, whose branch makes each
+        // token an action of its event (`algorithms.rs`).
+        let caller = top.checked_sub(1).map(|c| &self.fns.frames[c]);
+        // A model frame is in a when-statement's branch while it collects `reinit`s.
+        if caller.is_some_and(|c| !c.is_model || c.reinits.is_some()) {
             for (t, s, n) in mine {
                 self.fns.effects.push((top - 1, t, s, n));
             }

@@ -425,6 +425,8 @@ struct FunctionTable<'a> {
     /// token (its one output, 0 when it ran), where and what; each function's outputs carry
     /// the tokens of its frame, so that the call is made before they are used.
     effects: Vec<(usize, ExprId, Span, String)>,
+    /// External calls evaluated when the model is compiled, by shim and arguments' bits.
+    evaluated: FxHashMap<(String, Vec<u64>), external::Evaluated>,
 }
 
 /// What an expression is evaluated inside: for-loop indices, `end`, when-clauses, messages,
@@ -526,6 +528,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 inline_all: false,
                 shims: FxHashMap::default(),
                 effects: Vec::new(),
+                evaluated: FxHashMap::default(),
             },
             ctx: Context {
                 loop_vars: Vec::new(),

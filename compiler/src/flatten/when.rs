@@ -465,18 +465,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.when_left_side(l, env)?;
                 if let ast::ExprKind::Tuple(targets) = &l.kind {
                     // `(a, b) = f(x)`: each output given to its target.
-                    let ast::ExprKind::Call(ast::CallTarget::Ref(f), args) = &r.kind else {
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                "equation",
-                                "a parenthesised list on the left needs a function call on the right",
-                            )
-                            .at(r.span, "not a function call"),
-                        ));
-                    };
-                    let outs = self.call_for_targets(f, args, targets.len(), env, l.span)?;
-                    for (t, v) in targets.iter().zip(outs) {
-                        let Some(t) = t else { continue };
+                    for (t, v) in self.tuple_outputs(targets, l, r, env)? {
                         self.when_left_side(t, env)?;
                         let Val::Arr(value) = v else {
                             return Err(Box::new(

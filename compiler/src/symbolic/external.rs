@@ -118,6 +118,8 @@ pub struct Shim {
     pub symbol: String,
     /// The external C function it calls, for messages.
     pub calls: String,
+    /// Declared `impure`: it may keep state in the library between calls.
+    pub impure: bool,
 }
 
 impl Shim {

@@ -140,6 +140,7 @@ impl Function {
                     let dot = super::external::Shim {
                         symbol: format!("{}_dot", s.symbol),
                         calls: s.calls.clone(),
+                        impure: s.impure,
                     };
                     let name = format!("{}_der", self.name);
                     return Arc::new(Function::shim(name, dot, 2 * self.arity, self.outs.len()));

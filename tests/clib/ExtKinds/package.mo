@@ -71,6 +71,41 @@ package ExtKinds "External C functions of every argument kind (specification 12.
     annotation(experiment(StopTime = 1, Interval = 0.25));
   end Example;
 
+  pure function greeting "A String result, computed when the model is compiled"
+    input Integer n;
+    output String s;
+    external "C" s = kinds_greeting(n) annotation(Library = "ExtKindsSrc");
+  end greeting;
+
+  pure function len "The length of a String"
+    input String s;
+    output Integer n;
+    external "C" n = kinds_length(s) annotation(Library = "ExtKindsSrc");
+  end len;
+
+  model Compiled "Calls on known arguments evaluated when the model is compiled: a String result, an array size"
+    parameter Integer n = len(greeting(42)) "4: the length of \"n=42\"";
+    Real v[len("abc")](each start = 1, each fixed = true);
+    Real w = n;
+  equation
+    der(v) = -v;
+    annotation(experiment(StopTime = 0.1, Interval = 0.1));
+  end Compiled;
+
+  model Guarded "A call made for its effect under a condition is made only where it holds"
+    discrete Real o(start = -1, fixed = true);
+  algorithm
+    when sample(0, 0.25) then
+      if time > 0.3 then
+        setOffset(time);
+      end if;
+    end when;
+    when sample(0.1, 0.25) then
+      o := offset(1);
+    end when;
+    annotation(experiment(StopTime = 1, Interval = 0.05));
+  end Guarded;
+
   model Failing
     Real y = checked(time, 0.5);
     annotation(experiment(StopTime = 1, Interval = 0.1));

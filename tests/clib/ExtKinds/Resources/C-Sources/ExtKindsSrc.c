@@ -47,3 +47,17 @@ double kinds_checked(double x, double limit) {
 static double offset = 0.0;
 void kinds_set_offset(double x) { offset = x; }
 double kinds_offset(int id) { (void)id; return offset; }
+
+/* A String result allocated with ModelicaAllocateString: "n=<n>". */
+extern char *ModelicaAllocateString(size_t len);
+extern int snprintf(char *str, size_t size, const char *format, ...);
+const char *kinds_greeting(int n) {
+    char buf[32];
+    int len = snprintf(buf, sizeof buf, "n=%d", n);
+    char *s = ModelicaAllocateString((size_t)len);
+    memcpy(s, buf, (size_t)len + 1);
+    return s;
+}
+
+/* The length of a String. */
+int kinds_length(const char *s) { return (int)strlen(s); }
