@@ -318,6 +318,41 @@ pub struct SemiLinear {
 }
 
 impl FlatModel {
+    /// The first impure external function (through a shim) the model calls while it runs: from
+    /// its equations or when-clauses, not only from parameters' bindings and initial equations.
+    pub fn impure_call_while_running(&self) -> Option<String> {
+        let flat = self;
+        let ar = &flat.arena;
+        if !ar
+            .functions()
+            .iter()
+            .any(|f| f.shim.as_ref().is_some_and(|s| s.impure))
+        {
+            return None;
+        }
+        let mut roots = Vec::new();
+        for eq in flat.equations.iter() {
+            roots.extend([eq.lhs, eq.rhs]);
+        }
+        for w in &flat.whens {
+            roots.push(w.condition);
+            roots.extend(w.assigns.iter().chain(&w.reinits).map(|&(_, e)| e));
+        }
+        let mut seen = vec![false; ar.len()];
+        let mut found = None;
+        for r in roots {
+            ar.visit_postorder(r, &mut seen, &mut |id| {
+                if let crate::symbolic::Node::Call(c) = ar.node(id) {
+                    let f = ar.function(ar.call_site(c).f);
+                    if let Some(s) = f.shim.as_ref().filter(|s| s.impure) {
+                        found.get_or_insert_with(|| s.calls.clone());
+                    }
+                }
+            });
+        }
+        found
+    }
+
     /// The model with the homotopy parameter folded to 1 everywhere (`homotopy(a, s)` is `a`)
     /// and made a constant; `None` when the model has no `homotopy`.
     pub fn homotopy_folded(&self) -> Option<FlatModel> {

@@ -244,8 +244,7 @@ fn library_sources_are_compiled_cached_and_loaded() {
 /// a Real array with its size as `size_t`, a String literal, a Boolean in and an Integer
 /// matrix out, a call made for its effect alone ordered before the call that reads it; each
 /// value checked against the same arithmetic done here. A `ModelicaError` (through
-/// `ModelicaFormatError`) stops the run at its step with the function's message; `rtc
-/// compile` refuses the shims at the external clause.
+/// `ModelicaFormatError`) stops the run at its step with the function's message.
 #[test]
 fn every_argument_kind_goes_through_a_shim() {
     if library().is_none() {
@@ -299,24 +298,6 @@ fn every_argument_kind_goes_through_a_shim() {
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("rtc: run stopped at t = 0.6: the external C function `kinds_checked` raised an error: x = 0.6 exceeds the limit 0.5"),
-        "{err}"
-    );
-    let out_dir = cache.join("obj");
-    let (code, _, err) = rtc_env(
-        &[
-            "compile",
-            "--lib",
-            "tests/clib/ExtKinds",
-            "ExtKinds.Example",
-            "--short-diagnostics",
-            "--out-dir",
-            out_dir.to_str().unwrap(),
-        ],
-        &[("RTC_CACHE_DIR", c)],
-    );
-    assert_eq!(code, 1, "{err}");
-    assert!(
-        err.contains("error[unsupported]: not yet supported: an object of a model calling the external function"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&cache);
@@ -389,4 +370,86 @@ fn known_calls_are_evaluated_when_compiled_and_guarded_effects_follow_their_cond
     assert_eq!(o(0.7), 0.5, "{out}");
     assert!((o(0.9) - 0.75).abs() < 1e-15, "{out}");
     let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// `rtc compile` of a model whose step calls C through shims (`ExtKinds.Example`) writes
+/// `<name>_ext.c` beside the object: the shims and rtc's ModelicaUtilities callbacks. Built
+/// with the C harness (`examples/embedded`) and the library's source, the object's rows equal
+/// `rtc run`'s to the bit (the generator's state, the weighted sum, the stored offset).
+#[test]
+fn objects_call_the_shims_from_their_c_file() {
+    if library().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("rtc-ext-obj-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let c = dir.join("cache");
+    let flags = ["--method", "trapezoid", "--step", "0.25"];
+    let mut args = vec![
+        "compile",
+        "--lib",
+        "tests/clib/ExtKinds",
+        "ExtKinds.Example",
+    ];
+    args.extend(flags);
+    args.extend(["--name", "ExtKinds", "-o", d]);
+    let (code, _, err) = rtc_env(&args, &[("RTC_CACHE_DIR", c.to_str().unwrap())]);
+    assert_eq!(code, 0, "{err}");
+    let ext = std::fs::read_to_string(dir.join("ExtKinds_ext.c")).unwrap();
+    assert!(ext.contains("ExtKindsSrc (sources in"), "{ext}");
+    let root = common::repo_root();
+    let exe = dir.join("run");
+    let out = Command::new("cc")
+        .args(["-O2", "-ffp-contract=off", "-I", d])
+        .arg("-DRTC_MODEL_HEADER=\"ExtKinds.h\"")
+        .arg(root.join("examples/embedded/harness.c"))
+        .arg(root.join("examples/embedded/rtc_events.c"))
+        .arg(dir.join("ExtKinds.o"))
+        .arg(dir.join("ExtKinds_ext.c"))
+        .arg(root.join("tests/clib/ExtKinds/Resources/C-Sources/ExtKindsSrc.c"))
+        .args(["-lm", "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let obj = Command::new(&exe)
+        .args(["--stop", "1", "--every", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        obj.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&obj.stderr)
+    );
+    let obj = String::from_utf8(obj.stdout).unwrap();
+    let mut args = vec!["run", "--lib", "tests/clib/ExtKinds", "ExtKinds.Example"];
+    args.extend(flags);
+    args.extend(["--no-event-rows", "--no-check", "--interval", "0.25"]);
+    let (code, jit, err) = rtc_env(&args, &[("RTC_CACHE_DIR", c.to_str().unwrap())]);
+    assert_eq!(code, 0, "{err}");
+    // The object's columns are the model's outputs; each equals the JIT's column of that name.
+    let table = |s: &str| -> Vec<Vec<String>> {
+        s.lines()
+            .map(|l| l.split(',').map(|x| x.trim().to_string()).collect())
+            .collect()
+    };
+    let (o, j) = (table(&obj), table(&jit));
+    assert_eq!(o.len(), j.len(), "{obj}\n{jit}");
+    for (k, name) in o[0].iter().enumerate() {
+        let Some(m) = j[0].iter().position(|n| n == name) else {
+            continue;
+        };
+        for (ro, rj) in o.iter().zip(&j).skip(1) {
+            let (a, b): (f64, f64) = (ro[k].parse().unwrap(), rj[m].parse().unwrap());
+            assert_eq!(a.to_bits(), b.to_bits(), "{name}: {obj}\n{jit}");
+        }
+    }
+    assert!(o[0].len() > 3, "{obj}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -75,8 +75,20 @@ fn compile_inner(
     a: &CompileArgs,
     flat: &FlatModel,
 ) -> Result<Vec<std::path::PathBuf>, Box<Diagnostic>> {
-    crate::clib::shim::refuse_outside_the_jit("an object")?;
+    // The external functions' libraries loaded here too, for the analysis that chooses the
+    // method (the object calls them on the target; a library this machine cannot build is
+    // the target's to provide).
+    if let Err(d) = crate::clib::provide_registered() {
+        eprintln!(
+            "rtc: note: the external functions are not available on this machine ({}); the method is chosen without them",
+            d.message
+        );
+    }
     let (settings, h, target) = setup(&a.method, a.target.as_deref(), flat)?;
+    if !target.pic {
+        // Bare metal: the shims' support needs a C library (setjmp, stdio, malloc).
+        crate::clib::shim::refuse_outside_the_jit("a bare-metal object")?;
+    }
     let source = a.model.file.display().to_string();
     let cpu = export::Cpu::parse(a.target_cpu.as_deref().unwrap_or("baseline"));
     let files = export::object_files(flat, &settings, h, target, &cpu, a.name.as_deref(), &source)?;
@@ -88,11 +100,15 @@ fn compile_inner(
             format!("cannot create {}: {e}", dir.display()),
         ))
     })?;
-    let files = [
+    let mut files = vec![
         (dir.join(format!("{prefix}.o")), files.object),
         (dir.join(format!("{prefix}.h")), files.header.into_bytes()),
         (dir.join(format!("{prefix}.json")), files.json.into_bytes()),
     ];
+    // External calls through shims: their C file, compiled with the object.
+    if let Some(ext) = crate::clib::shim::object_source(&prefix) {
+        files.push((dir.join(format!("{prefix}_ext.c")), ext.into_bytes()));
+    }
     for (path, bytes) in &files {
         write_file(path, bytes)?;
     }

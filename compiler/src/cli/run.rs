@@ -901,13 +901,9 @@ fn check_step(
         || !a.inject_load.is_empty()
         || a.inputs.iter().any(|i| i.starts_with("udp:"));
     // A library's hidden state (an impure function's) carries from one run in this process
-    // to the next: the check's runs would not start where the run does.
-    let stateful = c.flat.arena.functions().iter().find_map(|f| {
-        f.shim
-            .as_ref()
-            .filter(|s| s.impure)
-            .map(|s| s.calls.clone())
-    });
+    // to the next: where the model calls one while it runs (not only to initialise), the
+    // check's runs would not start where the run does.
+    let stateful = c.flat.impure_call_while_running();
     if let (Some(f), false, false) = (&stateful, a.no_check, live) {
         eprintln!("rtc: note: the step-halving check is not made: the model calls the impure external function `{f}`, whose state in its library a second run would not start from");
     }

@@ -325,8 +325,54 @@ pub fn get(symbol: &str) -> Option<Registered> {
     registered().into_iter().find(|r| r.symbol == symbol)
 }
 
-/// Refuses what needs a shim where rtc does not build them yet (`rtc compile`, FMUs): a located
-/// error at the first such external call.
+/// For an object (`rtc compile`): the C file that defines the shims its step calls — rtc's
+/// `ModelicaUtilities.h` callbacks (`support.c`) and the shims — with a comment naming the
+/// libraries it calls into and where their sources are; `None` without runtime shims.
+pub fn object_source(prefix: &str) -> Option<String> {
+    let runtime: Vec<Registered> = registered().into_iter().filter(|r| r.runtime).collect();
+    if runtime.is_empty() {
+        return None;
+    }
+    let mut libs: Vec<String> = Vec::new();
+    for r in &runtime {
+        if let Some(l) = &r.libs {
+            for name in &l.libraries {
+                let dirs: Vec<String> = l
+                    .source_dirs
+                    .iter()
+                    .filter(|d| d.is_dir())
+                    .map(|d| d.display().to_string())
+                    .collect();
+                let line = format!(
+                    " *   {name} (sources in {})",
+                    if dirs.is_empty() {
+                        "its LibraryDirectory".to_string()
+                    } else {
+                        dirs.join(", ")
+                    }
+                );
+                if !libs.contains(&line) {
+                    libs.push(line);
+                }
+            }
+        }
+    }
+    let mut s = format!(
+        "/* {prefix}_ext.c: the C shims of the {} external call{} the step of {prefix}.o makes, and\n \
+         * rtc's ModelicaUtilities callbacks, written by rtc compile. Compile it with the object and\n \
+         * the libraries the calls go to (each as its own build describes it):\n{}\n \
+         *   cc -c -O2 -ffp-contract=off {prefix}_ext.c   (the same flags as rtc run's cache)\n */\n",
+        runtime.len(),
+        if runtime.len() == 1 { "" } else { "s" },
+        if libs.is_empty() { " *   (none: the functions come from --link libraries)".to_string() } else { libs.join("\n") }
+    );
+    s.push_str(include_str!("support.c"));
+    s.push_str(&unit(&runtime));
+    Some(s)
+}
+
+/// Refuses what needs a shim where rtc does not build them yet (FMUs, bare-metal objects): a
+/// located error at the first such external call.
 pub fn refuse_outside_the_jit(what: &str) -> Result<(), Box<crate::diag::Diagnostic>> {
     let Some(r) = registered().into_iter().find(|r| r.runtime) else {
         return Ok(());

@@ -142,6 +142,7 @@ pub fn report(
         "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop, {} while the residual keeps falling, then {} damped evaluations)",
         w.flops, w.libm_calls, p.newton.max_iterations, p.newton.full_iterations(), p.newton.damped
     );
+    external_lines(&mut out, p);
     if p.all_assertions().next().is_some() {
         let roots: Vec<_> = p
             .assertions
@@ -167,6 +168,56 @@ pub fn report(
     initial_lines(&mut out, sources, p, init_r);
     emit_more(&mut out, flat, p, d, emit)?;
     Ok(out)
+}
+
+/// The external C calls of the plan (through shims, [`crate::symbolic::external::Shim`]):
+/// their work is the C code's, outside the bound; impure ones keep state in their library.
+fn external_lines(out: &mut String, p: &crate::plan::Plan) {
+    use std::fmt::Write;
+    let mut names: Vec<(String, bool)> = p
+        .arena
+        .call_sites()
+        .iter()
+        .filter_map(|site| {
+            let f = p.arena.function(site.f);
+            f.shim
+                .as_ref()
+                .filter(|_| site.out == 0)
+                .map(|s| (s.calls.clone(), s.impure))
+        })
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    names.sort();
+    let mut groups: Vec<(String, bool, usize)> = Vec::new();
+    for (n, impure) in names {
+        match groups.last_mut() {
+            Some(g) if g.0 == n => g.2 += 1,
+            _ => groups.push((n, impure, 1)),
+        }
+    }
+    let sites: usize = groups.iter().map(|g| g.2).sum();
+    let list: Vec<String> = groups
+        .iter()
+        .map(|(n, impure, k)| {
+            format!(
+                "{n}{}{}",
+                if *k > 1 {
+                    format!(" ×{k}")
+                } else {
+                    String::new()
+                },
+                if *impure { " (impure)" } else { "" }
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "  external C calls: {sites} call site{} through shims ({}), each called once per evaluation of the expressions that read it (in events, the initial system, Newton's iterations); their work is the C code's and is not in the bound above",
+        if sites == 1 { "" } else { "s" },
+        list.join(", ")
+    );
 }
 
 /// The lines on the method: multi-rate partition, Runge-Kutta stages, events.

@@ -285,6 +285,11 @@ impl<V: super::Var> Arena<V> {
         FnId(self.fns.len() as u32 - 1)
     }
 
+    /// Every call site of this arena.
+    pub fn call_sites(&self) -> &[CallSite] {
+        &self.calls
+    }
+
     pub fn call_site(&self, c: CallId) -> &CallSite {
         &self.calls[c.0 as usize]
     }

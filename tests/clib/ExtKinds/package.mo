@@ -61,6 +61,10 @@ package ExtKinds "External C functions of every argument kind (specification 12.
     discrete Real o(start = 0, fixed = true) "the offset read back";
     discrete Real r(start = 0, fixed = true);
     discrete Integer state[2](start = {1, 2}, each fixed = true);
+    output Real wOut = w;
+    output Real oOut = o;
+    output Real rOut = r;
+    output Real sOut = state[1];
   equation
     der(x) = -x;
     w = weighted({x, 2*x}, {1, 3});
