@@ -453,3 +453,56 @@ fn objects_call_the_shims_from_their_c_file() {
     assert!(o[0].len() > 3, "{obj}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An external object (12.9.7, `tests/clib/ExtKinds` `Poly`): the library's constructor
+/// called with the model's coefficients when the model is compiled, its lookup called at
+/// every step with the object's address (y = 1 + 2x + 3x², Horner's rule in C and here), the
+/// destructor called once when the run ends. `rtc compile` refuses it (the address is this
+/// process's).
+#[test]
+fn external_objects_are_constructed_called_and_destroyed() {
+    if library().is_none() {
+        return;
+    }
+    let cache = std::env::temp_dir().join(format!("rtc-object-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let c = cache.to_str().unwrap();
+    let (code, out, err) = rtc_env(
+        &[
+            "run",
+            "--lib",
+            "tests/clib/ExtKinds",
+            "ExtKinds.Object",
+            "--vars",
+            "x,y",
+        ],
+        &[("RTC_CACHE_DIR", c)],
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut rows = 0;
+    for line in out.lines().skip(1) {
+        let v: Vec<f64> = line.split(',').map(|s| s.parse().unwrap()).collect();
+        assert_eq!(v[2], (3.0 * v[1] + 2.0) * v[1] + 1.0, "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, 5, "{out}");
+    assert_eq!(err.matches("kinds: polynomial freed").count(), 1, "{err}");
+    let obj = cache.join("obj");
+    let (code, _, err) = rtc_env(
+        &[
+            "compile",
+            "--lib",
+            "tests/clib/ExtKinds",
+            "ExtKinds.Object",
+            "-o",
+            obj.to_str().unwrap(),
+        ],
+        &[("RTC_CACHE_DIR", c)],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("external objects its library constructs"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&cache);
+}

@@ -84,6 +84,7 @@ fn compile_inner(
             d.message
         );
     }
+    crate::clib::shim::refuse_objects("an object")?;
     let (settings, h, target) = setup(&a.method, a.target.as_deref(), flat)?;
     if !target.pic {
         // Bare metal: the shims' support needs a C library (setjmp, stdio, malloc).

@@ -331,6 +331,14 @@ pub fn call_now(symbol: &str, args: &[f64]) -> Result<(Vec<f64>, Vec<String>), B
     Ok((nums, strings))
 }
 
+/// Destroys the external objects constructed while the model was compiled (12.9.7: at the
+/// end of the run, on every way out of it): each destructor's shim called on its object.
+pub fn destroy_objects() {
+    for (symbol, bits) in shim::take_objects() {
+        let _ = call_now(&symbol, &[bits]);
+    }
+}
+
 /// The message of the first `ModelicaError` a library raised since the last call (the shim
 /// that caught it wrote NaN to its outputs).
 pub fn take_error() -> Option<String> {

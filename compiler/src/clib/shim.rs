@@ -38,6 +38,8 @@ pub enum CTy {
     SizeT,
     /// A String output (`const char*`, in the shim's string outputs `sout`).
     Str,
+    /// An external object (`void*`), its bits carried in a double (12.9.7).
+    Ptr,
 }
 
 impl CTy {
@@ -47,6 +49,7 @@ impl CTy {
             CTy::Int => "int",
             CTy::SizeT => "size_t",
             CTy::Str => "const char*",
+            CTy::Ptr => "void*",
         }
     }
 }
@@ -160,6 +163,8 @@ impl Spec {
                             m = n.max(&1)
                         );
                         call.push(format!("a{k}"));
+                    } else if *ty == CTy::Ptr {
+                        call.push(format!("rtc_ptr(in[{at}])"));
                     } else {
                         call.push(format!("({})in[{at}]", ty.name()));
                     }
@@ -209,6 +214,9 @@ impl Spec {
             Some((CTy::Str, at)) => {
                 let _ = writeln!(s, "    sout[{at}] = {invocation};");
             }
+            Some((CTy::Ptr, at)) => {
+                let _ = writeln!(s, "    out[{at}] = rtc_bits({invocation});");
+            }
             Some((_, at)) => {
                 let _ = writeln!(s, "    out[{at}] = (double){invocation};");
             }
@@ -250,21 +258,16 @@ impl Spec {
         if self.n_sout > 0 {
             return s;
         }
-        // The directional derivative by central differences.
-        let (n, m) = (self.n_in.max(1), self.n_out.max(1));
-        let _ = writeln!(
-            s,
-            "void {symbol}_dot(const double* in, double* out) {{
-    double xp[{n}], xm[{n}], fp[{m}], fm[{m}], s = 0.0, d = 0.0;
-    for (int i = 0; i < {ni}; i++) {{ s = fmax(s, fabs(in[i])); d = fmax(d, fabs(in[{ni} + i])); }}
-    if (d == 0.0) {{ for (int k = 0; k < {no}; k++) out[k] = 0.0; return; }}
-    double h = 6.0554544523933395e-06 * (1.0 + s) / d;
-    for (int i = 0; i < {ni}; i++) {{ xp[i] = in[i] + h * in[{ni} + i]; xm[i] = in[i] - h * in[{ni} + i]; }}
-    {symbol}(xp, fp); {symbol}(xm, fm);
-    for (int k = 0; k < {no}; k++) out[k] = (fp[k] - fm[k]) / (2.0 * h);
-}}",
-            ni = self.n_in,
-            no = self.n_out
+        // The directional derivatives by central differences: the first, and the derivative
+        // of that one (a Jacobian of a derivative: index reduction through a table).
+        let first = format!("{symbol}_dot");
+        central(&mut s, &first, symbol, self.n_in, self.n_out);
+        central(
+            &mut s,
+            &format!("{first}_dot"),
+            &first,
+            2 * self.n_in,
+            self.n_out,
         );
         s
     }
@@ -278,6 +281,24 @@ impl Spec {
         let symbol = format!("rtc_x_{:016x}", key.0);
         (symbol.clone(), self.body(&symbol))
     }
+}
+
+/// `name(in[2n], out[m])`: the derivative of `callee(in[n], out[m])` along `in[n..2n]` by a
+/// central difference (the step scaled to the arguments, zero along a zero direction).
+fn central(s: &mut String, name: &str, callee: &str, n_in: usize, n_out: usize) {
+    let (n, m) = (n_in.max(1), n_out.max(1));
+    let _ = writeln!(
+        s,
+        "void {name}(const double* in, double* out) {{
+    double xp[{n}], xm[{n}], fp[{m}], fm[{m}], s = 0.0, d = 0.0;
+    for (int i = 0; i < {n_in}; i++) {{ s = fmax(s, fabs(in[i])); d = fmax(d, fabs(in[{n_in} + i])); }}
+    if (d == 0.0) {{ for (int k = 0; k < {n_out}; k++) out[k] = 0.0; return; }}
+    double h = 6.0554544523933395e-06 * (1.0 + s) / d;
+    for (int i = 0; i < {n_in}; i++) {{ xp[i] = in[i] + h * in[{n_in} + i]; xm[i] = in[i] - h * in[{n_in} + i]; }}
+    {callee}(xp, fp); {callee}(xm, fm);
+    for (int k = 0; k < {n_out}; k++) out[k] = (fp[k] - fm[k]) / (2.0 * h);
+}}"
+    );
 }
 
 /// A shim written for this process's model: its symbol, its text and the C code it needs.
@@ -310,6 +331,29 @@ pub fn register(spec: Spec, libs: Option<ExternalLibs>, span: crate::diag::Span)
         });
     }
     symbol
+}
+
+/// External objects constructed while the model was compiled: their destructor's shim and
+/// the object's bits, destroyed when the run ends ([`super::destroy_objects`]).
+static OBJECTS: Mutex<Vec<(String, f64)>> = Mutex::new(Vec::new());
+
+/// Records an object to destroy with shim `destructor` at the end of the run.
+pub fn constructed(destructor: &str, object: f64) {
+    let mut o = OBJECTS.lock().unwrap_or_else(|e| e.into_inner());
+    if !o.iter().any(|(_, b)| b.to_bits() == object.to_bits()) {
+        o.push((destructor.to_string(), object));
+    }
+}
+
+/// The objects to destroy, emptied.
+pub fn take_objects() -> Vec<(String, f64)> {
+    std::mem::take(&mut *OBJECTS.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Whether the model holds objects constructed while it was compiled (their addresses mean
+/// nothing in an object file).
+pub fn any_objects() -> bool {
+    !OBJECTS.lock().unwrap_or_else(|e| e.into_inner()).is_empty()
 }
 
 /// Marks shim `symbol` as called while the model runs.
@@ -374,6 +418,7 @@ pub fn object_source(prefix: &str) -> Option<String> {
 /// Refuses what needs a shim where rtc does not build them yet (FMUs, bare-metal objects): a
 /// located error at the first such external call.
 pub fn refuse_outside_the_jit(what: &str) -> Result<(), Box<crate::diag::Diagnostic>> {
+    refuse_objects(what)?;
     let Some(r) = registered().into_iter().find(|r| r.runtime) else {
         return Ok(());
     };
@@ -390,6 +435,21 @@ pub fn refuse_outside_the_jit(what: &str) -> Result<(), Box<crate::diag::Diagnos
     ))
 }
 
+/// Refuses external objects made while the model was compiled where the model leaves this
+/// process (an object file, an FMU): their addresses are this process's.
+pub fn refuse_objects(what: &str) -> Result<(), Box<crate::diag::Diagnostic>> {
+    if !any_objects() {
+        return Ok(());
+    }
+    Err(Box::new(
+        crate::diag::Diagnostic::error(
+            "unsupported",
+            format!("not yet supported: {what} of a model with external objects its library constructs (rtc run constructs them when it compiles the model)"),
+        )
+        .help("rtc run calls them; an object or an FMU would construct them in its init function, which rtc does not write yet"),
+    ))
+}
+
 /// Every shim registered in this process.
 pub fn registered() -> Vec<Registered> {
     SHIMS.lock().unwrap_or_else(|e| e.into_inner()).clone()
@@ -399,8 +459,10 @@ pub fn registered() -> Vec<Registered> {
 /// text, the prototypes of functions no `Include` declares, and the shims.
 pub fn unit(shims: &[Registered]) -> String {
     let mut s = String::from(
-        "#include <math.h>\n#include <setjmp.h>\n#include <stddef.h>\n\
-         void rtc_ext_enter(jmp_buf* b, const char* function);\nvoid rtc_ext_leave(void);\n",
+        "#include <math.h>\n#include <setjmp.h>\n#include <stddef.h>\n#include <string.h>\n\
+         void rtc_ext_enter(jmp_buf* b, const char* function);\nvoid rtc_ext_leave(void);\n\
+         static void* rtc_ptr(double d) { void* p = 0; memcpy(&p, &d, sizeof p); return p; }\n\
+         static double rtc_bits(void* p) { double d = 0.0; memcpy(&d, &p, sizeof p); return d; }\n",
     );
     let mut seen: Vec<&str> = Vec::new();
     for r in shims {

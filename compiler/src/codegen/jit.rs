@@ -131,6 +131,18 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, CodegenError> {
             jb.symbol(e.name(), p);
         }
     }
+    // The C shims of external calls (their derivatives among them): loaded, or an error here.
+    let shims: Vec<String> = plan
+        .arena
+        .functions()
+        .iter()
+        .filter_map(|f| f.shim.as_ref())
+        .filter(|s| s.address().is_none())
+        .map(|s| format!("{} (the shim of {})", s.symbol, s.calls))
+        .collect();
+    if !shims.is_empty() {
+        return Err(CodegenError::MissingExternals(shims));
+    }
     let slots = plan.vars.len();
     let scratch = plan.scratch_slots();
     let mut g = generate(

@@ -273,6 +273,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
             for a in &x.args {
                 args.push(self.eval(a, env)?);
             }
+            // An object's constructor run by `tables.rs` `c_object` (a file, a 2-D table).
+            let c_object = def.name.ends_with(".constructor")
+                || matches!(args.first(), Some(Val::Record(r)) if r.field(OBJECT_FIELD).is_some());
+            if c_object {
+                // A table the library's constructor made (read from a file): the library's
+                // own lookups.
+                return self.shim_call(def, x, lexical, outputs, &fname);
+            }
             let value = self.table_function(&fname, &args, x.span)?;
             if fname.starts_with("ModelicaStandardTables_CombiTimeTable_") {
                 if let Some(f) = self.fns.frames.last_mut() {
@@ -474,6 +482,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let ty = match l.ty {
             LocalTy::Num(t) => Some(t),
             LocalTy::Str => None,
+            LocalTy::Record(c) if tables::is_external_object(self.tree, c) => {
+                return Ok((CTy::Ptr, Some(ScalarType::Real), Vec::new()));
+            }
             LocalTy::Record(_) => {
                 return Err(self.unsupported(
                     span,
@@ -513,14 +524,24 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 });
                 b.ins.extend_from_slice(&a.data);
             }
-            Val::Record(_) => {
-                return Err(self.unsupported(
-                    span,
-                    &format!(
-                        "record arguments of external C functions (`{}`)",
-                        b.spec.function
-                    ),
-                ))
+            Val::Record(rv) => {
+                // An external object rtc made with the library's constructor: its address.
+                let Some(Val::Arr(p)) = rv.field(OBJECT_FIELD) else {
+                    return Err(self.unsupported(
+                        span,
+                        &format!(
+                            "record arguments of external C functions (`{}`)",
+                            b.spec.function
+                        ),
+                    ));
+                };
+                b.spec.args.push(Arg::In {
+                    ty: CTy::Ptr,
+                    at: b.ins.len(),
+                    n: 1,
+                    array: false,
+                });
+                b.ins.extend_from_slice(&p.data);
             }
         }
         Ok(())
@@ -762,6 +783,38 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         for (name, ty, dims, at) in std::mem::take(&mut b.written) {
             let n: usize = dims.iter().product();
+            let object = match self.fns.frames[top].locals[name.as_str()].ty {
+                LocalTy::Record(c) if tables::is_external_object(self.tree, c) => Some(c),
+                _ => None,
+            };
+            if let Some(class) = object {
+                // An external object: constructed now, on known arguments (its address is
+                // this process's), destroyed when the run ends.
+                let ShimValues::Now(nums, _) = &values else {
+                    return Err(self.unsupported(
+                        x.span,
+                        &format!("an external object whose constructor's arguments change while the model runs (`{fname}`)"),
+                    ));
+                };
+                let bits = nums[at];
+                self.object_destructor(class, bits, x.span)?;
+                let e = self.flat.arena.constant(bits);
+                let v = Val::Record(std::rc::Rc::new(super::values::RecordVal {
+                    class,
+                    name: self.tree.info(class).full_name.clone(),
+                    dims: Vec::new(),
+                    fields: vec![(
+                        OBJECT_FIELD.into(),
+                        Val::Arr(Arr::scalar(e, ScalarType::Real)),
+                    )],
+                }));
+                self.fns.frames[top]
+                    .locals
+                    .get_mut(name.as_str())
+                    .expect("a local of the function")
+                    .value = LocalValue::Set(v);
+                continue;
+            }
             let v = match (ty, &values) {
                 (None, ShimValues::Now(_, strs)) if dims.is_empty() => Val::Str(strs[at].clone()),
                 (None, _) => {
@@ -841,6 +894,47 @@ struct ShimCall {
     written: Vec<(String, Option<ScalarType>, Vec<usize>, usize)>,
     n_out: usize,
     n_sout: usize,
+}
+
+/// The field of an external object's record that holds the address the library's constructor
+/// returned (its bits in a double).
+pub(super) const OBJECT_FIELD: &str = "#address";
+
+impl<'t, 'a> Flattener<'t, 'a> {
+    /// Registers the destructor of external object class `class` for the object `bits`
+    /// (12.9.7): its external function called through a shim when the run ends.
+    fn object_destructor(&mut self, class: ClassId, bits: f64, span: Span) -> DResult<()> {
+        let Some(Found::Class(d)) = self.tree.member(class, "destructor", 0) else {
+            return Ok(());
+        };
+        let def = self.function_def(d, span)?;
+        let Some((x, lexical)) = def.external else {
+            return Ok(());
+        };
+        let fname = x.function.as_ref().map_or_else(
+            || def.name.rsplit('.').next().unwrap_or(&def.name).to_string(),
+            |f| f.name.to_string(),
+        );
+        let libs = self.external_libs(x, lexical)?;
+        let spec = Spec {
+            function: fname,
+            args: vec![Arg::In {
+                ty: CTy::Ptr,
+                at: 0,
+                n: 1,
+                array: false,
+            }],
+            ret: None,
+            n_in: 1,
+            n_out: 1,
+            n_sout: 0,
+            guarded: false,
+            include: libs.as_ref().and_then(|l| l.include.clone()),
+        };
+        let symbol = crate::clib::shim::register(spec, libs, x.span);
+        crate::clib::shim::constructed(&symbol, bits);
+        Ok(())
+    }
 }
 
 /// `size(a, k)` (or `size(a)`) in an external call: passed as `size_t` (12.9.1.1).

@@ -1194,6 +1194,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let mut public = Vec::new();
                 for element in &comp.elements {
                     match element {
+                        ast::Element::Extends(ext) if ext.base.to_dotted() == "ExternalObject" => {}
                         ast::Element::Extends(ext) => {
                             let Some(Found::Class(b)) = self.tree.lookup_name(class, &ext.base)
                             else {

@@ -225,6 +225,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for element in &comp.elements {
             match element {
                 ast::Element::Component(_, prefix) if prefix.redeclare => {}
+                // The predefined `ExternalObject` (12.9.7) adds nothing.
+                ast::Element::Extends(ext) if ext.base.to_dotted() == "ExternalObject" => {}
                 ast::Element::Extends(ext) => {
                     let base = match self.tree.lookup_name(class, &ext.base) {
                         Some(Found::Class(b)) => b,

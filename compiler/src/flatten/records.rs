@@ -90,6 +90,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let env = Env { node: None, class };
         for element in &comp.elements {
             match element {
+                // The predefined `ExternalObject` (12.9.7) adds nothing.
+                ast::Element::Extends(ext) if ext.base.to_dotted() == "ExternalObject" => {}
                 ast::Element::Extends(ext) => {
                     let Some(Found::Class(b)) = self.tree.lookup_name(class, &ext.base) else {
                         return Err(self.unknown_class(&ext.base, class));

@@ -75,11 +75,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .external
             .and_then(|(x, _)| x.function.as_ref())
             .is_some_and(|f| is_table_function(&f.name));
-        if !provided {
-            return Err(self.unsupported(
-                span,
-                &format!("the external object `{name}` (its constructor calls C code rtc does not provide)"),
-            ));
+        // A table read from a file (the C library reads it) and any other external object:
+        // the library's constructor, called now (`external.rs`).
+        if !provided || self.c_table_file(args, env)? {
+            return self.c_object(ctor, args, env, span);
         }
         def.params.retain(|p| p.is_input);
         def.external = None;
@@ -118,6 +117,57 @@ impl<'t, 'a> Flattener<'t, 'a> {
             dims: Vec::new(),
             fields: rv.fields.clone(),
         })))
+    }
+
+    /// Whether a table constructor's `fileName` argument (named, or the second) names a file
+    /// rather than `"NoName"`.
+    fn c_table_file(&mut self, args: &'a ast::CallArgs, env: Env) -> DResult<bool> {
+        let e = args
+            .named
+            .iter()
+            .find(|(n, _)| &*n.name == "fileName")
+            .map(|(_, e)| e)
+            .or(args.positional.get(1));
+        let Some(e) = e else {
+            return Ok(false);
+        };
+        Ok(matches!(self.eval(e, env)?, Val::Str(f) if f != "NoName"))
+    }
+
+    /// An external object made by its library's constructor, called on the arguments now.
+    fn c_object(
+        &mut self,
+        ctor: ClassId,
+        args: &'a ast::CallArgs,
+        env: Env,
+        span: Span,
+    ) -> DResult<Val> {
+        let def = self.function_def(ctor, span)?;
+        let mut a = functions::Args {
+            positional: Vec::new(),
+            named: Vec::new(),
+        };
+        for e in &args.positional {
+            a.positional.push((self.eval(e, env)?, e.span));
+        }
+        for (n, e) in &args.named {
+            a.named.push((n, self.eval(e, env)?, e.span));
+        }
+        let saved_loops = std::mem::take(&mut self.ctx.loop_vars);
+        let saved_end = std::mem::take(&mut self.ctx.end_stack);
+        let r = self.execute_function(&def, a, span);
+        self.ctx.loop_vars = saved_loops;
+        self.ctx.end_stack = saved_end;
+        match r?.pop() {
+            Some(v @ Val::Record(_)) => Ok(v),
+            _ => Err(Box::new(
+                Diagnostic::error(
+                    "external",
+                    "the constructor of an external object gives no object",
+                )
+                .at(span, "here"),
+            )),
+        }
     }
 
     /// A `ModelicaStandardTables_…` call with the external clause's arguments.

@@ -401,6 +401,37 @@ impl Plan {
     /// relation's own slot (through the step's statements): it only observes the model (a
     /// timer's `y >= 1`), unlike a switch whose relation selects the equations that compute
     /// its function (an ideal diode's `s < 0`, where s is a voltage off and a current on).
+    /// The external C functions whose derivative the step's values (not only its Jacobians)
+    /// take by central differences (their shims' `_dot`, where no `derivative` annotation
+    /// gave one): their accuracy is the difference's, and across a table's breakpoint none.
+    pub fn differenced_externals(&self) -> Vec<String> {
+        let mut roots: Vec<ExprId> = Vec::new();
+        for st in &self.step {
+            match st {
+                Stmt::Assign(a) => roots.push(a.expr),
+                Stmt::Block(b) => {
+                    roots.extend(b.inner.iter().map(|a| a.expr));
+                    roots.extend(&b.residuals);
+                }
+            }
+        }
+        let mut seen = vec![false; self.arena.len()];
+        let mut out: Vec<String> = Vec::new();
+        for r in roots {
+            self.arena.visit_postorder(r, &mut seen, &mut |id| {
+                if let Node::Call(c) = self.arena.node(id) {
+                    let f = self.arena.function(self.arena.call_site(c).f);
+                    if let Some(s) = f.shim.as_ref().filter(|s| s.symbol.ends_with("_dot")) {
+                        if !out.contains(&s.calls) {
+                            out.push(s.calls.clone());
+                        }
+                    }
+                }
+            });
+        }
+        out
+    }
+
     /// The slots a statement reads and those it writes (a block: its tearing variables and
     /// inner assignments; `tangents`: with the reads of its tangent assignments).
     fn reads_writes(&self, st: &Stmt, tangents: bool) -> (Vec<Slot>, Vec<Slot>) {

@@ -110,6 +110,33 @@ package ExtKinds "External C functions of every argument kind (specification 12.
     annotation(experiment(StopTime = 1, Interval = 0.05));
   end Guarded;
 
+  class Poly "An external object (12.9.7): a polynomial held by the library"
+    extends ExternalObject;
+    function constructor
+      input Real c[:] "Coefficients, constant term first";
+      output Poly p;
+      external "C" p = kinds_poly_new(c, size(c, 1)) annotation(Library = "ExtKindsSrc");
+    end constructor;
+    function destructor
+      input Poly p;
+      external "C" kinds_poly_free(p) annotation(Library = "ExtKindsSrc");
+    end destructor;
+  end Poly;
+
+  pure function polyValue
+    input Poly p;
+    input Real x;
+    output Real y;
+    external "C" y = kinds_poly_eval(p, x) annotation(Library = "ExtKindsSrc");
+  end polyValue;
+
+  model Object "y = 1 + 2x + 3x^2 from the library's object"
+    parameter Poly p = Poly({1, 2, 3});
+    Real x = time;
+    Real y = polyValue(p, x);
+    annotation(experiment(StopTime = 1, Interval = 0.25));
+  end Object;
+
   model Failing
     Real y = checked(time, 0.5);
     annotation(experiment(StopTime = 1, Interval = 0.1));

@@ -61,3 +61,25 @@ const char *kinds_greeting(int n) {
 
 /* The length of a String. */
 int kinds_length(const char *s) { return (int)strlen(s); }
+
+/* An external object: a polynomial made from its coefficients, evaluated, freed. */
+#include <stdlib.h>
+extern void ModelicaMessage(const char *string);
+typedef struct { int n; double c[8]; } kinds_poly;
+void *kinds_poly_new(const double *c, size_t n) {
+    kinds_poly *p = (kinds_poly *)calloc(1, sizeof *p);
+    if (n > 8) ModelicaFormatError("at most 8 coefficients, not %d", (int)n);
+    p->n = (int)n;
+    for (size_t i = 0; i < n; i++) p->c[i] = c[i];
+    return p;
+}
+double kinds_poly_eval(void *object, double x) {
+    const kinds_poly *p = (const kinds_poly *)object;
+    double y = 0.0;
+    for (int i = p->n - 1; i >= 0; i--) y = y * x + p->c[i];
+    return y;
+}
+void kinds_poly_free(void *object) {
+    ModelicaMessage("kinds: polynomial freed\n");
+    free(object);
+}
