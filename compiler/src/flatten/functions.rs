@@ -375,6 +375,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
         env: Env,
         span: Span,
     ) -> DResult<Vec<Val>> {
+        let a = self.eval_args(args, env)?;
+        self.call_function(class, a, span)
+    }
+
+    /// A call's arguments evaluated (positional, then named).
+    pub(super) fn eval_args(&mut self, args: &'a ast::CallArgs, env: Env) -> DResult<Args<'a>> {
         let mut a = Args {
             positional: Vec::new(),
             named: Vec::new(),
@@ -385,7 +391,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
         for (n, e) in &args.named {
             a.named.push((n, self.eval(e, env)?, e.span));
         }
-        self.call_function(class, a, span)
+        Ok(a)
+    }
+
+    /// `def` executed on the call's arguments outside the caller's for-loops and `end` (a
+    /// record's or an external object's constructor, called from a binding or an equation).
+    pub(super) fn execute_isolated(
+        &mut self,
+        def: &FnDef<'a>,
+        args: &'a ast::CallArgs,
+        env: Env,
+        span: Span,
+    ) -> DResult<Vec<Val>> {
+        let a = self.eval_args(args, env)?;
+        let saved_loops = std::mem::take(&mut self.ctx.loop_vars);
+        let saved_end = std::mem::take(&mut self.ctx.end_stack);
+        let r = self.execute_function(def, a, span);
+        self.ctx.loop_vars = saved_loops;
+        self.ctx.end_stack = saved_end;
+        r
     }
 
     /// Executes function `class` on evaluated arguments; gives the outputs in order.

@@ -6,7 +6,7 @@
 //! A record value ([`RecordVal`]) holds its fields' values (numbers, Strings, nested
 //! records); everything becomes scalar equations and bindings in the end, like arrays.
 
-use super::functions::{Args, FnDef, Param};
+use super::functions::{FnDef, Param};
 use super::*;
 
 impl<'t, 'a> Flattener<'t, 'a> {
@@ -18,23 +18,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         env: Env,
         span: Span,
     ) -> DResult<Val> {
-        let mut a = Args {
-            positional: Vec::new(),
-            named: Vec::new(),
-        };
-        for e in &args.positional {
-            a.positional.push((self.eval(e, env)?, e.span));
-        }
-        for (n, e) in &args.named {
-            a.named.push((n, self.eval(e, env)?, e.span));
-        }
         let def = self.record_def(class, span)?;
-        let saved_loops = std::mem::take(&mut self.ctx.loop_vars);
-        let saved_end = std::mem::take(&mut self.ctx.end_stack);
-        let r = self.execute_function(&def, a, span);
-        self.ctx.loop_vars = saved_loops;
-        self.ctx.end_stack = saved_end;
-        let mut outs = r?;
+        let mut outs = self.execute_isolated(&def, args, env, span)?;
         outs.pop().ok_or_else(|| {
             Box::new(
                 Diagnostic::error("internal", "record constructor without a result")

@@ -83,7 +83,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         def.params.retain(|p| p.is_input);
         def.external = None;
         def.record = true;
-        let r = self.run_constructor(&def, args, env, span);
+        let r = self.execute_isolated(&def, args, env, span);
         let Some(Val::Record(rv)) = r?.pop() else {
             return Err(Box::new(
                 Diagnostic::error("internal", "table object").at(span, "here"),
@@ -103,33 +103,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
             dims: Vec::new(),
             fields: rv.fields.clone(),
         })))
-    }
-
-    /// An external object's constructor `def` run on the call's arguments (outside the
-    /// caller's loops and `end`).
-    fn run_constructor(
-        &mut self,
-        def: &functions::FnDef<'a>,
-        args: &'a ast::CallArgs,
-        env: Env,
-        span: Span,
-    ) -> DResult<Vec<Val>> {
-        let mut a = functions::Args {
-            positional: Vec::new(),
-            named: Vec::new(),
-        };
-        for e in &args.positional {
-            a.positional.push((self.eval(e, env)?, e.span));
-        }
-        for (n, e) in &args.named {
-            a.named.push((n, self.eval(e, env)?, e.span));
-        }
-        let saved_loops = std::mem::take(&mut self.ctx.loop_vars);
-        let saved_end = std::mem::take(&mut self.ctx.end_stack);
-        let r = self.execute_function(def, a, span);
-        self.ctx.loop_vars = saved_loops;
-        self.ctx.end_stack = saved_end;
-        r
     }
 
     /// Whether a table constructor's `fileName` argument (named, or the second) names a file
@@ -156,7 +129,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         span: Span,
     ) -> DResult<Val> {
         let def = self.function_def(ctor, span)?;
-        let r = self.run_constructor(&def, args, env, span);
+        let r = self.execute_isolated(&def, args, env, span);
         match r?.pop() {
             Some(v @ Val::Record(_)) => Ok(v),
             _ => Err(Box::new(
