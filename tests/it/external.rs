@@ -372,85 +372,122 @@ fn known_calls_are_evaluated_when_compiled_and_guarded_effects_follow_their_cond
     let _ = std::fs::remove_dir_all(&cache);
 }
 
-/// `rtc compile` of a model whose step calls C through shims (`ExtKinds.Example`) writes
-/// `<name>_ext.c` beside the object: the shims and rtc's ModelicaUtilities callbacks. Built
-/// with the C harness (`examples/embedded`) and the library's source, the object's rows equal
-/// `rtc run`'s to the bit (the generator's state, the weighted sum, the stored offset).
+/// `rtc compile --target T` of a model whose step calls C through shims (`ExtKinds.Example`:
+/// a random generator's state, a weighted sum, a stored offset) writes `<name>_ext.c` beside
+/// the object and builds it, with the library's source, into `lib<name>_ext.a` with T's C
+/// compiler; the header gives the link line. Linked with the C harness (`examples/embedded`)
+/// for x86-64, AArch64 and RISC-V (the last two under qemu-user, skipped where the cross
+/// compiler or qemu is missing), the object's rows equal `rtc run`'s to the bit.
 #[test]
-fn objects_call_the_shims_from_their_c_file() {
+fn objects_call_the_shims_from_their_archive_on_three_instruction_sets() {
     if library().is_none() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("rtc-ext-obj-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let d = dir.to_str().unwrap();
     let c = dir.join("cache");
+    let c = c.to_str().unwrap();
     let flags = ["--method", "trapezoid", "--step", "0.25"];
-    let mut args = vec![
-        "compile",
-        "--lib",
-        "tests/clib/ExtKinds",
-        "ExtKinds.Example",
-    ];
-    args.extend(flags);
-    args.extend(["--name", "ExtKinds", "-o", d]);
-    let (code, _, err) = rtc_env(&args, &[("RTC_CACHE_DIR", c.to_str().unwrap())]);
-    assert_eq!(code, 0, "{err}");
-    let ext = std::fs::read_to_string(dir.join("ExtKinds_ext.c")).unwrap();
-    assert!(ext.contains("ExtKindsSrc (sources in"), "{ext}");
-    let root = common::repo_root();
-    let exe = dir.join("run");
-    let out = Command::new("cc")
-        .args(["-O2", "-ffp-contract=off", "-I", d])
-        .arg("-DRTC_MODEL_HEADER=\"ExtKinds.h\"")
-        .arg(root.join("examples/embedded/harness.c"))
-        .arg(root.join("examples/embedded/rtc_events.c"))
-        .arg(dir.join("ExtKinds.o"))
-        .arg(dir.join("ExtKinds_ext.c"))
-        .arg(root.join("tests/clib/ExtKinds/Resources/C-Sources/ExtKindsSrc.c"))
-        .args(["-lm", "-o"])
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let obj = Command::new(&exe)
-        .args(["--stop", "1", "--every", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        obj.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&obj.stderr)
-    );
-    let obj = String::from_utf8(obj.stdout).unwrap();
     let mut args = vec!["run", "--lib", "tests/clib/ExtKinds", "ExtKinds.Example"];
     args.extend(flags);
     args.extend(["--no-event-rows", "--no-check", "--interval", "0.25"]);
-    let (code, jit, err) = rtc_env(&args, &[("RTC_CACHE_DIR", c.to_str().unwrap())]);
+    let (code, jit, err) = rtc_env(&args, &[("RTC_CACHE_DIR", c)]);
     assert_eq!(code, 0, "{err}");
-    // The object's columns are the model's outputs; each equals the JIT's column of that name.
     let table = |s: &str| -> Vec<Vec<String>> {
         s.lines()
             .map(|l| l.split(',').map(|x| x.trim().to_string()).collect())
             .collect()
     };
-    let (o, j) = (table(&obj), table(&jit));
-    assert_eq!(o.len(), j.len(), "{obj}\n{jit}");
-    for (k, name) in o[0].iter().enumerate() {
-        let Some(m) = j[0].iter().position(|n| n == name) else {
+    let j = table(&jit);
+    let root = common::repo_root();
+    let platforms: [(&str, &str, &[&str]); 3] = [
+        ("x86_64-unknown-linux-gnu", "cc", &[]),
+        (
+            "aarch64-unknown-linux-gnu",
+            "aarch64-linux-gnu-gcc",
+            &["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu"],
+        ),
+        (
+            "riscv64gc-unknown-linux-gnu",
+            "riscv64-linux-gnu-gcc",
+            &["qemu-riscv64", "-L", "/usr/riscv64-linux-gnu"],
+        ),
+    ];
+    let have = |tool: &str| Command::new(tool).arg("--version").output().is_ok();
+    let mut ran = 0;
+    for (triple, cc, exec) in platforms {
+        if !have(cc) || exec.first().is_some_and(|e| !have(e)) {
+            eprintln!("{triple}: skipped, `{cc}` or qemu-user is not installed");
             continue;
-        };
-        for (ro, rj) in o.iter().zip(&j).skip(1) {
-            let (a, b): (f64, f64) = (ro[k].parse().unwrap(), rj[m].parse().unwrap());
-            assert_eq!(a.to_bits(), b.to_bits(), "{name}: {obj}\n{jit}");
         }
+        let d = dir.join(triple);
+        let ds = d.to_str().unwrap();
+        let mut args = vec![
+            "compile",
+            "--lib",
+            "tests/clib/ExtKinds",
+            "ExtKinds.Example",
+        ];
+        args.extend(flags);
+        args.extend(["--name", "ExtKinds", "--target", triple, "-o", ds]);
+        let (code, _, err) = rtc_env(&args, &[("RTC_CACHE_DIR", c)]);
+        assert_eq!(code, 0, "{err}");
+        let ext = std::fs::read_to_string(d.join("ExtKinds_ext.c")).unwrap();
+        assert!(ext.contains("ExtKindsSrc (sources in"), "{ext}");
+        let header = std::fs::read_to_string(d.join("ExtKinds.h")).unwrap();
+        assert!(
+            header.contains(&format!("{cc} app.c ExtKinds.o libExtKinds_ext.a -lm")),
+            "{header}"
+        );
+        let exe = d.join("run");
+        let out = Command::new(cc)
+            .args(["-O2", "-ffp-contract=off", "-I", ds])
+            .arg("-DRTC_MODEL_HEADER=\"ExtKinds.h\"")
+            .arg(root.join("examples/embedded/harness.c"))
+            .arg(root.join("examples/embedded/rtc_events.c"))
+            .arg(d.join("ExtKinds.o"))
+            .arg(d.join("libExtKinds_ext.a"))
+            .args(["-lm", "-o"])
+            .arg(&exe)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{triple}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut cmd = match exec.split_first() {
+            Some((e, rest)) => {
+                let mut cmd = Command::new(e);
+                cmd.args(rest).arg(&exe);
+                cmd
+            }
+            None => Command::new(&exe),
+        };
+        let obj = cmd.args(["--stop", "1", "--every", "1"]).output().unwrap();
+        assert_eq!(
+            obj.status.code(),
+            Some(0),
+            "{triple}: {}",
+            String::from_utf8_lossy(&obj.stderr)
+        );
+        let obj = String::from_utf8(obj.stdout).unwrap();
+        // The object's columns are the model's outputs; each equals the JIT's column.
+        let o = table(&obj);
+        assert_eq!(o.len(), j.len(), "{triple}: {obj}\n{jit}");
+        for (k, name) in o[0].iter().enumerate() {
+            let Some(m) = j[0].iter().position(|n| n == name) else {
+                continue;
+            };
+            for (ro, rj) in o.iter().zip(&j).skip(1) {
+                let (a, b): (f64, f64) = (ro[k].parse().unwrap(), rj[m].parse().unwrap());
+                assert_eq!(a.to_bits(), b.to_bits(), "{triple} {name}: {obj}\n{jit}");
+            }
+        }
+        assert!(o[0].len() > 3, "{obj}");
+        ran += 1;
     }
-    assert!(o[0].len() > 3, "{obj}");
+    assert!(ran >= 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -502,6 +539,62 @@ fn external_objects_are_constructed_called_and_destroyed() {
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("external objects its library constructs"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// The `derivative` annotations of external functions (12.7.1, `tests/clib/ExtKinds`
+/// `Prescribed`): a mass moved along s = p(x(t)) needs s'' for its force, which index
+/// reduction gets by differentiating the library's call twice. With `polyDer` and its
+/// `derivative(order = 2)` `polyDer2` the force is the library's exact
+/// m (p''(x) ẋ² + p'(x) ẍ), ẋ = 1 - x, ẍ = -ẋ, to rounding (1e-13 relative, a few
+/// operations); without them (`PrescribedDifferenced`) rtc differentiates by central
+/// differences, warns, and is off by about 1e-6.
+#[test]
+fn derivative_annotations_of_external_functions_are_the_librarys_derivatives() {
+    if library().is_none() {
+        return;
+    }
+    let cache = std::env::temp_dir().join(format!("rtc-der-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let c = cache.to_str().unwrap();
+    let worst = |model: &str| {
+        let (code, out, err) = rtc_env(
+            &[
+                "run",
+                "--lib",
+                "tests/clib/ExtKinds",
+                model,
+                "--no-event-rows",
+                "--vars",
+                "x,f",
+            ],
+            &[("RTC_CACHE_DIR", c)],
+        );
+        assert_eq!(code, 0, "{err}");
+        let mut worst: f64 = 0.0;
+        let mut rows = 0;
+        for line in out.lines().skip(1) {
+            let v: Vec<f64> = line.split(',').map(|s| s.parse().unwrap()).collect();
+            let x = v[1];
+            let d1 = 2.0 + 6.0 * x + 12.0 * x * x;
+            let d2 = 6.0 + 24.0 * x;
+            let dx = 1.0 - x;
+            let f = 2.0 * (d2 * dx * dx - d1 * dx);
+            worst = worst.max(((v[2] - f) / f).abs());
+            rows += 1;
+        }
+        assert_eq!(rows, 5, "{out}");
+        (worst, err)
+    };
+    let (exact, err) = worst("ExtKinds.Prescribed");
+    assert!(exact <= 1e-13, "{exact:e}\n{err}");
+    assert!(!err.contains("central differences"), "{err}");
+    let (differenced, err) = worst("ExtKinds.PrescribedDifferenced");
+    assert!(differenced > 1e-9, "{differenced:e}");
+    assert!(
+        err.contains("differentiate the external function `kinds_poly_eval`, which rtc does by central differences"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&cache);

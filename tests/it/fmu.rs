@@ -232,6 +232,34 @@ fn dc_motor_fmu_steps_as_rtc_run() {
     );
 }
 
+/// A model whose step calls C through rtc's shims (`tests/clib/ExtKinds`): the shims and the
+/// library's source built into an archive and linked into the FMU's library (its symbols
+/// kept local), stepped as `rtc run` steps, to the bit.
+#[test]
+fn fmu_links_the_external_c_code() {
+    let lib = common::repo_root().join("tests/clib/ExtKinds");
+    let lib = lib.to_str().unwrap();
+    same_as_run(
+        "extkinds",
+        "tests/models/ExtKindsFmu.mo",
+        &["--lib", lib, "--method", "trapezoid", "--step", "0.25"],
+        &[
+            "--lib",
+            lib,
+            "--method",
+            "trapezoid",
+            "--step",
+            "0.25",
+            "--stop",
+            "1",
+        ],
+        &[],
+        &["x", "w", "r", "o", "state[1]"],
+        1.0,
+        0.25,
+    );
+}
+
 /// State events located inside fmi3DoStep (backward Euler).
 #[test]
 fn bouncing_ball_fmu_has_the_same_events() {

@@ -88,7 +88,7 @@ fn compile_inner(
     let (settings, h, target) = setup(&a.method, a.target.as_deref(), flat)?;
     if !target.pic {
         // Bare metal: the shims' support needs a C library (setjmp, stdio, malloc).
-        crate::clib::shim::refuse_outside_the_jit("a bare-metal object")?;
+        crate::clib::shim::refuse_bare_metal()?;
     }
     let source = a.model.file.display().to_string();
     let cpu = export::Cpu::parse(a.target_cpu.as_deref().unwrap_or("baseline"));
@@ -101,17 +101,40 @@ fn compile_inner(
             format!("cannot create {}: {e}", dir.display()),
         ))
     })?;
-    let mut files = vec![
+    let mut header = files.header;
+    let mut written = Vec::new();
+    // External calls through shims: their C file, and the archive of it and the libraries'
+    // C code built for the target (clib/archive.rs); the header says how to link it.
+    if let Some(ext) = crate::clib::shim::object_source(&prefix) {
+        let archive = crate::clib::archive::build(&prefix, &ext, target.triple, &dir)?
+            .expect("shims the step calls");
+        eprintln!("rtc: note: {}", archive.note);
+        let cc = crate::clib::archive::compiler_for(target.triple);
+        let comment = format!(
+            "/* External C code: the step calls C functions through rtc's shims. Link the archive\n \
+             * rtc compile wrote beside this header ({}):\n *   {}\n \
+             * That code is the libraries': it may allocate and make system calls, and its work is\n \
+             * outside the bound this header states. */\n",
+            archive.note,
+            archive.link_line(&cc, &prefix)
+        );
+        if let Some(k) = header.find(" */\n") {
+            header.insert_str(k + 4, &comment);
+        }
+        written.push(archive.path);
+        let p = dir.join(format!("{prefix}_ext.c"));
+        write_file(&p, ext.as_bytes())?;
+        written.push(p);
+    }
+    let files = vec![
         (dir.join(format!("{prefix}.o")), files.object),
-        (dir.join(format!("{prefix}.h")), files.header.into_bytes()),
+        (dir.join(format!("{prefix}.h")), header.into_bytes()),
         (dir.join(format!("{prefix}.json")), files.json.into_bytes()),
     ];
-    // External calls through shims: their C file, compiled with the object.
-    if let Some(ext) = crate::clib::shim::object_source(&prefix) {
-        files.push((dir.join(format!("{prefix}_ext.c")), ext.into_bytes()));
-    }
     for (path, bytes) in &files {
         write_file(path, bytes)?;
     }
-    Ok(files.into_iter().map(|f| f.0).collect())
+    let mut paths: Vec<std::path::PathBuf> = files.into_iter().map(|f| f.0).collect();
+    paths.extend(written);
+    Ok(paths)
 }

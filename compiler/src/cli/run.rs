@@ -909,7 +909,7 @@ fn check_step(
     let stateful = c.flat.impure_call_while_running();
     // Derivatives of external functions by central differences in the step's values.
     for f in c.p.differenced_externals() {
-        eprintln!("rtc: warning: the model's equations differentiate the external function `{f}`, which rtc does by central differences (its `derivative` annotation is not used yet): about 1e-6 relative, and wrong where the function has a kink or a jump (a table's breakpoint) between the differences' points");
+        eprintln!("rtc: warning: the model's equations differentiate the external function `{f}`, which rtc does by central differences (it has no `derivative` annotation, or one whose C call does not pass its arguments unchanged followed by their derivatives): about 1e-6 relative, and wrong where the function has a kink or a jump (a table's breakpoint) between the differences' points");
     }
     if let (Some(f), false, false) = (&stateful, a.no_check, live) {
         eprintln!("rtc: note: the step-halving check is not made: the model calls the impure external function `{f}`, whose state in its library a second run would not start from");

@@ -37,6 +37,7 @@
 //! libraries, loaded in the reverse of their `Library` order (the MSL lists a library before
 //! those it uses: `{"ModelicaStandardTables", "ModelicaIO", "ModelicaMatIO", "zlib"}`).
 
+pub mod archive;
 mod makefile;
 pub mod shim;
 
@@ -439,22 +440,57 @@ fn library(
         }
         looked.push(p.display().to_string());
     }
-    for d in &libs.source_dirs {
-        if let Some(sources) = makefile::sources(d, name) {
-            let note = build(
+    if let Some((d, found)) = lib_sources(name, libs, looked) {
+        let note = match found {
+            LibSources::Makefile(sources) => build(
                 &format!(
                     "`{name}` (its sources by {})",
                     d.parent()
-                        .unwrap_or(d)
+                        .unwrap_or(&d)
                         .join("BuildProjects/gcc/Makefile")
                         .display()
                 ),
                 &Sources::Objects(&sources),
                 libs,
                 looked,
-            )?;
-            out.notes.push(note);
-            return Ok(());
+            )?,
+            LibSources::Files(sources) => build(
+                &format!("`{name}`"),
+                &Sources::Files(&sources),
+                libs,
+                looked,
+            )?,
+        };
+        out.notes.push(note);
+        return Ok(());
+    }
+    // The system's: the dynamic loader's search path.
+    if load_library(Path::new(&file)).is_ok() {
+        out.notes.push(format!("loaded the system's `{file}`"));
+        return Ok(());
+    }
+    looked.push(format!("the system's {file}"));
+    Ok(())
+}
+
+/// The C sources of a library.
+enum LibSources {
+    /// The MSL's, each with its flags, by the gcc Makefile beside the source folder.
+    Makefile(Vec<makefile::Source>),
+    /// `<name>.c`, or the `.c` files of folder `<name>`.
+    Files(Vec<PathBuf>),
+}
+
+/// The sources of library `name` in the first of its source folders that has them, with that
+/// folder; `looked` collects the places tried.
+fn lib_sources(
+    name: &str,
+    libs: &ExternalLibs,
+    looked: &mut Vec<String>,
+) -> Option<(PathBuf, LibSources)> {
+    for d in &libs.source_dirs {
+        if let Some(sources) = makefile::sources(d, name) {
+            return Some((d.clone(), LibSources::Makefile(sources)));
         }
         let single = d.join(format!("{name}.c"));
         let folder = d.join(name);
@@ -470,22 +506,9 @@ fn library(
             looked.push(folder.display().to_string());
             continue;
         }
-        let note = build(
-            &format!("`{name}`"),
-            &Sources::Files(&sources),
-            libs,
-            looked,
-        )?;
-        out.notes.push(note);
-        return Ok(());
+        return Some((d.clone(), LibSources::Files(sources)));
     }
-    // The system's: the dynamic loader's search path.
-    if load_library(Path::new(&file)).is_ok() {
-        out.notes.push(format!("loaded the system's `{file}`"));
-        return Ok(());
-    }
-    looked.push(format!("the system's {file}"));
-    Ok(())
+    None
 }
 
 /// The `.c` files of a folder, sorted.

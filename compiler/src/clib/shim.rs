@@ -415,10 +415,11 @@ pub fn object_source(prefix: &str) -> Option<String> {
     Some(s)
 }
 
-/// Refuses what needs a shim where rtc does not build them yet (FMUs, bare-metal objects): a
-/// located error at the first such external call.
-pub fn refuse_outside_the_jit(what: &str) -> Result<(), Box<crate::diag::Diagnostic>> {
-    refuse_objects(what)?;
+/// Refuses a bare-metal object where the step calls C through shims: rtc's ModelicaUtilities
+/// callbacks and the `ModelicaError` catch need a C library (`setjmp`, `stdio`), and the
+/// MSL's C code a file system and an allocator.
+pub fn refuse_bare_metal() -> Result<(), Box<crate::diag::Diagnostic>> {
+    refuse_objects("a bare-metal object")?;
     let Some(r) = registered().into_iter().find(|r| r.runtime) else {
         return Ok(());
     };
@@ -426,12 +427,12 @@ pub fn refuse_outside_the_jit(what: &str) -> Result<(), Box<crate::diag::Diagnos
         crate::diag::Diagnostic::error(
             "unsupported",
             format!(
-                "not yet supported: {what} of a model calling the external function `{}` through a C shim (arguments other than Real scalars)",
+                "not yet supported: a bare-metal object of a model calling the external function `{}` through a C shim",
                 r.spec.function
             ),
         )
         .at(r.span, "this external call")
-        .help("rtc run calls it; for an object or an FMU the shim is not built yet"),
+        .help("rtc's ModelicaUtilities callbacks need a C library (setjmp, stdio); compile for a hosted target (x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, riscv64gc-unknown-linux-gnu), whose archive rtc builds"),
     ))
 }
 

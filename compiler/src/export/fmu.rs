@@ -99,6 +99,9 @@ pub struct Fmu {
     pub table: String,
     pub platform: &'static str,
     pub target: &'static Target,
+    /// Static archives of the external calls' C code, linked after the object with their
+    /// symbols kept local to the FMU's library.
+    pub c_archives: Vec<PathBuf>,
 }
 
 /// The platform name of a target for an FMI version (FMI 3: `<arch>-<os>`; FMI 2 names
@@ -164,6 +167,7 @@ pub fn fmu(
         table,
         platform,
         target,
+        c_archives: Vec::new(),
     })
 }
 
@@ -732,6 +736,18 @@ pub fn write(fmu: &Fmu, out: &Path) -> Result<Vec<String>, Box<Diagnostic>> {
     for (n, t) in headers {
         sources.push((n.into(), t.as_bytes().to_vec()));
     }
+    for a in &fmu.c_archives {
+        let name = a
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let bytes = std::fs::read(a).map_err(|e| {
+            Box::new(Diagnostic::error(
+                "file",
+                format!("cannot read {}: {e}", a.display()),
+            ))
+        })?;
+        sources.push((name, bytes));
+    }
     for (n, b) in &sources {
         let p = build.join(n);
         std::fs::write(&p, b).map_err(|e| file_err(&p, e))?;
@@ -848,9 +864,15 @@ fn link(fmu: &Fmu, dir: &Path, lib: &Path) -> Result<(), LinkError> {
             "rtc_fmu_core.c",
             "rtc_events.c",
             &format!("{}.o", fmu.model_identifier),
-            "-lm",
-            "-o",
         ])
+        .args(fmu.c_archives.iter().filter_map(|a| a.file_name()))
+        .args(if fmu.c_archives.is_empty() {
+            &[][..]
+        } else {
+            // Two FMUs in one process must not share rtc's callbacks or a library's state.
+            &["-Wl,--exclude-libs,ALL"][..]
+        })
+        .args(["-lm", "-o"])
         .arg(lib)
         .output()
         .map_err(|e| LinkError::NoCompiler {

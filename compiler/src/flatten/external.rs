@@ -769,7 +769,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             _ => {
                 crate::clib::shim::mark_runtime(&symbol);
-                let f = self.shim_function(def, &symbol, fname, &b.spec, impure);
+                let f = self.shim_function(def, x, &symbol, fname, &b.spec, impure)?;
                 let fid = self.flat.arena.add_function(&f);
                 let outs: Vec<ExprId> = (0..b.spec.n_out)
                     .map(|k| self.flat.arena.call(fid, k as u32, &b.ins))
@@ -850,18 +850,21 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// The function of the shim `symbol` (one per symbol in the model).
+    /// Its derivative is the one the function's `derivative` annotation names where that
+    /// fits (external_derivative.rs), else central differences.
     fn shim_function(
         &mut self,
         def: &FnDef<'a>,
+        x: &'a ast::External,
         symbol: &str,
         fname: &str,
         spec: &Spec,
         impure: bool,
-    ) -> std::sync::Arc<crate::symbolic::Function> {
+    ) -> DResult<std::sync::Arc<crate::symbolic::Function>> {
         if let Some(f) = self.fns.shims.get(symbol) {
-            return f.clone();
+            return Ok(f.clone());
         }
-        let f = std::sync::Arc::new(crate::symbolic::Function::shim(
+        let mut f = crate::symbolic::Function::shim(
             format!("{}_{}", def.name, &symbol[6..]),
             crate::symbolic::external::Shim {
                 symbol: symbol.to_string(),
@@ -870,9 +873,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             },
             spec.n_in,
             spec.n_out,
-        ));
+        );
+        f.derivative = self.shim_derivative(def, x, spec)?;
+        let f = std::sync::Arc::new(f);
         self.fns.shims.insert(symbol.to_string(), f.clone());
-        f
+        Ok(f)
     }
 }
 

@@ -1096,7 +1096,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// Dimensions a function variable's type adds (`type Vec3 = Real[3]`).
-    fn local_type_dims(&mut self, p: &Param<'a>) -> DResult<Vec<usize>> {
+    pub(super) fn local_type_dims(&mut self, p: &Param<'a>) -> DResult<Vec<usize>> {
         let class = match self.tree.lookup_name(p.lexical, &p.clause.type_name) {
             Some(Found::Class(c)) => c,
             _ => return Err(self.unknown_class(&p.clause.type_name, p.lexical)),

@@ -30,6 +30,7 @@ mod equations;
 mod expandable;
 mod expressions;
 mod external;
+mod external_derivative;
 mod function_events;
 mod functions;
 mod instance_checks;

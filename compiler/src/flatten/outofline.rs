@@ -49,19 +49,22 @@ pub(super) struct Compiled {
 
 /// The annotations of a function that decide how it is compiled.
 #[derive(Default)]
-struct Policy<'a> {
+pub(super) struct Policy<'a> {
     inline: Option<bool>,
     late_inline: bool,
     smooth_order: Option<u32>,
-    derivative: Option<DerivativeAnnotation<'a>>,
+    pub derivative: Option<DerivativeAnnotation<'a>>,
+    /// `derivative(order = 2) = f_der2`: on a first derivative function, the second
+    /// derivative of the function it differentiates.
+    pub derivative2: Option<DerivativeAnnotation<'a>>,
 }
 
 /// `derivative(noDerivative = x, zeroDerivative = y) = f_der`.
-struct DerivativeAnnotation<'a> {
-    name: &'a ast::ComponentRef,
-    marks: Vec<(&'a str, DerArg)>,
+pub(super) struct DerivativeAnnotation<'a> {
+    pub name: &'a ast::ComponentRef,
+    pub marks: Vec<(&'a str, DerArg)>,
     /// Where the name is looked up: the scope of the annotated class.
-    scope: ClassId,
+    pub scope: ClassId,
 }
 
 impl<'t, 'a> Flattener<'t, 'a> {
@@ -259,22 +262,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
         span: Span,
         depth: u32,
     ) -> DResult<Option<UserDerivative>> {
-        let (name, marks, scope) = (ann.name, &ann.marks, ann.scope);
+        let (name, marks) = (ann.name, &ann.marks);
         if depth > 2 {
             return Ok(None);
         }
-        let Some(n) = builtins::ref_as_name(name) else {
+        let Some(ddef) = self.annotated_function(ann)? else {
             return Ok(None);
         };
-        let found = if n.global {
-            self.tree.lookup_top_name(&n)
-        } else {
-            self.tree.lookup_name(scope, &n)
-        };
-        let Some(Found::Class(dclass)) = found else {
-            return Err(self.unknown_class(&n, scope));
-        };
-        let ddef = self.function_def(dclass, name.span)?;
         let d_inputs: Vec<&'a str> = ddef
             .params
             .iter()
@@ -344,6 +338,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
             f: c.f.clone(),
             args: der_marks,
         }))
+    }
+
+    /// The function a `derivative` annotation names.
+    pub(super) fn annotated_function(
+        &mut self,
+        ann: &DerivativeAnnotation<'a>,
+    ) -> DResult<Option<FnDef<'a>>> {
+        let Some(n) = builtins::ref_as_name(ann.name) else {
+            return Ok(None);
+        };
+        let found = if n.global {
+            self.tree.lookup_top_name(&n)
+        } else {
+            self.tree.lookup_name(ann.scope, &n)
+        };
+        let Some(Found::Class(dclass)) = found else {
+            return Err(self.unknown_class(&n, ann.scope));
+        };
+        self.function_def(dclass, ann.name.span).map(Some)
     }
 
     /// Whether every scalar of a value is known at compile time.
@@ -497,7 +510,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// The annotations of 12.7 on the function or the classes it extends (the function's
     /// own first).
-    fn policy(&mut self, def: &FnDef<'a>) -> Policy<'a> {
+    pub(super) fn policy(&mut self, def: &FnDef<'a>) -> Policy<'a> {
         let mut p = Policy::default();
         for &c in &def.classes {
             let Some(cdef) = self.tree.info(c).def else {
@@ -537,7 +550,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                 p.smooth_order = u32::try_from(*n).ok();
                             }
                         }
-                        "derivative" if p.derivative.is_none() => {
+                        "derivative" if p.derivative.is_none() || p.derivative2.is_none() => {
                             let Some(ast::ExprKind::Ref(r)) = value.map(|e| &e.kind) else {
                                 continue;
                             };
@@ -564,11 +577,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                     _ => {}
                                 }
                             }
-                            // Second-order derivative functions are reached by
-                            // differentiating the first one's derivative (its own
-                            // annotation); `order = 2` entries here are not used.
-                            if order_one {
-                                p.derivative = Some(DerivativeAnnotation {
+                            // Out-of-line bodies reach their second derivative by
+                            // differentiating the first one's; an external function's first
+                            // derivative function uses its `order = 2` annotation
+                            // (external_derivative.rs).
+                            let slot = if order_one {
+                                &mut p.derivative
+                            } else {
+                                &mut p.derivative2
+                            };
+                            if slot.is_none() {
+                                *slot = Some(DerivativeAnnotation {
                                     name: r,
                                     marks,
                                     scope,

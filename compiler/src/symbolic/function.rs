@@ -21,6 +21,13 @@
 //! derivative argument; `zeroDerivative` inputs must have derivative zero at the call, else
 //! the annotation does not apply), or else the body differentiated symbolically in forward
 //! mode ([`Function::dot`], made once and shared).
+//!
+//! A derivative function may itself name its derivative with `derivative(order = 2)` (12.7.1:
+//! the MSL's tables do): the second derivative of the original function, taking the first
+//! derivative function's arguments followed by the derivatives of its derivative arguments.
+//! It is the derivative of a call of the first derivative function where each derivative
+//! argument is the derivative of its base argument (which differentiating a call twice
+//! gives); elsewhere the first derivative function is differentiated as any other.
 
 use super::{diff::Differentiator, Arena, ExprId, Node};
 use std::sync::{Arc, OnceLock};
@@ -70,6 +77,15 @@ pub struct UserDerivative {
     pub args: Vec<DerArg>,
 }
 
+/// The `derivative(order = 2)` function of a first derivative function: called on the
+/// first's arguments followed by the derivatives of its arguments `pairs[k].1`, where each
+/// `pairs[k].1` argument is the derivative of the `pairs[k].0` argument.
+#[derive(Clone, Debug)]
+pub struct SecondDerivative {
+    pub f: Arc<Function>,
+    pub pairs: Vec<(usize, usize)>,
+}
+
 /// A function compiled out of line.
 #[derive(Debug)]
 pub struct Function {
@@ -83,6 +99,8 @@ pub struct Function {
     pub outs: Vec<ExprId>,
     /// The `derivative` annotation's function, if the function has one.
     pub derivative: Option<UserDerivative>,
+    /// For a first derivative function: the `derivative(order = 2)` annotation's function.
+    pub second: Option<SecondDerivative>,
     /// `LateInline = true`: the call is kept through the symbolic phases and inlined when the
     /// step system is built.
     pub late_inline: bool,
@@ -112,6 +130,7 @@ impl Function {
             body,
             outs,
             derivative: None,
+            second: None,
             late_inline: false,
             smooth_order: None,
             shim: None,
@@ -174,8 +193,20 @@ impl Function {
     pub fn print(&self) -> String {
         use std::fmt::Write;
         if let Some(s) = &self.shim {
+            let mut ann = Vec::new();
+            if let Some(d) = &self.derivative {
+                ann.push(format!("derivative = {}", d.f.name));
+            }
+            if let Some(d) = &self.second {
+                ann.push(format!("derivative(order = 2) = {}", d.f.name));
+            }
+            let ann = if ann.is_empty() {
+                String::new()
+            } else {
+                format!("  annotation({});\n", ann.join(", "))
+            };
             return format!(
-                "function {} \"the C shim {} around the external function {}\"\n  input Real arg[{}];\n  output Real out[{}];\nexternal \"C\" {}(arg, out);\nend {};\n",
+                "function {} \"the C shim {} around the external function {}\"\n  input Real arg[{}];\n  output Real out[{}];\nexternal \"C\" {}(arg, out);\n{ann}end {};\n",
                 self.name, s.symbol, s.calls, self.arity, self.outs.len(), s.symbol, self.name
             );
         }
@@ -350,6 +381,14 @@ impl<V: super::Var> Arena<V> {
             return zero;
         }
         let f = self.fns[site.f.index()].clone();
+        if let Some(s) = &f.second {
+            if s.pairs.iter().all(|&(x, dx)| dargs[x] == site.args[dx]) {
+                let mut args: Vec<ExprId> = site.args.to_vec();
+                args.extend(s.pairs.iter().map(|&(_, dx)| dargs[dx]));
+                let g = self.add_function(&s.f);
+                return self.call(g, site.out, &args);
+            }
+        }
         if let Some(ud) = &f.derivative {
             let applies = ud
                 .args

@@ -137,6 +137,62 @@ package ExtKinds "External C functions of every argument kind (specification 12.
     annotation(experiment(StopTime = 1, Interval = 0.25));
   end Object;
 
+  pure function polyValueD "polyValue with the library's derivatives (12.7.1)"
+    input Poly p;
+    input Real x;
+    output Real y;
+    external "C" y = kinds_poly_eval(p, x) annotation(Library = "ExtKindsSrc");
+    annotation(derivative(noDerivative = p) = polyDer);
+  end polyValueD;
+
+  pure function polyDer "p'(x) dx"
+    input Poly p;
+    input Real x;
+    input Real dx;
+    output Real dy;
+    external "C" dy = kinds_poly_der(p, x, dx) annotation(Library = "ExtKindsSrc");
+    annotation(derivative(order = 2, noDerivative = p) = polyDer2);
+  end polyDer;
+
+  pure function polyDer2 "p''(x) dx^2 + p'(x) ddx"
+    input Poly p;
+    input Real x;
+    input Real dx;
+    input Real ddx;
+    output Real ddy;
+    external "C" ddy = kinds_poly_der2(p, x, dx, ddx) annotation(Library = "ExtKindsSrc");
+  end polyDer2;
+
+  model Prescribed "A mass moved along s = p(x(t)): its force needs the second derivative of the library's function"
+    parameter Poly p = Poly({1, 2, 3, 4});
+    parameter Real m = 2;
+    Real x(start = 0.5, fixed = true);
+    Real s;
+    Real v;
+    Real f;
+  equation
+    der(x) = 1 - x;
+    s = polyValueD(p, x);
+    der(s) = v;
+    m*der(v) = f;
+    annotation(experiment(StopTime = 1, Interval = 0.25));
+  end Prescribed;
+
+  model PrescribedDifferenced "Prescribed without derivative functions: central differences"
+    parameter Poly p = Poly({1, 2, 3, 4});
+    parameter Real m = 2;
+    Real x(start = 0.5, fixed = true);
+    Real s;
+    Real v;
+    Real f;
+  equation
+    der(x) = 1 - x;
+    s = polyValue(p, x);
+    der(s) = v;
+    m*der(v) = f;
+    annotation(experiment(StopTime = 1, Interval = 0.25));
+  end PrescribedDifferenced;
+
   model Failing
     Real y = checked(time, 0.5);
     annotation(experiment(StopTime = 1, Interval = 0.1));

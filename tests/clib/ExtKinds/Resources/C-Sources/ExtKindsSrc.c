@@ -79,6 +79,22 @@ double kinds_poly_eval(void *object, double x) {
     for (int i = p->n - 1; i >= 0; i--) y = y * x + p->c[i];
     return y;
 }
+/* p'(x) dx and p''(x) dx^2 + p'(x) ddx: the derivative functions of kinds_poly_eval. */
+static double kinds_poly_d(const kinds_poly *p, double x, int order) {
+    double y = 0.0;
+    for (int i = p->n - 1; i >= order; i--) {
+        double k = order == 1 ? i : (double)i * (i - 1);
+        y = y * x + k * p->c[i];
+    }
+    return y;
+}
+double kinds_poly_der(void *object, double x, double dx) {
+    return kinds_poly_d((const kinds_poly *)object, x, 1) * dx;
+}
+double kinds_poly_der2(void *object, double x, double dx, double ddx) {
+    const kinds_poly *p = (const kinds_poly *)object;
+    return kinds_poly_d(p, x, 2) * dx * dx + kinds_poly_d(p, x, 1) * ddx;
+}
 void kinds_poly_free(void *object) {
     ModelicaMessage("kinds: polynomial freed\n");
     free(object);
