@@ -173,3 +173,43 @@ fn time_tables_follow_the_c_tables() {
     let last = tr.values.last().unwrap()[0];
     assert!((last - 4.1).abs() < 1e-12, "integral of h at 8.1: {last}");
 }
+
+/// The ends of 1-D tables as the C library computes them (`tests/models/tables/TableEnds.mo`,
+/// found by `compiler/examples/table_crosscheck.rs`): a periodic table wraps only from outside
+/// its abscissas and from above onto its last one (u = 2 and u = 4 give the last row), and at
+/// the last abscissa a held table's derivative is the last interval's slope.
+#[test]
+fn table_ends_follow_the_c_tables() {
+    let tr = run_tables("TableEnds.mo", 4.0, 0.125, &["p", "s", "v"]);
+    let line = |u: f64| {
+        if u < 1.0 {
+            1.0 + 2.0 * u
+        } else {
+            3.0 - (u - 1.0)
+        }
+    };
+    let mut checked = 0;
+    for (&t, r) in tr.times.iter().zip(&tr.values) {
+        let mut u = 2.0 * t - 4.0;
+        while u < 0.0 {
+            u += 2.0;
+        }
+        while u > 2.0 {
+            u -= 2.0;
+        }
+        let w = 2.0 * t;
+        let (s, v) = if w <= 2.0 {
+            (line(w), 2.0 * if w < 1.0 { 2.0 } else { -1.0 })
+        } else {
+            (2.0, 0.0)
+        };
+        for (name, got, want) in [("p", r[0], line(u)), ("s", r[1], s), ("v", r[2], v)] {
+            assert!(
+                (got - want).abs() <= 1e-12 * want.abs().max(1.0),
+                "{name} at t = {t}: {got}, expected {want}"
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 33);
+}

@@ -293,6 +293,11 @@ pub struct ModelArgs {
     /// body once, out of line, and calls it).
     #[arg(long)]
     pub inline_functions: bool,
+    /// Make and look up the MSL's tables given in the model with its C library
+    /// (ModelicaStandardTables) rather than rtc's expression tables, to cross-check them
+    /// (external objects: rtc run only).
+    #[arg(long)]
+    pub c_tables: bool,
 }
 
 pub(crate) fn parse_params(params: &[String]) -> Result<Vec<(String, f64)>, Box<Diagnostic>> {

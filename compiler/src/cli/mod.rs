@@ -166,6 +166,7 @@ pub(crate) fn load_model(args: &ModelArgs) -> Option<(FlatModel, SourceMap)> {
         modelicapath: std::env::var("MODELICAPATH").ok(),
         params,
         inline_all: args.inline_functions,
+        c_tables: args.c_tables,
     };
     let file_name = args.file.display().to_string();
     match pipeline::load(&file_name, &text, &opts) {

@@ -1148,6 +1148,9 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     // The parameters' values (bindings and `--param`) through their doors first: a value
     // outside its declaration's min/max is the user's mistake, not a failed start.
     pipeline::check_parameters(&p, &sim::parameter_values(stepper.as_mut(), start))?;
+    // A library's error raised before the run (the analyses' evaluations at perturbed
+    // points, the step-halving check's runs) is not the run's.
+    let _ = crate::clib::take_error();
     let mut mem = match initial_state(&p, stepper.as_mut(), &mut events, &mut sources, start) {
         Ok(mem) => mem,
         Err(st) => {

@@ -210,6 +210,10 @@ pub struct Options {
     /// Inline every function call, also those rtc would compile out of line (for
     /// comparisons: the results agree).
     pub inline_all: bool,
+    /// The MSL's tables given in the model (`ModelicaStandardTables` with a table array) made
+    /// and looked up by the library's C code instead of rtc's expression tables (to
+    /// cross-check them: `rtc run --c-tables`).
+    pub c_tables: bool,
 }
 
 /// Result of flattening: the model, or the diagnostics that prevented it; warnings either way.
@@ -420,6 +424,8 @@ struct FunctionTable<'a> {
     /// Functions compiled out of line, by class and argument shape (`None`: inlined).
     compiled: FxHashMap<(ClassId, String), Option<Rc<outofline::Compiled>>>,
     inline_all: bool,
+    /// `Options::c_tables`.
+    c_tables: bool,
     /// The functions of the C shims of external calls, by symbol (`external.rs`).
     shims: FxHashMap<String, std::sync::Arc<crate::symbolic::Function>>,
     /// External calls made for their effect alone (no output): the frame depth, the call's
@@ -527,6 +533,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 calls: 0,
                 compiled: FxHashMap::default(),
                 inline_all: false,
+                c_tables: false,
                 shims: FxHashMap::default(),
                 effects: Vec::new(),
                 evaluated: FxHashMap::default(),
@@ -553,6 +560,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     fn run(&mut self, class: ClassId, opts: &Options) -> DResult<()> {
         self.fns.inline_all = opts.inline_all;
+        self.fns.c_tables = opts.c_tables;
         let info = self.tree.info(class);
         self.flat.name = info.full_name.clone();
         let def = info.def;

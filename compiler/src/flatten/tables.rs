@@ -77,7 +77,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .is_some_and(|f| is_table_function(&f.name));
         // A table read from a file (the C library reads it) and any other external object:
         // the library's constructor, called now (`external.rs`).
-        if !provided || self.c_table_file(args, env)? {
+        if !provided || self.fns.c_tables || self.c_table_file(args, env)? {
             return self.c_object(ctor, args, env, span);
         }
         def.params.retain(|p| p.is_input);
@@ -381,7 +381,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// `x_0`, the extrapolation: `HoldLastPoint` the end row's value; `LastTwoPoints` the line
     /// through the two end rows — for constant segments too, and the end row's value where those
     /// two share their abscissa —, or for the splines the line with the end slope; `Periodic`
-    /// wraps `u` into `[x_0, x_{n-1})`; `NoExtrapolation` is an assertion. A time table's
+    /// wraps `u` into `[x_0, x_{n-1})` (a 1-D table as its C code: only from outside
+    /// `[x_0, x_{n-1}]`, from above onto `(x_0, x_{n-1}]`); `NoExtrapolation` is an assertion. A time table's
     /// relations are time events (except periodic ones); a 1-D table's are `noEvent`, as the C
     /// tables generate no events.
     fn lookup(
@@ -425,7 +426,25 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let d = ar.sub(u, x(0));
                 let m = ar.call2(Func2::Mod, d, period);
                 let m = ar.no_event(m);
-                ar.add(x(0), m)
+                let wrapped = ar.add(x(0), m);
+                if time {
+                    wrapped
+                } else {
+                    // The C 1-D table wraps only from outside [x_0, x_{n-1}] (both ends
+                    // kept), and from above onto (x_0, x_{n-1}]: a multiple of the period
+                    // above lands on x_{n-1}.
+                    let lo = ar.cmp(CmpOp::Ge, u, x(0));
+                    let hi = ar.cmp(CmpOp::Le, u, x(n - 1));
+                    let inside = ar.and(lo, hi);
+                    let inside = ar.no_event(inside);
+                    let above = ar.cmp(CmpOp::Gt, u, x(n - 1));
+                    let zero = ar.constant(0.0);
+                    let on_period = ar.cmp(CmpOp::Eq, m, zero);
+                    let top = ar.and(above, on_period);
+                    let top = ar.no_event(top);
+                    let outside = ar.if_(top, x(n - 1), wrapped);
+                    ar.if_(inside, u, outside)
+                }
             }
             "NoExtrapolation" => {
                 let lo = ar.cmp(CmpOp::Ge, u, x(0));
@@ -484,7 +503,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             if same(k, k + 1) {
                 continue;
             }
-            let below = ar.cmp(CmpOp::Lt, u, x(k + 1));
+            // A 1-D table's C code keeps `u = x_{n-1}` in the last interval (its derivative
+            // is that interval's slope, not the extrapolation's); constant segments give the
+            // last row's value there either way.
+            let last = k == n - 2 && !time && t.smoothness != "ConstantSegments";
+            let op = if last { CmpOp::Le } else { CmpOp::Lt };
+            let below = ar.cmp(op, u, x(k + 1));
             let below = guard(ar, below);
             let p = piece(ar, k);
             result = ar.if_(below, p, result);
