@@ -249,6 +249,8 @@ pub struct When {
     pub sample: Option<(f64, f64)>,
     /// `initial()`: acts once, after initialisation.
     pub initial: bool,
+    /// `terminal()`: acts once, at the end of a run that reached its stop time.
+    pub terminal: bool,
     pub reinits: Vec<(FlatVar, ExprId)>,
     /// `v = expr` for discrete variables, in source order (sorted when compiled).
     pub assigns: Vec<(FlatVar, ExprId)>,
@@ -266,6 +268,7 @@ impl When {
         match self.sample {
             Some((a, b)) => format!("sample({}, {})", fmt_real_pub(a), fmt_real_pub(b)),
             None if self.initial => "initial()".to_string(),
+            None if self.terminal => "terminal()".to_string(),
             None => m.expr_string(self.condition),
         }
     }

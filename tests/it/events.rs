@@ -68,6 +68,32 @@ fn relations_in_arguments_are_events() {
     assert!((times[0] - 0.55).abs() < 1e-12, "{times:?}");
 }
 
+/// A Real array assigned whole in a when-statement (`tests/models/WhenWhole.mo`): the element
+/// assigned its start value is assigned too (0 throughout), the other takes the event's value.
+#[test]
+fn arrays_assigned_whole_in_when_statements() {
+    let plan = common::compile_example(
+        "../tests/models/WhenWhole.mo",
+        Method::BackwardEuler,
+        &[],
+        10,
+    );
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 1.0,
+        step: 0.1,
+        every: 1,
+        ..Default::default()
+    };
+    let (tr, failure, _) =
+        rtc::sim::trajectory_with_events(&plan, &settings, &["a[1]".into(), "a[2]".into()])
+            .unwrap();
+    assert!(failure.is_none());
+    let last = tr.values.last().unwrap();
+    assert_eq!(last[0], 0.0);
+    assert!((last[1] - 1.1).abs() < 1e-12, "{last:?}");
+}
+
 /// State events (§10.8): the bouncing ball's impacts, located by one regula-falsi step per
 /// event. The trapezoidal rule is exact for constant acceleration, so only the location
 /// errs: the first ten impacts within 1e-5 s at h = 1e-3, and the error falls about fourfold

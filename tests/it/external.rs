@@ -599,3 +599,93 @@ fn derivative_annotations_of_external_functions_are_the_librarys_derivatives() {
     );
     let _ = std::fs::remove_dir_all(&cache);
 }
+
+/// `when terminal()` (3.7.4.2, `tests/clib/ExtKinds` `Final`): its actions run once, after
+/// the last step: the library reports the state's last value (the last row's `x`, to the
+/// bit) and the sample counter after the terminal instant's own increment (4 samples up to
+/// t = 1, then 5). `rtc compile` refuses it (the C event stepper has no end-of-run instant).
+#[test]
+fn terminal_actions_run_once_after_the_last_step() {
+    if library().is_none() {
+        return;
+    }
+    let cache = std::env::temp_dir().join(format!("rtc-terminal-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let c = cache.to_str().unwrap();
+    let (code, out, err) = rtc_env(
+        &[
+            "run",
+            "--lib",
+            "tests/clib/ExtKinds",
+            "ExtKinds.Final",
+            "--no-event-rows",
+            "--vars",
+            "x,n",
+        ],
+        &[("RTC_CACHE_DIR", c)],
+    );
+    assert_eq!(code, 0, "{err}");
+    let last: Vec<&str> = out.lines().last().unwrap().split(',').collect();
+    assert_eq!((last[0], last[2]), ("1", "4"), "{out}");
+    let x: f64 = last[1].parse().unwrap();
+    let reports: Vec<f64> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("kinds: report "))
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(reports.len(), 2, "{err}");
+    assert_eq!(reports[0].to_bits(), x.to_bits(), "{err}");
+    assert_eq!(reports[1], 5.0, "{err}");
+    let obj = cache.join("obj");
+    let (code, _, err) = rtc_env(
+        &[
+            "compile",
+            "--lib",
+            "tests/clib/ExtKinds",
+            "ExtKinds.Final",
+            "-o",
+            obj.to_str().unwrap(),
+        ],
+        &[("RTC_CACHE_DIR", c)],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("`when terminal()` in an object"), "{err}");
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// Without the target's C compiler, `rtc compile` of a model whose step calls C stops with a
+/// located error that names what to install (and writes nothing half-built).
+#[test]
+fn a_missing_cross_compiler_is_a_located_error() {
+    if library().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("rtc-nocc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let c = dir.join("cache");
+    let (code, _, err) = rtc_env(
+        &[
+            "compile",
+            "--lib",
+            "tests/clib/ExtKinds",
+            "ExtKinds.Example",
+            "--target",
+            "aarch64-unknown-linux-gnu",
+            "-o",
+            dir.join("out").to_str().unwrap(),
+        ],
+        &[
+            ("RTC_CACHE_DIR", c.to_str().unwrap()),
+            ("CC_aarch64_unknown_linux_gnu", "/nonexistent/gcc"),
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("no C compiler for aarch64-unknown-linux-gnu")
+            && err.contains("apt install gcc-aarch64-linux-gnu")
+            && err.contains("package.mo:"),
+        "{err}"
+    );
+    assert!(!dir.join("out/libExtKinds_ext.a").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1212,6 +1212,22 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
     let mut model = sim::RunModel::new(stepper.as_mut(), &p, events);
     let report = rtc_runtime::run(&mut model, &mut mem, &layout, &mut cfg);
     report_refused(&cfg, &report);
+    // `when terminal()`: once, at the end of a run that reached its stop time (its values
+    // are not written as a row: the result ends at the last step).
+    if report.failure.is_none() && flat.whens.iter().any(|w| w.terminal) {
+        let t_end = start + report.stats.frames as f64 * frame_len;
+        let st = model.terminal(&mut mem, t_end);
+        if st != pipeline::Status::Ok {
+            let why = match crate::clib::take_error() {
+                Some(e) => external_error(&e),
+                None => pipeline::describe(&p, st),
+            };
+            eprintln!(
+                "rtc: the run reached t = {t_end}, and then its `terminal()` actions failed: {why}"
+            );
+            return Ok(2);
+        }
+    }
     if let Some(note) = p.slide_note(&mem) {
         eprintln!("rtc: {note}");
     }

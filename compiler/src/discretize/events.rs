@@ -23,7 +23,7 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
         let mut discrete = None;
         let mut at = false;
         let mut relation = None;
-        if w.sample.is_none() && !w.initial {
+        if w.sample.is_none() && !w.initial && !w.terminal {
             let cond = b.translate(w.condition)?;
             let mut leaves = Vec::new();
             b.arena.leaves(cond, &mut leaves);
@@ -144,16 +144,17 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
             }
         }
         // The pre slots the condition and the actions read.
+        // One walk over the actions together (an FFT's outputs share thousands of nodes).
         let mut pres = Vec::new();
-        let mut leaves = Vec::new();
+        let mut seen: rustc_hash::FxHashSet<ExprId> = Default::default();
         for e in assigns.iter().chain(&reinits).map(|a| a.1).chain(discrete) {
-            b.arena.leaves(e, &mut leaves);
-        }
-        for l in leaves {
-            if let Node::Var(p) = l {
-                if let (SVarKind::Pre, Some(v)) = (b.vars[p].kind, b.vars[p].pre_of) {
-                    if !pres.contains(&(p, v)) {
-                        pres.push((p, v));
+            for id in b.arena.post_order(e, |id| seen.contains(&id)) {
+                seen.insert(id);
+                if let Node::Var(p) = b.arena.node(id) {
+                    if let (SVarKind::Pre, Some(v)) = (b.vars[p].kind, b.vars[p].pre_of) {
+                        if !pres.contains(&(p, v)) {
+                            pres.push((p, v));
+                        }
                     }
                 }
             }
@@ -164,6 +165,7 @@ pub(super) fn when_events(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Even
             both: false,
             sample: w.sample,
             initial: w.initial,
+            terminal: w.terminal,
             discrete,
             reinits,
             assigns,
@@ -304,6 +306,7 @@ pub(super) fn relation_events(
                     both: false,
                     sample: None,
                     initial: false,
+                    terminal: false,
                     discrete: None,
                     reinits: Vec::new(),
                     assigns: vec![(slot, after)],
@@ -358,6 +361,7 @@ pub(super) fn relation_events(
             both: true,
             sample: None,
             initial: false,
+            terminal: false,
             discrete: None,
             reinits: Vec::new(),
             assigns: vec![(slot, flip)],
@@ -441,7 +445,7 @@ pub(super) fn event_slopes(b: &mut Builder, method: &Method, events: &mut [Event
             .filter_map(|(f, &d)| b.value_of.get(f).map(|&sv| (sv, d)))
             .collect();
         for e in events.iter_mut() {
-            if e.sample.is_some() || e.initial || e.discrete.is_some() {
+            if e.sample.is_some() || e.initial || e.terminal || e.discrete.is_some() {
                 continue;
             }
             let mut leaves = Vec::new();
@@ -485,21 +489,40 @@ fn sort_assignments(
     assigns: Vec<(SysVar, ExprId)>,
 ) -> Result<Vec<(SysVar, ExprId)>, SysVar> {
     let targets: Vec<SysVar> = assigns.iter().map(|a| a.0).collect();
+    // By a map: an FFT's outputs are hundreds of assignments, each over thousands of leaves.
+    let index: FxHashMap<SysVar, usize> = targets
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, &t)| (t, i))
+        .collect();
+    let deps_of = |roots: &[ExprId]| {
+        let mut d: Vec<usize> = Vec::new();
+        for &r in roots {
+            let mut leaves = Vec::new();
+            ar.leaves(r, &mut leaves);
+            d.extend(leaves.iter().filter_map(|l| match l {
+                Node::Var(v) => index.get(v).copied(),
+                _ => None,
+            }));
+        }
+        d.sort_unstable();
+        d.dedup();
+        d
+    };
+    // The outputs of one call share its arguments: their leaves are found once.
+    let mut by_args: FxHashMap<std::sync::Arc<[ExprId]>, Vec<usize>> = FxHashMap::default();
     let deps: Vec<Vec<usize>> = assigns
         .iter()
-        .map(|&(_, e)| {
-            let mut leaves = Vec::new();
-            ar.leaves(e, &mut leaves);
-            let mut d: Vec<usize> = leaves
-                .iter()
-                .filter_map(|l| match l {
-                    Node::Var(v) => targets.iter().position(|t| t == v),
-                    _ => None,
-                })
-                .collect();
-            d.sort_unstable();
-            d.dedup();
-            d
+        .map(|&(_, e)| match ar.node(e) {
+            Node::Call(c) => {
+                let args = ar.call_site(c).args.clone();
+                by_args
+                    .entry(args.clone())
+                    .or_insert_with(|| deps_of(&args))
+                    .clone()
+            }
+            _ => deps_of(&[e]),
         })
         .collect();
     let mut done = vec![false; assigns.len()];

@@ -100,12 +100,12 @@ impl<'m> Builder<'m> {
         let time = self.time;
         let time_expr = self.time_expr;
         let flat = self.flat;
-        // Pre variables must exist before the copy borrows the tables.
-        let mut leaves = Vec::new();
-        flat.arena.leaves(e, &mut leaves);
+        // Pre variables must exist before the copy borrows the tables (those below a node
+        // copied before exist: its walk stops there, so shared subexpressions are walked once).
+        let fresh = flat.arena.post_order(e, |id| self.cache.contains_key(&id));
         let mut pre_requests: Vec<SysVar> = Vec::new();
-        for l in &leaves {
-            if let Node::Pre(v) = *l {
+        for &id in &fresh {
+            if let Node::Pre(v) = flat.arena.node(id) {
                 let (r, _) = self.aliases.resolve(v);
                 if let Some(&sv) = self.value_of.get(&r) {
                     pre_requests.push(sv);

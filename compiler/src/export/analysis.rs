@@ -266,7 +266,9 @@ fn method_lines(
         let located = d
             .events
             .iter()
-            .filter(|e| e.sample.is_none() && !e.initial && e.discrete.is_none() && !e.at)
+            .filter(|e| {
+                e.sample.is_none() && !e.initial && !e.terminal && e.discrete.is_none() && !e.at
+            })
             .count()
             .min(l);
         let discrete = d.events.iter().any(|e| e.discrete.is_some()) || !d.discrete_pre.is_empty();

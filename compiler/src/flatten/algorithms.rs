@@ -373,6 +373,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let mut names: Vec<&Box<str>> = after.keys().collect();
         names.sort();
+        // Names the body assigns whole (`a := {0, t}`, `(info, abs, arg) := f(…)`): each of
+        // their elements is assigned, also one given the value it held (a start value).
+        let mut whole = Vec::new();
+        whole_assignments(body, &mut whole);
         for name in names {
             let (LocalValue::Set(Val::Arr(new)), LocalValue::Set(Val::Arr(old))) =
                 (&after[name].value, &self.fns.frames[top].locals[name].value)
@@ -380,12 +384,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 continue;
             };
             let (new, old) = (new.clone(), old.clone());
-            if new.data == old.data {
+            let is_whole = whole.iter().any(|w| **w == **name);
+            if new.data == old.data && !is_whole {
                 continue;
             }
             let vars = self.algorithm_vars(name, env, st.span)?;
             for ((&v, &n), &o) in vars.iter().zip(&new.data).zip(&old.data) {
-                if n != o {
+                let own = self.flat.arena.var(v);
+                if n != o || (is_whole && n != own) {
                     self.flat.vars[v].kind = VarKind::Sampled;
                     assigns.push((v, n));
                 }
@@ -394,11 +400,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 assigned.push(name.clone());
             }
         }
-        for (c, sample, at_initial) in conditions {
+        for (c, sample, at_initial, at_end) in conditions {
             self.flat.whens.push(crate::flat::When {
                 condition: c,
                 sample,
                 initial: at_initial,
+                terminal: at_end,
                 reinits: reinits.clone(),
                 assigns: assigns.clone(),
                 terminate: terminate.clone(),
@@ -1374,6 +1381,41 @@ fn positions(dims: &[usize], choices: &[Choice]) -> (Vec<usize>, Vec<Pos>) {
                 break;
             }
             counter[k] = 0;
+        }
+    }
+}
+
+/// The names a block of statements assigns whole (no subscripts), in assignments and the
+/// outputs of multiple assignments, through `if`, `for` and `while` bodies.
+fn whole_assignments<'a>(body: &'a [ast::Statement], out: &mut Vec<&'a str>) {
+    fn push<'a>(r: &'a ast::ComponentRef, out: &mut Vec<&'a str>) {
+        if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() {
+            out.push(&r.parts[0].ident.name);
+        }
+    }
+    for st in body {
+        match &st.kind {
+            ast::StatementKind::Assign(r, _) => push(r, out),
+            ast::StatementKind::MultiAssign(targets, _, _) => {
+                for t in targets.iter().flatten() {
+                    if let ast::ExprKind::Ref(r) = &t.kind {
+                        push(r, out);
+                    }
+                }
+            }
+            ast::StatementKind::If {
+                branches,
+                otherwise,
+            } => {
+                for (_, b) in branches {
+                    whole_assignments(b, out);
+                }
+                whole_assignments(otherwise, out);
+            }
+            ast::StatementKind::For { body, .. } | ast::StatementKind::While(_, body) => {
+                whole_assignments(body, out)
+            }
+            _ => {}
         }
     }
 }

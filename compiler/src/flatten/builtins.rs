@@ -961,6 +961,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             condition: zero,
             sample: Some((start, interval)),
             initial: false,
+            terminal: false,
             reinits: Vec::new(),
             assigns: vec![(id, next)],
             terminate: None,

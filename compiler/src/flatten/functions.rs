@@ -23,7 +23,7 @@
 //! intrinsics the code generators already compile.
 
 use super::*;
-use function_events::{body_relations_without_events, has_relation};
+use function_events::NoEvents;
 
 /// Bits of the NaN that marks an element of a local not assigned yet.
 const UNSET_BITS: u64 = 0x7ff8_dead_beef_0001;
@@ -982,6 +982,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
         // The outputs, all assigned.
         let mut out = Vec::with_capacity(outputs.len());
         let u = self.unset();
+        let mut wrap = NoEvents::default();
+        let inputs = self.input_values();
         for p in outputs {
             let v = match self.local_value(p.name, span) {
                 Ok(v) => v,
@@ -1017,14 +1019,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         ));
                     }
                     let events = self.fns.frames.last().is_some_and(|f| f.time_table);
-                    let inputs = self.input_values();
-                    let a = a.map(&mut self.flat.arena, |ar, x| {
-                        if !events && has_relation(ar, x) {
-                            body_relations_without_events(ar, x, &inputs)
-                        } else {
-                            x
+                    let mut a = a;
+                    if !events {
+                        for x in a.data.iter_mut() {
+                            *x = wrap.apply(&mut self.flat.arena, *x, &inputs);
                         }
-                    });
+                    }
                     Val::Arr(a)
                 }
                 Val::Record(r) => {

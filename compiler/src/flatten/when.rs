@@ -3,8 +3,9 @@
 
 use super::*;
 
-/// A when-condition: its expression, `sample(start, interval)`, whether it is `initial()`.
-pub(super) type WhenCondition = (ExprId, Option<(f64, f64)>, bool);
+/// A when-condition: its expression, `sample(start, interval)`, whether it is `initial()`,
+/// whether it is `terminal()`.
+pub(super) type WhenCondition = (ExprId, Option<(f64, f64)>, bool, bool);
 
 impl<'t, 'a> Flattener<'t, 'a> {
     /// `when c then … elsewhen c2 then … end when;` (Cellier & Kofman §10.8): a condition is
@@ -163,6 +164,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     ) -> DResult<WhenCondition> {
         let mut sample = None;
         let mut at_initial = false;
+        let mut at_end = false;
         let mut c = self.flat.arena.constant(0.0);
         let call = match &cond.kind {
             ast::ExprKind::Call(ast::CallTarget::Ref(f), args) => {
@@ -195,6 +197,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
                 at_initial = true;
             }
+            // `terminal()` (3.7.4.2): true at the end of a successful run; a branch on it
+            // acts once then, after the last step.
+            Some((f, args)) if f == "terminal" => {
+                if !args.positional.is_empty() || !args.named.is_empty() {
+                    return Err(Box::new(
+                        Diagnostic::error("arguments", "terminal() takes no arguments")
+                            .at(cond.span, "here"),
+                    ));
+                }
+                at_end = true;
+            }
             _ => {
                 self.ctx.in_when = true;
                 let r = self.eval_condition(cond, env, "a when-condition");
@@ -221,7 +234,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
         }
-        Ok((c, sample, at_initial))
+        Ok((c, sample, at_initial, at_end))
     }
 
     /// The conditions of a when-branch: one, or one per element of a vector condition
@@ -253,7 +266,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     if !self.when_condition_shape(c) {
                         return Err(self.unsupported(cond.span, "this vector when-condition"));
                     }
-                    out.push((c, None, false));
+                    out.push((c, None, false, false));
                 }
                 return Ok(out);
             }
@@ -264,7 +277,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// A when-branch whose condition is evaluated already.
     fn when_branch_with(
         &mut self,
-        (c, sample, at_initial): WhenCondition,
+        (c, sample, at_initial, at_end): WhenCondition,
         body: &'a [ast::Equation],
         env: Env,
         chain: (usize, usize),
@@ -290,6 +303,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             condition: c,
             sample,
             initial: at_initial,
+            terminal: at_end,
             reinits,
             assigns,
             terminate,

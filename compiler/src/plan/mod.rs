@@ -636,7 +636,9 @@ impl Plan {
                 let cond = match (e.discrete, e.relation) {
                     (Some(d), _) => Some(d),
                     (None, Some(r)) if r.slot.is_none() => Some(r.live),
-                    (None, None) if e.sample.is_none() && !e.initial && !e.at => Some(e.z),
+                    (None, None) if e.sample.is_none() && !e.initial && !e.terminal && !e.at => {
+                        Some(e.z)
+                    }
                     _ => None,
                 };
                 let mut seen = rustc_hash::FxHashSet::default();

@@ -356,7 +356,9 @@ pub fn step_bound<V: crate::symbolic::Var>(
     let timed = events.iter().filter(|e| e.sample.is_some() || e.at).count() as u32;
     let located = events
         .iter()
-        .filter(|e| e.sample.is_none() && !e.initial && e.discrete.is_none() && !e.at)
+        .filter(|e| {
+            e.sample.is_none() && !e.initial && !e.terminal && e.discrete.is_none() && !e.at
+        })
         .count()
         .min(LOCATED_PER_STEP) as u32;
     if events.is_empty() && !discrete {
@@ -489,7 +491,12 @@ impl<'p> Events<'p> {
     /// Whether event `k` is located from its zero-crossing function.
     fn located(&self, k: EventId) -> bool {
         let e = &self.plan.events[k];
-        !self.disabled[k] && e.sample.is_none() && !e.initial && e.discrete.is_none() && !e.at
+        !self.disabled[k]
+            && e.sample.is_none()
+            && !e.initial
+            && !e.terminal
+            && e.discrete.is_none()
+            && !e.at
     }
 
     /// The slot of the relation event `k` keeps frozen, if it is one.
@@ -811,6 +818,24 @@ impl<'p> Events<'p> {
             None => self.check(it, mem, true, t0),
         }
     }
+    /// `terminal()` (specification 3.7.4.2): after a run that reached its stop time, the
+    /// branches on `terminal()` act once at `t`, the run's last instant (an event iteration
+    /// as any other; its effects, such as writing a file, are made then).
+    pub fn terminal(&mut self, it: &mut dyn Stepper, mem: &mut [f64], t: f64) -> Status {
+        let p = self.plan;
+        let last: Vec<EventId> = p.events.keys().filter(|&k| p.events[k].terminal).collect();
+        if last.is_empty() {
+            return Status::Ok;
+        }
+        let rows = self.rows.take();
+        let st = self.instant(it, &last, mem, t, Outcome::Handled);
+        self.rows = rows;
+        match st {
+            Status::Ok => self.check(it, mem, false, t),
+            st => st,
+        }
+    }
+
     /// The assertions on the values at `t` after a step (`initial`: after initialisation,
     /// those of `when initial()` first), evaluated by the engine: compiled code costs what the
     /// conditions cost. Warning-level assertions that fail are counted (the first failure's

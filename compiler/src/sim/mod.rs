@@ -290,6 +290,12 @@ pub struct RunModel<'a> {
 }
 
 impl<'a> RunModel<'a> {
+    /// The `terminal()` instant at `t`, after the run reached its stop time
+    /// ([`Events::terminal`]).
+    pub fn terminal(&mut self, mem: &mut [f64], t: f64) -> Status {
+        self.events.terminal(self.stepper, mem, t)
+    }
+
     pub fn new(stepper: &'a mut dyn Stepper, plan: &'a Plan, events: Events<'a>) -> RunModel<'a> {
         RunModel {
             stepper,

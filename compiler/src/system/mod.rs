@@ -407,6 +407,8 @@ pub struct Event<V: Var = SysVar> {
     pub sample: Option<(f64, f64)>,
     /// `when initial()`: acts once, after initialisation.
     pub initial: bool,
+    /// `when terminal()`: acts once, at the end of a run that reached its stop time.
+    pub terminal: bool,
     /// A Boolean condition of discrete variables (then `z` is unused): checked at event
     /// instants, after other events' actions (the event iteration); it acts when it becomes
     /// true.
@@ -466,6 +468,7 @@ impl Event {
             both: self.both,
             sample: self.sample,
             initial: self.initial,
+            terminal: self.terminal,
             discrete: self.discrete,
             reinits: pairs(&self.reinits),
             assigns: pairs(&self.assigns),

@@ -193,6 +193,27 @@ package ExtKinds "External C functions of every argument kind (specification 12.
     annotation(experiment(StopTime = 1, Interval = 0.25));
   end PrescribedDifferenced;
 
+  impure function report "Reports x through the library's message callback (an effect)"
+    input Real x;
+    external "C" kinds_report(x) annotation(Library = "ExtKindsSrc");
+  end report;
+
+  model Final "when terminal() (3.7.4.2): acts once, after the last step"
+    Real x(start = 1, fixed = true);
+    discrete Integer n(start = 0, fixed = true) "samples at 0.25, 0.5, 0.75, 1, then the end";
+  equation
+    der(x) = -x;
+    when {sample(0.25, 0.25), terminal()} then
+      n = pre(n) + 1;
+    end when;
+  algorithm
+    when terminal() then
+      report(x);
+      report(n);
+    end when;
+    annotation(experiment(StopTime = 1, Interval = 0.25));
+  end Final;
+
   model Failing
     Real y = checked(time, 0.5);
     annotation(experiment(StopTime = 1, Interval = 0.1));

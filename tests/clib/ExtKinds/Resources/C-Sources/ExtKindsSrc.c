@@ -99,3 +99,7 @@ void kinds_poly_free(void *object) {
     ModelicaMessage("kinds: polynomial freed\n");
     free(object);
 }
+
+/* A value reported through the library's message callback (an effect). */
+extern void ModelicaFormatMessage(const char *format, ...);
+void kinds_report(double x) { ModelicaFormatMessage("kinds: report %.17g\n", x); }
