@@ -496,35 +496,25 @@ fn sort_assignments(
         .rev()
         .map(|(i, &t)| (t, i))
         .collect();
-    let deps_of = |roots: &[ExprId]| {
-        let mut d: Vec<usize> = Vec::new();
-        for &r in roots {
-            let mut leaves = Vec::new();
-            ar.leaves(r, &mut leaves);
-            d.extend(leaves.iter().filter_map(|l| match l {
-                Node::Var(v) => index.get(v).copied(),
-                _ => None,
-            }));
+    // The targets below each node, found once per node over all the actions (an FFT's
+    // outputs share a call over thousands of nodes).
+    let mut below: FxHashMap<ExprId, Vec<usize>> = FxHashMap::default();
+    let mut deps: Vec<Vec<usize>> = Vec::with_capacity(assigns.len());
+    for &(_, e) in &assigns {
+        for id in ar.post_order(e, |id| below.contains_key(&id)) {
+            let mut d: Vec<usize> = match ar.node(id) {
+                Node::Var(v) => index.get(&v).copied().into_iter().collect(),
+                _ => ar
+                    .children(id)
+                    .flat_map(|c| below[&c].iter().copied())
+                    .collect(),
+            };
+            d.sort_unstable();
+            d.dedup();
+            below.insert(id, d);
         }
-        d.sort_unstable();
-        d.dedup();
-        d
-    };
-    // The outputs of one call share its arguments: their leaves are found once.
-    let mut by_args: FxHashMap<std::sync::Arc<[ExprId]>, Vec<usize>> = FxHashMap::default();
-    let deps: Vec<Vec<usize>> = assigns
-        .iter()
-        .map(|&(_, e)| match ar.node(e) {
-            Node::Call(c) => {
-                let args = ar.call_site(c).args.clone();
-                by_args
-                    .entry(args.clone())
-                    .or_insert_with(|| deps_of(&args))
-                    .clone()
-            }
-            _ => deps_of(&[e]),
-        })
-        .collect();
+        deps.push(below[&e].clone());
+    }
     let mut done = vec![false; assigns.len()];
     let mut out = Vec::with_capacity(assigns.len());
     while out.len() < assigns.len() {
