@@ -153,6 +153,34 @@ fn rtc_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     )
 }
 
+/// A test's cache folder, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("rtc-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        Scratch(d)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+
+    /// `rtc CMD --lib tests/clib/ExtKinds MODEL ARGS…` with this cache.
+    fn kinds(&self, cmd: &str, model: &str, args: &[&str]) -> (i32, String, String) {
+        let mut all = vec![cmd, "--lib", "tests/clib/ExtKinds", model];
+        all.extend_from_slice(args);
+        rtc_env(&all, &[("RTC_CACHE_DIR", self.path())])
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A library's C code built from its resources (`tests/clib/ExtPoly`): `Library =
 /// "ExtPolySrc"` from `Resources/C-Sources/ExtPolySrc.c`, and a function defined by the C
 /// text of its `Include` (a header in `Resources/Include`, part of the shims' unit), compiled
@@ -164,9 +192,8 @@ fn library_sources_are_compiled_cached_and_loaded() {
     if library().is_none() {
         return;
     }
-    let cache = std::env::temp_dir().join(format!("rtc-clib-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
-    let c = cache.to_str().unwrap();
+    let cache = Scratch::new("clib");
+    let c = cache.path();
     let args = [
         "run",
         "--lib",
@@ -197,7 +224,7 @@ fn library_sources_are_compiled_cached_and_loaded() {
     );
     assert_eq!(out, out2);
     // No compiler: a located error, nothing cached.
-    let fresh = cache.join("fresh");
+    let fresh = cache.0.join("fresh");
     let (code, _, err) = rtc_env(
         &[
             "run",
@@ -235,7 +262,6 @@ fn library_sources_are_compiled_cached_and_loaded() {
         ) && err.contains("Resources/C-Sources/NoSuchLibrary.c"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&cache);
 }
 
 /// Every argument kind of the C mapping through rtc's shims (`tests/clib/ExtKinds`): Integer
@@ -250,20 +276,15 @@ fn every_argument_kind_goes_through_a_shim() {
     if library().is_none() {
         return;
     }
-    let cache = std::env::temp_dir().join(format!("rtc-kinds-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
-    let c = cache.to_str().unwrap();
-    let (code, out, err) = rtc_env(
+    let cache = Scratch::new("kinds");
+    let (code, out, err) = cache.kinds(
+        "run",
+        "ExtKinds.Example",
         &[
-            "run",
-            "--lib",
-            "tests/clib/ExtKinds",
-            "ExtKinds.Example",
             "--no-event-rows",
             "--vars",
             "x,w,o,r,state[1],state[2],seed,mSum",
         ],
-        &[("RTC_CACHE_DIR", c)],
     );
     assert_eq!(code, 0, "{err}");
     // hash("rtc") and matrix(true) are known when compiled: evaluated then (by their shims).
@@ -291,16 +312,12 @@ fn every_argument_kind_goes_through_a_shim() {
         rows += 1;
     }
     assert_eq!(rows, 5, "{out}");
-    let (code, _, err) = rtc_env(
-        &["run", "--lib", "tests/clib/ExtKinds", "ExtKinds.Failing"],
-        &[("RTC_CACHE_DIR", c)],
-    );
+    let (code, _, err) = cache.kinds("run", "ExtKinds.Failing", &[]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("rtc: run stopped at t = 0.6: the external C function `kinds_checked` raised an error: x = 0.6 exceeds the limit 0.5"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&cache);
 }
 
 /// Calls on arguments known when the model is compiled are evaluated then
@@ -314,37 +331,18 @@ fn known_calls_are_evaluated_when_compiled_and_guarded_effects_follow_their_cond
     if library().is_none() {
         return;
     }
-    let cache = std::env::temp_dir().join(format!("rtc-known-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
-    let c = cache.to_str().unwrap();
-    let (code, out, err) = rtc_env(
-        &[
-            "run",
-            "--lib",
-            "tests/clib/ExtKinds",
-            "ExtKinds.Compiled",
-            "--vars",
-            "v[3],w",
-        ],
-        &[("RTC_CACHE_DIR", c)],
-    );
+    let cache = Scratch::new("known");
+    let (code, out, err) = cache.kinds("run", "ExtKinds.Compiled", &["--vars", "v[3],w"]);
     assert_eq!(code, 0, "{err}");
     let rows: Vec<&str> = out.lines().skip(1).collect();
     assert_eq!(rows.len(), 2, "{out}");
     for r in rows {
         assert!(r.ends_with(",4"), "{out}");
     }
-    let (code, out, err) = rtc_env(
-        &[
-            "run",
-            "--lib",
-            "tests/clib/ExtKinds",
-            "ExtKinds.Guarded",
-            "--no-event-rows",
-            "--vars",
-            "o",
-        ],
-        &[("RTC_CACHE_DIR", c)],
+    let (code, out, err) = cache.kinds(
+        "run",
+        "ExtKinds.Guarded",
+        &["--no-event-rows", "--vars", "o"],
     );
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -369,7 +367,6 @@ fn known_calls_are_evaluated_when_compiled_and_guarded_effects_follow_their_cond
     assert_eq!(o(0.45), 0.0, "{out}");
     assert_eq!(o(0.7), 0.5, "{out}");
     assert!((o(0.9) - 0.75).abs() < 1e-15, "{out}");
-    let _ = std::fs::remove_dir_all(&cache);
 }
 
 /// `rtc compile --target T` of a model whose step calls C through shims (`ExtKinds.Example`:
@@ -501,20 +498,8 @@ fn external_objects_are_constructed_called_and_destroyed() {
     if library().is_none() {
         return;
     }
-    let cache = std::env::temp_dir().join(format!("rtc-object-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
-    let c = cache.to_str().unwrap();
-    let (code, out, err) = rtc_env(
-        &[
-            "run",
-            "--lib",
-            "tests/clib/ExtKinds",
-            "ExtKinds.Object",
-            "--vars",
-            "x,y",
-        ],
-        &[("RTC_CACHE_DIR", c)],
-    );
+    let cache = Scratch::new("object");
+    let (code, out, err) = cache.kinds("run", "ExtKinds.Object", &["--vars", "x,y"]);
     assert_eq!(code, 0, "{err}");
     let mut rows = 0;
     for line in out.lines().skip(1) {
@@ -524,24 +509,13 @@ fn external_objects_are_constructed_called_and_destroyed() {
     }
     assert_eq!(rows, 5, "{out}");
     assert_eq!(err.matches("kinds: polynomial freed").count(), 1, "{err}");
-    let obj = cache.join("obj");
-    let (code, _, err) = rtc_env(
-        &[
-            "compile",
-            "--lib",
-            "tests/clib/ExtKinds",
-            "ExtKinds.Object",
-            "-o",
-            obj.to_str().unwrap(),
-        ],
-        &[("RTC_CACHE_DIR", c)],
-    );
+    let obj = cache.0.join("obj");
+    let (code, _, err) = cache.kinds("compile", "ExtKinds.Object", &["-o", obj.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("external objects its library constructs"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&cache);
 }
 
 /// The `derivative` annotations of external functions (12.7.1, `tests/clib/ExtKinds`
@@ -556,9 +530,8 @@ fn derivative_annotations_of_external_functions_are_the_librarys_derivatives() {
     if library().is_none() {
         return;
     }
-    let cache = std::env::temp_dir().join(format!("rtc-der-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
-    let c = cache.to_str().unwrap();
+    let cache = Scratch::new("der");
+    let c = cache.path();
     let worst = |model: &str| {
         let (code, out, err) = rtc_env(
             &[
@@ -597,7 +570,6 @@ fn derivative_annotations_of_external_functions_are_the_librarys_derivatives() {
         err.contains("differentiate the external function `kinds_poly_eval`, which rtc does by central differences"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&cache);
 }
 
 /// `when terminal()` (3.7.4.2, `tests/clib/ExtKinds` `Final`): its actions run once, after
@@ -609,20 +581,11 @@ fn terminal_actions_run_once_after_the_last_step() {
     if library().is_none() {
         return;
     }
-    let cache = std::env::temp_dir().join(format!("rtc-terminal-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
-    let c = cache.to_str().unwrap();
-    let (code, out, err) = rtc_env(
-        &[
-            "run",
-            "--lib",
-            "tests/clib/ExtKinds",
-            "ExtKinds.Final",
-            "--no-event-rows",
-            "--vars",
-            "x,n",
-        ],
-        &[("RTC_CACHE_DIR", c)],
+    let cache = Scratch::new("terminal");
+    let (code, out, err) = cache.kinds(
+        "run",
+        "ExtKinds.Final",
+        &["--no-event-rows", "--vars", "x,n"],
     );
     assert_eq!(code, 0, "{err}");
     let last: Vec<&str> = out.lines().last().unwrap().split(',').collect();
@@ -636,21 +599,10 @@ fn terminal_actions_run_once_after_the_last_step() {
     assert_eq!(reports.len(), 2, "{err}");
     assert_eq!(reports[0].to_bits(), x.to_bits(), "{err}");
     assert_eq!(reports[1], 5.0, "{err}");
-    let obj = cache.join("obj");
-    let (code, _, err) = rtc_env(
-        &[
-            "compile",
-            "--lib",
-            "tests/clib/ExtKinds",
-            "ExtKinds.Final",
-            "-o",
-            obj.to_str().unwrap(),
-        ],
-        &[("RTC_CACHE_DIR", c)],
-    );
+    let obj = cache.0.join("obj");
+    let (code, _, err) = cache.kinds("compile", "ExtKinds.Final", &["-o", obj.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("`when terminal()` in an object"), "{err}");
-    let _ = std::fs::remove_dir_all(&cache);
 }
 
 /// Without the target's C compiler, `rtc compile` of a model whose step calls C stops with a
