@@ -39,16 +39,11 @@ fn located_impacts(method: Method, h: f64) -> Vec<f64> {
     assert!(failure.is_none());
     log.iter().filter(|r| r.handled()).map(|r| r.time).collect()
 }
-
-/// A relation written as a function's argument generates its event (it is evaluated outside
-/// the function); the relations of the function's body do not (`tests/models/ArgumentEvent.mo`:
-/// `f(time > 0.55, z)`, whose body compares `z > 0.2`). Before, inlining wrapped the whole
-/// result in `noEvent` and the argument's time event was lost: the switch came at the next
-/// step, 0.6.
-#[test]
-fn relations_in_arguments_are_events() {
+/// `tests/models/<file>` with backward Euler at h = 0.1 from 0 to 1 (no failure): the
+/// trajectory of `names` and the event log.
+fn run_model(file: &str, names: &[&str]) -> (rtc::sim::Trajectory, Vec<rtc::sim::EventRecord>) {
     let plan = common::compile_example(
-        "../tests/models/ArgumentEvent.mo",
+        &format!("../tests/models/{file}"),
         Method::BackwardEuler,
         &[],
         10,
@@ -60,9 +55,20 @@ fn relations_in_arguments_are_events() {
         every: 1,
         ..Default::default()
     };
-    let (_, failure, log) =
-        rtc::sim::trajectory_with_events(&plan, &settings, &["z".into()]).unwrap();
-    assert!(failure.is_none());
+    let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    let (tr, failure, log) = rtc::sim::trajectory_with_events(&plan, &settings, &names).unwrap();
+    assert!(failure.is_none(), "{file}: {failure:?}");
+    (tr, log)
+}
+
+/// A relation written as a function's argument generates its event (it is evaluated outside
+/// the function); the relations of the function's body do not (`tests/models/ArgumentEvent.mo`:
+/// `f(time > 0.55, z)`, whose body compares `z > 0.2`). Before, inlining wrapped the whole
+/// result in `noEvent` and the argument's time event was lost: the switch came at the next
+/// step, 0.6.
+#[test]
+fn relations_in_arguments_are_events() {
+    let (_, log) = run_model("ArgumentEvent.mo", &["z"]);
     let times: Vec<f64> = log.iter().filter(|r| r.handled()).map(|r| r.time).collect();
     assert_eq!(times.len(), 1, "{times:?}");
     assert!((times[0] - 0.55).abs() < 1e-12, "{times:?}");
@@ -72,23 +78,7 @@ fn relations_in_arguments_are_events() {
 /// assigned its start value is assigned too (0 throughout), the other takes the event's value.
 #[test]
 fn arrays_assigned_whole_in_when_statements() {
-    let plan = common::compile_example(
-        "../tests/models/WhenWhole.mo",
-        Method::BackwardEuler,
-        &[],
-        10,
-    );
-    let settings = RunSettings {
-        start: 0.0,
-        stop: 1.0,
-        step: 0.1,
-        every: 1,
-        ..Default::default()
-    };
-    let (tr, failure, _) =
-        rtc::sim::trajectory_with_events(&plan, &settings, &["a[1]".into(), "a[2]".into()])
-            .unwrap();
-    assert!(failure.is_none());
+    let (tr, _) = run_model("WhenWhole.mo", &["a[1]", "a[2]"]);
     let last = tr.values.last().unwrap();
     assert_eq!(last[0], 0.0);
     assert!((last[1] - 1.1).abs() < 1e-12, "{last:?}");
