@@ -84,6 +84,20 @@ fn arrays_assigned_whole_in_when_statements() {
     assert!((last[1] - 1.1).abs() < 1e-12, "{last:?}");
 }
 
+/// A Real assigned under an if in a when-statement keeps its value at the events that do
+/// not assign it (`tests/models/WhenKeep.mo`: set at the second sample, t = 0.25, to 2.5 and
+/// {2, 4}; the samples at 0.5, 0.75 and 1 leave it).
+#[test]
+fn when_statements_keep_what_they_do_not_assign() {
+    let (tr, _) = run_model("WhenKeep.mo", &["i", "b", "a[1]", "a[2]"]);
+    let last = tr.values.last().unwrap();
+    assert_eq!(last[0], 5.0, "{last:?}");
+    assert!((last[1] - 2.5).abs() < 1e-12, "{last:?}");
+    assert_eq!((last[2], last[3]), (2.0, 4.0), "{last:?}");
+    let before = tr.values[tr.times.iter().position(|&t| t > 0.15).unwrap()].clone();
+    assert_eq!(before[1], 0.0, "{before:?}");
+}
+
 /// State events (§10.8): the bouncing ball's impacts, located by one regula-falsi step per
 /// event. The trapezoidal rule is exact for constant acceleration, so only the location
 /// errs: the first ten impacts within 1e-5 s at h = 1e-3, and the error falls about fourfold

@@ -605,6 +605,90 @@ fn terminal_actions_run_once_after_the_last_step() {
     assert!(err.contains("`when terminal()` in an object"), "{err}");
 }
 
+/// Strings made while the model runs (3.7.1.2, `tests/clib/ExtKinds` `Formatted`): each
+/// sample passes `"t=" + String(time) + …` to the library, the shim formatting every value as
+/// the options say (six significant digits by default, `significantDigits`, a right-justified
+/// minimum length, a Boolean padded, a `format` conversion, `%` as text), from the values the
+/// run records.
+#[test]
+fn strings_made_while_the_model_runs_reach_the_library() {
+    if library().is_none() {
+        return;
+    }
+    let cache = Scratch::new("formatted");
+    let (code, out, err) = cache.kinds(
+        "run",
+        "ExtKinds.Formatted",
+        &["--no-event-rows", "--vars", "x,n"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let said: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("kinds: say "))
+        .collect();
+    let rows: Vec<Vec<f64>> = out
+        .lines()
+        .skip(2)
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(said.len(), 4, "{err}");
+    for (line, row) in said.iter().zip(&rows) {
+        let (t, x, n) = (row[0], row[1], row[2] as i64);
+        // 0.1 <= x < 1 here: ten significant digits are ten decimals.
+        let head = format!(
+            "t={t} x={x:.10} n={n:>3} big={:<6}| e=",
+            if x > 0.5 { "true" } else { "false" }
+        );
+        assert!(line.starts_with(&head), "{line} / {head}");
+        let rest = &line[head.len()..];
+        let (e, tail) = rest.split_at(12);
+        let e_value: f64 = e.trim().parse().unwrap();
+        assert!(
+            (e_value - x).abs() < 5e-5 && e.trim().contains("e-01"),
+            "{line}"
+        );
+        assert_eq!(tail, format!(" hex={:x} 100%", 10 * n), "{line}");
+    }
+}
+
+/// `rtc analyze` lists the step's external calls with what is known of their work, and the
+/// work bound counts them (`tests/clib/ExtKinds` `Example`: `weighted` in every evaluation
+/// of the step, `lcg` and `offset` at the sample events).
+#[test]
+fn the_work_bound_counts_the_external_calls() {
+    if library().is_none() {
+        return;
+    }
+    let cache = Scratch::new("cost");
+    let (code, out, err) = cache.kinds("analyze", "ExtKinds.Example", &[]);
+    assert_eq!(code, 0, "{err}");
+    let bound = out
+        .lines()
+        .find(|l| l.contains("work bound per step:"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let calls: u64 = bound
+        .split(" external C calls")
+        .next()
+        .and_then(|h| h.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{bound}"));
+    assert!(calls >= 1, "{bound}");
+    let weighted = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("kinds_weighted"))
+        .unwrap_or_else(|| panic!("{out}"));
+    // u and w (two each) and size(u, 1) in, the result out.
+    assert!(
+        weighted.ends_with("the C code's own work (5 numbers in: arrays of 2, 2; 1 number out)"),
+        "{weighted}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.contains("kinds_offset") && l.contains("(impure")),
+        "{out}"
+    );
+}
+
 /// Without the target's C compiler, `rtc compile` of a model whose step calls C stops with a
 /// located error that names what to install (and writes nothing half-built).
 #[test]

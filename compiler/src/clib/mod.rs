@@ -38,8 +38,10 @@
 //! those it uses: `{"ModelicaStandardTables", "ModelicaIO", "ModelicaMatIO", "zlib"}`).
 
 pub mod archive;
+pub mod cost;
 mod makefile;
 pub mod shim;
+pub mod text;
 
 use crate::diag::{Diagnostic, Span};
 use crate::symbolic::external::{load_library, ExtFn};

@@ -24,6 +24,7 @@
 //! derivative by central differences in C (as for `double f(double)` externals), used where
 //! no `derivative` annotation gives one and a Jacobian needs it.
 
+use super::text::Conv;
 use super::ExternalLibs;
 use std::fmt::Write;
 use std::sync::{Arc, Mutex};
@@ -74,6 +75,20 @@ pub enum Arg {
     },
     /// A String known at compile time.
     Str(String),
+    /// A String known only while the model runs: literal text and values from `in`,
+    /// formatted as `String(x, <options>)` formats them (text.rs).
+    Text(Vec<TextPiece>),
+}
+
+/// A piece of a String made while the model runs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TextPiece {
+    Lit(String),
+    /// `in[at]` formatted by `conv`.
+    Value {
+        at: usize,
+        conv: Conv,
+    },
 }
 
 /// A call shape: what the shim is written from.
@@ -94,6 +109,32 @@ pub struct Spec {
     pub guarded: bool,
     /// The `Include` text: it declares the function (no prototype is written then, 12.9).
     pub include: Option<String>,
+}
+
+/// The text of a String made while the model runs into `a{k}`, a buffer as long as the
+/// longest text its pieces can give (one `snprintf`: bounded work, nothing allocated).
+fn text_arg(s: &mut String, k: usize, pieces: &[TextPiece]) {
+    let mut format = String::new();
+    let mut values = String::new();
+    let mut n = 1;
+    for p in pieces {
+        match p {
+            TextPiece::Lit(t) => {
+                format.push_str(&super::text::c_literal_format(t));
+                n += t.len();
+            }
+            TextPiece::Value { at, conv } => {
+                format.push_str(&conv.c_spec());
+                let _ = write!(values, ", {}", conv.c_arg(&format!("in[{at}]")));
+                n += conv.bound();
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "    char a{k}[{n}]; snprintf(a{k}, sizeof a{k}, {}{values});",
+        c_string(&format)
+    );
 }
 
 /// A string as a C literal.
@@ -127,7 +168,7 @@ impl Spec {
                 Arg::In { ty, .. } => ty.name().to_string(),
                 Arg::Out { ty: CTy::Str, .. } => "const char**".to_string(),
                 Arg::Out { ty, .. } => format!("{}*", ty.name()),
-                Arg::Str(_) => "const char*".to_string(),
+                Arg::Str(_) | Arg::Text(_) => "const char*".to_string(),
             })
             .collect();
         let ret = self.ret.map_or("void", |(t, _)| t.name());
@@ -190,6 +231,10 @@ impl Spec {
                     call.push(format!("a{k}"));
                 }
                 Arg::Str(v) => call.push(c_string(v)),
+                Arg::Text(pieces) => {
+                    text_arg(&mut s, k, pieces);
+                    call.push(format!("a{k}"));
+                }
             }
         }
         if self.guarded {
@@ -460,7 +505,7 @@ pub fn registered() -> Vec<Registered> {
 /// text, the prototypes of functions no `Include` declares, and the shims.
 pub fn unit(shims: &[Registered]) -> String {
     let mut s = String::from(
-        "#include <math.h>\n#include <setjmp.h>\n#include <stddef.h>\n#include <string.h>\n\
+        "#include <math.h>\n#include <setjmp.h>\n#include <stddef.h>\n#include <stdio.h>\n#include <string.h>\n\
          void rtc_ext_enter(jmp_buf* b, const char* function);\nvoid rtc_ext_leave(void);\n\
          static void* rtc_ptr(double d) { void* p = 0; memcpy(&p, &d, sizeof p); return p; }\n\
          static double rtc_bits(void* p) { double d = 0.0; memcpy(&d, &p, sizeof p); return d; }\n",

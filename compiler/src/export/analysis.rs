@@ -139,8 +139,17 @@ pub fn report(
     let w = p.work_bound();
     let _ = writeln!(
         out,
-        "  work bound per step: {} flops, {} libm calls (Newton at most {} iterations per nonlinear loop, {} while the residual keeps falling, then {} damped evaluations)",
-        w.flops, w.libm_calls, p.newton.max_iterations, p.newton.full_iterations(), p.newton.damped
+        "  work bound per step: {} flops, {} libm calls{} (Newton at most {} iterations per nonlinear loop, {} while the residual keeps falling, then {} damped evaluations)",
+        w.flops,
+        w.libm_calls,
+        if w.c_calls > 0 {
+            format!(", {} external C calls", w.c_calls)
+        } else {
+            String::new()
+        },
+        p.newton.max_iterations,
+        p.newton.full_iterations(),
+        p.newton.damped
     );
     external_lines(&mut out, p);
     if p.all_assertions().next().is_some() {
@@ -171,10 +180,11 @@ pub fn report(
 }
 
 /// The external C calls of the plan (through shims, [`crate::symbolic::external::Shim`]):
-/// their work is the C code's, outside the bound; impure ones keep state in their library.
+/// each function with its call sites and what is known of one call's work (the bound counts
+/// the calls; their work is the C code's); impure ones keep state in their library.
 fn external_lines(out: &mut String, p: &crate::plan::Plan) {
     use std::fmt::Write;
-    let mut names: Vec<(String, bool)> = p
+    let mut names: Vec<(String, String, bool)> = p
         .arena
         .call_sites()
         .iter()
@@ -183,41 +193,42 @@ fn external_lines(out: &mut String, p: &crate::plan::Plan) {
             f.shim
                 .as_ref()
                 .filter(|_| site.out == 0)
-                .map(|s| (s.calls.clone(), s.impure))
+                .map(|s| (s.calls.clone(), s.cost.clone(), s.impure))
         })
         .collect();
     if names.is_empty() {
         return;
     }
     names.sort();
-    let mut groups: Vec<(String, bool, usize)> = Vec::new();
-    for (n, impure) in names {
+    let mut groups: Vec<((String, String, bool), usize)> = Vec::new();
+    for n in names {
         match groups.last_mut() {
-            Some(g) if g.0 == n => g.2 += 1,
-            _ => groups.push((n, impure, 1)),
+            Some(g) if g.0 == n => g.1 += 1,
+            _ => groups.push((n, 1)),
         }
     }
-    let sites: usize = groups.iter().map(|g| g.2).sum();
-    let list: Vec<String> = groups
-        .iter()
-        .map(|(n, impure, k)| {
-            format!(
-                "{n}{}{}",
-                if *k > 1 {
-                    format!(" ×{k}")
-                } else {
-                    String::new()
-                },
-                if *impure { " (impure)" } else { "" }
-            )
-        })
-        .collect();
+    let sites: usize = groups.iter().map(|g| g.1).sum();
     let _ = writeln!(
         out,
-        "  external C calls: {sites} call site{} through shims ({}), each called once per evaluation of the expressions that read it (in events, the initial system, Newton's iterations); their work is the C code's and is not in the bound above",
+        "  external C calls: {sites} call site{} through shims, each called once per evaluation of the expressions that read it (in events, the initial system, Newton's iterations; the bound above counts those of the step's evaluations); their work is the C code's:",
         if sites == 1 { "" } else { "s" },
-        list.join(", ")
     );
+    for ((name, cost, impure), k) in groups {
+        let _ = writeln!(
+            out,
+            "    {name}{}{}: {cost}",
+            if k > 1 {
+                format!(" ×{k}")
+            } else {
+                String::new()
+            },
+            if impure {
+                " (impure: keeps state in its library, may write files)"
+            } else {
+                ""
+            }
+        );
+    }
 }
 
 /// The lines on the method: multi-rate partition, Runge-Kutta stages, events.

@@ -151,6 +151,11 @@ impl Description<'_> {
                 "work bound per step: C math library calls".into(),
             ),
             (
+                "WORK_C_CALLS".into(),
+                format!("{}", w.c_calls),
+                "work bound per step: calls of external C functions (their work is the library's, not in WORK_FLOPS)".into(),
+            ),
+            (
                 "NEWTON_MAX_ITERATIONS".into(),
                 format!("{}", plan.newton.full_iterations()),
                 "per nonlinear algebraic loop, the extension while the residual keeps falling included".into(),

@@ -160,9 +160,10 @@ impl Description<'_> {
             &mut j,
             "work_bound",
             format!(
-                "{{\"flops\": {}, \"libm_calls\": {}, \"newton_max_iterations\": {}}}",
+                "{{\"flops\": {}, \"libm_calls\": {}, \"c_calls\": {}, \"newton_max_iterations\": {}}}",
                 w.flops,
                 w.libm_calls,
+                w.c_calls,
                 plan.newton.full_iterations()
             ),
         );

@@ -750,7 +750,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.fns.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(new);
                 return Ok(());
             }
-            Val::Str(_) => return Err(self.unsupported(target.span, "subscripts of Strings")),
+            Val::Str(_) | Val::Text(_) => {
+                return Err(self.unsupported(target.span, "subscripts of Strings"))
+            }
         };
         let Val::Arr(value) = value else {
             return Err(Box::new(
@@ -975,8 +977,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         let a = match v {
             Val::Str(s) if subs.is_empty() => return Ok(Val::Str(s)),
+            Val::Text(t) if subs.is_empty() => return Ok(Val::Text(t)),
             Val::Record(x) if subs.is_empty() => return Ok(Val::Record(x)),
-            Val::Str(_) => return Err(self.unsupported(r.span, "subscripts of Strings")),
+            Val::Str(_) | Val::Text(_) => {
+                return Err(self.unsupported(r.span, "subscripts of Strings"))
+            }
             Val::Record(x) => return self.record_subscripts(&x, subs, env, r.span),
             Val::Arr(a) => a,
         };
@@ -1103,6 +1108,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
     ) -> DResult<()> {
         let mut names: Vec<(&'a str, Span)> = Vec::new();
         assigned_names(&alg.statements, &mut names);
+        // A Real assigned in a when-statement is a discrete-time variable (8.3.5): like
+        // every discrete one it starts from `pre(v)`, so a branch that does not assign it
+        // keeps the value it had.
+        let mut in_when: Vec<(&'a str, Span)> = Vec::new();
+        for st in &alg.statements {
+            if let ast::StatementKind::When { branches } = &st.kind {
+                for (_, b) in branches {
+                    assigned_names(b, &mut in_when);
+                }
+            }
+        }
         let mut locals = FxHashMap::default();
         let mut vars = Vec::new();
         for &(name, span) in &names {
@@ -1153,7 +1169,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .at(span, "assigned here"),
                     ));
                 }
-                let discrete = var.kind == VarKind::Discrete || var.ty != ScalarType::Real;
+                let discrete = var.kind == VarKind::Discrete
+                    || var.ty != ScalarType::Real
+                    || in_when.iter().any(|(n, _)| *n == name);
                 let start = var.start;
                 // An initial algorithm starts from the start values (there is no `pre` yet).
                 init.push(if discrete && !alg.initial {

@@ -7,6 +7,7 @@
 use super::*;
 
 mod arrays;
+mod text;
 
 /// What a built-in does; [`Flattener::builtin_call`] dispatches on it. (The elementary
 /// functions of one argument, `sin` … `ceil`, are `Func1`'s names.)
@@ -548,7 +549,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// The number of positional arguments (and no named ones but homotopy's).
     fn check_arguments(&self, c: &Call<'a, '_>, (lo, hi): (usize, usize)) -> DResult<()> {
         let n = c.count();
-        if n >= lo && n <= hi && (c.args.named.is_empty() || c.name == "homotopy") {
+        if n >= lo
+            && n <= hi
+            && (c.args.named.is_empty() || matches!(c.name, "homotopy" | "String"))
+        {
             return Ok(());
         }
         let expect = match (lo, hi) {
@@ -977,50 +981,6 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }))
     }
 
-    /// `String(x)` of a String, or of a number known at compile time (as `%g` with the six
-    /// significant digits the specification's default gives); a value that changes during
-    /// simulation cannot become a String in step code (in an assert's message it is shown as
-    /// its expression, `<s>`).
-    fn string_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
-        match self.eval(c.arg(0), c.env)? {
-            Val::Str(_) => Err(Box::new(typed::STRING_OF_STRING.broken(
-                c.arg(0).span,
-                "String() of a String",
-                "a String",
-            ))),
-            Val::Record(_) => Err(Box::new(
-                Diagnostic::error("type", "String() of a record").at(c.arg(0).span, "a record"),
-            )),
-            Val::Arr(a) if !a.dims.is_empty() => Err(Box::new(typed::STRING_OF_SCALAR.broken(
-                c.arg(0).span,
-                format!("String() of a {} array", dims_text(&a.dims)),
-                "an array",
-            ))),
-            Val::Arr(a) => {
-                let value = a.as_scalar().and_then(|x| self.fold(x));
-                match (value, a.ty) {
-                    (Some(v), ScalarType::Boolean) => Ok(Val::Str((v != 0.0).to_string())),
-                    (Some(v), ScalarType::Integer) => Ok(Val::Str(format!("{}", v as i64))),
-                    (Some(v), ScalarType::Enum(en)) => match self.enum_literal_name(en, v) {
-                        Some(l) => Ok(Val::Str(l)),
-                        None => Ok(Val::Str(format!("{}", v as i64))),
-                    },
-                    (Some(v), _) => Ok(Val::Str(format_g(v, 6))),
-                    (None, _) if self.ctx.in_message => {
-                        let text = a
-                            .as_scalar()
-                            .map_or_else(|| "…".to_string(), |x| self.flat.expr_string(x));
-                        Ok(Val::Str(format!("<{text}>")))
-                    }
-                    (None, _) => Err(self.unsupported(
-                        c.arg(0).span,
-                        "String() of a value that changes during simulation (only constants and parameters)",
-                    )),
-                }
-            }
-        }
-    }
-
     /// The argument of `pre`, `edge`, `change`: in a model's algorithm section the variable
     /// itself, not the value the algorithm has computed for it so far.
     fn eval_model_vars(&mut self, e: &'a ast::Expr, env: Env) -> DResult<Arr> {
@@ -1194,33 +1154,6 @@ pub(super) fn ref_as_name(r: &ast::ComponentRef) -> Option<ast::Name> {
         parts: r.parts.iter().map(|p| p.ident.clone()).collect(),
         span: r.span,
     })
-}
-
-/// `%g`-style text of `v` with `digits` significant digits (trailing zeros dropped).
-fn format_g(v: f64, digits: usize) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
-    }
-    let exp = v.abs().log10().floor() as i32;
-    if exp < -4 || exp >= digits as i32 {
-        let s = format!("{:.*e}", digits - 1, v);
-        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-        let m = if m.contains('.') {
-            m.trim_end_matches('0').trim_end_matches('.')
-        } else {
-            m
-        };
-        let e: i32 = e.parse().unwrap_or(0);
-        format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
-    } else {
-        let decimals = (digits as i32 - 1 - exp).max(0) as usize;
-        let s = format!("{v:.decimals$}");
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    }
 }
 
 /// `smooth(0, noEvent(e))` with `e` defined on both sides of its switches (no square root,

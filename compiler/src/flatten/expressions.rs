@@ -243,7 +243,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             (Val::Arr(a), Val::Arr(b)) => {
                 self.unify_types(a.ty, b.ty).is_some() && a.dims.len() == b.dims.len()
             }
-            (Val::Str(_), Val::Str(_)) => true,
+            (Val::Str(_) | Val::Text(_), Val::Str(_) | Val::Text(_)) => true,
             (Val::Record(x), Val::Record(y)) => {
                 x.dims.len() == y.dims.len()
                     && x.fields.len() == y.fields.len()
@@ -291,7 +291,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 };
                 format!("{ty}{dims}")
             }
-            Val::Str(_) => "String".to_string(),
+            Val::Str(_) | Val::Text(_) => "String".to_string(),
             Val::Record(r) => format!("a record `{}`", r.name),
         };
         if self.compatible(chosen, &other) {
@@ -326,7 +326,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     pub(super) fn as_arr(&self, v: Val, span: Span) -> DResult<Arr> {
         match v {
             Val::Arr(a) => Ok(a),
-            Val::Str(_) => Err(Box::new(
+            Val::Str(_) | Val::Text(_) => Err(Box::new(
                 Diagnostic::error("type", "a string where a number is expected").at(span, "here"),
             )),
             Val::Record(r) => Err(Box::new(
@@ -392,6 +392,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let (x, y) = match (self.eval(a, env)?, self.eval(b, env)?) {
                     (Val::Arr(x), Val::Arr(y)) => (x, y),
                     (Val::Str(x), Val::Str(y)) => return self.string_binary(*op, &x, &y, e.span),
+                    (x @ (Val::Str(_) | Val::Text(_)), y @ (Val::Str(_) | Val::Text(_))) => {
+                        // A String made while the model runs: only joined.
+                        return match (op, Text::join(&x, &y)) {
+                            (ast::BinaryOp::Add, Some(t)) => Ok(Val::Text(Rc::new(t))),
+                            _ => Err(self.changing_text(e.span)),
+                        };
+                    }
                     (Val::Record(r), _) | (_, Val::Record(r)) => {
                         return Err(Box::new(
                             Diagnostic::error(
@@ -402,8 +409,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             .help("operators on records (operator records) are not supported; combine their fields"),
                         ));
                     }
-                    (Val::Str(_), _) | (_, Val::Str(_)) => {
-                        let at = if matches!(self.eval(a, env)?, Val::Str(_)) {
+                    (Val::Str(_) | Val::Text(_), _) | (_, Val::Str(_) | Val::Text(_)) => {
+                        let at = if matches!(self.eval(a, env)?, Val::Str(_) | Val::Text(_)) {
                             a.span
                         } else {
                             b.span

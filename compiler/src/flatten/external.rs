@@ -8,7 +8,7 @@
 use super::classes::ClassId;
 use super::functions::{FnDef, LocalTy, LocalValue, Param};
 use super::*;
-use crate::clib::shim::{Arg, CTy, Spec};
+use crate::clib::shim::{Arg, CTy, Spec, TextPiece};
 use crate::clib::ExternalLibs;
 use std::path::{Path, PathBuf};
 
@@ -510,6 +510,23 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn shim_input(&self, b: &mut ShimCall, v: Val, span: Span) -> DResult<()> {
         match v {
             Val::Str(t) => b.spec.args.push(Arg::Str(t)),
+            Val::Text(t) => {
+                // Formatted by the shim when it calls the function.
+                let mut pieces = Vec::with_capacity(t.pieces.len());
+                for p in &t.pieces {
+                    pieces.push(match p {
+                        TextPart::Lit(s) => TextPiece::Lit(s.clone()),
+                        TextPart::Value(x, conv) => {
+                            b.ins.push(*x);
+                            TextPiece::Value {
+                                at: b.ins.len() - 1,
+                                conv: conv.clone(),
+                            }
+                        }
+                    });
+                }
+                b.spec.args.push(Arg::Text(pieces));
+            }
             Val::Arr(a) => {
                 let ty = if a.ty == ScalarType::Real {
                     CTy::Double
@@ -734,12 +751,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
         b.spec.n_sout = b.n_sout;
         let libs = self.external_libs(x, lexical)?;
         b.spec.include = libs.as_ref().and_then(|l| l.include.clone());
+        let lapack = libs
+            .as_ref()
+            .is_some_and(|l| l.libraries.iter().any(|n| n.eq_ignore_ascii_case("lapack")));
+        let known_each: Vec<Option<f64>> = b.ins.iter().map(|&e| self.fold(e)).collect();
+        let cost = crate::clib::cost::describe(&b.spec, &known_each, lapack);
         let symbol = crate::clib::shim::register(b.spec.clone(), libs, x.span);
         // Known arguments: evaluated now (the only way for String results; results that size
         // arrays need it), except a call made for its effect and an impure function without
         // String results called from a model's when-clause or algorithm (it acts while the
         // model runs).
-        let known: Option<Vec<f64>> = b.ins.iter().map(|&e| self.fold(e)).collect();
+        let known: Option<Vec<f64>> = known_each.iter().copied().collect();
         let impure = def.classes.first().is_some_and(|&c| {
             self.tree
                 .info(c)
@@ -747,14 +769,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .is_some_and(|d| d.purity == Some(ast::Purity::Impure))
         });
         let acts = impure && (self.ctx.in_when || self.fns.frames.iter().any(|f| f.is_model));
-        let values = match known {
+        let values = match &known {
             Some(args) if !effect_only && (!acts || b.n_sout > 0) => {
                 // Once per call and arguments: flattening reads a binding more than once.
                 let key = (symbol.clone(), args.iter().map(|a| a.to_bits()).collect());
                 let (nums, strs) = match self.fns.evaluated.get(&key) {
                     Some(v) => v.clone(),
                     None => {
-                        let v = crate::clib::call_now(&symbol, &args)?;
+                        let v = crate::clib::call_now(&symbol, args)?;
                         self.fns.evaluated.insert(key, v.clone());
                         v
                     }
@@ -769,7 +791,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             _ => {
                 crate::clib::shim::mark_runtime(&symbol);
-                let f = self.shim_function(def, x, &symbol, fname, &b.spec, impure)?;
+                let f = self.shim_function(def, x, &symbol, fname, &b.spec, (impure, &cost))?;
                 let fid = self.flat.arena.add_function(&f);
                 let outs: Vec<ExprId> = (0..b.spec.n_out)
                     .map(|k| self.flat.arena.call(fid, k as u32, &b.ins))
@@ -797,6 +819,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     ));
                 };
                 let bits = nums[at];
+                if let Some(ins) = &known {
+                    crate::clib::cost::constructed_table(&b.spec, ins, bits);
+                }
                 self.object_destructor(class, bits, x.span)?;
                 let e = self.flat.arena.constant(bits);
                 let v = Val::Record(std::rc::Rc::new(super::values::RecordVal {
@@ -859,7 +884,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         symbol: &str,
         fname: &str,
         spec: &Spec,
-        impure: bool,
+        (impure, cost): (bool, &str),
     ) -> DResult<std::sync::Arc<crate::symbolic::Function>> {
         if let Some(f) = self.fns.shims.get(symbol) {
             return Ok(f.clone());
@@ -870,11 +895,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 symbol: symbol.to_string(),
                 calls: fname.to_string(),
                 impure,
+                cost: cost.to_string(),
             },
             spec.n_in,
             spec.n_out,
         );
-        f.derivative = self.shim_derivative(def, x, spec)?;
+        f.derivative = self.shim_derivative(def, x, spec, cost)?;
         let f = std::sync::Arc::new(f);
         self.fns.shims.insert(symbol.to_string(), f.clone());
         Ok(f)

@@ -85,6 +85,8 @@ struct Base<'s, 'a> {
     passed: &'s [&'a str],
     spec: &'s Spec,
     der_of: &'s FxHashMap<&'a str, usize>,
+    /// What a call of the base function costs (a derivative's call searches as it does).
+    cost: &'s str,
 }
 
 impl<'t, 'a> Flattener<'t, 'a> {
@@ -96,6 +98,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         def: &FnDef<'a>,
         x: &'a ast::External,
         spec: &Spec,
+        cost: &str,
     ) -> DResult<Option<UserDerivative>> {
         let policy = self.policy(def);
         let Some(ann) = &policy.derivative else {
@@ -131,6 +134,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             passed: &passed,
             spec,
             der_of: &der_of,
+            cost,
         };
         let Some(f) = self.derivative_shim(&ddef, &base, true)? else {
             return Ok(None);
@@ -226,6 +230,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 symbol: symbol.clone(),
                 calls: fname,
                 impure,
+                cost: base.cost.to_string(),
             },
             dspec.n_in,
             1,
@@ -270,6 +275,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             passed: dpassed,
             spec: dspec,
             der_of: &der2_of,
+            cost: base.cost,
         };
         let Some(f) = self.derivative_shim(&d2def, &dbase, false)? else {
             return Ok(None);

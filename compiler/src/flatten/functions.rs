@@ -237,6 +237,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let (ty, dims) = (l.ty, l.dims.clone());
         let v = match (ty, v) {
             (LocalTy::Str, Val::Str(s)) => return Ok(Val::Str(s)),
+            (LocalTy::Str, Val::Text(t)) => return Ok(Val::Text(t)),
             (LocalTy::Record(c), Val::Record(r)) => {
                 if let Some(d) = dims.as_ref().filter(|d| **d != r.dims) {
                     return Err(Box::new(
@@ -310,7 +311,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .at(span, a.ty.name()),
                 ))
             }
-            (LocalTy::Num(t), Val::Str(_)) => {
+            (LocalTy::Num(t), Val::Str(_) | Val::Text(_)) => {
                 return Err(Box::new(
                     Diagnostic::error(
                         "type",
@@ -460,7 +461,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             for v in vals {
                 match v {
                     Val::Str(_) => {}
-                    Val::Record(_) => all_known = false,
+                    Val::Record(_) | Val::Text(_) => all_known = false,
                     Val::Arr(a) => {
                         for x in a.data.iter_mut() {
                             match self.fold(*x) {

@@ -1168,6 +1168,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let value = match modif.binding.clone().or_else(|| modif.sub("start").binding) {
             Some(b) => match self.eval_mod_value_val(&b)? {
                 Val::Str(s) => s,
+                Val::Text(_) => return Err(self.changing_text(b.expr.span)),
                 Val::Record(r) => {
                     return Err(Box::new(
                         Diagnostic::error(

@@ -62,7 +62,7 @@ use classes::{Builtin, ClassId, ClassTree, Found};
 use modification::{merge, Env, Mod};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
-pub use values::{dims_text, Arr, RecordVal, Val};
+pub use values::{dims_text, Arr, RecordVal, Text, TextPart, Val};
 
 type DResult<T> = Result<T, Box<Diagnostic>>;
 
@@ -703,6 +703,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// A String made while the model runs, where only a value known when the model is
+    /// compiled can stand.
+    fn changing_text(&self, span: Span) -> Box<Diagnostic> {
+        self.unsupported(
+            span,
+            "a String that changes during simulation here (it can be passed to an external C function's String argument, as `print`'s)",
+        )
     }
 
     fn unsupported(&self, span: Span, what: &str) -> Box<Diagnostic> {

@@ -91,6 +91,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some(inputs) = resolve_inputs(def, args) else {
             return Ok(None);
         };
+        // A String made while the model runs is passed on only by inlining.
+        if inputs.iter().flatten().any(|v| matches!(v, Val::Text(_))) {
+            return Ok(None);
+        }
         // A call on values known at compile time folds when inlined.
         let mut all_known = true;
         for v in inputs.iter().flatten() {
@@ -156,6 +160,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let Some((outs, asserts)) = self.execute_on_placeholders(def, inputs, span) else {
             return Ok(None);
         };
+        // A String output made while the function runs: inlined, where it is passed on.
+        if outs.iter().any(|v| matches!(v, Val::Text(_))) {
+            return Ok(None);
+        }
         // The non-constant output scalars, then the assertions' conditions.
         let mut roots = Vec::new();
         for v in &outs {
@@ -235,7 +243,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.flat.initial_equations.len(),
         );
         let diags = self.diags.len();
+        // A body that makes calls for their effect is inlined (their tokens, left to the
+        // caller, would be of placeholders): the inlined call makes them again.
+        let effects = self.fns.effects.clone();
         let r = self.execute_function(def, args, span);
+        let effected = self.fns.effects.len() != effects.len();
+        self.fns.effects = effects;
         let asserts: Vec<Assertion> = self.flat.assertions.drain(counts.0..).collect();
         let touched = (
             self.flat.vars.len(),
@@ -245,7 +258,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         ) != (counts.1, counts.2, counts.3, counts.4);
         self.diags.truncate(diags);
         match r {
-            Ok(outs) if !touched => Some((outs, asserts)),
+            Ok(outs) if !touched && !effected => Some((outs, asserts)),
             _ => None,
         }
     }
@@ -363,6 +376,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn is_known(&mut self, v: &Val) -> bool {
         match v {
             Val::Str(_) => true,
+            Val::Text(_) => false,
             Val::Arr(a) => a.data.clone().into_iter().all(|e| self.fold(e).is_some()),
             Val::Record(r) => r.fields.clone().iter().all(|(_, f)| self.is_known(f)),
         }
@@ -378,6 +392,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let _ = write!(key, "{s:?}");
                 Val::Str(s.clone())
             }
+            // Not an input of a function compiled out of line (see `out_of_line_call`).
+            Val::Text(t) => Val::Text(t.clone()),
             Val::Arr(a) => {
                 let _ = write!(key, "{:?}{:?}(", a.ty, a.dims);
                 let mut data = Vec::with_capacity(a.data.len());
@@ -434,6 +450,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn der_placeholder(&mut self, v: &Val, next: &mut u32) -> Val {
         match v {
             Val::Str(s) => Val::Str(s.clone()),
+            Val::Text(t) => Val::Text(t.clone()),
             Val::Arr(a) => {
                 let data = a
                     .data
@@ -473,6 +490,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn instantiate_output(&mut self, v: &Val, f: FnId, args: &[ExprId], k: &mut u32) -> Val {
         match v {
             Val::Str(s) => Val::Str(s.clone()),
+            Val::Text(t) => Val::Text(t.clone()),
             Val::Arr(a) => {
                 let data = a
                     .data
@@ -633,7 +651,7 @@ fn resolve_inputs(def: &FnDef, args: &Args) -> Option<Vec<Option<Val>>> {
 fn arity_of(ar: &crate::symbolic::Arena<FlatVar>, inputs: &[Option<Val>]) -> usize {
     fn count(ar: &crate::symbolic::Arena<FlatVar>, v: &Val) -> usize {
         match v {
-            Val::Str(_) => 0,
+            Val::Str(_) | Val::Text(_) => 0,
             Val::Arr(a) => a
                 .data
                 .iter()
@@ -648,7 +666,7 @@ fn arity_of(ar: &crate::symbolic::Arena<FlatVar>, inputs: &[Option<Val>]) -> usi
 /// The non-constant scalars of an output value, in walk order.
 fn output_roots(ar: &crate::symbolic::Arena<FlatVar>, v: &Val, out: &mut Vec<ExprId>) {
     match v {
-        Val::Str(_) => {}
+        Val::Str(_) | Val::Text(_) => {}
         Val::Arr(a) => out.extend(a.data.iter().copied().filter(|&e| ar.as_const(e).is_none())),
         Val::Record(r) => {
             for (_, f) in &r.fields {

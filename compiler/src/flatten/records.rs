@@ -474,6 +474,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
             }
             Val::Record(_) => self.stack_records(column, span),
+            Val::Text(_) => Err(self.changing_text(span)),
             Val::Str(s) => {
                 // Strings are not values of the step: one String shared by every element.
                 if column.iter().all(|v| matches!(v, Val::Str(t) if t == s)) {
@@ -576,6 +577,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Val::Arr(a) => Val::Arr(self.select_elements(a.clone(), subs, env, span)?),
                 Val::Record(inner) => self.record_subscripts(inner, subs, env, span)?,
                 Val::Str(s) => Val::Str(s.clone()),
+                Val::Text(t) => Val::Text(t.clone()),
             };
             fields.push((name.clone(), v));
         }

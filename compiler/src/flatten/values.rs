@@ -15,8 +15,39 @@ type Arena = crate::symbolic::Arena<FlatVar>;
 pub enum Val {
     Arr(Arr),
     Str(String),
+    /// A String known only while the model runs (`"t = " + String(time)`): it can only be
+    /// passed to an external C function's String argument, whose shim formats it.
+    Text(std::rc::Rc<Text>),
     /// A record value: its class and its fields in declaration order.
     Record(std::rc::Rc<RecordVal>),
+}
+
+/// A String made while the model runs: literal text and values with the C conversion that
+/// formats each (`String(x, <options>)`, builtins/text.rs).
+#[derive(Clone, Debug)]
+pub struct Text {
+    pub pieces: Vec<TextPart>,
+}
+
+#[derive(Clone, Debug)]
+pub enum TextPart {
+    Lit(String),
+    Value(ExprId, crate::clib::text::Conv),
+}
+
+impl Text {
+    /// `a + b` of two Strings of which at least one is known only while the model runs.
+    pub fn join(a: &Val, b: &Val) -> Option<Text> {
+        let mut pieces = Vec::new();
+        for v in [a, b] {
+            match v {
+                Val::Str(s) => pieces.push(TextPart::Lit(s.clone())),
+                Val::Text(t) => pieces.extend(t.pieces.iter().cloned()),
+                _ => return None,
+            }
+        }
+        Some(Text { pieces })
+    }
 }
 
 /// A record value, or an array of records of one class (`dims` not empty) stored field by

@@ -272,12 +272,16 @@ pub struct WorkBound {
     pub flops: u64,
     /// Calls of the C math library (sin, exp, pow, …).
     pub libm_calls: u64,
+    /// Calls of external C functions (through their shims): their work is the library's,
+    /// not in `flops` (`rtc analyze` says what is known of each, `crate::clib::cost`).
+    pub c_calls: u64,
 }
 
 impl std::ops::AddAssign for WorkBound {
     fn add_assign(&mut self, o: WorkBound) {
         self.flops += o.flops;
         self.libm_calls += o.libm_calls;
+        self.c_calls += o.c_calls;
     }
 }
 
@@ -286,6 +290,7 @@ impl WorkBound {
         WorkBound {
             flops: self.flops * k,
             libm_calls: self.libm_calls * k,
+            c_calls: self.c_calls * k,
         }
     }
 }
@@ -326,6 +331,9 @@ pub fn node_work<V: crate::symbolic::Var>(ar: &crate::symbolic::Arena<V>, id: Ex
         Node::Call(c) => {
             let f = ar.function(ar.call_site(c).f);
             w = expr_work(&f.body, &f.outs);
+            if f.shim.is_some() {
+                w.c_calls += 1;
+            }
             // The call itself: arguments out, results back.
             w.flops += 1;
         }
@@ -909,7 +917,7 @@ impl Plan {
     pub fn work_bound(&self) -> WorkBound {
         let mut w = WorkBound {
             flops: 1, // time = t + h
-            libm_calls: 0,
+            ..WorkBound::default()
         };
         for s in &self.step {
             match s {
@@ -964,8 +972,8 @@ impl Plan {
         let w = self.work_bound();
         let _ = writeln!(
             s,
-            "work bound per step: {} flops, {} libm calls",
-            w.flops, w.libm_calls
+            "work bound per step: {} flops, {} libm calls, {} external C calls",
+            w.flops, w.libm_calls, w.c_calls
         );
         s
     }

@@ -120,6 +120,9 @@ pub struct Shim {
     pub calls: String,
     /// Declared `impure`: it may keep state in the library between calls.
     pub impure: bool,
+    /// What is known of the work of one call (`rtc analyze` lists it): a table lookup's
+    /// search over its rows, a LAPACK call's sizes, else the numbers passed.
+    pub cost: String,
 }
 
 impl Shim {

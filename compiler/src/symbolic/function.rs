@@ -160,6 +160,7 @@ impl Function {
                         symbol: format!("{}_dot", s.symbol),
                         calls: s.calls.clone(),
                         impure: s.impure,
+                        cost: format!("two calls of {} (central differences): {}", s.calls, s.cost),
                     };
                     let name = format!("{}_der", self.name);
                     return Arc::new(Function::shim(name, dot, 2 * self.arity, self.outs.len()));

@@ -214,6 +214,24 @@ package ExtKinds "External C functions of every argument kind (specification 12.
     annotation(experiment(StopTime = 1, Interval = 0.25));
   end Final;
 
+  impure function say "Reports a String through the library's message callback (an effect)"
+    input String s;
+    external "C" kinds_say(s) annotation(Library = "ExtKindsSrc");
+  end say;
+
+  model Formatted "Strings made while the model runs (3.7.1.2), formatted as C's printf formats them"
+    Real x(start = 1, fixed = true);
+    Integer n(start = 0, fixed = true);
+  equation
+    der(x) = -x;
+  algorithm
+    when sample(0.25, 0.25) then
+      n := pre(n) + 1;
+      say("t=" + String(time) + " x=" + String(x, significantDigits = 10) + " n=" + String(n, minimumLength = 3, leftJustified = false) + " big=" + String(x > 0.5, minimumLength = 6) + "| e=" + String(x, format = "12.4e") + " hex=" + String(10 * n, format = "x") + " 100%");
+    end when;
+    annotation(experiment(StopTime = 1, Interval = 0.25));
+  end Formatted;
+
   model Failing
     Real y = checked(time, 0.5);
     annotation(experiment(StopTime = 1, Interval = 0.1));

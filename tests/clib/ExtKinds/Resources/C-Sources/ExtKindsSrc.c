@@ -103,3 +103,6 @@ void kinds_poly_free(void *object) {
 /* A value reported through the library's message callback (an effect). */
 extern void ModelicaFormatMessage(const char *format, ...);
 void kinds_report(double x) { ModelicaFormatMessage("kinds: report %.17g\n", x); }
+
+/* A String reported through the library's message callback (an effect). */
+void kinds_say(const char *s) { ModelicaFormatMessage("kinds: say %s\n", s); }
