@@ -670,7 +670,9 @@ fn inputs_are_read_where_the_step_uses_them() {
 /// (tests/models/BoundedMotor.mo declares min/max): a parameter outside its declaration's
 /// bounds is a diagnostic at that declaration, before anything runs (it was accepted
 /// silently); `--param R=nan` and an `--input` or CSV value out of bounds are command-line
-/// errors (the first ran into "became non-finite" at the start). Exit code 1 for each.
+/// errors (the first ran into "became non-finite" at the start), found before the method's
+/// check runs (they were taken for runs the method failed, halving the step). Exit code 1
+/// for each.
 #[test]
 fn values_outside_their_declarations_are_refused() {
     let dir = std::env::temp_dir().join(format!("rtc-doors-{}", std::process::id()));
@@ -710,6 +712,8 @@ fn values_outside_their_declarations_are_refused() {
         }
         assert_eq!(code, 1, "{args:?}: {err}");
         assert!(err.contains(want), "{args:?}: {err}");
+        // Refused before the method's check runs, which it is not a failure of.
+        assert!(!err.contains("halved") && !err.contains("stops:"), "{args:?}: {err}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -999,9 +999,16 @@ fn planned(
         unconfirmed_to_radau: r.defaulted,
         back_to_be: false,
     };
+    let mut inputs_checked = false;
     loop {
         let p = crate::pipeline::plan(flat, &settings)?.plan;
         let selected = sim::select_outputs(&p, &a.vars)?;
+        // The inputs through their doors before any check run: a value outside its
+        // declaration's range is the user's mistake, not the method's failure.
+        if !inputs_checked {
+            drop(input_sources(a, &p)?);
+            inputs_checked = true;
+        }
         let layout = rtc_runtime::Layout {
             inputs: sim::input_slots(&p),
             parameters: p
