@@ -149,7 +149,13 @@ struct Sources {
     constants: Vec<(usize, f64)>,
 }
 
-fn input_sources(a: &RunArgs, p: &pipeline::Plan) -> Result<Sources, Box<Diagnostic>> {
+/// `bind_udp`: false to check the CSV file and the constants only (a UDP source's socket is
+/// bound once, by the run).
+fn input_sources(
+    a: &RunArgs,
+    p: &pipeline::Plan,
+    bind_udp: bool,
+) -> Result<Sources, Box<Diagnostic>> {
     use rtc_runtime::io::Mailbox;
     use std::sync::Arc;
     let inputs = sim::input_slots(p);
@@ -157,6 +163,9 @@ fn input_sources(a: &RunArgs, p: &pipeline::Plan) -> Result<Sources, Box<Diagnos
     let mut mailbox: Option<Arc<Mailbox>> = None;
     for spec in &a.inputs {
         if let Some(addr) = udp_bind(spec, "--inputs")? {
+            if !bind_udp {
+                continue;
+            }
             if mailbox.is_some() {
                 return Err(cmdline("--inputs: one UDP source at most"));
             }
@@ -540,7 +549,7 @@ fn trajectory(c: &CheckRun, stepper: &mut dyn sim::Stepper, h: f64) -> Result<Re
         frame_len,
         every,
     } = timing(a, flat, h, true).map_err(|d| d.message.clone())?;
-    let mut sources = input_sources(a, p).map_err(|d| d.message.clone())?;
+    let mut sources = input_sources(a, p, true).map_err(|d| d.message.clone())?;
     let mut events = sim::Events::new(p);
     events.zeno = a.zeno;
     events.record_rows();
@@ -1006,7 +1015,7 @@ fn planned(
         // The inputs through their doors before any check run: a value outside its
         // declaration's range is the user's mistake, not the method's failure.
         if !inputs_checked {
-            drop(input_sources(a, &p)?);
+            drop(input_sources(a, &p, false)?);
             inputs_checked = true;
         }
         let layout = rtc_runtime::Layout {
@@ -1126,7 +1135,7 @@ fn run_inner(a: &RunArgs, flat: &FlatModel) -> Result<u8, Box<Diagnostic>> {
         frame_len,
         every,
     } = timing(a, flat, h, false)?;
-    let mut sources = input_sources(a, &p)?;
+    let mut sources = input_sources(a, &p, true)?;
     let mut sinks = output_sinks(a, every)?;
     if let Some(path) = &a.plot {
         // Found unwritable before the run, not after it.
