@@ -337,7 +337,9 @@ impl FlatModel {
         for eq in flat.equations.iter() {
             roots.extend([eq.lhs, eq.rhs]);
         }
-        for w in &flat.whens {
+        // A `when terminal()` acts once, after the last row: what its calls leave in their
+        // library is seen by no step.
+        for w in flat.whens.iter().filter(|w| !w.terminal) {
             roots.push(w.condition);
             roots.extend(w.assigns.iter().chain(&w.reinits).map(|&(_, e)| e));
         }

@@ -1470,3 +1470,20 @@ fn last_value(csv: &str, col: usize) -> f64 {
         .and_then(|x| x.parse().ok())
         .unwrap_or_else(|| panic!("no value in column {col} of the last row: {csv}"))
 }
+
+/// An assert in `when terminal()` is checked after the terminal event only
+/// (`tests/models/TerminalAssert.mo`: four samples in the run; it needs 3 and passes, where
+/// it was checked from the start and stopped the run there; it needs 5 and the run ends
+/// with the assertion's failure at its stop time).
+#[test]
+fn assertions_of_when_terminal_are_checked_at_the_end() {
+    let m = "tests/models/TerminalAssert.mo";
+    let (code, _, err) = rtc(&["run", m, "--out", "/dev/null"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = rtc(&["run", m, "--param", "need=5", "--out", "/dev/null"]);
+    assert_ne!(code, 0, "{err}");
+    assert!(
+        err.contains("not enough samples") && err.contains("t = 1"),
+        "{err}"
+    );
+}

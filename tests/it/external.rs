@@ -689,6 +689,24 @@ fn the_work_bound_counts_the_external_calls() {
     );
 }
 
+/// A call with more arguments than the JIT keeps in registers (`tests/clib/ExtKinds`
+/// `Wide`: 40 values and 40 weights): each argument is stored as it is computed, and the
+/// call is made once for the expressions that read it; y = time·n(n + 1)/2 exactly.
+#[test]
+fn wide_calls_pass_every_argument() {
+    if library().is_none() {
+        return;
+    }
+    let cache = Scratch::new("wide");
+    let (code, out, err) = cache.kinds("run", "ExtKinds.Wide", &["--vars", "y,z"]);
+    assert_eq!(code, 0, "{err}");
+    for row in out.lines().skip(1) {
+        let v: Vec<f64> = row.split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(v[1], v[0] * 820.0, "{row}");
+        assert_eq!(v[2], 2.0 * v[1], "{row}");
+    }
+}
+
 /// Without the target's C compiler, `rtc compile` of a model whose step calls C stops with a
 /// located error that names what to install (and writes nothing half-built).
 #[test]

@@ -7,6 +7,9 @@ use crate::plan::{Plan, Stmt};
 use crate::symbolic::EntityVec;
 use cranelift_codegen::settings;
 use cranelift_jit::{JITBuilder, JITModule};
+
+/// The address space reserved for one model's JIT code and data (see [`jit`]).
+const JIT_ARENA: usize = 1 << 30;
 use rustc_hash::FxHashMap;
 
 type InitFn = unsafe extern "C" fn(*mut f64, f64) -> i32;
@@ -98,6 +101,13 @@ pub fn jit(plan: &Plan, emit_clif: bool) -> Result<Jit, CodegenError> {
         .finish(settings::Flags::new(flags))
         .map_err(err)?;
     let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    // The code and data of one model in one reserved region (address space only, committed
+    // as it is used): the chunks call each other PC-relative, ±2 GiB, which separate
+    // allocations from the system can exceed in a process that holds gigabytes (a model
+    // with an FFT of thousands of samples).
+    if let Ok(arena) = cranelift_jit::ArenaMemoryProvider::new_with_size(JIT_ARENA) {
+        jb.memory_provider(Box::new(arena));
+    }
     let syms: [(&str, *const u8); 14] = [
         ("sin", c_sin as *const u8),
         ("cos", c_cos as *const u8),

@@ -6,6 +6,9 @@
 
 use super::*;
 
+/// A call with more arguments than this is lowered by [`Lower::wide_call`].
+pub(super) const WIDE_CALL: usize = 32;
+
 pub(super) struct Lower<'p> {
     pub(super) plan: &'p Plan,
     /// The expressions lowered: the plan's, or a compiled function's body.
@@ -22,6 +25,10 @@ pub(super) struct Lower<'p> {
     pub(super) memo: FxHashMap<ExprId, Value>,
     /// Calls made in the current region: (function, argument values) → output values.
     pub(super) calls: FxHashMap<(u32, Vec<Value>), Vec<Value>>,
+    /// Calls with many arguments made in the current region ([`Lower::wide_call`]): their
+    /// outputs' stack slot, by function and argument expressions.
+    pub(super) wide_calls:
+        FxHashMap<(u32, std::sync::Arc<[ExprId]>), cranelift_codegen::ir::StackSlot>,
     /// Vector splats of scalar values of the current straight-line region.
     pub(super) splats: FxHashMap<Value, Value>,
     pub(super) scratch_base: usize,
@@ -246,6 +253,17 @@ impl Lower<'_> {
             return v;
         }
         let ar = self.arena;
+        // Calls with many arguments first, each argument loaded as it is stored (so that
+        // their values are not all live at once: the register allocator's work grows with
+        // them; an FFT of thousands of samples).
+        let wide: Vec<ExprId> = ar
+            .post_order(root, |id| self.memo.contains_key(&id))
+            .into_iter()
+            .filter(|&id| matches!(ar.node(id), Node::Call(c) if ar.call_site(c).args.len() > WIDE_CALL))
+            .collect();
+        for id in wide {
+            self.wide_call(b, id);
+        }
         for id in ar.post_order(root, |id| self.memo.contains_key(&id)) {
             if self.memo.contains_key(&id) {
                 continue;
@@ -355,6 +373,54 @@ impl Lower<'_> {
 
     /// The outputs of compiled function `f` at `args`: the arguments stored to a stack
     /// slot, `f(args, outs)` called, the outputs loaded (once per region and arguments).
+    /// Call node `id` of a function with more than [`WIDE_CALL`] arguments: the arguments
+    /// stored one by one into the call's argument slot (a variable loaded from its slot just
+    /// before its store), the call made once per function and arguments in the region, and
+    /// this node's output loaded from the outputs' slot where it is read.
+    fn wide_call(&mut self, b: &mut FunctionBuilder, id: ExprId) {
+        let ar = self.arena;
+        let Node::Call(c) = ar.node(id) else {
+            return;
+        };
+        let site = ar.call_site(c);
+        let key = (site.f.0, site.args.clone());
+        let outs = match self.wide_calls.get(&key) {
+            Some(&slot) => slot,
+            None => {
+                let n_out = self.plan.arena.function(site.f).outs.len();
+                let slot = |b: &mut FunctionBuilder, n: usize| {
+                    b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                        cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                        (8 * n.max(1)) as u32,
+                        3,
+                    ))
+                };
+                let (ins, outs) = (slot(b, key.1.len()), slot(b, n_out));
+                for (i, &a) in key.1.iter().enumerate() {
+                    // A variable is loaded again even where the region holds its value (every
+                    // value the region holds of a variable was stored to its slot): a value
+                    // kept from its assignment to the call would be live all that while.
+                    let x = match (ar.node(a), self.memo.get(&a)) {
+                        (Node::Var(v), _) => self.load_var(b, a, v),
+                        (_, Some(&x)) => x,
+                        (Node::Const(bits), None) => b.ins().f64const(f64::from_bits(bits)),
+                        _ => self.expr(b, a),
+                    };
+                    b.ins().stack_store(types::I64, x, ins, (8 * i) as i32);
+                }
+                let pi = b.ins().stack_addr(types::I64, ins, 0);
+                let po = b.ins().stack_addr(types::I64, outs, 0);
+                b.ins().call(self.fn_refs[&key.0], &[pi, po]);
+                self.wide_calls.insert(key, outs);
+                outs
+            }
+        };
+        let v = b
+            .ins()
+            .stack_load(types::I64, types::F64, outs, (8 * site.out) as i32);
+        self.memo.insert(id, v);
+    }
+
     fn call_compiled(&mut self, b: &mut FunctionBuilder, f: u32, args: Vec<Value>) -> Vec<Value> {
         let key = (f, args);
         if let Some(v) = self.calls.get(&key) {
@@ -527,6 +593,7 @@ impl Lower<'_> {
         self.lu_solve(b, blk, flim);
         self.memo.clear();
         self.calls.clear();
+        self.wide_calls.clear();
         self.splats.clear();
         if blk.linear {
             for (i, &t) in blk.tearing.iter().enumerate() {
@@ -585,6 +652,7 @@ impl Lower<'_> {
         b.seal_block(ok);
         self.memo.clear();
         self.calls.clear();
+        self.wide_calls.clear();
         self.splats.clear();
     }
 }
@@ -598,6 +666,7 @@ impl Lower<'_> {
         let s0 = j0 + k * k;
         self.memo.clear();
         self.calls.clear();
+        self.wide_calls.clear();
         self.splats.clear();
         for a in blk.inner.iter().chain(&blk.tangents) {
             let v = self.expr(b, a.expr);
@@ -982,6 +1051,7 @@ impl Lower<'_> {
         b.seal_block(deval);
         self.memo.clear();
         self.calls.clear();
+        self.wide_calls.clear();
         self.splats.clear();
     }
 

@@ -658,6 +658,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 band_refs: FxHashMap::default(),
                 memo: FxHashMap::default(),
                 calls: FxHashMap::default(),
+                wide_calls: FxHashMap::default(),
                 splats: FxHashMap::default(),
                 scratch_base: self.scratch_base,
                 newton_max: self.newton_max,
@@ -718,6 +719,7 @@ impl<'p, M: Module> Gen<'p, M> {
             .collect();
         let pieces = roll::roll_up(&self.plan.arena, pieces, &summed);
         let sizes: Vec<usize> = pieces.iter().map(|p| self.piece_size(p)).collect();
+        let sizes = pieces::share_wide_calls(&self.plan.arena, &pieces, sizes);
         let ends = pieces::chunk_ends(&self.plan.arena, &pieces, &sizes);
         let mut groups: Vec<Vec<Piece>> = Vec::with_capacity(ends.len());
         let mut it = pieces.into_iter();
@@ -943,6 +945,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 band_refs,
                 memo: FxHashMap::default(),
                 calls: FxHashMap::default(),
+                wide_calls: FxHashMap::default(),
                 splats: FxHashMap::default(),
                 scratch_base: self.scratch_base,
                 newton_max: self.newton_max,

@@ -401,6 +401,38 @@ const CHUNK_MAX: usize = CHUNK_NODES * 13 / 10;
 /// ([`live_across`]; ties: nearest to [`CHUNK_NODES`]). A value live across a cut is one
 /// the register allocator would have kept or spilled; past the cut it is loaded or computed
 /// again. The bound keeps register allocation near linear in the model's size.
+/// `sizes` with each wide call (more than [`super::lower::WIDE_CALL`] arguments, within a
+/// few levels of an assignment's root) counted once: the assignments of its outputs (an
+/// FFT's hundreds of amplitudes, each `if c then call(…)[k] else pre(…)`) then fit in few
+/// chunks, each of which makes the call once, rather than one chunk each making it again.
+pub(super) fn share_wide_calls(
+    ar: &crate::symbolic::Arena<Slot>,
+    pieces: &[Piece],
+    mut sizes: Vec<usize>,
+) -> Vec<usize> {
+    let mut seen = FxHashSet::default();
+    for (k, p) in pieces.iter().enumerate() {
+        let Piece::Assign(a) = p else { continue };
+        let mut stack = vec![(a.expr, 0)];
+        while let Some((id, depth)) = stack.pop() {
+            if let Node::Call(c) = ar.node(id) {
+                let site = ar.call_site(c);
+                if site.args.len() > super::lower::WIDE_CALL {
+                    if !seen.insert((site.f.0, site.args.clone())) {
+                        let call = crate::plan::expr_work(ar, &[id]).flops as usize;
+                        sizes[k] = sizes[k].saturating_sub(call).max(2);
+                    }
+                    continue;
+                }
+            }
+            if depth < 4 {
+                stack.extend(ar.children(id).map(|c| (c, depth + 1)));
+            }
+        }
+    }
+    sizes
+}
+
 pub(super) fn chunk_ends(
     ar: &crate::symbolic::Arena<Slot>,
     pieces: &[Piece],

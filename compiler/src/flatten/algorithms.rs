@@ -353,7 +353,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
         self.fns.frames[top].reinits = Some(Vec::new());
         self.fns.frames[top].terminate = None;
         self.ctx.in_when = true;
+        // `when terminal()`: its assertions hold once its event has set the flag (else they
+        // would be checked after every step, on what the body would compute there).
+        let flag = conditions.iter().all(|c| c.3).then(|| {
+            let name = format!("terminal()#{}", self.flat.vars.len());
+            self.hidden_discrete(
+                name,
+                "1 once the `when terminal()` event has acted",
+                st.span,
+            )
+        });
+        self.ctx.terminal_flag = flag.map(|v| self.flat.arena.var(v));
         let r = self.exec_block(body, yes, env);
+        self.ctx.terminal_flag = None;
         self.ctx.in_when = false;
         self.ctx.initial_const = None;
         let reinits = self.fns.frames[top].reinits.take().unwrap_or_default();
@@ -361,6 +373,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         r?;
         let after = std::mem::replace(&mut self.fns.frames[top].locals, before);
         let mut assigns = Vec::new();
+        if let Some(v) = flag {
+            let one = self.flat.arena.constant(1.0);
+            assigns.push((v, one));
+        }
         // External calls made for their effect in the body (`print(…)`): each token is
         // assigned to a hidden discrete variable, so the event's actions make the call.
         let (effects, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.fns.effects)
@@ -368,7 +384,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             .partition(|e| e.0 == top);
         self.fns.effects = keep;
         for (token, span, name) in effects.into_iter().map(|(_, t, s, n)| (t, s, n)) {
-            let v = self.hidden_discrete(format!("{name}#{}", self.flat.vars.len()), span);
+            let v = self.hidden_discrete(
+                format!("{name}#{}", self.flat.vars.len()),
+                "the token of an external call made for its effect",
+                span,
+            );
             assigns.push((v, token));
         }
         let mut names: Vec<&Box<str>> = after.keys().collect();
@@ -419,13 +439,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// A discrete Real the model's equations do not name (start 0, fixed), assigned in a
     /// when-clause rtc makes.
-    pub(super) fn hidden_discrete(&mut self, name: String, span: Span) -> FlatVar {
+    pub(super) fn hidden_discrete(&mut self, name: String, what: &str, span: Span) -> FlatVar {
         let id = FlatVar::new(self.flat.vars.len());
         let zero = self.flat.arena.constant(0.0);
         self.flat.vars.push(Variable {
             start: Some(zero),
             fixed: Some(true),
-            description: Some("the token of an external call made for its effect".into()),
+            description: Some(what.into()),
             ..Variable::new(name, VarKind::Sampled, ScalarType::Real, span)
         });
         self.meta.push(VarMeta {
@@ -621,6 +641,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let inherited = self.fns.frames.last().map(|f| f.guard);
         let g = match inherited {
             Some(h) => self.flat.arena.and(h, g),
+            None => g,
+        };
+        let g = match self.ctx.terminal_flag {
+            Some(f) => self.flat.arena.and(f, g),
             None => g,
         };
         let ng = self.flat.arena.not(g);

@@ -444,6 +444,9 @@ struct Context {
     end_stack: Vec<usize>,
     /// Inside a when-condition or when-body: `edge` and `change` are allowed there.
     in_when: bool,
+    /// In the body of a `when terminal()` statement: the flag its event sets, under which
+    /// the body's assertions hold (they are checked after that event's actions only).
+    terminal_flag: Option<ExprId>,
     /// In a when-body: the value `initial()` has there — true in the branch that
     /// `initial()` makes fire at the start, false in the others (they fire after it).
     initial_const: Option<bool>,
@@ -542,6 +545,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 loop_vars: Vec::new(),
                 end_stack: Vec::new(),
                 in_when: false,
+                terminal_flag: None,
                 initial_const: None,
                 in_message: false,
                 extends_chain: Vec::new(),

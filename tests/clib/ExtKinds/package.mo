@@ -232,6 +232,14 @@ package ExtKinds "External C functions of every argument kind (specification 12.
     annotation(experiment(StopTime = 1, Interval = 0.25));
   end Formatted;
 
+  model Wide "A call with more than 32 arguments (an FFT's buffer): its arguments stored one by one, one call for its outputs"
+    parameter Integer n = 40;
+    Real u[n] = {k * time for k in 1:n};
+    Real y = weighted(u, fill(1, n)) "time * n (n + 1) / 2";
+    Real z = 2 * weighted(u, fill(1, n));
+    annotation(experiment(StopTime = 1, Interval = 0.25));
+  end Wide;
+
   model Failing
     Real y = checked(time, 0.5);
     annotation(experiment(StopTime = 1, Interval = 0.1));
