@@ -465,6 +465,7 @@ impl CsvSink {
 
 impl OutputSink for CsvSink {
     fn start(&mut self, names: &[&str]) -> std::io::Result<()> {
+        let names: Vec<String> = names.iter().map(|n| csv_field(n)).collect();
         writeln!(self.out, "time,{}", names.join(","))
     }
 
@@ -566,6 +567,37 @@ impl OutputSink for UdpSink {
         }
         Ok(())
     }
+}
+
+/// A CSV field as RFC 4180 writes it: quoted where it holds a comma or a quote (a matrix
+/// element `m[1,2]`), its quotes doubled.
+pub fn csv_field(name: &str) -> String {
+    if name.contains([',', '"']) {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    } else {
+        name.to_string()
+    }
+}
+
+/// The fields of a CSV line, quoted fields unquoted (the inverse of [`csv_field`]).
+pub fn csv_fields(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut field).trim().to_string()),
+            c => field.push(c),
+        }
+    }
+    out.push(field.trim().to_string());
+    out
 }
 
 #[cfg(test)]

@@ -1487,3 +1487,49 @@ fn assertions_of_when_terminal_are_checked_at_the_end() {
         "{err}"
     );
 }
+
+/// `--vars` splits at the commas outside brackets, so a matrix element can be recorded
+/// (`m[1,2]`); the CSV quotes that name in its header (RFC 4180) and `rtc plot` reads it back.
+#[test]
+fn matrix_elements_can_be_recorded_and_plotted() {
+    let dir = std::env::temp_dir().join(format!("rtc-matrix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let m = dir.join("M.mo");
+    std::fs::write(
+        &m,
+        "model M\n  Real x(start = 1, fixed = true);\n  Real m[2, 2] = [x, 2*x; 3*x, 4*x];\nequation\n  der(x) = -x;\nend M;\n",
+    )
+    .unwrap();
+    let csv = dir.join("m.csv");
+    let (code, _, err) = rtc(&[
+        "run",
+        m.to_str().unwrap(),
+        "--stop",
+        "1",
+        "--step",
+        "0.5",
+        "--vars",
+        "m[1,2],x",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("time,\"m[1,2]\",x"), "{text}");
+    for row in lines {
+        let v: Vec<f64> = row.split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(v[1], 2.0 * v[2], "{row}");
+    }
+    let svg = dir.join("m.svg");
+    let (code, _, err) = rtc(&[
+        "plot",
+        csv.to_str().unwrap(),
+        "--vars",
+        "m[1,2]",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

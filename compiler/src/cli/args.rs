@@ -105,8 +105,8 @@ pub struct PlotArgs {
     #[arg(value_name = "FILE.csv")]
     pub csv: PathBuf,
     /// The variables to draw (comma-separated or repeated; default: every column).
-    #[arg(long, value_delimiter = ',')]
-    pub vars: Vec<String>,
+    #[arg(long)]
+    pub vars: Vec<Names>,
     /// An event log (rtc run --event-log) whose times are marked.
     #[arg(long, value_name = "FILE.csv")]
     pub events: Option<PathBuf>,
@@ -138,8 +138,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Variables to record (comma-separated; default: states and outputs).
-    #[arg(long, value_delimiter = ',')]
-    pub vars: Vec<String>,
+    #[arg(long)]
+    pub vars: Vec<Names>,
     /// Input signals, read at the start of every frame: a CSV file (a `time` column, one
     /// column per top-level input, held between samples) and/or `udp:[ADDR:]PORT` (datagrams
     /// of `name=value` pairs; the latest value wins). May be given twice.
@@ -548,4 +548,36 @@ pub(crate) fn resolve(
             base,
         },
     })
+}
+
+/// Names given comma-separated, split at the commas outside brackets (`x,m[1,2]`: `x` and
+/// the matrix element `m[1,2]`).
+#[derive(Clone, Debug)]
+pub struct Names(pub Vec<String>);
+
+impl std::str::FromStr for Names {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Names, Self::Err> {
+        let mut out = Vec::new();
+        let (mut depth, mut start) = (0i32, 0);
+        for (i, c) in s.char_indices() {
+            match c {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                ',' if depth <= 0 => {
+                    out.push(s[start..i].trim().to_string());
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        out.push(s[start..].trim().to_string());
+        out.retain(|n| !n.is_empty());
+        Ok(Names(out))
+    }
+}
+
+/// Every name of repeated `--vars` options, in order.
+pub fn names(lists: &[Names]) -> Vec<String> {
+    lists.iter().flat_map(|l| l.0.iter().cloned()).collect()
 }

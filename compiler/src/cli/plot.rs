@@ -31,7 +31,8 @@ pub fn read_table(path: &Path) -> Result<Table, Box<Diagnostic>> {
             "empty file; expected a header `time,<variable>,...`".into(),
         ));
     };
-    let names: Vec<&str> = head.split(',').map(str::trim).collect();
+    let fields = rtc_runtime::io::csv_fields(head);
+    let names: Vec<&str> = fields.iter().map(String::as_str).collect();
     if names.first() != Some(&"time") {
         return Err(at(1, "the first column must be `time`".into()));
     }
@@ -100,7 +101,7 @@ fn plot_inner(a: &PlotArgs) -> Result<(), Box<Diagnostic>> {
     if a.vars.is_empty() {
         series = table.columns;
     } else {
-        for v in &a.vars {
+        for v in &super::args::names(&a.vars) {
             let Some(col) = table.columns.iter().find(|(n, _)| n == v) else {
                 let names: Vec<&str> = table.columns.iter().map(|(n, _)| n.as_str()).collect();
                 let mut d = Diagnostic::error(

@@ -1011,7 +1011,7 @@ fn planned(
     let mut inputs_checked = false;
     loop {
         let p = crate::pipeline::plan(flat, &settings)?.plan;
-        let selected = sim::select_outputs(&p, &a.vars)?;
+        let selected = sim::select_outputs(&p, &super::args::names(&a.vars))?;
         // The inputs through their doors before any check run: a value outside its
         // declaration's range is the user's mistake, not the method's failure.
         if !inputs_checked {
