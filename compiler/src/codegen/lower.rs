@@ -6,6 +6,15 @@
 
 use super::*;
 
+/// A stack block of `n` doubles (at least one): a compiled function's arguments or outputs.
+fn doubles(b: &mut FunctionBuilder, n: usize) -> cranelift_codegen::ir::StackSlot {
+    b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+        cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+        (8 * n.max(1)) as u32,
+        3,
+    ))
+}
+
 /// A call with more arguments than this is lowered by [`Lower::wide_call`].
 pub(super) const WIDE_CALL: usize = 32;
 
@@ -388,14 +397,7 @@ impl Lower<'_> {
             Some(&slot) => slot,
             None => {
                 let n_out = self.plan.arena.function(site.f).outs.len();
-                let slot = |b: &mut FunctionBuilder, n: usize| {
-                    b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                        cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                        (8 * n.max(1)) as u32,
-                        3,
-                    ))
-                };
-                let (ins, outs) = (slot(b, key.1.len()), slot(b, n_out));
+                let (ins, outs) = (doubles(b, key.1.len()), doubles(b, n_out));
                 for (i, &a) in key.1.iter().enumerate() {
                     // A variable is loaded again even where the region holds its value (every
                     // value the region holds of a variable was stored to its slot): a value
@@ -432,14 +434,7 @@ impl Lower<'_> {
             .function(crate::symbolic::FnId(f))
             .outs
             .len();
-        let slot = |b: &mut FunctionBuilder, n: usize| {
-            b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                (8 * n.max(1)) as u32,
-                3,
-            ))
-        };
-        let (ins, outs) = (slot(b, key.1.len()), slot(b, n_out));
+        let (ins, outs) = (doubles(b, key.1.len()), doubles(b, n_out));
         for (i, &x) in key.1.iter().enumerate() {
             b.ins().stack_store(types::I64, x, ins, (8 * i) as i32);
         }
