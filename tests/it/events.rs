@@ -98,6 +98,16 @@ fn when_statements_keep_what_they_do_not_assign() {
     assert_eq!(before[1], 0.0, "{before:?}");
 }
 
+/// A relation of an enumeration variable that is a function of time is not a crossing of its
+/// own (`tests/models/DiscreteOfTime.mo`: at t = 0.55 the table's output becomes Z0, the
+/// address 1, and the memory's first row is read: {Z0, Z1}; before, NaN at that instant).
+#[test]
+fn relations_of_discrete_functions_of_time_follow_their_events() {
+    let (tr, _) = run_model("DiscreteOfTime.mo", &["k", "w[1]", "w[2]"]);
+    let last = tr.values.last().unwrap();
+    assert_eq!(last.to_vec(), vec![1.0, 3.0, 4.0], "{last:?}");
+}
+
 /// State events (§10.8): the bouncing ball's impacts, located by one regula-falsi step per
 /// event. The trapezoidal rule is exact for constant acceleration, so only the location
 /// errs: the first ten impacts within 1e-5 s at h = 1e-3, and the error falls about fourfold

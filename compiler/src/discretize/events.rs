@@ -399,16 +399,25 @@ pub(super) fn relation_events(
     }
 }
 
-/// The algebraic variables that an equation defines as a function of time and parameters
-/// alone (`v = time/T`), with that function.
+/// The Real algebraic variables that an equation defines as a function of time and
+/// parameters alone (`v = time/T`), with that function. Not an Integer, Boolean or
+/// enumeration variable (a digital table's output): it changes only at the events of its own
+/// relations, so a relation of it is no crossing of its own (written out, it became one, and
+/// at the instant its slot could flip before the variable did: the MSL's RAM read its memory
+/// at an address its other relations had not seen yet, NaN).
 fn functions_of_time(b: &mut Builder, eqs: &[SEquation]) -> FxHashMap<SysVar, ExprId> {
     let mut out = FxHashMap::default();
+    let flat = b.flat;
     for eq in eqs {
         for (v, e) in [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)] {
             let Node::Var(x) = b.arena.node(v) else {
                 continue;
             };
-            if b.vars[x].kind != SVarKind::Algebraic {
+            if b.vars[x].kind != SVarKind::Algebraic
+                || b.vars[x]
+                    .flat
+                    .is_some_and(|f| flat.var(f).ty != crate::flat::ScalarType::Real)
+            {
                 continue;
             }
             let mut leaves = Vec::new();
