@@ -38,12 +38,9 @@ pub(super) fn pairable(
     if b.var.index() != a.var.index() + 1 {
         return false;
     }
-    let mut leaves = Vec::new();
-    ar.leaves(b.expr, &mut leaves);
-    if leaves.contains(&Node::Var(a.var)) {
-        return false;
-    }
-    // Shallow trees only: the vector lowering recurses over them.
+    // Shallow trees only: the vector lowering recurses over them. (Checked before the
+    // leaves are listed: an expression that is no pair, an FFT's output read from a call of
+    // thousands of arguments, is told at its root.)
     let mut stack = vec![(a.expr, b.expr, 0)];
     let mut seen = FxHashSet::default();
     let mut ops = 0;
@@ -104,6 +101,12 @@ pub(super) fn pairable(
             }
             _ => return false,
         }
+    }
+    // `b` must not read what `a` writes (they are computed together).
+    let mut leaves = Vec::new();
+    ar.leaves(b.expr, &mut leaves);
+    if leaves.contains(&Node::Var(a.var)) {
+        return false;
     }
     // A copy of a neighbour pair is a vector load and store; anything is worth pairing.
     ops > 0 || a.expr != b.expr
