@@ -155,3 +155,12 @@ pub fn rtc_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Column `col` of the last row of a CSV result.
+pub fn last_value(csv: &str, col: usize) -> f64 {
+    csv.lines()
+        .last()
+        .and_then(|l| l.split(',').nth(col))
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("no value in column {col} of the last row: {csv}"))
+}

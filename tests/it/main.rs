@@ -5,6 +5,7 @@ mod accuracy;
 mod cli;
 mod codegen;
 mod common;
+mod default_method;
 mod delay;
 mod embedded;
 mod events;
