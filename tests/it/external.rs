@@ -651,6 +651,35 @@ fn strings_made_while_the_model_runs_reach_the_library() {
     }
 }
 
+/// An empty call in a when-equation (12.4.7: a "null equation", the zero-output form of
+/// `(out1, …) = f(…)` that 8.3.5.3 allows) is made each time its clause fires, in order with
+/// the clause's other equations, and `when terminal()` once at the end.
+#[test]
+fn empty_calls_in_when_equations_are_made_when_their_clause_fires() {
+    if library().is_none() {
+        return;
+    }
+    let cache = Scratch::new("said-in-equations");
+    let (code, out, err) = cache.kinds("run", "ExtKinds.SaidInEquations", &["--vars", "n"]);
+    assert_eq!(code, 0, "{err}");
+    let said: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("kinds: say "))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "tick 1 t=0.25",
+            "tick 2 t=0.5",
+            "tick 3 t=0.75",
+            "tick 4 t=1",
+            "end"
+        ],
+        "{err}"
+    );
+    assert_eq!(common::last_value(&out, 1), 4.0, "{out}");
+}
+
 /// `rtc analyze` lists the step's external calls with what is known of their work, and the
 /// work bound counts them (`tests/clib/ExtKinds` `Example`: `weighted` in every evaluation
 /// of the step, `lcg` and `offset` at the sample events).

@@ -173,8 +173,9 @@ pub(super) fn systems(
     )
 }
 
-/// Every flat variable that is not a parameter, by name, as an expression over the step
-/// system's variables, for recording results.
+/// Every flat variable, by name, as an expression over the step system's variables, for
+/// recording results: the variables, then the parameters (recorded only when named, `rtc run
+/// --vars J`: a parameter read from a file is a result too; not exported as outputs).
 pub(super) fn outputs(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Recorded>> {
     let mut outputs = Vec::new();
     for (i, v) in flat.vars.iter().enumerate() {
@@ -204,6 +205,21 @@ pub(super) fn outputs(b: &mut Builder, flat: &FlatModel) -> DResult<Vec<Recorded
             kind,
             is_output: v.is_output,
         });
+    }
+    for (i, v) in flat.vars.iter().enumerate() {
+        if v.kind != VarKind::Parameter {
+            continue;
+        }
+        // A parameter the step system does not hold (a structural one, folded) is not
+        // offered.
+        if let Ok(t) = b.translate_var(FlatVar::new(i)) {
+            outputs.push(Recorded {
+                name: v.name.clone(),
+                expr: t,
+                kind: VarKind::Parameter,
+                is_output: false,
+            });
+        }
     }
     Ok(outputs)
 }

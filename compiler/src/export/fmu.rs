@@ -241,7 +241,10 @@ fn variables(plan: &Plan, flat: &FlatModel, defaults: &[f64]) -> (Vec<FmuVar>, V
         });
     }
     for (i, o) in plan.outputs.iter().enumerate() {
-        if inputs.iter().any(|x| x.0 == o.name) || vars.iter().any(|v| v.name == o.name) {
+        if o.kind == VarKind::Parameter
+            || inputs.iter().any(|x| x.0 == o.name)
+            || vars.iter().any(|v| v.name == o.name)
+        {
             continue;
         }
         let (unit, description) = attrs(&o.name);

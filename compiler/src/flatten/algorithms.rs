@@ -23,7 +23,7 @@ const MAX_UNROLLED: usize = 10_000;
 use super::*;
 
 /// One subscript of a local being read or assigned.
-enum Choice {
+pub(super) enum Choice {
     /// Indices (0-based) and whether the dimension stays.
     Static(Vec<usize>, bool),
     /// A scalar index known only at run time.
@@ -32,10 +32,10 @@ enum Choice {
 
 /// One element selected by subscripts: where it goes in the result, where it is in the
 /// array, and the run-time indices it needs (index expression, 1-based value).
-struct Pos {
-    out: usize,
-    src: usize,
-    conds: Vec<(ExprId, usize)>,
+pub(super) struct Pos {
+    pub(super) out: usize,
+    pub(super) src: usize,
+    pub(super) conds: Vec<(ExprId, usize)>,
 }
 
 impl<'t, 'a> Flattener<'t, 'a> {
@@ -103,7 +103,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 match name.as_str() {
                     "assert" => self.assert_statement(args, g, env, st.span),
                     "terminate" | "reinit" => self.when_action(&name, args, g, env, st.span),
-                    _ => self.call_by_ref(f, args, env, st.span).map(|_| ()),
+                    _ => {
+                        let outs = self.call_by_ref(f, args, env, st.span)?;
+                        if self.ctx.when_equation_calls && !outs.is_empty() {
+                            return Err(Box::new(typed::WHEN_EQUATION_FORM.broken(
+                                st.span,
+                                format!(
+                                    "the call `{name}(…)`, of a function with outputs, as an equation of a when-equation"
+                                ),
+                                "its results would be dropped",
+                            )));
+                        }
+                        Ok(())
+                    }
                 }
             }
             S::Break => {
@@ -774,6 +786,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.fns.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(new);
                 return Ok(());
             }
+            Val::Strs(s) => {
+                let new = self.assign_strings(&s, subs, value, g, env, span)?;
+                self.fns.frames[top].locals.get_mut(name).unwrap().value = LocalValue::Set(new);
+                return Ok(());
+            }
             Val::Str(_) | Val::Text(_) => {
                 return Err(self.unsupported(target.span, "subscripts of Strings"))
             }
@@ -941,6 +958,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Ok(Val::Arr(n))
             }
             (Val::Str(n), Val::Str(o)) if n == *o => Ok(Val::Str(n)),
+            (Val::Strs(n), Val::Strs(o)) if n == *o => Ok(Val::Strs(n)),
             (Val::Record(n), Val::Record(o))
                 if n.dims == o.dims
                     && n.fields.len() == o.fields.len()
@@ -957,7 +975,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     fields,
                 })))
             }
-            (Val::Str(_), _) => Err(self.unsupported(
+            (Val::Str(_) | Val::Strs(_), _) => Err(self.unsupported(
                 span,
                 "a String assigned under a condition known only at run time",
             )),
@@ -1003,6 +1021,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Val::Str(s) if subs.is_empty() => return Ok(Val::Str(s)),
             Val::Text(t) if subs.is_empty() => return Ok(Val::Text(t)),
             Val::Record(x) if subs.is_empty() => return Ok(Val::Record(x)),
+            Val::Strs(s) if subs.is_empty() => return Ok(Val::Strs(s)),
+            Val::Strs(s) => return self.string_subscripts(&s, subs, env, r.span),
             Val::Str(_) | Val::Text(_) => {
                 return Err(self.unsupported(r.span, "subscripts of Strings"))
             }
@@ -1067,7 +1087,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// Subscripts of a local: constant ones as indices, scalar run-time ones as expressions.
-    fn choices(
+    pub(super) fn choices(
         &mut self,
         dims: &[usize],
         subs: &'a [ast::Subscript],
@@ -1240,7 +1260,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             statement_guard: yes,
         });
         let saved_loops = std::mem::take(&mut self.ctx.loop_vars);
+        self.ctx.when_equation_calls = alg.from_when_equation;
         let r = self.exec_block(&alg.statements, yes, env);
+        self.ctx.when_equation_calls = false;
         self.ctx.loop_vars = saved_loops;
         let frame = self.fns.frames.pop().expect("frame");
         r?;
@@ -1369,7 +1391,7 @@ fn assigned_names<'a>(stmts: &'a [ast::Statement], out: &mut Vec<(&'a str, Span)
 
 /// Every element the choices select: its place in the result (row-major over the kept
 /// dimensions), its place in the array, and the run-time index conditions.
-fn positions(dims: &[usize], choices: &[Choice]) -> (Vec<usize>, Vec<Pos>) {
+pub(super) fn positions(dims: &[usize], choices: &[Choice]) -> (Vec<usize>, Vec<Pos>) {
     let cands: Vec<Vec<usize>> = choices
         .iter()
         .zip(dims)

@@ -528,8 +528,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             Op::Size => self.size_call(c),
             Op::Ndims => {
-                let x = self.eval_arr(c.arg(0), c.env)?;
-                Ok(int_const(self, x.dims.len()))
+                let n = match self.eval(c.arg(0), c.env)? {
+                    Val::Strs(s) => s.dims.len(),
+                    Val::Str(_) => 0,
+                    v => self.as_arr(v, c.arg(0).span)?.dims.len(),
+                };
+                Ok(int_const(self, n))
             }
             Op::ZerosOnes | Op::Fill | Op::Identity => self.array_constructor(c, op),
             Op::Transpose | Op::Vector | Op::Scalar => self.reshape(c, op),

@@ -291,7 +291,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     }
                 }
             }
-            Resolved::Value(Val::Str(_) | Val::Text(_) | Val::Record(_)) => {
+            Resolved::Value(Val::Str(_) | Val::Text(_) | Val::Strs(_) | Val::Record(_)) => {
                 return Err(Box::new(
                     Diagnostic::error("connect", "connect() of a String or record value")
                         .at(r.span, "here"),

@@ -727,14 +727,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         return self.record_equation(&x, &y, eq.span, out);
                     }
                     (Val::Arr(a), Val::Arr(b)) => (a, b),
-                    (Val::Str(_) | Val::Text(_), _) => {
+                    (Val::Str(_) | Val::Text(_) | Val::Strs(_), _) => {
                         return Err(Box::new(
                             Diagnostic::error("type", "an equation between Strings")
                                 .at(l.span, "String")
                                 .help("Strings are for parameters and messages"),
                         ))
                     }
-                    (_, Val::Str(_) | Val::Text(_)) => {
+                    (_, Val::Str(_) | Val::Text(_) | Val::Strs(_)) => {
                         return Err(Box::new(
                             Diagnostic::error("type", "a string where a number is expected")
                                 .at(r.span, "here"),

@@ -292,6 +292,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 format!("{ty}{dims}")
             }
             Val::Str(_) | Val::Text(_) => "String".to_string(),
+            Val::Strs(s) => format!("String{}", dims_text(&s.dims)),
             Val::Record(r) => format!("a record `{}`", r.name),
         };
         if self.compatible(chosen, &other) {
@@ -328,6 +329,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Val::Arr(a) => Ok(a),
             Val::Str(_) | Val::Text(_) => Err(Box::new(
                 Diagnostic::error("type", "a string where a number is expected").at(span, "here"),
+            )),
+            Val::Strs(s) => Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!(
+                        "an array of Strings (size {}) where a number is expected",
+                        dims_text(&s.dims)
+                    ),
+                )
+                .at(span, "here"),
             )),
             Val::Record(r) => Err(Box::new(
                 Diagnostic::error(
@@ -399,6 +410,16 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             _ => Err(self.changing_text(e.span)),
                         };
                     }
+                    (Val::Strs(_), _) | (_, Val::Strs(_)) => {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "type",
+                                format!("`{}` applied to an array of Strings", op.symbol()),
+                            )
+                            .at(e.span, "here")
+                            .help("compare or join their elements: `s[i] == \"=\"`"),
+                        ));
+                    }
                     (Val::Record(r), _) | (_, Val::Record(r)) => {
                         return Err(Box::new(
                             Diagnostic::error(
@@ -441,6 +462,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let mut arrs = Vec::with_capacity(items.len());
                 for it in items {
                     match self.eval(it, env)? {
+                        v @ (Val::Str(_) | Val::Strs(_)) => {
+                            // An array of Strings (`{"=", ";"}`).
+                            let mut vals = vec![v];
+                            for more in &items[1..] {
+                                vals.push(self.eval(more, env)?);
+                            }
+                            return self.stack_strings(vals, &items[..], e.span);
+                        }
                         Val::Record(r) => {
                             // An array of records (`{P(x = 1), P(x = 2)}`).
                             let mut recs = vec![Val::Record(r)];
@@ -491,6 +520,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             )),
             K::Subscripted(base, subs) => match self.eval(base, env)? {
                 Val::Record(r) => self.record_subscripts(&r, subs, env, e.span),
+                Val::Strs(s) => self.string_subscripts(&s, subs, env, e.span),
                 v => {
                     let v = self.as_arr(v, base.span)?;
                     self.apply_subscripts_arr(v, subs, env, e.span).map(Val::Arr)

@@ -510,6 +510,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn shim_input(&self, b: &mut ShimCall, v: Val, span: Span) -> DResult<()> {
         match v {
             Val::Str(t) => b.spec.args.push(Arg::Str(t)),
+            Val::Strs(_) => {
+                return Err(self.unsupported(
+                    span,
+                    &format!(
+                        "String array arguments of external C functions (`{}`)",
+                        b.spec.function
+                    ),
+                ))
+            }
             Val::Text(t) => {
                 // Formatted by the shim when it calls the function.
                 let mut pieces = Vec::with_capacity(t.pieces.len());

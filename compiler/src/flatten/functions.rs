@@ -236,7 +236,54 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         let (ty, dims) = (l.ty, l.dims.clone());
         let v = match (ty, v) {
-            (LocalTy::Str, Val::Str(s)) => return Ok(Val::Str(s)),
+            (LocalTy::Str, Val::Str(s)) if dims.as_ref().is_none_or(|d| d.is_empty()) => {
+                return Ok(Val::Str(s))
+            }
+            (LocalTy::Str, Val::Strs(s)) => {
+                if let Some(d) = dims.as_ref().filter(|d| **d != s.dims) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "size",
+                            format!(
+                                "`{name}` has size {} but is given Strings of size {}",
+                                dims_text(d),
+                                dims_text(&s.dims)
+                            ),
+                        )
+                        .at(span, dims_text(&s.dims)),
+                    ));
+                }
+                if dims.is_none() {
+                    self.fns.frames[top].locals.get_mut(name).unwrap().dims = Some(s.dims.clone());
+                }
+                return Ok(Val::Strs(s));
+            }
+            (LocalTy::Str, Val::Str(_)) => {
+                let d = dims.unwrap_or_default();
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "size",
+                        format!(
+                            "`{name}` has size {} but is given one String",
+                            dims_text(&d)
+                        ),
+                    )
+                    .at(span, "scalar"),
+                ));
+            }
+            (LocalTy::Num(t), Val::Strs(_)) => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "type",
+                        format!(
+                            "{} `{name}` {}",
+                            self.flat.type_name(t),
+                            how.replace("{a}", "an array of Strings")
+                        ),
+                    )
+                    .at(span, "Strings"),
+                ))
+            }
             (LocalTy::Str, Val::Text(t)) => return Ok(Val::Text(t)),
             (LocalTy::Record(c), Val::Record(r)) => {
                 if let Some(d) = dims.as_ref().filter(|d| **d != r.dims) {
@@ -460,7 +507,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .chain(args.named.iter_mut().map(|(_, v, _)| v));
             for v in vals {
                 match v {
-                    Val::Str(_) => {}
+                    Val::Str(_) | Val::Strs(_) => {}
                     Val::Record(_) | Val::Text(_) => all_known = false,
                     Val::Arr(a) => {
                         for x in a.data.iter_mut() {
@@ -900,6 +947,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let got: Vec<usize> = match &v {
                     Val::Arr(a) => a.dims.clone(),
                     Val::Record(r) => r.dims.clone(),
+                    Val::Strs(s) => s.dims.clone(),
                     _ => Vec::new(),
                 };
                 let fits = got.len() == dims.len()
@@ -944,6 +992,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                 data: vec![u; n],
                                 ty,
                             }));
+                        }
+                        LocalTy::Str if !dims.is_empty() => {
+                            // A String's start value is "" (specification 4.9.5).
+                            let n: usize = dims.iter().product();
+                            let l = self.fns.frames[top].locals.get_mut(p.name).unwrap();
+                            l.value = LocalValue::Set(Val::Strs(Rc::new(StrArr {
+                                dims,
+                                items: vec![String::new(); n],
+                            })));
                         }
                         LocalTy::Record(c) => {
                             // Fields are assigned one by one: start with all unassigned.

@@ -1169,6 +1169,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Some(b) => match self.eval_mod_value_val(&b)? {
                 Val::Str(s) => s,
                 Val::Text(_) => return Err(self.changing_text(b.expr.span)),
+                Val::Strs(_) => return Err(self.unsupported(decl.span, "arrays of Strings")),
                 Val::Record(r) => {
                     return Err(Box::new(
                         Diagnostic::error(

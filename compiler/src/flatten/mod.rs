@@ -45,6 +45,7 @@ mod records;
 mod redeclare;
 mod references;
 mod stream;
+mod string_arrays;
 mod tables;
 mod variables;
 mod when;
@@ -62,7 +63,7 @@ use classes::{Builtin, ClassId, ClassTree, Found};
 use modification::{merge, Env, Mod};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
-pub use values::{dims_text, Arr, RecordVal, Text, TextPart, Val};
+pub use values::{dims_text, Arr, RecordVal, StrArr, Text, TextPart, Val};
 
 type DResult<T> = Result<T, Box<Diagnostic>>;
 
@@ -444,6 +445,8 @@ struct Context {
     end_stack: Vec<usize>,
     /// Inside a when-condition or when-body: `edge` and `change` are allowed there.
     in_when: bool,
+    /// Running the calls of a when-equation (`ast::Algorithm::from_when_equation`).
+    when_equation_calls: bool,
     /// In the body of a `when terminal()` statement: the flag its event sets, under which
     /// the body's assertions hold (they are checked after that event's actions only).
     terminal_flag: Option<ExprId>,
@@ -545,6 +548,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 loop_vars: Vec::new(),
                 end_stack: Vec::new(),
                 in_when: false,
+                when_equation_calls: false,
                 terminal_flag: None,
                 initial_const: None,
                 in_message: false,

@@ -375,7 +375,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// Whether every scalar of a value is known at compile time.
     fn is_known(&mut self, v: &Val) -> bool {
         match v {
-            Val::Str(_) => true,
+            Val::Str(_) | Val::Strs(_) => true,
             Val::Text(_) => false,
             Val::Arr(a) => a.data.clone().into_iter().all(|e| self.fold(e).is_some()),
             Val::Record(r) => r.fields.clone().iter().all(|(_, f)| self.is_known(f)),
@@ -391,6 +391,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Val::Str(s) => {
                 let _ = write!(key, "{s:?}");
                 Val::Str(s.clone())
+            }
+            Val::Strs(s) => {
+                let _ = write!(key, "{:?}", s.items);
+                Val::Strs(s.clone())
             }
             // Not an input of a function compiled out of line (see `out_of_line_call`).
             Val::Text(t) => Val::Text(t.clone()),
@@ -450,6 +454,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn der_placeholder(&mut self, v: &Val, next: &mut u32) -> Val {
         match v {
             Val::Str(s) => Val::Str(s.clone()),
+            Val::Strs(s) => Val::Strs(s.clone()),
             Val::Text(t) => Val::Text(t.clone()),
             Val::Arr(a) => {
                 let data = a
@@ -490,6 +495,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     fn instantiate_output(&mut self, v: &Val, f: FnId, args: &[ExprId], k: &mut u32) -> Val {
         match v {
             Val::Str(s) => Val::Str(s.clone()),
+            Val::Strs(s) => Val::Strs(s.clone()),
             Val::Text(t) => Val::Text(t.clone()),
             Val::Arr(a) => {
                 let data = a
@@ -651,7 +657,7 @@ fn resolve_inputs(def: &FnDef, args: &Args) -> Option<Vec<Option<Val>>> {
 fn arity_of(ar: &crate::symbolic::Arena<FlatVar>, inputs: &[Option<Val>]) -> usize {
     fn count(ar: &crate::symbolic::Arena<FlatVar>, v: &Val) -> usize {
         match v {
-            Val::Str(_) | Val::Text(_) => 0,
+            Val::Str(_) | Val::Strs(_) | Val::Text(_) => 0,
             Val::Arr(a) => a
                 .data
                 .iter()
@@ -666,7 +672,7 @@ fn arity_of(ar: &crate::symbolic::Arena<FlatVar>, inputs: &[Option<Val>]) -> usi
 /// The non-constant scalars of an output value, in walk order.
 fn output_roots(ar: &crate::symbolic::Arena<FlatVar>, v: &Val, out: &mut Vec<ExprId>) {
     match v {
-        Val::Str(_) | Val::Text(_) => {}
+        Val::Str(_) | Val::Strs(_) | Val::Text(_) => {}
         Val::Arr(a) => out.extend(a.data.iter().copied().filter(|&e| ar.as_const(e).is_none())),
         Val::Record(r) => {
             for (_, f) in &r.fields {

@@ -475,6 +475,10 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             Val::Record(_) => self.stack_records(column, span),
             Val::Text(_) => Err(self.changing_text(span)),
+            Val::Strs(_) => Err(self.unsupported(
+                span,
+                &format!("arrays of records with the String array field `{name}`"),
+            )),
             Val::Str(s) => {
                 // Strings are not values of the step: one String shared by every element.
                 if column.iter().all(|v| matches!(v, Val::Str(t) if t == s)) {
@@ -577,6 +581,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 Val::Arr(a) => Val::Arr(self.select_elements(a.clone(), subs, env, span)?),
                 Val::Record(inner) => self.record_subscripts(inner, subs, env, span)?,
                 Val::Str(s) => Val::Str(s.clone()),
+                Val::Strs(s) => Val::Strs(s.clone()),
                 Val::Text(t) => Val::Text(t.clone()),
             };
             fields.push((name.clone(), v));

@@ -713,7 +713,7 @@ pub(super) fn combine(dims: Vec<usize>, results: Vec<Resolved>, span: Span) -> D
                 inner_dims = Some(d);
                 node_lists.extend(nodes);
             }
-            Resolved::Value(Val::Str(_) | Val::Text(_)) => {
+            Resolved::Value(Val::Str(_) | Val::Text(_) | Val::Strs(_)) => {
                 return Err(Box::new(
                     Diagnostic::error("type", "array of strings").at(span, "here"),
                 ))

@@ -20,6 +20,16 @@ pub enum Val {
     Text(std::rc::Rc<Text>),
     /// A record value: its class and its fields in declaration order.
     Record(std::rc::Rc<RecordVal>),
+    /// An array of Strings known when the model is compiled (`{"=", ";"}`).
+    Strs(std::rc::Rc<StrArr>),
+}
+
+/// An array of Strings known when the model is compiled: the elements in row-major order.
+/// Invariant: `dims` is not empty and its product is `items.len()`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrArr {
+    pub dims: Vec<usize>,
+    pub items: Vec<String>,
 }
 
 /// A String made while the model runs: literal text and values with the C conversion that

@@ -555,7 +555,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     pub(super) fn eval_mod_value(&mut self, b: &modification::ModValue<'a>) -> DResult<Arr> {
         match self.eval_mod_value_val(b)? {
             Val::Arr(a) => Ok(a),
-            Val::Str(_) | Val::Text(_) => Err(Box::new(
+            Val::Str(_) | Val::Text(_) | Val::Strs(_) => Err(Box::new(
                 Diagnostic::error("type", "a string where a number is expected")
                     .at(b.expr.span, "here"),
             )),
@@ -643,6 +643,13 @@ impl<'a> Flattener<'_, 'a> {
         match self.eval_mod_value_val(&b)? {
             Val::Str(s) => Ok(Some(s)),
             Val::Text(_) => Err(self.changing_text(b.expr.span)),
+            Val::Strs(_) => Err(Box::new(
+                Diagnostic::error(
+                    "type",
+                    format!("the `{name}` attribute is one String, not an array"),
+                )
+                .at(b.expr.span, "an array of Strings"),
+            )),
             Val::Record(_) => Err(Box::new(
                 Diagnostic::error(
                     "type",

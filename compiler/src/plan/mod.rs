@@ -656,14 +656,12 @@ impl Plan {
                 let roots = cond
                     .into_iter()
                     .chain(e.assigns.iter().chain(&e.reinits).map(|&(_, x)| x));
-                for c in roots {
-                    let mut leaves = Vec::new();
-                    self.arena.leaves(c, &mut leaves);
-                    stack.extend(leaves.iter().filter_map(|l| match l {
-                        Node::Var(v) => Some(*v),
-                        _ => None,
-                    }));
-                }
+                let mut leaves = Vec::new();
+                self.arena.leaves_of(roots, &mut leaves);
+                stack.extend(leaves.iter().filter_map(|l| match l {
+                    Node::Var(v) => Some(*v),
+                    _ => None,
+                }));
                 while let Some(v) = stack.pop() {
                     if !seen.insert(v) {
                         continue;

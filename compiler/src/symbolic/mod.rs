@@ -759,6 +759,30 @@ impl<V: Var> Arena<V> {
         });
     }
 
+    /// Leaves that occur in any of `roots`, each once: one walk, so that expressions sharing
+    /// a large part (the outputs of one call of many arguments) are not walked once each.
+    pub fn leaves_of(&self, roots: impl IntoIterator<Item = ExprId>, out: &mut Vec<Node<V>>) {
+        let mut stack: Vec<ExprId> = roots.into_iter().collect();
+        let Some(&first) = stack.first() else {
+            return;
+        };
+        let mut seen = Visited::new(first);
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            let n = self.node(id);
+            if matches!(
+                n,
+                Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time | Node::Arg(_)
+            ) {
+                out.push(n);
+            } else {
+                stack.extend(self.children(id));
+            }
+        }
+    }
+
     /// The first leaf (`Var`, `Der`, `Pre`, `Time`, `Arg`) of `root` that `hit` holds for,
     /// each leaf offered once, in the order [`Arena::leaves`] lists them; the walk stops
     /// at the hit.

@@ -149,6 +149,9 @@ pub struct Algorithm {
     pub initial: bool,
     pub statements: Vec<Statement>,
     pub span: Span,
+    /// Made from the calls of a when-equation (see `build::calls_of_when_equations`): a
+    /// call of a function with outputs is refused there (8.3.5.3), an empty one is made.
+    pub from_when_equation: bool,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -337,6 +337,7 @@ impl Ctx {
                     if initial {
                         c.initial_equations.extend(eqs);
                     } else {
+                        c.algorithms.extend(calls_of_when_equations(&mut eqs));
                         c.equations.extend(eqs);
                     }
                 }
@@ -355,6 +356,7 @@ impl Ctx {
                         initial,
                         statements,
                         span,
+                        from_when_equation: false,
                     });
                 }
                 Rule::external_clause => c.external = Some(self.external_clause(q)?),
@@ -1198,5 +1200,61 @@ pub(super) fn unquote(s: &str) -> String {
             out.push(c);
         }
     }
+    out
+}
+
+/// Empty calls in when-equations (`when terminal() then Streams.close(file); end when;`, as
+/// the MSL writes): an empty call is a "null equation" (specification 12.4.7), the zero-output
+/// case of `(out1, …) = f(…)` that 8.3.5.3 allows in a when-equation, made when the clause
+/// fires. Each when-equation's calls (other than `assert`, `terminate`, `reinit`) move to a
+/// when-statement of the same conditions, in an algorithm section of their own, so that they
+/// are made as a when-statement's calls are (in order, once per event); the flattener
+/// refuses there a call of a function with outputs (`from_when_equation`).
+fn calls_of_when_equations(eqs: &mut Vec<Equation>) -> Vec<Algorithm> {
+    let mut out = Vec::new();
+    let mut emptied = Vec::with_capacity(eqs.len());
+    for eq in eqs.iter_mut() {
+        let EquationKind::When { branches } = &mut eq.kind else {
+            emptied.push(false);
+            continue;
+        };
+        let mut moved = false;
+        let mut stmts_of = Vec::with_capacity(branches.len());
+        for (cond, body) in branches.iter_mut() {
+            let (calls, rest): (Vec<Equation>, Vec<Equation>) =
+                std::mem::take(body).into_iter().partition(|b| {
+                    matches!(&b.kind, EquationKind::Call(f, _)
+                        if !matches!(f.to_source_string().as_str(), "assert" | "terminate" | "reinit")
+                            && !f.to_source_string().starts_with("Connections."))
+                });
+            *body = rest;
+            moved |= !calls.is_empty();
+            let stmts = calls
+                .into_iter()
+                .filter_map(|b| match b.kind {
+                    EquationKind::Call(f, args) => Some(Statement {
+                        kind: StatementKind::Call(f, args),
+                        span: b.span,
+                    }),
+                    _ => None,
+                })
+                .collect();
+            stmts_of.push((cond.clone(), stmts));
+        }
+        emptied.push(moved && branches.iter().all(|(_, b)| b.is_empty()));
+        if moved {
+            out.push(Algorithm {
+                initial: false,
+                statements: vec![Statement {
+                    kind: StatementKind::When { branches: stmts_of },
+                    span: eq.span,
+                }],
+                span: eq.span,
+                from_when_equation: true,
+            });
+        }
+    }
+    let mut emptied = emptied.into_iter();
+    eqs.retain(|_| !emptied.next().unwrap_or(false));
     out
 }

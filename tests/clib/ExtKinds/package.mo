@@ -232,6 +232,21 @@ package ExtKinds "External C functions of every argument kind (specification 12.
     annotation(experiment(StopTime = 1, Interval = 0.25));
   end Formatted;
 
+  model SaidInEquations "Empty calls in when-equations (12.4.7, as the MSL's `when terminal() then Streams.close(file)`): made when their clause fires, beside its other equations"
+    Real x(start = 1, fixed = true);
+    Integer n(start = 0, fixed = true);
+  equation
+    der(x) = -x;
+    when sample(0.25, 0.25) then
+      n = pre(n) + 1;
+      say("tick " + String(n) + " t=" + String(time));
+    end when;
+    when terminal() then
+      say("end");
+    end when;
+    annotation(experiment(StopTime = 1, Interval = 0.25));
+  end SaidInEquations;
+
   model Wide "A call with more than 32 arguments (an FFT's buffer): its arguments stored one by one, one call for its outputs"
     parameter Integer n = 40;
     Real u[n] = {k * time for k in 1:n};

@@ -14,9 +14,19 @@ impl<'a> Flattener<'_, 'a> {
                 ty: ScalarType::Real,
             },
             None => match self.eval(c.arg(0), c.env)? {
-                // An array of records: its dimensions.
+                // An array of records or of Strings: its dimensions.
                 Val::Record(r) => Arr {
                     dims: r.dims.clone(),
+                    data: Vec::new(),
+                    ty: ScalarType::Real,
+                },
+                Val::Strs(s) => Arr {
+                    dims: s.dims.clone(),
+                    data: Vec::new(),
+                    ty: ScalarType::Real,
+                },
+                Val::Str(_) => Arr {
+                    dims: Vec::new(),
                     data: Vec::new(),
                     ty: ScalarType::Real,
                 },
@@ -67,7 +77,17 @@ impl<'a> Flattener<'_, 'a> {
             }));
         }
         let (fill, first) = if op == Op::Fill {
-            (self.eval_arr(c.arg(0), c.env)?, 1)
+            match self.eval(c.arg(0), c.env)? {
+                v @ (Val::Str(_) | Val::Strs(_)) => {
+                    let mut dims = Vec::new();
+                    for a in &c.args.positional[1..] {
+                        dims.push(self.eval_dim(a, c.env)?);
+                    }
+                    elements(&dims, span, "`fill(…)`")?;
+                    return Ok(self.fill_strings(v, dims));
+                }
+                v => (self.as_arr(v, c.arg(0).span)?, 1),
+            }
         } else {
             let v = if c.name == "zeros" { 0.0 } else { 1.0 };
             (

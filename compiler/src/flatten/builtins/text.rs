@@ -21,7 +21,7 @@ impl<'a> Flattener<'_, 'a> {
     /// `String(x, <options>)`.
     pub(super) fn string_call(&mut self, c: &Call<'a, '_>) -> DResult<Val> {
         let a = match self.eval(c.arg(0), c.env)? {
-            Val::Str(_) | Val::Text(_) => {
+            Val::Str(_) | Val::Text(_) | Val::Strs(_) => {
                 return Err(Box::new(typed::STRING_OF_STRING.broken(
                     c.arg(0).span,
                     "String() of a String",
