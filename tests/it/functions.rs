@@ -272,3 +272,54 @@ fn index_reduction_differentiates_through_a_call() {
         }
     }
 }
+
+/// An assertion in `when terminal()` on what a call assigned (`(info, total) := stats(buf);
+/// assert(info == 0, …)`, as the MSL's RealFFT does after its FFT) reads the assigned
+/// variable: the call is made once, in the terminal event's actions, and not again in every
+/// step's assertion check (`tests/models/functions/TerminalCallAssert.mo`). The assertion
+/// still fails where the event's call says so, once, at the end (before the terminal event
+/// the variable holds its start, 0, and every step passes).
+#[test]
+fn terminal_assertions_read_what_the_call_assigned() {
+    let m = load("TerminalCallAssert.mo", false);
+    assert!(
+        names(&m).iter().any(|n| n.contains("stats")),
+        "{:?}",
+        names(&m)
+    );
+    let a = m
+        .assertions
+        .iter()
+        .find(|a| a.message.contains("reports an error"))
+        .expect("the assertion");
+    let calls = m
+        .arena
+        .post_order(a.condition, |_| false)
+        .into_iter()
+        .filter(|&id| matches!(m.arena.node(id), rtc::symbolic::Node::Call(_)))
+        .count();
+    assert_eq!(calls, 0, "the assertion makes the call again");
+    // The run: the terminal event's actions make the call once, after the last step.
+    let dir = common::repo_root().join("tests/models/functions");
+    let (code, out, err) = common::rtc_in(
+        &dir,
+        &[
+            "run",
+            "TerminalCallAssert.mo",
+            "--method",
+            "be",
+            "--step",
+            "0.01",
+            "--stop",
+            "1",
+            "--no-check",
+            "--no-event-rows",
+            "--vars",
+            "x",
+        ],
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("stats reports an error"), "{err}");
+    // Every step up to the stop time ran (the check is the terminal event's, not a step's).
+    assert_eq!(common::last_value(&out, 0), 1.0, "{out}");
+}

@@ -535,19 +535,24 @@ impl<'p, M: Module> Gen<'p, M> {
         Ok(id)
     }
 
-    fn piece_size(&self, p: &Piece) -> usize {
+    /// The expression nodes of a piece, for cutting chunks (`memo`: the work of each wide
+    /// call, walked once).
+    fn piece_size(&self, p: &Piece, memo: &mut crate::plan::WideWork) -> usize {
         let ar = &self.plan.arena;
+        let work = |roots: &[ExprId], memo: &mut crate::plan::WideWork| {
+            crate::plan::expr_work_shared(ar, roots, lower::WIDE_CALL, memo).flops as usize
+        };
         match p {
             Piece::Copy(..) => 2,
             Piece::Check(_) => 3,
-            Piece::Assign(a) => crate::plan::expr_work(ar, &[a.expr]).flops as usize + 2,
-            Piece::Pair(a, b) => crate::plan::expr_work(ar, &[a.expr, b.expr]).flops as usize + 4,
-            Piece::Output(_, e) => crate::plan::expr_work(ar, &[*e]).flops as usize + 2,
+            Piece::Assign(a) => work(&[a.expr], memo) + 2,
+            Piece::Pair(a, b) => work(&[a.expr, b.expr], memo) + 4,
+            Piece::Output(_, e) => work(&[*e], memo) + 2,
             // The body holds the template a few times, the tail follows it.
             Piece::Roll(r) => {
                 let one: usize = r.pieces[..r.period]
                     .iter()
-                    .map(|p| self.piece_size(p))
+                    .map(|p| self.piece_size(p, memo))
                     .sum();
                 one * 2 * roll::UNROLL / r.period.min(roll::UNROLL) + 10
             }
@@ -557,7 +562,7 @@ impl<'p, M: Module> Gen<'p, M> {
                 roots.extend(&b.residuals);
                 roots.extend(&b.jacobian);
                 roots.extend(&b.residual_scales);
-                crate::plan::expr_work(ar, &roots).flops as usize + 10
+                work(&roots, memo) + 10
             }
         }
     }
@@ -718,8 +723,12 @@ impl<'p, M: Module> Gen<'p, M> {
             .filter(|p| !matches!(p, Piece::Check(v) if inline.contains(v)))
             .collect();
         let pieces = roll::roll_up(&self.plan.arena, pieces, &summed);
-        let sizes: Vec<usize> = pieces.iter().map(|p| self.piece_size(p)).collect();
-        let sizes = pieces::share_wide_calls(&self.plan.arena, &pieces, sizes);
+        let mut memo = crate::plan::WideWork::default();
+        let sizes: Vec<usize> = pieces
+            .iter()
+            .map(|p| self.piece_size(p, &mut memo))
+            .collect();
+        let sizes = pieces::share_wide_calls(&self.plan.arena, &pieces, sizes, &mut memo);
         let ends = pieces::chunk_ends(&self.plan.arena, &pieces, &sizes);
         let mut groups: Vec<Vec<Piece>> = Vec::with_capacity(ends.len());
         let mut it = pieces.into_iter();

@@ -412,6 +412,7 @@ pub(super) fn share_wide_calls(
     ar: &crate::symbolic::Arena<Slot>,
     pieces: &[Piece],
     mut sizes: Vec<usize>,
+    memo: &mut crate::plan::WideWork,
 ) -> Vec<usize> {
     let mut seen = FxHashSet::default();
     for (k, p) in pieces.iter().enumerate() {
@@ -421,8 +422,11 @@ pub(super) fn share_wide_calls(
             if let Node::Call(c) = ar.node(id) {
                 let site = ar.call_site(c);
                 if site.args.len() > super::lower::WIDE_CALL {
-                    if !seen.insert((site.f.0, site.args.clone())) {
-                        let call = crate::plan::expr_work(ar, &[id]).flops as usize;
+                    let key = (site.f, site.args.as_ptr() as usize, site.args.len());
+                    if !seen.insert(key) {
+                        let call =
+                            crate::plan::expr_work_shared(ar, &[id], super::lower::WIDE_CALL, memo)
+                                .flops as usize;
                         sizes[k] = sizes[k].saturating_sub(call).max(2);
                     }
                     continue;

@@ -17,6 +17,9 @@ pub(super) struct NoEvents {
     arg_rel: FxHashMap<ExprId, bool>,
     /// Each node rewritten.
     new: FxHashMap<ExprId, ExprId>,
+    /// `rel` and `arg_rel` of a call's node by its argument list (the outputs of one call
+    /// share it): the next output's node is not walked down its thousands of arguments.
+    calls: FxHashMap<(usize, usize), (bool, bool)>,
 }
 
 impl NoEvents {
@@ -29,12 +32,26 @@ impl NoEvents {
         root: ExprId,
         inputs: &FxHashSet<ExprId>,
     ) -> ExprId {
+        let call_key = match ar.node(root) {
+            Node::Call(c) if !inputs.contains(&root) => {
+                let args = &ar.call_site(c).args;
+                Some((args.as_ptr() as usize, args.len()))
+            }
+            _ => None,
+        };
+        if let Some(&(r, a)) = call_key.and_then(|k| self.calls.get(&k)) {
+            self.rel.insert(root, r);
+            self.arg_rel.insert(root, a);
+        }
         let order = ar.post_order(root, |id| self.rel.contains_key(&id));
         for &id in &order {
             let r = matches!(ar.node(id), Node::Cmp(..)) || ar.children(id).any(|c| self.rel[&c]);
             self.rel.insert(id, r);
             let a = (inputs.contains(&id) && r) || ar.children(id).any(|c| self.arg_rel[&c]);
             self.arg_rel.insert(id, a);
+        }
+        if let Some(k) = call_key {
+            self.calls.insert(k, (self.rel[&root], self.arg_rel[&root]));
         }
         if !self.rel[&root] {
             return root;

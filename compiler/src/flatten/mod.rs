@@ -49,6 +49,7 @@ mod string_arrays;
 mod tables;
 mod variables;
 mod when;
+mod when_statements;
 
 use crate::diag::suggest;
 use crate::diag::{Diagnostic, Span};

@@ -383,6 +383,55 @@ pub fn expr_work<V: crate::symbolic::Var>(
     w
 }
 
+/// The work below each call of more than `wide` arguments, by call (function, arguments):
+/// see [`expr_work_shared`].
+pub type WideWork = rustc_hash::FxHashMap<(crate::symbolic::FnId, usize, usize), WorkBound>;
+
+/// [`expr_work`] where the work of a call with more than `wide` arguments (the node and its
+/// arguments' expressions) is computed once and remembered in `memo` for every root set that
+/// meets the same call: the hundreds of outputs of an FFT's call, each assigned on its own,
+/// would otherwise walk its thousands of arguments once each. The figure is the same as
+/// [`expr_work`]'s but where an argument's expression is also used outside the call (then
+/// counted in both).
+pub fn expr_work_shared<V: crate::symbolic::Var>(
+    ar: &crate::symbolic::Arena<V>,
+    roots: &[ExprId],
+    wide: usize,
+    memo: &mut WideWork,
+) -> WorkBound {
+    use crate::symbolic::Node;
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut calls = rustc_hash::FxHashSet::default();
+    let mut stack: Vec<ExprId> = roots.to_vec();
+    let mut w = WorkBound::default();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let fresh = match ar.node(id) {
+            Node::Call(c) => {
+                let site = ar.call_site(c);
+                // The same arguments (one shared list): one key, whatever the output.
+                let key = (site.f, site.args.as_ptr() as usize, site.args.len());
+                let fresh = calls.insert(key);
+                if site.args.len() > wide {
+                    if fresh {
+                        w += *memo.entry(key).or_insert_with(|| expr_work(ar, &[id]));
+                    }
+                    continue;
+                }
+                fresh
+            }
+            _ => true,
+        };
+        if fresh {
+            w += node_work(ar, id);
+        }
+        stack.extend(ar.children(id));
+    }
+    w
+}
+
 impl Plan {
     /// Every assertion in the order the compiled conditions and status indices use: those
     /// checked after every step, those of `when initial()`, the warning-level ones.

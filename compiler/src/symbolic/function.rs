@@ -49,12 +49,38 @@ pub struct CallId(pub u32);
 
 super::index_methods!(CallId);
 
-/// One call of a function, for one of its outputs: what a [`Node::Call`] refers to.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// One call of a function, for one of its outputs: what a [`Node::Call`] refers to. The
+/// outputs of one call share one argument list ([`Arena::call`]).
+#[derive(Clone, Debug, Eq)]
 pub struct CallSite {
     pub f: FnId,
     pub out: u32,
     pub args: Arc<[ExprId]>,
+}
+
+impl PartialEq for CallSite {
+    fn eq(&self, o: &CallSite) -> bool {
+        self.f == o.f
+            && self.out == o.out
+            && (Arc::ptr_eq(&self.args, &o.args) || self.args == o.args)
+    }
+}
+
+impl std::hash::Hash for CallSite {
+    /// The function, the output, the number of arguments and at most 16 of them spread
+    /// over the list: an FFT's call has tens of thousands of arguments and hundreds of
+    /// outputs, and hashing every argument for each output made interning them quadratic.
+    /// Equal sites hash equally (equal lists sample the same places).
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.f.hash(h);
+        self.out.hash(h);
+        let n = self.args.len();
+        n.hash(h);
+        let step = n.div_ceil(16).max(1);
+        for k in (0..n).step_by(step) {
+            self.args[k].hash(h);
+        }
+    }
 }
 
 /// How an argument of a function enters its `derivative` annotation's function.
@@ -340,11 +366,12 @@ impl<V: super::Var> Arena<V> {
             );
             return self.constant(v);
         }
-        let site = CallSite {
-            f,
-            out,
-            args: args.into(),
+        // Another output of the call just made: its argument list shared.
+        let args: Arc<[ExprId]> = match self.calls.last() {
+            Some(last) if last.f == f && *last.args == *args => last.args.clone(),
+            _ => args.into(),
         };
+        let site = CallSite { f, out, args };
         let id = match self.call_index.get(&site) {
             Some(&c) => c,
             None => {
