@@ -63,6 +63,13 @@ impl Model<'_> {
         // states as set (`init` would reset them to their start values).
         match self.it.step(&mut mem, self.t0, 0.0) {
             Status::Ok => Ok(mem),
+            st @ Status::Singular { block } => {
+                let what = crate::plan::describe(self.plan, st);
+                Err(match crate::plan::singular_cause(self.plan, &mem, block) {
+                    Some(why) => format!("{what}: {why}"),
+                    None => what,
+                })
+            }
             st => Err(crate::plan::describe(self.plan, st)),
         }
     }

@@ -34,8 +34,8 @@ impl Slot {
 }
 
 pub use status::{
-    describe, kind, largest_residual, Status, StatusWord, Unsettled, EVENT_ITERATIONS,
-    THRESHOLD_RTOL, ZENO_STEPS,
+    describe, kind, largest_residual, singular_cause, Status, StatusWord, Unsettled,
+    EVENT_ITERATIONS, THRESHOLD_RTOL, ZENO_STEPS,
 };
 pub mod band;
 pub mod build;

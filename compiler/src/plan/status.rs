@@ -139,6 +139,69 @@ pub fn largest_residual(r: &[f64]) -> f64 {
     }
 }
 
+/// Why a torn block's Jacobian is singular at `mem`, the memory the failing step left (its
+/// last iterate and tangents): the tearing variables no residual depends on there (a zero
+/// column), else the residuals that depend on no tearing variable (a zero row), else
+/// non-finite entries, else columns that are dependent without any being zero.
+pub fn singular_cause(plan: &Plan, mem: &[f64], block: BlockId) -> Option<String> {
+    let b = plan.init.iter().chain(&plan.step).find_map(|s| match s {
+        super::Stmt::Block(b) if b.index == block => Some(b),
+        _ => None,
+    })?;
+    let k = b.tearing.len();
+    let j: Vec<f64> = b
+        .jacobian
+        .iter()
+        .map(|&e| {
+            crate::symbolic::eval::eval(
+                &plan.arena,
+                e,
+                &mut |x| mem[x.index()],
+                mem[plan.time.index()],
+            )
+        })
+        .collect();
+    let names = |cols: Vec<usize>| -> String {
+        let v: Vec<String> = cols
+            .iter()
+            .map(|&c| format!("`{}`", plan.vars[b.tearing[c]].name))
+            .collect();
+        v.join(", ")
+    };
+    let zero_cols: Vec<usize> = (0..k)
+        .filter(|&c| (0..k).all(|r| j[r * k + c] == 0.0))
+        .collect();
+    if !zero_cols.is_empty() {
+        return Some(format!(
+            "at the iterate where it failed no residual of the loop depends on {} (a zero column of its Jacobian): the loop does not determine it there (a switch or a limiter in a region where the variable drops out, a capacitance or conductance that is zero at this point)",
+            names(zero_cols)
+        ));
+    }
+    let zero_rows: Vec<String> = (0..k)
+        .filter(|&r| (0..k).all(|c| j[r * k + c] == 0.0))
+        .map(|r| format!("{r}"))
+        .collect();
+    if !zero_rows.is_empty() {
+        return Some(format!(
+            "at the iterate where it failed residual {} of the loop (`rtc analyze` lists them) depends on none of its tearing variables (a zero row of its Jacobian)",
+            zero_rows.join(", ")
+        ));
+    }
+    let bad: Vec<usize> = (0..k)
+        .filter(|&c| (0..k).any(|r| !j[r * k + c].is_finite()))
+        .collect();
+    if !bad.is_empty() {
+        return Some(format!(
+            "at the iterate where it failed the Jacobian's entries for {} are not finite (the iteration left the region where the loop's equations are defined)",
+            names(bad)
+        ));
+    }
+    Some(format!(
+        "at the iterate where it failed no column of the loop's Jacobian is zero: its columns are linearly dependent there (its tearing variables: {})",
+        names((0..k).collect())
+    ))
+}
+
 /// Describes a non-ok status in the user's terms.
 pub fn describe(plan: &Plan, status: Status) -> String {
     match status {

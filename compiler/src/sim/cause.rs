@@ -114,59 +114,6 @@ impl Growth {
     }
 }
 
-/// Why a torn block's Jacobian is singular at `mem`, the memory the failing step left (its
-/// last iterate and tangents): the tearing variables no residual depends on there (a zero
-/// column), else the residuals that depend on no tearing variable (a zero row), else
-/// non-finite entries, else columns that are dependent without any being zero.
-pub fn singular(plan: &Plan, mem: &[f64], block: crate::plan::BlockId) -> Option<String> {
-    let b = plan.init.iter().chain(&plan.step).find_map(|s| match s {
-        Stmt::Block(b) if b.index == block => Some(b),
-        _ => None,
-    })?;
-    let k = b.tearing.len();
-    let j: Vec<f64> = b
-        .jacobian
-        .iter()
-        .map(|&e| super::eval_at(plan, mem, e))
-        .collect();
-    let names = |cols: Vec<usize>| -> String {
-        let v: Vec<String> = cols
-            .iter()
-            .map(|&c| format!("`{}`", plan.vars[b.tearing[c]].name))
-            .collect();
-        v.join(", ")
-    };
-    let zero_cols: Vec<usize> = (0..k)
-        .filter(|&c| (0..k).all(|r| j[r * k + c] == 0.0))
-        .collect();
-    if !zero_cols.is_empty() {
-        return Some(format!(
-            "at the iterate where it failed no residual of the loop depends on {} (a zero column of its Jacobian): the loop does not determine it there (a switch or a limiter in a region where the variable drops out, a capacitance or conductance that is zero at this point)",
-            names(zero_cols)
-        ));
-    }
-    let zero_rows: Vec<String> = (0..k)
-        .filter(|&r| (0..k).all(|c| j[r * k + c] == 0.0))
-        .map(|r| format!("{r}"))
-        .collect();
-    if !zero_rows.is_empty() {
-        return Some(format!(
-            "at the iterate where it failed residual {} of the loop (`rtc analyze` lists them) depends on none of its tearing variables (a zero row of its Jacobian)",
-            zero_rows.join(", ")
-        ));
-    }
-    let bad: Vec<usize> = (0..k)
-        .filter(|&c| (0..k).any(|r| !j[r * k + c].is_finite()))
-        .collect();
-    if !bad.is_empty() {
-        return Some(format!(
-            "at the iterate where it failed the Jacobian's entries for {} are not finite (the iteration left the region where the loop's equations are defined)",
-            names(bad)
-        ));
-    }
-    Some("at the iterate where it failed no column of the loop's Jacobian is zero: its columns are linearly dependent there".to_string())
-}
-
 /// The cause of a failing step's status, in the user's terms, when the status alone does not
 /// say it: for a non-finite variable, whether a Newton iteration diverged, the solution grew
 /// without bound, or a value became non-finite within one step; for a singular Jacobian,
@@ -179,7 +126,7 @@ pub fn cause(
     mem: Option<&[f64]>,
 ) -> Option<String> {
     if let (Status::Singular { block }, Some(mem)) = (status, mem) {
-        return singular(plan, mem, block);
+        return crate::plan::singular_cause(plan, mem, block);
     }
     let Status::NonFinite { var } = status else {
         return None;
