@@ -1,4 +1,4 @@
-model ReinitDemoted "index reduction keeps x (fixed start) and makes y algebraic"
+model ReinitDemoted "both states of a constrained set are re-initialised: index reduction keeps x (fixed start) and makes y algebraic"
   Real x(start = 1, fixed = true);
   Real y(start = 2);
   Real z;
@@ -8,5 +8,8 @@ equation
   y = 2*x;
   when x < 0.5 then
     reinit(y, 1);
+  end when;
+  when time > 2 then
+    reinit(x, 0.25);
   end when;
 end ReinitDemoted;

@@ -371,7 +371,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let ast::Subscript::Expr(e) = sub else {
                     continue;
                 };
-                let v = self.eval_arr(e, env)?;
+                // Only the variables the subscript reads matter here, not its value: an `end`
+                // in it (`pre(bSav[1:end-1])`) stands for a constant, whichever.
+                self.ctx.end_stack.push(1);
+                let v = self.eval_arr(e, env);
+                self.ctx.end_stack.pop();
+                let v = v?;
                 let ar = &self.flat.arena;
                 let varying = v.data.iter().any(|&d| {
                     ar.post_order(d, |_| false)
@@ -495,10 +500,23 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 self.when_assign(l, value, b.span, r.span, env, assigns)?;
                 continue;
             }
+            if let ast::EquationKind::If {
+                branches,
+                otherwise,
+            } = &b.kind
+            {
+                let arms = IfArms {
+                    branches,
+                    otherwise,
+                    span: b.span,
+                };
+                self.when_if(arms, env, (reinits, assigns, terminate), at_initial)?;
+                continue;
+            }
             let ast::EquationKind::Call(f, args) = &b.kind else {
                 return Err(self.unsupported(
                     b.span,
-                    "equations other than `v = expr`, reinit(…) and terminate(…) in a when-equation",
+                    "equations other than `v = expr`, if-equations of them, reinit(…), terminate(…) and calls in a when-equation",
                 ));
             };
             match f.to_source_string().as_str() {
@@ -594,6 +612,194 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
 /// Records that the when-equation at `span` acts on `vars`; the first of them another
 /// when-equation acted on already, with that one's span.
+/// Where a when-equation's body puts what it does: re-initialisations, assignments, the
+/// `terminate` message.
+type WhenOut<'o> = (
+    &'o mut Vec<(FlatVar, ExprId)>,
+    &'o mut Vec<(FlatVar, ExprId)>,
+    &'o mut Option<String>,
+);
+
+/// An if-equation in a when-equation's body.
+struct IfArms<'a> {
+    branches: &'a [(ast::Expr, Vec<ast::Equation>)],
+    otherwise: &'a [ast::Equation],
+    span: Span,
+}
+
+/// What one branch of an if-equation in a when-equation does: its condition (`None`: the
+/// `else`), assignments and re-initialisations.
+type Arm = (
+    Option<ExprId>,
+    Vec<(FlatVar, ExprId)>,
+    Vec<(FlatVar, ExprId)>,
+);
+
+impl<'a> Flattener<'_, 'a> {
+    /// An if-equation in a when-equation (8.3.5.3): each branch's equations evaluated on their
+    /// own, then one assignment per variable, `if c1 then v1 elseif … else vn`. A condition
+    /// known when the model is compiled selects its branch then (a parameter's); otherwise
+    /// every branch must assign the same variables (refused, located, when not), and a
+    /// branch without a `reinit` of a state leaves it as it is (`reinit(x, if c then e else
+    /// x)`), except in `when initial()`, where a `reinit` counts as an equation (8.6) and the
+    /// branches must agree on them too. `terminate` and `assert` stand only in a branch its
+    /// condition selects when compiling.
+    fn when_if(
+        &mut self,
+        arms: IfArms<'a>,
+        env: Env,
+        (reinits, assigns, terminate): WhenOut<'_>,
+        at_initial: bool,
+    ) -> DResult<()> {
+        let mut taken: Vec<Arm> = Vec::new();
+        let mut settled = false;
+        for (c, body) in arms.branches {
+            let cond = self.eval_condition(c, env, "the condition of an if-equation")?;
+            let known = self.fold(cond);
+            if known == Some(0.0) {
+                continue;
+            }
+            let (mut a, mut r, mut t) = (Vec::new(), Vec::new(), None);
+            let before = self.flat.assertions.len();
+            self.when_body(body, env, &mut r, &mut a, &mut t, at_initial)?;
+            if known.is_some() {
+                // Selected when compiling: the branch is the when-equation's own.
+                *terminate = t.or(terminate.take());
+                taken.push((None, a, r));
+                settled = true;
+                break;
+            }
+            if t.is_some() || self.flat.assertions.len() > before {
+                return Err(self.unsupported(
+                    c.span,
+                    "terminate or assert in a branch of an if-equation in a when-equation whose condition is known only while the model runs",
+                ));
+            }
+            taken.push((Some(cond), a, r));
+        }
+        if !settled {
+            let (mut a, mut r, mut t) = (Vec::new(), Vec::new(), None);
+            let before = self.flat.assertions.len();
+            self.when_body(arms.otherwise, env, &mut r, &mut a, &mut t, at_initial)?;
+            if !taken.is_empty() && (t.is_some() || self.flat.assertions.len() > before) {
+                return Err(self.unsupported(
+                    arms.span,
+                    "terminate or assert in a branch of an if-equation in a when-equation whose condition is known only while the model runs",
+                ));
+            }
+            if taken.is_empty() {
+                *terminate = t.or(terminate.take());
+            }
+            taken.push((None, a, r));
+        }
+        let (merged, reinit) = self.merge_arms(&taken, arms.span, at_initial)?;
+        for (x, e) in merged {
+            if assigns.iter().any(|&(y, _)| y == x) {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "when",
+                        format!(
+                            "`{}` is assigned twice in one when-equation",
+                            self.flat.vars[x].name
+                        ),
+                    )
+                    .at(arms.span, "again in this if-equation"),
+                ));
+            }
+            assigns.push((x, e));
+        }
+        reinits.extend(reinit);
+        Ok(())
+    }
+
+    /// The branches' assignments and re-initialisations as one each (see [`Self::when_if`]).
+    #[allow(clippy::type_complexity)]
+    fn merge_arms(
+        &mut self,
+        taken: &[Arm],
+        span: Span,
+        at_initial: bool,
+    ) -> DResult<(Vec<(FlatVar, ExprId)>, Vec<(FlatVar, ExprId)>)> {
+        let targets = |xs: &[(FlatVar, ExprId)]| -> Vec<FlatVar> {
+            let mut v: Vec<FlatVar> = xs.iter().map(|p| p.0).collect();
+            v.sort_unstable();
+            v
+        };
+        let first = targets(&taken[0].1);
+        if let Some(other) = taken.iter().find(|arm| targets(&arm.1) != first) {
+            let names = |vs: Vec<FlatVar>| {
+                let v: Vec<String> = vs
+                    .iter()
+                    .map(|&x| format!("`{}`", self.flat.vars[x].name))
+                    .collect();
+                if v.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    v.join(", ")
+                }
+            };
+            return Err(Box::new(typed::WHEN_EQUATION_FORM.broken(
+                span,
+                format!(
+                    "the branches of an if-equation in a when-equation assign different variables ({} and {}) under a condition known only while the model runs",
+                    names(first.clone()),
+                    names(targets(&other.1))
+                ),
+                "this if-equation",
+            )));
+        }
+        if at_initial {
+            let r0 = targets(&taken[0].2);
+            if taken.iter().any(|arm| targets(&arm.2) != r0) {
+                return Err(Box::new(typed::WHEN_EQUATION_FORM.broken(
+                    span,
+                    "in `when initial()` a reinit counts as an equation (8.6): the branches of this if-equation, whose condition is known only while the model runs, re-initialise different states".to_string(),
+                    "this if-equation",
+                )));
+            }
+        }
+        // One value per target: folded from the last branch up.
+        let pick = |ar: &mut crate::symbolic::Arena<FlatVar>,
+                    x: FlatVar,
+                    list: &dyn Fn(&Arm) -> &[(FlatVar, ExprId)],
+                    fallback: ExprId| {
+            let mut acc = fallback;
+            for arm in taken.iter().rev() {
+                let v = list(arm)
+                    .iter()
+                    .find(|p| p.0 == x)
+                    .map_or(fallback, |p| p.1);
+                acc = match arm.0 {
+                    Some(c) => ar.if_(c, v, acc),
+                    None => v,
+                };
+            }
+            acc
+        };
+        let mut assigns = Vec::new();
+        for &(x, _) in &taken[0].1 {
+            let own = self.flat.arena.var(x);
+            let v = pick(&mut self.flat.arena, x, &|arm: &Arm| &arm.1, own);
+            assigns.push((x, v));
+        }
+        let mut states: Vec<FlatVar> = Vec::new();
+        for arm in taken {
+            for &(x, _) in &arm.2 {
+                if !states.contains(&x) {
+                    states.push(x);
+                }
+            }
+        }
+        let mut reinits = Vec::new();
+        for x in states {
+            let own = self.flat.arena.var(x);
+            let v = pick(&mut self.flat.arena, x, &|arm: &Arm| &arm.2, own);
+            reinits.push((x, v));
+        }
+        Ok((assigns, reinits))
+    }
+}
+
 fn once_per_when(
     seen: &mut FxHashMap<FlatVar, Span>,
     vars: &[FlatVar],

@@ -24,7 +24,7 @@
 //! Real-time code must not switch states while it runs, so the selection is **static**: it is
 //! made once, at the initial point (start values, parameters). Candidates are taken by
 //! `stateSelect` (never, avoid first … always last: those are the ones that become dummies
-//! first), then states with a fixed start value last, then columns with an entry that a mode
+//! first; a state some `reinit` re-initialises counts as `always`), then states with a fixed start value last, then columns with an entry that a mode
 //! makes zero (the derivative of a clamp, `if h > hsat then 0 else 1`: a hysteresis core's
 //! field beyond saturation, where the choice regular at the start becomes singular), and among
 //! equals by column pivoting on the Jacobian evaluated at the initial point (each next column
@@ -204,6 +204,19 @@ impl<'m> Pantelides<'m> {
             set_fixed[r] |= v.fixed == Some(true);
             if set_select[r].is_none() {
                 set_select[r] = v.state_select;
+            }
+        }
+        // A state a when-clause re-initialises must stay a state (8.6: `reinit` needs one):
+        // taken as `stateSelect = always` where its set says nothing stronger.
+        for w in &model.whens {
+            for &(x, _) in &w.reinits {
+                let r = aliases.resolve(x).0.index();
+                if !matches!(
+                    set_select[r],
+                    Some(StateSelect::Never | StateSelect::Always)
+                ) {
+                    set_select[r] = Some(StateSelect::Always);
+                }
             }
         }
         let mut p = Pantelides {

@@ -8,7 +8,6 @@ equation
       y = 2;
     else
       x = 3;
-      x = 4;
     end if;
   end when;
 end IfInWhenDifferentLhs;
