@@ -358,29 +358,7 @@ pub fn expr_work<V: crate::symbolic::Var>(
     ar: &crate::symbolic::Arena<V>,
     roots: &[ExprId],
 ) -> WorkBound {
-    use crate::symbolic::Node;
-    // A sparse visited set: statements are small, the arena is large.
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut calls = rustc_hash::FxHashSet::default();
-    let mut stack: Vec<ExprId> = roots.to_vec();
-    let mut w = WorkBound::default();
-    while let Some(id) = stack.pop() {
-        if !seen.insert(id) {
-            continue;
-        }
-        let fresh = match ar.node(id) {
-            Node::Call(c) => {
-                let site = ar.call_site(c);
-                calls.insert((site.f, site.args.clone()))
-            }
-            _ => true,
-        };
-        if fresh {
-            w += node_work(ar, id);
-        }
-        stack.extend(ar.children(id));
-    }
-    w
+    expr_work_shared(ar, roots, usize::MAX, &mut WideWork::default())
 }
 
 /// The work below each call of more than `wide` arguments, by call (function, arguments):
@@ -392,7 +370,7 @@ pub type WideWork = rustc_hash::FxHashMap<(crate::symbolic::FnId, usize, usize),
 /// meets the same call: the hundreds of outputs of an FFT's call, each assigned on its own,
 /// would otherwise walk its thousands of arguments once each. The figure is the same as
 /// [`expr_work`]'s but where an argument's expression is also used outside the call (then
-/// counted in both).
+/// counted in both). [`expr_work`] is this without wide calls.
 pub fn expr_work_shared<V: crate::symbolic::Var>(
     ar: &crate::symbolic::Arena<V>,
     roots: &[ExprId],
@@ -400,8 +378,10 @@ pub fn expr_work_shared<V: crate::symbolic::Var>(
     memo: &mut WideWork,
 ) -> WorkBound {
     use crate::symbolic::Node;
+    // A sparse visited set: statements are small, the arena is large.
     let mut seen = rustc_hash::FxHashSet::default();
     let mut calls = rustc_hash::FxHashSet::default();
+    let mut wide_calls = rustc_hash::FxHashSet::default();
     let mut stack: Vec<ExprId> = roots.to_vec();
     let mut w = WorkBound::default();
     while let Some(id) = stack.pop() {
@@ -409,18 +389,19 @@ pub fn expr_work_shared<V: crate::symbolic::Var>(
             continue;
         }
         let fresh = match ar.node(id) {
+            // Each call once, whichever of its outputs are read.
             Node::Call(c) => {
                 let site = ar.call_site(c);
-                // The same arguments (one shared list): one key, whatever the output.
-                let key = (site.f, site.args.as_ptr() as usize, site.args.len());
-                let fresh = calls.insert(key);
                 if site.args.len() > wide {
-                    if fresh {
+                    // The outputs of one call share one list: one key, whatever the output
+                    // (not its thousands of arguments hashed for each).
+                    let key = (site.f, site.args.as_ptr() as usize, site.args.len());
+                    if wide_calls.insert(key) {
                         w += *memo.entry(key).or_insert_with(|| expr_work(ar, &[id]));
                     }
                     continue;
                 }
-                fresh
+                calls.insert((site.f, site.args.clone()))
             }
             _ => true,
         };

@@ -762,34 +762,26 @@ impl<V: Var> Arena<V> {
     /// Leaves that occur in any of `roots`, each once: one walk, so that expressions sharing
     /// a large part (the outputs of one call of many arguments) are not walked once each.
     pub fn leaves_of(&self, roots: impl IntoIterator<Item = ExprId>, out: &mut Vec<Node<V>>) {
-        let mut stack: Vec<ExprId> = roots.into_iter().collect();
-        let Some(&first) = stack.first() else {
-            return;
-        };
-        let mut seen = Visited::new(first);
-        while let Some(id) = stack.pop() {
-            if !seen.insert(id) {
-                continue;
-            }
-            let n = self.node(id);
-            if matches!(
-                n,
-                Node::Var(_) | Node::Der(_) | Node::Pre(_) | Node::Time | Node::Arg(_)
-            ) {
-                out.push(n);
-            } else {
-                stack.extend(self.children(id));
-            }
-        }
+        self.find_leaf_of(roots.into_iter().collect(), |n| {
+            out.push(n);
+            false
+        });
     }
 
     /// The first leaf (`Var`, `Der`, `Pre`, `Time`, `Arg`) of `root` that `hit` holds for,
     /// each leaf offered once, in the order [`Arena::leaves`] lists them; the walk stops
     /// at the hit.
-    pub fn find_leaf(&self, root: ExprId, mut hit: impl FnMut(Node<V>) -> bool) -> Option<Node<V>> {
-        let mut seen = Visited::new(root);
-        let mut stack = Vec::with_capacity(16);
-        stack.push(root);
+    pub fn find_leaf(&self, root: ExprId, hit: impl FnMut(Node<V>) -> bool) -> Option<Node<V>> {
+        self.find_leaf_of(vec![root], hit)
+    }
+
+    /// [`Arena::find_leaf`] over several roots in one walk.
+    fn find_leaf_of(
+        &self,
+        mut stack: Vec<ExprId>,
+        mut hit: impl FnMut(Node<V>) -> bool,
+    ) -> Option<Node<V>> {
+        let mut seen = Visited::new(*stack.first()?);
         while let Some(id) = stack.pop() {
             if !seen.insert(id) {
                 continue;
