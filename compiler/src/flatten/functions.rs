@@ -215,6 +215,31 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
     }
 
+    /// A local given an array of `what` (Strings, records) of size `got`: its declared size
+    /// must be that, an open one becomes it.
+    fn fit_local_size(&mut self, name: &str, got: &[usize], what: &str, span: Span) -> DResult<()> {
+        let top = self.fns.frames.len() - 1;
+        let local = self.fns.frames[top].locals.get_mut(name).expect("a local");
+        match &local.dims {
+            Some(d) if **d != *got => Err(Box::new(
+                Diagnostic::error(
+                    "size",
+                    format!(
+                        "`{name}` has size {} but is given {what} of size {}",
+                        dims_text(d),
+                        dims_text(got)
+                    ),
+                )
+                .at(span, dims_text(got)),
+            )),
+            Some(_) => Ok(()),
+            None => {
+                local.dims = Some(got.to_vec());
+                Ok(())
+            }
+        }
+    }
+
     /// Checks a value for a local's type and size (fixing an open size) and converts an
     /// Integer value of a Real local.
     pub(super) fn check_local_value(
@@ -240,22 +265,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 return Ok(Val::Str(s))
             }
             (LocalTy::Str, Val::Strs(s)) => {
-                if let Some(d) = dims.as_ref().filter(|d| **d != s.dims) {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "size",
-                            format!(
-                                "`{name}` has size {} but is given Strings of size {}",
-                                dims_text(d),
-                                dims_text(&s.dims)
-                            ),
-                        )
-                        .at(span, dims_text(&s.dims)),
-                    ));
-                }
-                if dims.is_none() {
-                    self.fns.frames[top].locals.get_mut(name).unwrap().dims = Some(s.dims.clone());
-                }
+                self.fit_local_size(name, &s.dims, "Strings", span)?;
                 return Ok(Val::Strs(s));
             }
             (LocalTy::Str, Val::Str(_)) => {
@@ -286,22 +296,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             (LocalTy::Str, Val::Text(t)) => return Ok(Val::Text(t)),
             (LocalTy::Record(c), Val::Record(r)) => {
-                if let Some(d) = dims.as_ref().filter(|d| **d != r.dims) {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "size",
-                            format!(
-                                "`{name}` has size {} but is given records of size {}",
-                                dims_text(d),
-                                dims_text(&r.dims)
-                            ),
-                        )
-                        .at(span, dims_text(&r.dims)),
-                    ));
-                }
-                if dims.is_none() {
-                    self.fns.frames[top].locals.get_mut(name).unwrap().dims = Some(r.dims.clone());
-                }
+                self.fit_local_size(name, &r.dims, "records", span)?;
                 if r.class != c && self.tree.info(c).full_name != r.name {
                     // A record of another class fits when it has every field of the declared
                     // one (a subtype, specification 6.4: `Mos1Calc` extends `MosCalc`); the

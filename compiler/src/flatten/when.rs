@@ -444,18 +444,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     .at(at, "here"),
                 ));
             }
-            if assigns.iter().any(|&(y, _)| y == xv) {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "when",
-                        format!(
-                            "`{}` is assigned twice in one when-equation",
-                            self.flat.vars[xv].name
-                        ),
-                    )
-                    .at(at, "second assignment"),
-                ));
-            }
+            self.assigned_once(xv, assigns, at, "second assignment")?;
             self.flat.vars[xv].kind = VarKind::Sampled;
             let var = &self.flat.vars[xv];
             types::assign(
@@ -694,22 +683,34 @@ impl<'a> Flattener<'_, 'a> {
         }
         let (merged, reinit) = self.merge_arms(&taken, arms.span, at_initial)?;
         for (x, e) in merged {
-            if assigns.iter().any(|&(y, _)| y == x) {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "when",
-                        format!(
-                            "`{}` is assigned twice in one when-equation",
-                            self.flat.vars[x].name
-                        ),
-                    )
-                    .at(arms.span, "again in this if-equation"),
-                ));
-            }
+            self.assigned_once(x, assigns, arms.span, "again in this if-equation")?;
             assigns.push((x, e));
         }
         reinits.extend(reinit);
         Ok(())
+    }
+
+    /// `x` is not assigned yet in this when-equation (`assigns`); else a located error.
+    fn assigned_once(
+        &self,
+        x: FlatVar,
+        assigns: &[(FlatVar, ExprId)],
+        at: Span,
+        label: &str,
+    ) -> DResult<()> {
+        if !assigns.iter().any(|&(y, _)| y == x) {
+            return Ok(());
+        }
+        Err(Box::new(
+            Diagnostic::error(
+                "when",
+                format!(
+                    "`{}` is assigned twice in one when-equation",
+                    self.flat.vars[x].name
+                ),
+            )
+            .at(at, label.to_string()),
+        ))
     }
 
     /// The branches' assignments and re-initialisations as one each (see [`Self::when_if`]).
