@@ -691,6 +691,13 @@ fn the_work_bound_counts_the_external_calls() {
     let cache = Scratch::new("cost");
     let (code, out, err) = cache.kinds("analyze", "ExtKinds.Example", &[]);
     assert_eq!(code, 0, "{err}");
+    // The libraries are built and loaded as for `rtc run`: the method's choice evaluates the
+    // calls (without them it read NaN and could not linearise).
+    assert!(err.contains("the C shims of"), "{err}");
+    assert!(
+        !err.contains("non-finite") && !err.contains("not checked"),
+        "{err}"
+    );
     let bound = out
         .lines()
         .find(|l| l.contains("work bound per step:"))

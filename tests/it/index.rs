@@ -487,3 +487,52 @@ fn reinit_targets_stay_states() {
         );
     }
 }
+
+/// Index reduction reads the variables without a start value that an explicit equation
+/// defines (`tests/models/index/ImposedRotorCurrent.mo`: a rotation matrix of the rotor
+/// angle): at R = 0 every choice of dummy derivatives looked singular and the choice fell back
+/// on the structure (the MSL's `ActuatorWithNoise` then demoted its filter's fixed output and
+/// its initial system was singular). With R(0) the identity the choice is numeric, keeps the
+/// fixed states `phi` and `y`, and the run holds the constraint: b = y, a = 0, y backward
+/// Euler's own recursion y_n = u + (y_0 − u)/(1 + h/T)^n (exact for this linear filter).
+#[test]
+fn dummy_choice_reads_explicit_equations_at_the_initial_point() {
+    let text = std::fs::read_to_string(
+        common::repo_root().join("tests/models/index/ImposedRotorCurrent.mo"),
+    )
+    .unwrap();
+    let (notes, diags) = notes_of("ImposedRotorCurrent.mo", &text);
+    let notes = notes.join("\n");
+    assert!(notes.contains("states `phi`, `y`;"), "{notes}");
+    assert!(!notes.contains("structurally"), "{notes}");
+    assert!(
+        !diags.iter().any(|d| d.contains("fixed = true")),
+        "{diags:?}"
+    );
+    let plan = plan_of("ImposedRotorCurrent.mo", &Method::BackwardEuler);
+    let h = 0.001;
+    let settings = RunSettings {
+        start: 0.0,
+        stop: 0.5,
+        step: h,
+        every: 10,
+        ..Default::default()
+    };
+    let vars = ["a".to_string(), "b".to_string(), "y".to_string()];
+    let (tr, failure) = trajectory(&plan, &settings, &vars).unwrap();
+    assert!(failure.is_none(), "{:?}", failure.map(|f| f.message));
+    let (u, t_c) = (3.0f64, 0.1f64);
+    for (t, v) in tr.times.iter().zip(&tr.values) {
+        let n = (t / h).round() as i32;
+        let y = u + (1.0 - u) / (1.0 + h / t_c).powi(n);
+        assert!(
+            (v[2] - y).abs() < 1e-12 * u,
+            "t = {t}: y = {}, expected {y}",
+            v[2]
+        );
+        assert!(
+            (v[1] - v[2]).abs() < 1e-9 && v[0].abs() < 1e-9,
+            "t = {t}: {v:?}"
+        );
+    }
+}

@@ -11,10 +11,30 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
     let Some((flat, sources)) = load_model(&a.model) else {
         return 1;
     };
+    // The external functions' C libraries, as `rtc run` loads them: the start-time evaluation
+    // (the method's choice, the linearisation, the start of the plan) calls them. Without them
+    // the structure is still analysed, and what needs their values says it could not.
+    match crate::clib::provide_registered() {
+        Ok(p) => {
+            for n in p.notes {
+                eprintln!("rtc: note: {n}");
+            }
+        }
+        Err(d) => eprintln!(
+            "rtc: warning: the external functions' C code is not loaded ({}): what evaluates the model cannot call it",
+            d.message
+        ),
+    }
+    let code = analyze_loaded(a, &flat, &sources);
+    crate::clib::destroy_objects();
+    code
+}
+
+fn analyze_loaded(a: &AnalyzeArgs, flat: &FlatModel, sources: &crate::diag::SourceMap) -> u8 {
     let short = a.model.short_diagnostics;
     // The method and step a run would take (the default chooser's when not given); a model
     // without a step is still analysed.
-    let (settings, h, tolerance) = match resolve(&a.method, &flat, None) {
+    let (settings, h, tolerance) = match resolve(&a.method, flat, None) {
         Ok(r) => {
             for n in &r.notes {
                 eprintln!("rtc: note: {n}");
@@ -27,45 +47,45 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
         Err(_) => match super::args::method_of(&a.method) {
             Ok(m) => (
                 pipeline::Settings::of(&m)
-                    .step(super::args::delay_grid(&flat, &a.method))
+                    .step(super::args::delay_grid(flat, &a.method))
                     .newton(super::args::newton_of(&a.method)),
                 None,
                 None,
             ),
-            Err(d) => return fail(d, &sources, short),
+            Err(d) => return fail(d, sources, short),
         },
     };
     let given = (a.method.method.is_some(), a.method.step.is_some());
     out(&settings_line(
-        &flat,
+        flat,
         &settings.method,
         (h, tolerance),
         given,
         &settings.newton,
     ));
     if a.errors || a.advise {
-        return match accuracy(a, &flat, &settings, h) {
+        return match accuracy(a, flat, &settings, h) {
             Ok(text) => {
                 out(&text);
                 0
             }
-            Err(d) => fail(d, &sources, short),
+            Err(d) => fail(d, sources, short),
         };
     }
-    let automatic = pipeline::needs_partition(&flat, &settings.method);
+    let automatic = pipeline::needs_partition(flat, &settings.method);
     if a.eigenvalues || automatic {
-        match pipeline::eigenvalue_report(&flat, h) {
+        match pipeline::eigenvalue_report(flat, h) {
             Ok(text) => out(&text),
-            Err(d) => return fail(d, &sources, short),
+            Err(d) => return fail(d, sources, short),
         }
     }
-    let settings = match pipeline::resolve_method(&flat, settings.method.clone(), h) {
+    let settings = match pipeline::resolve_method(flat, settings.method.clone(), h) {
         Ok((m, _)) => settings.with_method(m),
-        Err(d) => return fail(d, &sources, short),
+        Err(d) => return fail(d, sources, short),
     };
     match crate::export::analysis::report(
-        &flat,
-        &sources,
+        flat,
+        sources,
         &settings,
         h,
         a.min_tearing,
@@ -75,7 +95,7 @@ pub fn analyze(a: &AnalyzeArgs) -> u8 {
             out(&text);
             0
         }
-        Err(d) => fail(d, &sources, short),
+        Err(d) => fail(d, sources, short),
     }
 }
 

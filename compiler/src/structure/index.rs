@@ -22,7 +22,9 @@
 //!    antiderivatives of the chosen ones. What remains a state keeps its `der`.
 //!
 //! Real-time code must not switch states while it runs, so the selection is **static**: it is
-//! made once, at the initial point (start values, parameters). Candidates are taken by
+//! made once, at the initial point (start values, parameters; an algebraic variable without a
+//! start value that an explicit equation defines takes that equation's value, so that a
+//! rotation matrix of an angle is the identity there, not zero). Candidates are taken by
 //! `stateSelect` (never, avoid first … always last: those are the ones that become dummies
 //! first; a state some `reinit` re-initialises counts as `always`), then states with a fixed start value last, then columns with an entry that a mode
 //! makes zero (the derivative of a clamp, `if h > hsat then 0 else 1`: a hysteresis core's
@@ -46,6 +48,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// How often one equation may be differentiated: the differentiation index of mechanical
 /// systems is at most three; more means the model is singular, not of high index.
 const MAX_DIFFERENTIATIONS: u32 = 4;
+
+/// Passes over the explicit equations when the initial point's values are propagated (each
+/// pass defines at least one more variable, or propagation stops).
+const MAX_PROPAGATION_PASSES: usize = 64;
 
 /// What index reduction did, for `rtc check`, `rtc analyze` and `rtc run`.
 #[derive(Clone, Debug, Default)]
@@ -966,9 +972,72 @@ impl InitialPoint {
             };
             values.insert(FlatVar::new(i), x.unwrap_or(0.0));
         }
-        InitialPoint {
+        let mut point = InitialPoint {
             values,
             time: m.experiment.start_time.unwrap_or(0.0),
+        };
+        point.propagate(p);
+        point
+    }
+
+    /// Values for the unknowns without a start value that an explicit equation of the model
+    /// defines (`R = {{cos(g), …}}`, `gamma = p*phi`), from values already known, pass by
+    /// pass: a rotation matrix left at zero would make every choice look singular at the
+    /// initial point, and the choice then falls back on the structure, which cannot see
+    /// that two rotations by the same angle cancel.
+    fn propagate(&mut self, p: &Pantelides) {
+        let m = &*p.model;
+        let n = m.vars.len();
+        let mut known: Vec<bool> = m
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                !is_unknown(v.kind)
+                    || v.start.is_some()
+                    || p.aliases.has_state[i]
+                    || v.kind != VarKind::Algebraic
+            })
+            .collect();
+        let explicit: Vec<(FlatVar, ExprId)> = p
+            .eqs
+            .iter()
+            .filter(|e| e.diff_of.is_none() && e.depth == 0)
+            .flat_map(|e| {
+                let side = |a: ExprId, b: ExprId| match m.arena.node(a) {
+                    Node::Var(v) if v.index() < n && !known[v.index()] => Some((v, b)),
+                    _ => None,
+                };
+                side(e.lhs, e.rhs).or_else(|| side(e.rhs, e.lhs))
+            })
+            .collect();
+        let mut leaves = Vec::new();
+        for _ in 0..MAX_PROPAGATION_PASSES {
+            let mut changed = false;
+            for &(v, e) in &explicit {
+                if known[v.index()] {
+                    continue;
+                }
+                leaves.clear();
+                m.arena.leaves_of([e], &mut leaves);
+                let ready = leaves.iter().all(|l| match l {
+                    Node::Var(w) | Node::Pre(w) => w.index() >= n || known[w.index()],
+                    Node::Arg(_) => false,
+                    _ => true,
+                });
+                if !ready {
+                    continue;
+                }
+                let x = self.eval(p, e);
+                if x.is_finite() {
+                    self.values.insert(v, x);
+                    known[v.index()] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
         }
     }
 
