@@ -1313,3 +1313,33 @@ fn matrix_elements_can_be_recorded_and_plotted() {
     assert_eq!(code, 0, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A library given with `--lib` that does not parse: its syntax error, located, comes before
+/// the class it would have held is missed (before, only "no class named `Bad.M`" with an
+/// empty list of classes was said).
+#[test]
+fn a_library_that_does_not_parse_says_where() {
+    let dir = std::env::temp_dir().join(format!("rtc-badlib-{}", std::process::id()));
+    let pkg = dir.join("Bad");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(
+        pkg.join("package.mo"),
+        "package Bad\n  model M\n    Real inner;\n  end M;\nend Bad;\n",
+    )
+    .unwrap();
+    let (code, _, err) = rtc(&[
+        "check",
+        "--lib",
+        pkg.to_str().unwrap(),
+        "Bad.M",
+        "--short-diagnostics",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 1, "{err}");
+    let syntax = err.find("package.mo:3:10: error[syntax]");
+    let missing = err.find("no class named `Bad.M`");
+    assert!(
+        syntax.is_some() && missing.is_some() && syntax < missing,
+        "{err}"
+    );
+}

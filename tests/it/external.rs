@@ -320,6 +320,45 @@ fn every_argument_kind_goes_through_a_shim() {
     );
 }
 
+/// Records passed to C functions by reference (12.9.1.3, `tests/clib/ExtKinds` `Records`):
+/// a struct of the components in declaration order, a nested record a nested struct (the
+/// `int` after a `double` padded as C pads it), a String component a `const char*`; a record
+/// the library writes read back component by component, one with a value before the call
+/// (an output with a binding) passed in with it. Every value against what the C computes:
+/// y = k x n + a + strlen(tag) = 6x + 4.5, s = (2x + 0.5, 7, (−x, false)), and
+/// `accumulate(x, s0)` = (3.5 + x, 8, (−1.5, false)) from s0 = stats(1.5, g), evaluated when
+/// the model is compiled.
+#[test]
+fn records_are_passed_to_c_by_reference() {
+    if library().is_none() {
+        return;
+    }
+    let cache = Scratch::new("records");
+    let (code, out, err) = cache.kinds(
+        "run",
+        "ExtKinds.Records",
+        &[
+            "--no-event-rows",
+            "--vars",
+            "x,y,s.sum,s.count,s.last.a,s.last.on,t.sum,t.count,t.last.a,s0.sum,s0.count",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut rows = 0;
+    for line in out.lines().skip(1) {
+        let v: Vec<f64> = line.split(',').map(|s| s.parse().unwrap()).collect();
+        let x = v[1];
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-14 * b.abs().max(1.0);
+        assert!(close(v[2], 6.0 * x + 4.5), "{line}");
+        assert!(close(v[3], 2.0 * x + 0.5), "{line}");
+        assert_eq!((v[4], v[5], v[6]), (7.0, -x, 0.0), "{line}");
+        assert!(close(v[7], 3.5 + x), "{line}");
+        assert_eq!((v[8], v[9], v[10], v[11]), (8.0, -1.5, 3.5, 7.0), "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, 5, "{out}");
+}
+
 /// Calls on arguments known when the model is compiled are evaluated then
 /// (`tests/clib/ExtKinds`): a String result (allocated by the library with
 /// `ModelicaAllocateString`) passed on to another call, and a result that sizes an array. A

@@ -73,11 +73,85 @@ pub enum Arg {
         n: usize,
         init: Option<usize>,
     },
+    /// A record passed by reference (12.9.1.3): a C struct of its components in declaration
+    /// order, nested records as nested structs; `out`: the function writes it (an output or
+    /// a protected variable), its numbers read back after the call.
+    Rec { fields: Vec<RecField>, out: bool },
     /// A String known at compile time.
     Str(String),
     /// A String known only while the model runs: literal text and values from `in`,
     /// formatted as `String(x, <options>)` formats them (text.rs).
     Text(Vec<TextPiece>),
+}
+
+/// A component of a record passed to a C function.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RecField {
+    /// A number (`double`, or `int` for Integer, Boolean and enumerations): of an input
+    /// record from `in[at]`; of an output record written to `out[at]`, holding `in[init]`
+    /// (its value before the call) or zero when called.
+    Num {
+        ty: CTy,
+        at: usize,
+        init: Option<usize>,
+    },
+    /// A String component known at compile time (input records only).
+    Str(String),
+    /// A nested record.
+    Rec(Vec<RecField>),
+}
+
+/// The C struct type of a record's components: `struct { double m0; int m1; … }`.
+fn struct_type(fields: &[RecField]) -> String {
+    let mut s = String::from("struct {");
+    for (i, f) in fields.iter().enumerate() {
+        match f {
+            RecField::Num { ty, .. } => {
+                let _ = write!(s, " {} m{i};", ty.name());
+            }
+            RecField::Str(_) => {
+                let _ = write!(s, " const char* m{i};");
+            }
+            RecField::Rec(inner) => {
+                let _ = write!(s, " {} m{i};", struct_type(inner));
+            }
+        }
+    }
+    s.push_str(" }");
+    s
+}
+
+/// Statements setting the components of the struct at `path` before the call.
+fn struct_set(s: &mut String, path: &str, fields: &[RecField], out: bool) {
+    for (i, f) in fields.iter().enumerate() {
+        match f {
+            RecField::Num { ty, at, init } => {
+                let v = match (out, init) {
+                    (false, _) => format!("({})in[{at}]", ty.name()),
+                    (true, Some(k)) => format!("({})in[{k}]", ty.name()),
+                    (true, None) => "0".to_string(),
+                };
+                let _ = writeln!(s, "    {path}.m{i} = {v};");
+            }
+            RecField::Str(t) => {
+                let _ = writeln!(s, "    {path}.m{i} = {};", c_string(t));
+            }
+            RecField::Rec(inner) => struct_set(s, &format!("{path}.m{i}"), inner, out),
+        }
+    }
+}
+
+/// Statements reading an output record's numbers back into `out` after the call.
+fn struct_get(s: &mut String, path: &str, fields: &[RecField]) {
+    for (i, f) in fields.iter().enumerate() {
+        match f {
+            RecField::Num { at, .. } => {
+                let _ = writeln!(s, "    out[{at}] = (double){path}.m{i};");
+            }
+            RecField::Str(_) => {}
+            RecField::Rec(inner) => struct_get(s, &format!("{path}.m{i}"), inner),
+        }
+    }
 }
 
 /// A piece of a String made while the model runs.
@@ -169,6 +243,8 @@ impl Spec {
                 Arg::Out { ty: CTy::Str, .. } => "const char**".to_string(),
                 Arg::Out { ty, .. } => format!("{}*", ty.name()),
                 Arg::Str(_) | Arg::Text(_) => "const char*".to_string(),
+                // The library's struct type is its own: the address as `void*`.
+                Arg::Rec { .. } => "void*".to_string(),
             })
             .collect();
         let ret = self.ret.map_or("void", |(t, _)| t.name());
@@ -231,6 +307,11 @@ impl Spec {
                     call.push(format!("a{k}"));
                 }
                 Arg::Str(v) => call.push(c_string(v)),
+                Arg::Rec { fields, out } => {
+                    let _ = writeln!(s, "    {} a{k};", struct_type(fields));
+                    struct_set(&mut s, &format!("a{k}"), fields, *out);
+                    call.push(format!("(void*)&a{k}"));
+                }
                 Arg::Text(pieces) => {
                     text_arg(&mut s, k, pieces);
                     call.push(format!("a{k}"));
@@ -289,12 +370,16 @@ impl Spec {
                         "    for (int i = 0; i < {n}; i++) out[{at} + i] = (double)a{k}[i];"
                     );
                 }
+                Arg::Rec { fields, out: true } => struct_get(&mut s, &format!("a{k}"), fields),
                 _ => {}
             }
         }
         if self.n_out == 1
             && self.ret.is_none()
-            && !self.args.iter().any(|a| matches!(a, Arg::Out { .. }))
+            && !self
+                .args
+                .iter()
+                .any(|a| matches!(a, Arg::Out { .. } | Arg::Rec { out: true, .. }))
         {
             // A call made for its effect: its one output is the token that orders it.
             s.push_str("    out[0] = 0.0;\n");

@@ -488,7 +488,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             LocalTy::Record(_) => {
                 return Err(self.unsupported(
                     span,
-                    &format!("record arguments of external C functions (`{name}` of `{fname}`)"),
+                    &format!("a record returned by value from an external C function (`{name}` of `{fname}`; passed as an argument, by reference, it is supported)"),
                 ))
             }
         };
@@ -551,15 +551,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 b.ins.extend_from_slice(&a.data);
             }
             Val::Record(rv) => {
-                // An external object rtc made with the library's constructor: its address.
+                // An external object rtc made with the library's constructor: its address;
+                // any other record: a struct of its components (external_records.rs).
                 let Some(Val::Arr(p)) = rv.field(OBJECT_FIELD) else {
-                    return Err(self.unsupported(
-                        span,
-                        &format!(
-                            "record arguments of external C functions (`{}`)",
-                            b.spec.function
-                        ),
-                    ));
+                    let fname = b.spec.function.clone();
+                    let fields = self.record_in(&rv, &mut b.ins, span, &fname)?;
+                    b.spec.args.push(Arg::Rec { fields, out: false });
+                    return Ok(());
                 };
                 b.spec.args.push(Arg::In {
                     ty: CTy::Ptr,
@@ -575,7 +573,15 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// An output (or protected variable) of a shim call, written through a pointer; the
     /// values it holds before the call are passed in.
-    fn shim_output(&self, b: &mut ShimCall, name: &str, span: Span) -> DResult<()> {
+    fn shim_output(&mut self, b: &mut ShimCall, name: &str, span: Span) -> DResult<()> {
+        if let Some(shape) = self.written_record_shape(name, span)? {
+            let first = b.n_out;
+            let fname = b.spec.function.clone();
+            let fields = self.record_out(&shape, &mut b.ins, &mut b.n_out, span, &fname)?;
+            b.spec.args.push(Arg::Rec { fields, out: true });
+            b.records.push((name.to_string(), shape, first));
+            return Ok(());
+        }
         let top = self.fns.frames.len() - 1;
         let (cty, ty, dims) = self.c_type_of(name, span, &b.spec.function)?;
         let n: usize = dims.iter().product();
@@ -721,6 +727,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             },
             ins: Vec::new(),
             written: Vec::new(),
+            records: Vec::new(),
             n_out: 0,
             n_sout: 0,
         };
@@ -880,6 +887,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 .expect("a local of the function")
                 .value = LocalValue::Set(v);
         }
+        self.set_written_records(std::mem::take(&mut b.records), &values, x.span)?;
         Ok(())
     }
 
@@ -920,7 +928,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
 pub(super) type Evaluated = (Vec<f64>, Vec<String>);
 
 /// What a shim call gives: values computed now, or calls made while the model runs.
-enum ShimValues {
+pub(super) enum ShimValues {
     Now(Vec<f64>, Vec<String>),
     Later(Vec<ExprId>),
 }
@@ -932,6 +940,8 @@ struct ShimCall {
     spec: Spec,
     ins: Vec<ExprId>,
     written: Vec<(String, Option<ScalarType>, Vec<usize>, usize)>,
+    /// The record locals the call writes: name, shape, first output.
+    records: Vec<(String, std::rc::Rc<super::values::RecordVal>, usize)>,
     n_out: usize,
     n_sout: usize,
 }

@@ -31,6 +31,7 @@ mod expandable;
 mod expressions;
 mod external;
 mod external_derivative;
+mod external_records;
 mod function_events;
 mod functions;
 mod instance_checks;
@@ -264,10 +265,13 @@ pub fn flatten_source(
     let class = match select_model(tree, &tops, opts.model.as_deref()) {
         Ok(c) => c,
         Err(d) => {
+            // A library that did not parse has no classes: its errors say why first.
+            let mut diagnostics = std::mem::take(&mut tree.load_errors);
+            diagnostics.push(*d);
             return Outcome {
                 model: None,
-                diagnostics: vec![*d],
-            }
+                diagnostics,
+            };
         }
     };
     let mut f = Flattener::new(tree);

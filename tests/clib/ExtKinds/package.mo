@@ -259,4 +259,54 @@ package ExtKinds "External C functions of every argument kind (specification 12.
     Real y = checked(time, 0.5);
     annotation(experiment(StopTime = 1, Interval = 0.1));
   end Failing;
+  record Inner
+    Real a;
+    Boolean on;
+  end Inner;
+
+  record Gains "struct { double k; int n; struct { double a; int on; } core; const char* tag; }"
+    Real k;
+    Integer n;
+    Inner core;
+    String tag;
+  end Gains;
+
+  record Stats "What the library writes"
+    Real sum;
+    Integer count;
+    Inner last;
+  end Stats;
+
+  pure function apply "k x n + (a if on) + the tag's length: a record in, by reference"
+    input Gains g;
+    input Real x;
+    output Real y;
+    external "C" y = kinds_apply(g, x) annotation(Library = "ExtKindsSrc");
+  end apply;
+
+  pure function stats "A record the library writes: sum = k x + a, count = n + the tag's length, last = (-x, not on)"
+    input Real x;
+    input Gains g;
+    output Stats s;
+    external "C" kinds_stats(x, g, s) annotation(Library = "ExtKindsSrc");
+  end stats;
+
+  pure function accumulate "The record's values before the call are passed in: sum + x, count + 1"
+    input Real x;
+    input Stats s0;
+    output Stats s = s0;
+    external "C" kinds_accumulate(x, s) annotation(Library = "ExtKindsSrc");
+  end accumulate;
+
+  model Records "Records passed to and written by C functions (12.9.1.3)"
+    parameter Gains g = Gains(k = 2, n = 3, core = Inner(a = 0.5, on = true), tag = "abcd");
+    parameter Stats s0 = stats(1.5, g) "known when compiled: (3.5, 7, (-1.5, false))";
+    Real x(start = 1, fixed = true);
+    Real y = apply(g, x) "6 x + 4.5";
+    Stats s = stats(x, g) "(2 x + 0.5, 7, (-x, false))";
+    Stats t = accumulate(x, s0) "(3.5 + x, 8, (-1.5, false))";
+  equation
+    der(x) = -x;
+    annotation(experiment(StopTime = 1, Interval = 0.25));
+  end Records;
 end ExtKinds;

@@ -106,3 +106,22 @@ void kinds_report(double x) { ModelicaFormatMessage("kinds: report %.17g\n", x);
 
 /* A String reported through the library's message callback (an effect). */
 void kinds_say(const char *s) { ModelicaFormatMessage("kinds: say %s\n", s); }
+
+/* Records by reference (12.9.1.3): structs of the components in declaration order. */
+typedef struct { double a; int on; } kinds_inner;
+typedef struct { double k; int n; kinds_inner core; const char *tag; } kinds_gains;
+typedef struct { double sum; int count; kinds_inner last; } kinds_stats_t;
+double kinds_apply(const kinds_gains *g, double x) {
+    return g->k * x * g->n + (g->core.on ? g->core.a : 0.0) + (double)strlen(g->tag);
+}
+void kinds_stats(double x, const kinds_gains *g, kinds_stats_t *s) {
+    s->sum = x * g->k + g->core.a;
+    s->count = g->n + (int)strlen(g->tag);
+    s->last.a = -x;
+    s->last.on = !g->core.on;
+}
+/* Accumulates into a record it is given (an output that holds a value before the call). */
+void kinds_accumulate(double x, kinds_stats_t *s) {
+    s->sum += x;
+    s->count += 1;
+}
