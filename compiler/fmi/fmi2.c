@@ -139,8 +139,7 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
 fmi2Status fmi2Terminate(fmi2Component c) {
     Instance *in = (Instance *)c;
     if (!in) return fmi2Error;
-    in->f.s.mode = RTC_FMU_TERMINATED;
-    return fmi2OK;
+    return rtc_fmu_terminate(&in->f) < 0 ? fmi2Error : fmi2OK;
 }
 
 fmi2Status fmi2Reset(fmi2Component c) {

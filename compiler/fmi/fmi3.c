@@ -164,8 +164,7 @@ fmi3Status fmi3EnterEventMode(fmi3Instance instance) {
 fmi3Status fmi3Terminate(fmi3Instance instance) {
     Instance *in = (Instance *)instance;
     if (!in) return fmi3Error;
-    in->f.s.mode = RTC_FMU_TERMINATED;
-    return fmi3OK;
+    return rtc_fmu_terminate(&in->f) < 0 ? fmi3Error : fmi3OK;
 }
 
 fmi3Status fmi3Reset(fmi3Instance instance) {

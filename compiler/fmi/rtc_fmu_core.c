@@ -117,6 +117,26 @@ int rtc_fmu_initialize(rtc_fmu *f) {
     return (st & 15) == 6 ? 1 : 0;
 }
 
+int rtc_fmu_terminate(rtc_fmu *f) {
+    int32_t st = 0;
+    if (f->s.mode != RTC_FMU_STEPPING) {
+        f->s.mode = RTC_FMU_TERMINATED;
+        return 0;
+    }
+#if RTC_MODEL_EVENT_STEPPER
+    st = rtc_events_terminal(&f->s.events, f->s.mem, rtc_fmu_time(f));
+#endif
+    if (st == 0) st = RTC_MODEL_CHECK_ASSERTIONS(f->s.mem, 0);
+    if (st != 0) {
+        rtc_fmu_logf(f, 1, "logStatusError", "the terminal() actions at the end of the run failed");
+        explain(f, st, rtc_fmu_time(f));
+        f->s.mode = RTC_FMU_FAILED;
+        return -1;
+    }
+    f->s.mode = RTC_FMU_TERMINATED;
+    return 0;
+}
+
 static int check_vr(rtc_fmu *f, unsigned vr, const char *fn) {
     if (vr >= RTC_FMU_VAR_COUNT) {
         rtc_fmu_logf(f, 1, "logStatusError", "%s: unknown value reference %u", fn, vr);

@@ -59,6 +59,10 @@ double rtc_fmu_time(const rtc_fmu *f);
 /* Initialisation from the parameters set so far: 0 done, 1 the model terminated at the
  * start, -1 failed (logged). */
 int rtc_fmu_initialize(rtc_fmu *f);
+/* The end of the simulation (fmi*Terminate): after steps that went well, the instant at
+ * which terminal() is true acts once at the FMU's time, and the assertions are checked
+ * (those of `when terminal()` hold only then): 0 done, -1 failed (logged). */
+int rtc_fmu_terminate(rtc_fmu *f);
 /* Values by value reference: 0 done, -1 refused (logged). */
 int rtc_fmu_get(rtc_fmu *f, unsigned vr, double *x);
 /* 0 where `x` may be written to `vr` (finite, within its min/max, of its type); else logs why

@@ -292,6 +292,19 @@ int main(int argc, char **argv) {
         if ((k + 1) % every == 0 || k + 1 == n) print_row(t1);
     }
 #if RTC_MODEL_EVENT_STEPPER
+    /* A run that reached its end: terminal() is true once, at its last instant. */
+    if (events.terminated < 0) {
+        const double t_end = t0 + (double)n * h;
+        st = rtc_events_terminal(&events, mem, t_end);
+        if (st == 0) st = RTC_MODEL_CHECK_ASSERTIONS(mem, 0);
+        if (st != 0) {
+            fprintf(stderr, "%s: the run reached t = %g, and then its terminal() actions failed: %s, detail %ld%s%s\n",
+                    RTC_MODEL_NAME, t_end, status_text(st), (long)(st >> 4),
+                    (st & 15) == 7 ? ": " : "",
+                    (st & 15) == 7 ? RTC_MODEL_assertion_messages[st >> 4] : "");
+            return 2;
+        }
+    }
     fprintf(stderr, "%s: events: %ld handled, %ld deferred to the end of their step\n",
             RTC_MODEL_NAME, events.handled, events.deferred);
 #endif

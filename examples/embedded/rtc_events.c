@@ -18,7 +18,8 @@ enum {
     DISCRETE = 5,
     AT = 6,
     ABOVE_CLOSED = 7,
-    WHEN_AT = 8
+    WHEN_AT = 8,
+    TERMINAL = 9
 };
 
 /* Located events whose times differ by at most this fraction of the step are simultaneous. */
@@ -436,6 +437,15 @@ int32_t rtc_events_initial(rtc_events *ev, double *mem, double t0) {
         if (st != 0) return st;
     }
     return ev->terminated >= 0 ? 6 | (ev->terminated << 4) : 0;
+}
+
+int32_t rtc_events_terminal(rtc_events *ev, double *mem, double t) {
+    const rtc_event_model *m = ev->m;
+    int32_t n = m->n_events, k, nlast = 0;
+    for (k = 0; k < n; k++)
+        if (m->kind[k] == TERMINAL) ev->first[nlast++] = k;
+    if (nlast == 0) return 0;
+    return instant(ev, mem, ev->first, nlast, t, 0);
 }
 
 /* When time event k is next due after t (beyond the tolerance), into *at: a sample's next

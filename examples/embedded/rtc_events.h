@@ -53,7 +53,8 @@ typedef struct {
                                  function z, its slot), 3 sample, 4 initial, 5 discrete
                                  condition, 6 a relation of time frozen in its slot: a time
                                  event at the time zc writes, 7 z >= 0, 8 a when-condition of
-                                 time: a time event at the time zc writes */
+                                 time: a time event at the time zc writes, 9 terminal(): only
+                                 at the end of the run (rtc_events_terminal) */
     const int32_t *chain;     /* when/elsewhen chain, -1 none */
     const int32_t *branch;    /* place in the chain */
     const double (*sample)[2];
@@ -132,5 +133,11 @@ int32_t rtc_events_initial(rtc_events *ev, double *mem, double t0);
  * the discrete variable discrete_pre[k] still changing), or 6 (terminate ran in this step,
  * detail: the event; the state is at t + h). */
 int32_t rtc_events_step(rtc_events *ev, double *mem, double t, double h);
+
+/* After the last step of a run that reached its end at t (specification 3.7.4.2): the
+ * instant at which terminal() is true, its events acting once (an event iteration as any
+ * other; a library's effects, such as writing a file, are made then). Returns a status as
+ * rtc_events_step's; then check the assertions (those of `when terminal()` hold only now). */
+int32_t rtc_events_terminal(rtc_events *ev, double *mem, double t);
 
 #endif /* RTC_EVENTS_H */

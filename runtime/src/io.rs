@@ -465,8 +465,13 @@ impl CsvSink {
 
 impl OutputSink for CsvSink {
     fn start(&mut self, names: &[&str]) -> std::io::Result<()> {
-        let names: Vec<String> = names.iter().map(|n| csv_field(n)).collect();
-        writeln!(self.out, "time,{}", names.join(","))
+        // One field per column: a model without outputs has the time column alone.
+        let mut header = String::from("time");
+        for n in names {
+            header.push(',');
+            header.push_str(&csv_field(n));
+        }
+        writeln!(self.out, "{header}")
     }
 
     fn next_row(&self, frame: u64) -> u64 {

@@ -144,7 +144,13 @@ int main(int argc, char **argv) {
             break;
         }
     }
-    fmi3Terminate(in);
+    /* The end of the simulation: the model's terminal() actions and their assertions. */
+    if (fmi3Terminate(in) != fmi3OK) {
+        fprintf(stderr, "master: fmi3Terminate failed\n");
+        fmi3FreeInstance(in);
+        dlclose(lib);
+        return 2;
+    }
     fmi3FreeInstance(in);
     dlclose(lib);
     return 0;

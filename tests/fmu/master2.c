@@ -113,7 +113,12 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    fmi2Terminate(c);
+    if (fmi2Terminate(c) != fmi2OK) {
+        fprintf(stderr, "master2: fmi2Terminate failed\n");
+        fmi2FreeInstance(c);
+        dlclose(lib);
+        return 2;
+    }
     fmi2FreeInstance(c);
     dlclose(lib);
     return 0;

@@ -970,3 +970,58 @@ fn avx_object_gives_the_baseline_numbers() {
         let _ = std::fs::remove_dir_all(&work);
     }
 }
+
+/// `when terminal()` in an object (3.7.4.2): after the last step the harness calls
+/// `rtc_events_terminal`, the instant at which terminal() is true, and checks the assertions
+/// (`tests/models/TerminalAssert.mo`: an assert in `when terminal()` that the run took enough
+/// samples). Needing 3 of its 4 samples it passes, with rows bitwise those of `rtc run`;
+/// needing 5 it fails after the last row, as `rtc run` does, with the assertion's message.
+/// Before, `rtc compile` refused `when terminal()`.
+#[test]
+fn terminal_actions_run_at_the_end_of_an_object_run() {
+    let work = temp("terminal-object");
+    let name = "TerminalAssert";
+    let text = std::fs::read_to_string(root().join("tests/models/TerminalAssert.mo")).unwrap();
+    for need in [3, 5] {
+        let dir = work.join(format!("need{need}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let model = dir.join(format!("{name}.mo"));
+        std::fs::write(&model, text.replace("need = 3", &format!("need = {need}"))).unwrap();
+        let exe = host_harness(&model, name, "--method fe --step 0.25", &dir.join("build"));
+        let out = Command::new(&exe).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let csv = dir.join("jit.csv");
+        let run = Command::new(RTC)
+            .arg("run")
+            .arg(&model)
+            .args([
+                "--no-event-rows",
+                "--method",
+                "fe",
+                "--step",
+                "0.25",
+                "--out",
+            ])
+            .arg(&csv)
+            .output()
+            .unwrap();
+        let run_err = String::from_utf8_lossy(&run.stderr);
+        let obj = String::from_utf8(out.stdout).unwrap();
+        let jit = std::fs::read_to_string(&csv).unwrap();
+        assert_eq!(compare(name, &jit, &obj), 0.0);
+        if need == 3 {
+            assert!(out.status.success(), "{err}");
+            assert!(run.status.success(), "{run_err}");
+        } else {
+            assert_eq!(out.status.code(), Some(2), "{err}");
+            assert!(
+                err.contains("the run reached t = 1, and then its terminal() actions failed")
+                    && err.contains("not enough samples"),
+                "{err}"
+            );
+            assert_eq!(run.status.code(), Some(2), "{run_err}");
+            assert!(run_err.contains("not enough samples"), "{run_err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}

@@ -614,7 +614,7 @@ fn derivative_annotations_of_external_functions_are_the_librarys_derivatives() {
 /// `when terminal()` (3.7.4.2, `tests/clib/ExtKinds` `Final`): its actions run once, after
 /// the last step: the library reports the state's last value (the last row's `x`, to the
 /// bit) and the sample counter after the terminal instant's own increment (4 samples up to
-/// t = 1, then 5). `rtc compile` refuses it (the C event stepper has no end-of-run instant).
+/// t = 1, then 5); an object's harness makes the same instant after its last step.
 #[test]
 fn terminal_actions_run_once_after_the_last_step() {
     if library().is_none() {
@@ -638,10 +638,47 @@ fn terminal_actions_run_once_after_the_last_step() {
     assert_eq!(reports.len(), 2, "{err}");
     assert_eq!(reports[0].to_bits(), x.to_bits(), "{err}");
     assert_eq!(reports[1], 5.0, "{err}");
+    // An object makes the same terminal instant: the harness, linked with the library's
+    // archive, calls `rtc_events_terminal` after its last step, and the library reports the
+    // same two values, to the bit.
     let obj = cache.0.join("obj");
-    let (code, _, err) = cache.kinds("compile", "ExtKinds.Final", &["-o", obj.to_str().unwrap()]);
-    assert_eq!(code, 1, "{err}");
-    assert!(err.contains("`when terminal()` in an object"), "{err}");
+    let (code, _, err) = cache.kinds(
+        "compile",
+        "ExtKinds.Final",
+        &["--name", "Final", "-o", obj.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    let root = common::repo_root();
+    let exe = obj.join("run");
+    let built = Command::new("cc")
+        .args(["-O2", "-ffp-contract=off", "-I", obj.to_str().unwrap()])
+        .arg("-DRTC_MODEL_HEADER=\"Final.h\"")
+        .arg(root.join("examples/embedded/harness.c"))
+        .arg(root.join("examples/embedded/rtc_events.c"))
+        .arg(obj.join("Final.o"))
+        .arg(obj.join("libFinal_ext.a"))
+        .args(["-lm", "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let ran = Command::new(&exe).output().unwrap();
+    let obj_err = String::from_utf8_lossy(&ran.stderr);
+    assert!(ran.status.success(), "{obj_err}");
+    let obj_reports: Vec<f64> = obj_err
+        .lines()
+        .filter_map(|l| l.strip_prefix("kinds: report "))
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(
+        obj_reports.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        reports.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        "{obj_err}"
+    );
 }
 
 /// Strings made while the model runs (3.7.1.2, `tests/clib/ExtKinds` `Formatted`): each

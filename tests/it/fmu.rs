@@ -869,3 +869,38 @@ fn without_a_c_compiler_the_parts_are_written() {
     assert!(!dir.join("DCMotor.fmu").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `when terminal()` in an FMU: fmi3Terminate makes the instant at which terminal() is true
+/// at the FMU's time and checks the assertions (`tests/models/TerminalAssert.mo`). Needing 3
+/// of its 4 samples the master's run ends well; needing 5, fmi3Terminate returns fmi3Error
+/// and logs the assertion's message. Before, `rtc fmu` refused `when terminal()`.
+#[test]
+fn fmi_terminate_makes_the_terminal_instant() {
+    let text = std::fs::read_to_string(common::repo_root().join("tests/models/TerminalAssert.mo"))
+        .unwrap();
+    for need in [3, 5] {
+        let dir = scratch(&format!("terminal{need}"));
+        let model = dir.join("TerminalAssert.mo");
+        std::fs::write(&model, text.replace("need = 3", &format!("need = {need}"))).unwrap();
+        let exe = master(&dir);
+        let (table, token, so) = exported(&dir, model.to_str().unwrap(), "fe", "0.25");
+        let vr = table.iter().find(|(n, _)| n == "n").expect("n").1;
+        let out = Command::new(&exe)
+            .arg(so)
+            .args([token.as_str(), "1", "0.25"])
+            .arg(format!("out:{vr}"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        if need == 3 {
+            assert!(out.status.success(), "{err}");
+        } else {
+            assert_eq!(out.status.code(), Some(2), "{err}");
+            assert!(
+                err.contains("fmi3Terminate failed") && err.contains("not enough samples"),
+                "{err}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

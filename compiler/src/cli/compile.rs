@@ -71,22 +71,6 @@ pub fn compile(a: &CompileArgs) -> u8 {
     }
 }
 
-/// Refuses `when terminal()` where the model leaves `rtc run`: the C event stepper of objects
-/// and FMUs has no end-of-run instant yet.
-pub(super) fn refuse_terminal(flat: &FlatModel, what: &str) -> Result<(), Box<Diagnostic>> {
-    match flat.whens.iter().find(|w| w.terminal) {
-        Some(w) => Err(Box::new(
-            Diagnostic::error(
-                "unsupported",
-                format!("not yet supported: `when terminal()` in {what} (its C event stepper has no end-of-run instant)"),
-            )
-            .at(w.span, "acts at the end of the run")
-            .help("rtc run makes these actions once, after the last step"),
-        )),
-        None => Ok(()),
-    }
-}
-
 fn compile_inner(
     a: &CompileArgs,
     flat: &FlatModel,
@@ -101,7 +85,6 @@ fn compile_inner(
         );
     }
     crate::clib::shim::refuse_objects("an object")?;
-    refuse_terminal(flat, "an object")?;
     let (settings, h, target) = setup(&a.method, a.target.as_deref(), flat)?;
     if !target.pic {
         // Bare metal: the shims' support needs a C library (setjmp, stdio, malloc).

@@ -23,7 +23,6 @@ pub fn fmu(a: &FmuArgs) -> u8 {
 
 fn fmu_inner(a: &FmuArgs, flat: &FlatModel) -> Result<Vec<String>, Box<Diagnostic>> {
     crate::clib::shim::refuse_objects("an FMU")?;
-    super::compile::refuse_terminal(flat, "an FMU")?;
     let version = match a.fmi {
         3 => fmu_export::Version::Fmi3,
         2 => fmu_export::Version::Fmi2,

@@ -560,7 +560,7 @@ impl Description<'_> {
         }
         let _ = writeln!(
             h,
-            "/* Event kinds: 0 state event z <= 0, 1 state event z > 0, 7 state event z >= 0, 2 a\n * relation frozen between events in its slot (event_slot), located by its function z, 3\n * sample(start, interval), 4 initial(), 5 condition of discrete variables (checked at\n * instants), 6 a relation of time frozen in its slot: a time event at the time zc writes,\n * 8 a when-condition of time: a time event at the time zc writes, its condition at\n * z[2*EVENT_COUNT + k]. Chains: when/elsewhen branches share a chain (-1: none); of the\n * branches of a chain that fire at one instant only the first acts. */"
+            "/* Event kinds: 0 state event z <= 0, 1 state event z > 0, 7 state event z >= 0, 2 a\n * relation frozen between events in its slot (event_slot), located by its function z, 3\n * sample(start, interval), 4 initial(), 5 condition of discrete variables (checked at\n * instants), 6 a relation of time frozen in its slot: a time event at the time zc writes,\n * 8 a when-condition of time: a time event at the time zc writes, its condition at\n * z[2*EVENT_COUNT + k], 9 terminal(): acts once, at the end of the run (rtc_events_terminal).\n * Chains: when/elsewhen branches share a chain (-1: none); of the\n * branches of a chain that fire at one instant only the first acts. */"
         );
         let list = |f: &dyn Fn(&crate::system::Event<crate::plan::Slot>) -> String,
                     none: &str|
@@ -574,31 +574,7 @@ impl Description<'_> {
         let _ = writeln!(
             h,
             "static const int32_t {p}_event_kind[{n}] = {{{}}};",
-            list(
-                &|e| {
-                    let k = if e.both {
-                        2
-                    } else if e.at && e.relation.is_some_and(|r| r.slot.is_none()) {
-                        8
-                    } else if e.at {
-                        6
-                    } else if e.sample.is_some() {
-                        3
-                    } else if e.initial {
-                        4
-                    } else if e.discrete.is_some() {
-                        5
-                    } else if e.below {
-                        0
-                    } else if e.closed {
-                        7
-                    } else {
-                        1
-                    };
-                    k.to_string()
-                },
-                "0"
-            )
+            list(&|e| event_kind(e).to_string(), "0")
         );
         let _ = writeln!(
             h,
@@ -711,5 +687,30 @@ impl Description<'_> {
                 pairs.join(", ")
             }
         );
+    }
+}
+
+/// An event's kind in the header's `event_kind` table (the C event stepper's `kind`).
+fn event_kind(e: &crate::system::Event<crate::plan::Slot>) -> u8 {
+    if e.terminal {
+        9
+    } else if e.both {
+        2
+    } else if e.at && e.relation.is_some_and(|r| r.slot.is_none()) {
+        8
+    } else if e.at {
+        6
+    } else if e.sample.is_some() {
+        3
+    } else if e.initial {
+        4
+    } else if e.discrete.is_some() {
+        5
+    } else if e.below {
+        0
+    } else if e.closed {
+        7
+    } else {
+        1
     }
 }
