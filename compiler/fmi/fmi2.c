@@ -87,6 +87,13 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     in->logging = loggingOn;
     in->f.log = log_to_master;
     in->f.owner = in;
+    if (rtc_fmu_objects(&in->f) != 0) {
+        if (functions->freeMemory)
+            functions->freeMemory(in);
+        else
+            free(in);
+        return NULL;
+    }
     rtc_fmu_defaults(&in->f);
     return in;
 }
@@ -94,6 +101,7 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
 void fmi2FreeInstance(fmi2Component c) {
     Instance *in = (Instance *)c;
     if (!in) return;
+    rtc_fmu_free_objects();
     if (in->cb.freeMemory)
         in->cb.freeMemory(in);
     else

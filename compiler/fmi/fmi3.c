@@ -86,6 +86,10 @@ fmi3Instance fmi3InstantiateCoSimulation(
     in->logging = loggingOn;
     in->f.log = log_to_master;
     in->f.owner = in;
+    if (rtc_fmu_objects(&in->f) != 0) {
+        free(in);
+        return NULL;
+    }
     rtc_fmu_defaults(&in->f);
     return in;
 }
@@ -127,7 +131,11 @@ fmi3Instance fmi3InstantiateScheduledExecution(
     return NULL;
 }
 
-void fmi3FreeInstance(fmi3Instance instance) { free(instance); }
+void fmi3FreeInstance(fmi3Instance instance) {
+    if (!instance) return;
+    rtc_fmu_free_objects();
+    free(instance);
+}
 
 /* ------------------------------------------------------------------ initialisation */
 

@@ -43,6 +43,24 @@ double rtc_fmu_time(const rtc_fmu *f) {
     return f->start + (double)f->s.steps * RTC_MODEL_STEP_SIZE;
 }
 
+int rtc_fmu_objects(rtc_fmu *f) {
+#ifdef RTC_MODEL_EXT_OBJECTS
+    if (RTC_MODEL_EXT_INIT() != 0) {
+        rtc_fmu_logf(f, 1, "logStatusError", "an external object's constructor failed");
+        return -1;
+    }
+#else
+    (void)f;
+#endif
+    return 0;
+}
+
+void rtc_fmu_free_objects(void) {
+#ifdef RTC_MODEL_EXT_OBJECTS
+    RTC_MODEL_EXT_FREE();
+#endif
+}
+
 void rtc_fmu_defaults(rtc_fmu *f) {
     int i;
     memset(&f->s, 0, sizeof f->s);

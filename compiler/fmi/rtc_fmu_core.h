@@ -51,6 +51,11 @@ struct rtc_fmu {
     unsigned char warned[RTC_MODEL_WARNING_COUNT > 0 ? RTC_MODEL_WARNING_COUNT : 1];
 };
 
+/* The external objects the model's library constructs (shared by the instances of one
+ * process, counted): made at instantiation, before the model's init (0 done, -1 a constructor
+ * failed, logged), destroyed when the instance is freed. */
+int rtc_fmu_objects(rtc_fmu *f);
+void rtc_fmu_free_objects(void);
 /* Parameters and start values as the model gives them; the mode after instantiation. */
 void rtc_fmu_defaults(rtc_fmu *f);
 /* Formats a message and passes it to f->log. */

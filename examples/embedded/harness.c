@@ -246,6 +246,15 @@ int main(int argc, char **argv) {
     for (i = 0; i < RTC_MODEL_INPUT_COUNT; i++)
         if (RTC_MODEL_input_names[i]) mem[RTC_MODEL_input_slots[i]] = RTC_MODEL_input_starts[i];
     apply_inputs(t0, 0.0);
+#ifdef RTC_MODEL_EXT_OBJECTS
+    /* The external objects the model's library constructs, made before init (their
+     * destructors run at exit, on every way out). */
+    if (RTC_MODEL_EXT_INIT() != 0) {
+        fprintf(stderr, "%s: an external object's constructor failed\n", RTC_MODEL_NAME);
+        return 2;
+    }
+    atexit(RTC_MODEL_EXT_FREE);
+#endif
     st = RTC_MODEL_INIT(mem, t0);
 #if RTC_MODEL_EVENT_STEPPER
     rtc_events_init(&events, &event_model, event_doubles, event_ints);

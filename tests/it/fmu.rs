@@ -232,32 +232,35 @@ fn dc_motor_fmu_steps_as_rtc_run() {
     );
 }
 
+/// An external object in an FMU (`tests/models/ExtObjectFmu.mo`, a polynomial the library
+/// holds): made by its constructor when the FMU is instantiated (FMI 3.0 and 2.0), found by
+/// the step's calls, every value as `rtc run`'s, to the bit. Before, `rtc fmu` refused it.
+#[test]
+fn fmu_makes_the_external_objects() {
+    ext_kinds_same_as_run("extobject", "tests/models/ExtObjectFmu.mo", &["x", "y"]);
+}
+
 /// A model whose step calls C through rtc's shims (`tests/clib/ExtKinds`): the shims and the
 /// library's source built into an archive and linked into the FMU's library (its symbols
 /// kept local), stepped as `rtc run` steps, to the bit.
 #[test]
 fn fmu_links_the_external_c_code() {
-    let lib = common::repo_root().join("tests/clib/ExtKinds");
-    let lib = lib.to_str().unwrap();
-    same_as_run(
+    ext_kinds_same_as_run(
         "extkinds",
         "tests/models/ExtKindsFmu.mo",
-        &["--lib", lib, "--method", "trapezoid", "--step", "0.25"],
-        &[
-            "--lib",
-            lib,
-            "--method",
-            "trapezoid",
-            "--step",
-            "0.25",
-            "--stop",
-            "1",
-        ],
-        &[],
         &["x", "w", "r", "o", "state[1]"],
-        1.0,
-        0.25,
     );
+}
+
+/// A model of `tests/clib/ExtKinds` as an FMU (trapezoid, h = 0.25) against `rtc run`, to
+/// t = 1 in steps of 0.25, reading `vars`.
+fn ext_kinds_same_as_run(tag: &str, model: &str, vars: &[&str]) {
+    let lib = common::repo_root().join("tests/clib/ExtKinds");
+    let lib = lib.to_str().unwrap();
+    let fmu_args = ["--lib", lib, "--method", "trapezoid", "--step", "0.25"];
+    let mut run_args = fmu_args.to_vec();
+    run_args.extend(["--stop", "1"]);
+    same_as_run(tag, model, &fmu_args, &run_args, &[], vars, 1.0, 0.25);
 }
 
 /// State events located inside fmi3DoStep (backward Euler).

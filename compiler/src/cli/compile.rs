@@ -84,7 +84,6 @@ fn compile_inner(
             d.message
         );
     }
-    crate::clib::shim::refuse_objects("an object")?;
     let (settings, h, target) = setup(&a.method, a.target.as_deref(), flat)?;
     if !target.pic {
         // Bare metal: the shims' support needs a C library (setjmp, stdio, malloc).
@@ -102,6 +101,8 @@ fn compile_inner(
         ))
     })?;
     let mut header = files.header;
+    // External objects: made again in the object's process (clib/objects.rs).
+    crate::clib::objects::add_to_header(&mut header, &prefix);
     let mut written = Vec::new();
     // External calls through shims: their C file, and the archive of it and the libraries'
     // C code built for the target (clib/archive.rs); the header says how to link it.

@@ -22,7 +22,6 @@ pub fn fmu(a: &FmuArgs) -> u8 {
 }
 
 fn fmu_inner(a: &FmuArgs, flat: &FlatModel) -> Result<Vec<String>, Box<Diagnostic>> {
-    crate::clib::shim::refuse_objects("an FMU")?;
     let version = match a.fmi {
         3 => fmu_export::Version::Fmi3,
         2 => fmu_export::Version::Fmi2,
@@ -46,6 +45,7 @@ fn fmu_inner(a: &FmuArgs, flat: &FlatModel) -> Result<Vec<String>, Box<Diagnosti
         .unwrap_or_else(|| format!("{}.fmu", f.model_identifier).into());
     // The external calls' C code, built for the target and linked into the FMU's library
     // (clib/archive.rs).
+    crate::clib::objects::add_to_header(&mut f.header, &f.model_identifier.clone());
     let Some(ext) = crate::clib::shim::object_source(&f.model_identifier) else {
         return fmu_export::write(&f, &out);
     };

@@ -40,6 +40,7 @@
 pub mod archive;
 pub mod cost;
 mod makefile;
+pub mod objects;
 pub mod shim;
 pub mod text;
 
@@ -245,7 +246,7 @@ fn provide_shims(shims: &[shim::Registered], out: &mut Provided) -> Result<(), B
             return Err(not_defined(&r.spec.function, libs.span, &looked));
         }
     }
-    let text = shim::unit(&missing);
+    let text = shim::unit(&missing, None);
     let libs = ExternalLibs {
         libraries: Vec::new(),
         include: None,

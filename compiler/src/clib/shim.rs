@@ -484,6 +484,7 @@ pub fn take_objects() -> Vec<(String, f64)> {
 /// nothing in an object file).
 pub fn any_objects() -> bool {
     !OBJECTS.lock().unwrap_or_else(|e| e.into_inner()).is_empty()
+        || !super::objects::all().is_empty()
 }
 
 /// Marks shim `symbol` as called while the model runs.
@@ -503,10 +504,14 @@ pub fn get(symbol: &str) -> Option<Registered> {
 /// `ModelicaUtilities.h` callbacks (`support.c`) and the shims — with a comment naming the
 /// libraries it calls into and where their sources are; `None` without runtime shims.
 pub fn object_source(prefix: &str) -> Option<String> {
-    let runtime: Vec<Registered> = registered().into_iter().filter(|r| r.runtime).collect();
+    let runtime: Vec<Registered> = registered()
+        .into_iter()
+        .filter(|r| r.runtime || super::objects::uses(&r.symbol))
+        .collect();
     if runtime.is_empty() {
         return None;
     }
+    let objects = super::objects::all();
     let mut libs: Vec<String> = Vec::new();
     for r in &runtime {
         if let Some(l) = &r.libs {
@@ -541,7 +546,13 @@ pub fn object_source(prefix: &str) -> Option<String> {
         if libs.is_empty() { " *   (none: the functions come from --link libraries)".to_string() } else { libs.join("\n") }
     );
     s.push_str(include_str!("support.c"));
-    s.push_str(&unit(&runtime));
+    if objects.is_empty() {
+        s.push_str(&unit(&runtime, None));
+    } else {
+        let ptr = super::objects::prelude(&objects);
+        s.push_str(&unit(&runtime, Some(&ptr)));
+        s.push_str(&super::objects::init_and_free(prefix, &objects));
+    }
     Some(s)
 }
 
@@ -566,8 +577,8 @@ pub fn refuse_bare_metal() -> Result<(), Box<crate::diag::Diagnostic>> {
     ))
 }
 
-/// Refuses external objects made while the model was compiled where the model leaves this
-/// process (an object file, an FMU): their addresses are this process's.
+/// Refuses external objects where the target has no C library for their constructors (a
+/// bare-metal object; hosted objects and FMUs make them again, objects.rs).
 pub fn refuse_objects(what: &str) -> Result<(), Box<crate::diag::Diagnostic>> {
     if !any_objects() {
         return Ok(());
@@ -577,7 +588,7 @@ pub fn refuse_objects(what: &str) -> Result<(), Box<crate::diag::Diagnostic>> {
             "unsupported",
             format!("not yet supported: {what} of a model with external objects its library constructs (rtc run constructs them when it compiles the model)"),
         )
-        .help("rtc run calls them; an object or an FMU would construct them in its init function, which rtc does not write yet"),
+        .help("a hosted object or FMU makes them in its <name>_ext_init(); compile for a hosted target (x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, riscv64gc-unknown-linux-gnu)"),
     ))
 }
 
@@ -588,13 +599,18 @@ pub fn registered() -> Vec<Registered> {
 
 /// The translation unit of `shims`: the support's declarations, each distinct `Include`
 /// text, the prototypes of functions no `Include` declares, and the shims.
-pub fn unit(shims: &[Registered]) -> String {
+///
+/// `ptr`: the definition of `rtc_ptr` (an object's address from the double a shim is given)
+/// where it is not the plain conversion (an object file's external objects, objects.rs).
+pub fn unit(shims: &[Registered], ptr: Option<&str>) -> String {
     let mut s = String::from(
         "#include <math.h>\n#include <setjmp.h>\n#include <stddef.h>\n#include <stdio.h>\n#include <string.h>\n\
          void rtc_ext_enter(jmp_buf* b, const char* function);\nvoid rtc_ext_leave(void);\n\
-         static void* rtc_ptr(double d) { void* p = 0; memcpy(&p, &d, sizeof p); return p; }\n\
          static double rtc_bits(void* p) { double d = 0.0; memcpy(&d, &p, sizeof p); return d; }\n",
     );
+    s.push_str(ptr.unwrap_or(
+        "static void* rtc_ptr(double d) { void* p = 0; memcpy(&p, &d, sizeof p); return p; }\n",
+    ));
     let mut seen: Vec<&str> = Vec::new();
     for r in shims {
         match &r.spec.include {

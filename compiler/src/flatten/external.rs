@@ -837,6 +837,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 let bits = nums[at];
                 if let Some(ins) = &known {
                     crate::clib::cost::constructed_table(&b.spec, ins, bits);
+                    // Made again by an object file's init (clib/objects.rs).
+                    crate::clib::objects::made(bits, &symbol, ins.clone(), at, b.spec.n_out);
                 }
                 self.object_destructor(class, bits, x.span)?;
                 let e = self.flat.arena.constant(bits);
@@ -983,6 +985,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         };
         let symbol = crate::clib::shim::register(spec, libs, x.span);
         crate::clib::shim::constructed(&symbol, bits);
+        crate::clib::objects::destructor(bits, &symbol);
         Ok(())
     }
 }
