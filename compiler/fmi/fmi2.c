@@ -60,7 +60,6 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
                               const fmi2CallbackFunctions *functions, fmi2Boolean visible,
                               fmi2Boolean loggingOn) {
     Instance *in;
-    (void)fmuResourceLocation;
     (void)visible;
     if (!functions) return NULL;
     if (fmuType != fmi2CoSimulation) {
@@ -87,6 +86,7 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     in->logging = loggingOn;
     in->f.log = log_to_master;
     in->f.owner = in;
+    rtc_fmu_resources(fmuResourceLocation);
     if (rtc_fmu_objects(&in->f) != 0) {
         if (functions->freeMemory)
             functions->freeMemory(in);

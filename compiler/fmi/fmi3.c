@@ -60,7 +60,6 @@ fmi3Instance fmi3InstantiateCoSimulation(
     size_t nRequiredIntermediateVariables, fmi3InstanceEnvironment instanceEnvironment,
     fmi3LogMessageCallback logMessage, fmi3IntermediateUpdateCallback intermediateUpdate) {
     Instance *in;
-    (void)resourcePath;
     (void)visible;
     (void)requiredIntermediateVariables;
     (void)nRequiredIntermediateVariables;
@@ -86,6 +85,7 @@ fmi3Instance fmi3InstantiateCoSimulation(
     in->logging = loggingOn;
     in->f.log = log_to_master;
     in->f.owner = in;
+    rtc_fmu_resources(resourcePath);
     if (rtc_fmu_objects(&in->f) != 0) {
         free(in);
         return NULL;

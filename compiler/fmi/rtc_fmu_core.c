@@ -43,6 +43,36 @@ double rtc_fmu_time(const rtc_fmu *f) {
     return f->start + (double)f->s.steps * RTC_MODEL_STEP_SIZE;
 }
 
+void rtc_fmu_resources(const char *location) {
+#ifdef RTC_MODEL_EXT_RESOURCES
+    /* A path, or a file URI (FMI 2.0's fmuResourceLocation): file:///p, file:/p or
+     * file://localhost/p, percent escapes decoded; with a trailing separator. */
+    char dir[4096];
+    size_t n = 0;
+    const char *p = location ? location : "";
+    if (strncmp(p, "file://localhost/", 17) == 0)
+        p += 16;
+    else if (strncmp(p, "file:///", 8) == 0)
+        p += 7;
+    else if (strncmp(p, "file:/", 6) == 0)
+        p += 5;
+    for (; *p && n + 2 < sizeof dir; p++) {
+        int hi, lo;
+        if (*p == '%' && p[1] && p[2] && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2) {
+            dir[n++] = (char)(hi * 16 + lo);
+            p += 2;
+        } else {
+            dir[n++] = *p;
+        }
+    }
+    if (n > 0 && dir[n - 1] != '/') dir[n++] = '/';
+    dir[n] = 0;
+    RTC_MODEL_EXT_RESOURCES(dir);
+#else
+    (void)location;
+#endif
+}
+
 int rtc_fmu_objects(rtc_fmu *f) {
 #ifdef RTC_MODEL_EXT_OBJECTS
     if (RTC_MODEL_EXT_INIT() != 0) {

@@ -55,6 +55,8 @@ struct rtc_fmu {
  * process, counted): made at instantiation, before the model's init (0 done, -1 a constructor
  * failed, logged), destroyed when the instance is freed. */
 int rtc_fmu_objects(rtc_fmu *f);
+/* Where the objects' data files are: the FMU's resources folder (a path or a file URI). */
+void rtc_fmu_resources(const char *location);
 void rtc_fmu_free_objects(void);
 /* Parameters and start values as the model gives them; the mode after instantiation. */
 void rtc_fmu_defaults(rtc_fmu *f);

@@ -47,6 +47,7 @@ int main(int argc, char **argv) {
     int nbad = 0;
     fmi3Boolean ev, term, early;
     double last;
+    char resources[4096] = "";
     if (argc < 6) {
         fprintf(stderr, "usage: master LIB.so TOKEN STOP STEP [set:VR=X ...] out:VR,...\n");
         return 1;
@@ -69,8 +70,17 @@ int main(int argc, char **argv) {
     LOAD(fmi3FreeFMUState)
     stop = strtod(argv[3], NULL);
     h = strtod(argv[4], NULL);
-    in = fmi3InstantiateCoSimulation("master", argv[2], NULL, fmi3False, fmi3False, fmi3False,
-                                     fmi3False, NULL, 0, NULL, logger, NULL);
+    {
+        /* The FMU's resources folder, beside binaries/ (the library's path names it). */
+        const char *b = strstr(argv[1], "/binaries/");
+        size_t len = b ? (size_t)(b - argv[1]) : 0;
+        if (len + 12 < sizeof resources) {
+            memcpy(resources, argv[1], len);
+            strcpy(resources + len, "/resources/");
+        }
+    }
+    in = fmi3InstantiateCoSimulation("master", argv[2], resources, fmi3False, fmi3False,
+                                     fmi3False, fmi3False, NULL, 0, NULL, logger, NULL);
     if (!in) {
         fprintf(stderr, "master: instantiation failed\n");
         return 1;

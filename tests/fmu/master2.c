@@ -49,6 +49,7 @@ int main(int argc, char **argv) {
     fmi2ValueReference outs[64];
     size_t nout = 0;
     int a, k, n;
+    char resources[4096] = "";
     if (argc < 6) {
         fprintf(stderr, "usage: master2 LIB.so GUID STOP STEP [set:VR=X ...] out:VR,...\n");
         return 1;
@@ -70,7 +71,19 @@ int main(int argc, char **argv) {
     LOAD(fmi2FreeInstance)
     stop = strtod(argv[3], NULL);
     h = strtod(argv[4], NULL);
-    c = fmi2Instantiate("master2", fmi2CoSimulation, argv[2], NULL, &cb, fmi2False, fmi2False);
+    {
+        /* The FMU's resources folder as a file URI, beside binaries/ (the library's path
+         * names it). */
+        const char *b = strstr(argv[1], "/binaries/");
+        size_t len = b ? (size_t)(b - argv[1]) : 0;
+        if (len + 20 < sizeof resources) {
+            strcpy(resources, "file://");
+            memcpy(resources + 7, argv[1], len);
+            strcpy(resources + 7 + len, "/resources");
+        }
+    }
+    c = fmi2Instantiate("master2", fmi2CoSimulation, argv[2], resources, &cb, fmi2False,
+                        fmi2False);
     if (!c) {
         fprintf(stderr, "master2: instantiation failed\n");
         return 1;

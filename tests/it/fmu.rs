@@ -907,3 +907,76 @@ fn fmi_terminate_makes_the_terminal_instant() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A data file an external object's constructor reads travels in the FMU
+/// (`tests/clib/ExtKinds` `FileSum`: the sum of the numbers of a file, 6.5, times time): `rtc
+/// fmu` copies it into `resources/`, and the FMU's constructor reads it from the resources
+/// folder the master gives at instantiation (FMI 3.0 a path, FMI 2.0 a file URI), so the FMU
+/// runs after the original file is gone: y = 6.5 t at every communication point.
+#[test]
+fn fmu_carries_the_data_files_of_its_objects() {
+    let lib = common::repo_root().join("tests/clib/ExtKinds");
+    for version in [3u32, 2] {
+        let dir = scratch(&format!("resources{version}"));
+        let data = dir.join("numbers.txt");
+        std::fs::write(&data, "1 2\n3.5\n").unwrap();
+        let model = dir.join("FileObject.mo");
+        std::fs::write(
+            &model,
+            format!(
+                "model FileObject\n  parameter ExtKinds.FileSum f = ExtKinds.FileSum(\"{}\");\n  Real y = ExtKinds.fileScale(f, time);\n  annotation(experiment(StopTime = 1, Interval = 0.25));\nend FileObject;\n",
+                data.display()
+            ),
+        )
+        .unwrap();
+        let fmi = version.to_string();
+        let (code, _, err) = rtc(
+            &[
+                "fmu",
+                "--lib",
+                lib.to_str().unwrap(),
+                model.to_str().unwrap(),
+                "--fmi",
+                &fmi,
+                "--method",
+                "fe",
+                "--step",
+                "0.25",
+                "-o",
+                "fmu",
+            ],
+            &dir,
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(dir.join("fmu/resources/numbers.txt").is_file());
+        std::fs::remove_file(&data).unwrap();
+        let (table, token) = description(&dir.join("fmu"));
+        let vr = table.iter().find(|(n, _)| n == "y").expect("y").1;
+        let platform = if version == 3 {
+            "x86_64-linux"
+        } else {
+            "linux64"
+        };
+        let so = std::fs::read_dir(dir.join("fmu/binaries").join(platform))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let exe = master_for(&dir, version);
+        let out = Command::new(&exe)
+            .arg(&so)
+            .args([token.as_str(), "1", "0.25"])
+            .arg(format!("out:{vr}"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "FMI {version}: {err}");
+        let rows = parse_csv(&String::from_utf8_lossy(&out.stdout));
+        assert_eq!(rows.len(), 5, "{rows:?}");
+        for r in &rows {
+            assert_eq!(r[1], 6.5 * r[0], "FMI {version}: {rows:?}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -102,11 +102,11 @@ fn compile_inner(
     })?;
     let mut header = files.header;
     // External objects: made again in the object's process (clib/objects.rs).
-    crate::clib::objects::add_to_header(&mut header, &prefix);
+    crate::clib::objects::add_to_header(&mut header, &prefix, false);
     let mut written = Vec::new();
     // External calls through shims: their C file, and the archive of it and the libraries'
     // C code built for the target (clib/archive.rs); the header says how to link it.
-    if let Some(ext) = crate::clib::shim::object_source(&prefix) {
+    if let Some(ext) = crate::clib::shim::object_source(&prefix, false) {
         let archive = crate::clib::archive::build(&prefix, &ext, target.triple, &dir)?
             .expect("shims the step calls");
         eprintln!("rtc: note: {}", archive.note);

@@ -45,8 +45,9 @@ fn fmu_inner(a: &FmuArgs, flat: &FlatModel) -> Result<Vec<String>, Box<Diagnosti
         .unwrap_or_else(|| format!("{}.fmu", f.model_identifier).into());
     // The external calls' C code, built for the target and linked into the FMU's library
     // (clib/archive.rs).
-    crate::clib::objects::add_to_header(&mut f.header, &f.model_identifier.clone());
-    let Some(ext) = crate::clib::shim::object_source(&f.model_identifier) else {
+    crate::clib::objects::add_to_header(&mut f.header, &f.model_identifier.clone(), true);
+    f.resources = crate::clib::objects::data_files();
+    let Some(ext) = crate::clib::shim::object_source(&f.model_identifier, true) else {
         return fmu_export::write(&f, &out);
     };
     let dir = std::env::temp_dir().join(format!("rtc-fmu-ext-{}", std::process::id()));

@@ -79,6 +79,62 @@ fn c_double(x: f64) -> String {
     }
 }
 
+/// The data files the objects' constructors read (a String argument naming an existing file,
+/// as the MSL's file tables have), each with its name in an FMU's `resources/` folder (its
+/// own, numbered where two share one), in the order the constructors name them.
+pub fn data_files() -> Vec<(String, std::path::PathBuf)> {
+    let mut out: Vec<(String, std::path::PathBuf)> = Vec::new();
+    for o in all() {
+        let Some(r) = super::shim::get(&o.constructor) else {
+            continue;
+        };
+        for a in &r.spec.args {
+            let super::shim::Arg::Str(s) = a else {
+                continue;
+            };
+            let path = std::path::PathBuf::from(s);
+            if !path.is_absolute() || !path.is_file() || out.iter().any(|(_, p)| *p == path) {
+                continue;
+            }
+            let base = path
+                .file_name()
+                .map_or_else(|| "data".to_string(), |n| n.to_string_lossy().into_owned());
+            let name = if out.iter().any(|(n, _)| *n == base) {
+                format!("{}_{base}", out.len())
+            } else {
+                base
+            };
+            out.push((name, path));
+        }
+    }
+    out
+}
+
+/// The constructor call of `o` for an FMU: its shim's text with every data file read from
+/// the resources folder instead (a shim of its own, `<symbol>_res`), or `None` where it reads
+/// none.
+fn resource_constructor(
+    o: &Made,
+    files: &[(String, std::path::PathBuf)],
+) -> Option<(String, String)> {
+    let r = super::shim::get(&o.constructor)?;
+    let mut spec = r.spec.clone();
+    let mut any = false;
+    for a in &mut spec.args {
+        if let super::shim::Arg::Str(s) = a {
+            if let Some((name, _)) = files
+                .iter()
+                .find(|(_, p)| p.as_path() == std::path::Path::new(s))
+            {
+                *a = super::shim::Arg::Resource(name.clone());
+                any = true;
+            }
+        }
+    }
+    let symbol = format!("{}_res", o.constructor);
+    any.then(|| (symbol.clone(), spec.body(&symbol)))
+}
+
 /// The definitions the shims of an object file with objects read before theirs: the table of
 /// keys and objects, and `rtc_ptr` looking a key up.
 pub fn prelude(objects: &[Made]) -> String {
@@ -91,18 +147,36 @@ pub fn prelude(objects: &[Made]) -> String {
          static const uint64_t rtc_obj_key[{n}] = {{{}}};\n\
          static void* rtc_obj[{n}];\n\
          static int rtc_obj_users;\n\
+         static char rtc_res_dir[4096];\n\
          static void* rtc_ptr(double d) {{\n    uint64_t b; void* p = 0; int i;\n    memcpy(&b, &d, sizeof b);\n    for (i = 0; i < {n}; i++) if (b == rtc_obj_key[i]) return rtc_obj[i];\n    memcpy(&p, &d, sizeof p);\n    return p;\n}}\n",
         keys.join(", "),
         n = objects.len()
     )
 }
 
-/// `<prefix>_ext_init()` and `<prefix>_ext_free()`.
-pub fn init_and_free(prefix: &str, objects: &[Made]) -> String {
-    let mut s = format!(
+/// `<prefix>_ext_init()` and `<prefix>_ext_free()`; with `resources` (an FMU) also
+/// `<prefix>_ext_resources(dir)`, and constructors that read their data files from `dir`.
+pub fn init_and_free(prefix: &str, objects: &[Made], resources: bool) -> String {
+    let files = if resources { data_files() } else { Vec::new() };
+    let mut s = String::new();
+    let mut ctors: Vec<String> = objects.iter().map(|o| o.constructor.clone()).collect();
+    for (o, c) in objects.iter().zip(&mut ctors) {
+        if let Some((symbol, text)) = resource_constructor(o, &files) {
+            s.push_str(&text);
+            *c = symbol;
+        }
+    }
+    if resources {
+        let _ = write!(
+            s,
+            "\n/* The folder the data files are read from (the FMU's resources, with a trailing\n * separator), set before {prefix}_ext_init(). */\nvoid {prefix}_ext_resources(const char* dir) {{\n    snprintf(rtc_res_dir, sizeof rtc_res_dir, \"%s\", dir);\n}}\n"
+        );
+    }
+    let _ = write!(
+        s,
         "\n/* The external objects, made as rtc made them when it compiled the model: 0 done, -1 a\n * constructor failed (its ModelicaError: rtc_ext_take_error). */\nint {prefix}_ext_init(void) {{\n    if (rtc_obj_users++ > 0) return 0;\n"
     );
-    for (i, o) in objects.iter().enumerate() {
+    for (i, (o, ctor)) in objects.iter().zip(&ctors).enumerate() {
         let ins: Vec<String> = o.ins.iter().map(|&x| c_double(x)).collect();
         let ins = if ins.is_empty() {
             "0".to_string()
@@ -113,7 +187,6 @@ pub fn init_and_free(prefix: &str, objects: &[Made]) -> String {
             s,
             "    {{\n        static const double in[] = {{{ins}}};\n        double out[{n}];\n        {ctor}(in, out);\n        if (out[{at}] != out[{at}]) return -1;\n        memcpy(&rtc_obj[{i}], &out[{at}], sizeof rtc_obj[{i}]);\n        if (!rtc_obj[{i}]) return -1;\n    }}\n",
             n = o.n_out.max(1),
-            ctor = o.constructor,
             at = o.at,
         );
     }
@@ -137,20 +210,25 @@ pub fn init_and_free(prefix: &str, objects: &[Made]) -> String {
 
 /// The header's section of a model with objects: the two functions and the generic names the
 /// harness and the FMU wrapper use.
-pub fn header_section(prefix: &str, n: usize) -> String {
-    format!(
+pub fn header_section(prefix: &str, n: usize, resources: bool) -> String {
+    let res = if resources {
+        format!("/* The folder {prefix}_ext_init() reads the objects' data files from (an FMU's resources,\n * with a trailing separator). */\nvoid {prefix}_ext_resources(const char* dir);\n#ifdef RTC_MODEL_GENERIC\n#define RTC_MODEL_EXT_RESOURCES {prefix}_ext_resources\n#endif\n")
+    } else {
+        String::new()
+    };
+    res + &format!(
         "\n/* External objects (Modelica 3.6 §12.9.7): {n}, made by their library's constructors in\n * {prefix}_ext_init() (call it before {prefix}_init; 0 done, -1 a constructor failed) and\n * destroyed in {prefix}_ext_free() at the end of the run (on every way out of it). Both\n * are in the archive beside this header. */\nint {prefix}_ext_init(void);\nvoid {prefix}_ext_free(void);\n#ifdef RTC_MODEL_GENERIC\n#define RTC_MODEL_EXT_OBJECTS 1\n#define RTC_MODEL_EXT_INIT {prefix}_ext_init\n#define RTC_MODEL_EXT_FREE {prefix}_ext_free\n#endif\n"
     )
 }
 
 /// `header` with the objects' section before its include guard's end (unchanged without
-/// objects).
-pub fn add_to_header(header: &mut String, prefix: &str) {
+/// objects); `resources`: an FMU's.
+pub fn add_to_header(header: &mut String, prefix: &str, resources: bool) {
     let n = all().len();
     if n == 0 {
         return;
     }
-    let section = header_section(prefix, n);
+    let section = header_section(prefix, n, resources);
     match header.rfind("#ifdef __cplusplus\n}") {
         Some(k) => header.insert_str(k, &section),
         None => header.push_str(&section),

@@ -79,6 +79,9 @@ pub enum Arg {
     Rec { fields: Vec<RecField>, out: bool },
     /// A String known at compile time.
     Str(String),
+    /// A data file an FMU carries in its `resources/` folder: its name there, joined to the
+    /// folder the FMU is given when instantiated (`rtc_res_dir`, objects.rs).
+    Resource(String),
     /// A String known only while the model runs: literal text and values from `in`,
     /// formatted as `String(x, <options>)` formats them (text.rs).
     Text(Vec<TextPiece>),
@@ -242,7 +245,7 @@ impl Spec {
                 Arg::In { ty, .. } => ty.name().to_string(),
                 Arg::Out { ty: CTy::Str, .. } => "const char**".to_string(),
                 Arg::Out { ty, .. } => format!("{}*", ty.name()),
-                Arg::Str(_) | Arg::Text(_) => "const char*".to_string(),
+                Arg::Str(_) | Arg::Text(_) | Arg::Resource(_) => "const char*".to_string(),
                 // The library's struct type is its own: the address as `void*`.
                 Arg::Rec { .. } => "void*".to_string(),
             })
@@ -257,7 +260,7 @@ impl Spec {
     }
 
     /// The shim's body (without its name): the call and the conversions.
-    fn body(&self, symbol: &str) -> String {
+    pub(super) fn body(&self, symbol: &str) -> String {
         let mut s = String::new();
         if self.n_sout > 0 {
             let _ = writeln!(
@@ -307,6 +310,14 @@ impl Spec {
                     call.push(format!("a{k}"));
                 }
                 Arg::Str(v) => call.push(c_string(v)),
+                Arg::Resource(name) => {
+                    let _ = writeln!(
+                        s,
+                        "    char a{k}[4096]; snprintf(a{k}, sizeof a{k}, \"%s%s\", rtc_res_dir, {});",
+                        c_string(name)
+                    );
+                    call.push(format!("a{k}"));
+                }
                 Arg::Rec { fields, out } => {
                     let _ = writeln!(s, "    {} a{k};", struct_type(fields));
                     struct_set(&mut s, &format!("a{k}"), fields, *out);
@@ -503,7 +514,10 @@ pub fn get(symbol: &str) -> Option<Registered> {
 /// For an object (`rtc compile`): the C file that defines the shims its step calls — rtc's
 /// `ModelicaUtilities.h` callbacks (`support.c`) and the shims — with a comment naming the
 /// libraries it calls into and where their sources are; `None` without runtime shims.
-pub fn object_source(prefix: &str) -> Option<String> {
+///
+/// `resources`: an FMU's, whose external objects read their data files from the folder the
+/// FMU is given (objects.rs).
+pub fn object_source(prefix: &str, resources: bool) -> Option<String> {
     let runtime: Vec<Registered> = registered()
         .into_iter()
         .filter(|r| r.runtime || super::objects::uses(&r.symbol))
@@ -551,7 +565,7 @@ pub fn object_source(prefix: &str) -> Option<String> {
     } else {
         let ptr = super::objects::prelude(&objects);
         s.push_str(&unit(&runtime, Some(&ptr)));
-        s.push_str(&super::objects::init_and_free(prefix, &objects));
+        s.push_str(&super::objects::init_and_free(prefix, &objects, resources));
     }
     Some(s)
 }

@@ -102,6 +102,9 @@ pub struct Fmu {
     /// Static archives of the external calls' C code, linked after the object with their
     /// symbols kept local to the FMU's library.
     pub c_archives: Vec<PathBuf>,
+    /// Data files the external objects' constructors read, copied into `resources/` (name
+    /// there, file).
+    pub resources: Vec<(String, PathBuf)>,
 }
 
 /// The platform name of a target for an FMI version (FMI 3: `<arch>-<os>`; FMI 2 names
@@ -168,6 +171,7 @@ pub fn fmu(
         platform,
         target,
         c_archives: Vec::new(),
+        resources: Vec::new(),
     })
 }
 
@@ -809,6 +813,12 @@ pub fn write(fmu: &Fmu, out: &Path) -> Result<Vec<String>, Box<Diagnostic>> {
             z.start_file(name, opts).map_err(zerr)?;
             z.write_all(bytes).map_err(|e| file_err(out, e))?;
         }
+        for (name, path) in &fmu.resources {
+            let bytes = std::fs::read(path).map_err(|e| file_err(path, e))?;
+            z.start_file(format!("resources/{name}"), opts)
+                .map_err(zerr)?;
+            z.write_all(&bytes).map_err(|e| file_err(out, e))?;
+        }
         z.finish().map_err(zerr)?;
         notes.push(format!("wrote {}", out.display()));
     } else {
@@ -818,6 +828,14 @@ pub fn write(fmu: &Fmu, out: &Path) -> Result<Vec<String>, Box<Diagnostic>> {
         std::fs::write(&p, &fmu.model_description).map_err(|e| file_err(&p, e))?;
         let p = bin.join(format!("{id}.so"));
         std::fs::write(&p, &so).map_err(|e| file_err(&p, e))?;
+        if !fmu.resources.is_empty() {
+            let res = out.join("resources");
+            std::fs::create_dir_all(&res).map_err(|e| file_err(&res, e))?;
+            for (name, path) in &fmu.resources {
+                let p = res.join(name);
+                std::fs::copy(path, &p).map_err(|e| file_err(&p, e))?;
+            }
+        }
         notes.push(format!("wrote {} (an unpacked FMU)", out.display()));
     }
     Ok(notes)

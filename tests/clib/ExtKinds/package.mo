@@ -110,6 +110,26 @@ package ExtKinds "External C functions of every argument kind (specification 12.
     annotation(experiment(StopTime = 1, Interval = 0.05));
   end Guarded;
 
+  class FileSum "An external object made from a data file: the sum of its numbers"
+    extends ExternalObject;
+    function constructor
+      input String path;
+      output FileSum f;
+      external "C" f = kinds_file_new(path) annotation(Library = "ExtKindsSrc");
+    end constructor;
+    function destructor
+      input FileSum f;
+      external "C" kinds_file_free(f) annotation(Library = "ExtKindsSrc");
+    end destructor;
+  end FileSum;
+
+  pure function fileScale "The file's sum times x"
+    input FileSum f;
+    input Real x;
+    output Real y;
+    external "C" y = kinds_file_scale(f, x) annotation(Library = "ExtKindsSrc");
+  end fileScale;
+
   class Poly "An external object (12.9.7): a polynomial held by the library"
     extends ExternalObject;
     function constructor
