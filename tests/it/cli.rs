@@ -1343,3 +1343,40 @@ fn a_library_that_does_not_parse_says_where() {
         "{err}"
     );
 }
+
+/// An assert in a when-statement is checked at its events only (11.2.7,
+/// `tests/models/WhenAssert.mo`): x = sin(2πt) sampled every 0.25 s fails the assertion at
+/// the sample at t = 0.75, not at t ≈ 0.59 where x passes −0.5 between samples. To 0.7 the
+/// run passes; to 1 it stops at the end of the step that holds the sample at 0.75.
+#[test]
+fn assertions_of_when_statements_hold_at_their_events() {
+    let m = "tests/models/WhenAssert.mo";
+    let (code, _, err) = rtc(&[
+        "run",
+        m,
+        "--method",
+        "fe",
+        "--step",
+        "0.01",
+        "--stop",
+        "0.7",
+        "--out",
+        "/dev/null",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = rtc(&[
+        "run",
+        m,
+        "--method",
+        "fe",
+        "--step",
+        "0.01",
+        "--out",
+        "/dev/null",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("x below -0.5 at a sample") && err.contains("t = 0.75"),
+        "{err}"
+    );
+}

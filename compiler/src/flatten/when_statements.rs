@@ -6,6 +6,7 @@
 
 use super::functions::LocalValue;
 use super::*;
+use crate::symbolic::CmpOp;
 
 impl<'t, 'a> Flattener<'t, 'a> {
     /// `when c then … elsewhen … end when` in a model's algorithm (specification 11.2.7): each
@@ -163,6 +164,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 assigned.push(name.clone());
             }
         }
+        if conditions.iter().all(|c| !c.2 && !c.3) {
+            self.assertions_at_event(asserted, &mut assigns, st.span);
+        }
         self.assert_on_assigned(asserted, &assigns, flag.is_some());
         for (c, sample, at_initial, at_end) in conditions {
             self.flat.whens.push(crate::flat::When {
@@ -229,6 +233,39 @@ impl<'t, 'a> Flattener<'t, 'a> {
             let c = self.flat.assertions[k].condition;
             let c = self.flat.arena.substitute(c, &mut cache, &mut |_, _| None);
             self.flat.assertions[k].condition = c;
+        }
+    }
+
+    /// The assertions of a when-statement's body (from index `from`; not of `initial()` or
+    /// `terminal()`) hold at its events only (11.2.7: an `assert` is checked where the
+    /// statement is executed): each condition becomes a hidden discrete variable the event
+    /// sets (1 where it held, start 1), and the assertion reads that variable after every
+    /// step. Before, the condition was checked after every step on the values there, so an
+    /// assertion true at its events could stop the run between them, and one false at an
+    /// event went unseen where the values changed back before the step's end.
+    fn assertions_at_event(
+        &mut self,
+        from: usize,
+        assigns: &mut Vec<(FlatVar, ExprId)>,
+        span: Span,
+    ) {
+        let (one, zero) = (self.flat.arena.constant(1.0), self.flat.arena.constant(0.0));
+        for k in from..self.flat.assertions.len() {
+            let c = self.flat.assertions[k].condition;
+            if self.flat.arena.as_const(c).is_some() {
+                continue;
+            }
+            let v = self.hidden_discrete(
+                format!("assert#{}", self.flat.vars.len()),
+                "1 where the assertion of a when-statement held at its last event",
+                span,
+            );
+            self.flat.vars[v].start = Some(one);
+            let quiet = self.flat.arena.no_event(c);
+            let held = self.flat.arena.if_(quiet, one, zero);
+            assigns.push((v, held));
+            let ok = self.flat.arena.var(v);
+            self.flat.assertions[k].condition = self.flat.arena.cmp(CmpOp::Ne, ok, zero);
         }
     }
 
