@@ -20,6 +20,10 @@ pub(super) struct NoEvents {
     /// `rel` and `arg_rel` of a call's node by its argument list (the outputs of one call
     /// share it): the next output's node is not walked down its thousands of arguments.
     calls: FxHashMap<(usize, usize), (bool, bool)>,
+    /// The wrappers made around parts holding relations of the body only (no argument's):
+    /// their values are what the function computes from its arguments, continuous-time
+    /// where an argument is (3.8.3; `noevent_checks.rs`).
+    pub(super) body_wrappers: Vec<ExprId>,
 }
 
 impl NoEvents {
@@ -61,7 +65,9 @@ impl NoEvents {
             let n = ar.node(id);
             let v = if !self.arg_rel[&id] {
                 if self.rel[&id] {
-                    ar.no_event(id)
+                    let w = ar.no_event(id);
+                    self.body_wrappers.push(w);
+                    w
                 } else {
                     id
                 }

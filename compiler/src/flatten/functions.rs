@@ -1100,6 +1100,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             };
             out.push(v);
         }
+        self.body_no_event.extend(wrap.body_wrappers);
         Ok(out)
     }
 

@@ -386,6 +386,9 @@ struct Flattener<'t, 'a> {
     /// function's body, nor wrapped around an inlined call's result): what
     /// [`Flattener::discrete_valued_equations`] judges.
     written_no_event: FxHashSet<ExprId>,
+    /// The `noEvent` wrappers of inlined functions around relations of their bodies only
+    /// (`function_events.rs`), for the variability of their values (`noevent_checks.rs`).
+    body_no_event: FxHashSet<ExprId>,
     /// Replaceable class elements checked against their `constrainedby` class (7.3.2).
     checked_constraints: FxHashSet<ClassId>,
     /// Pairs (new class, constraining class) found to fit (6.4), and `extends` clauses'
@@ -534,6 +537,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             },
             checked_classes: FxHashSet::default(),
             written_no_event: FxHashSet::default(),
+            body_no_event: FxHashSet::default(),
             checked_constraints: FxHashSet::default(),
             fits_checked: FxHashSet::default(),
             extends_checked: FxHashSet::default(),

@@ -98,23 +98,55 @@ impl Flattener<'_, '_> {
             })
     }
 
+    /// The first `noEvent` wrapper of an inlined function's body relations (no argument's:
+    /// `function_events.rs`) under `root`, reached without passing through a relation (whose
+    /// value generates events), that reads a continuous-time value: the value of a function
+    /// of continuous-time arguments, a continuous-time expression (3.8.3).
+    fn continuous_call_value(&self, root: ExprId) -> Option<ExprId> {
+        let ar = &self.flat.arena;
+        let mut stack = vec![root];
+        let mut seen = FxHashSet::default();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            match ar.node(id) {
+                Node::Cmp(..) => {}
+                Node::NoEvent(e) if self.body_no_event.contains(&id) => {
+                    if self.reads_continuous(e) {
+                        return Some(id);
+                    }
+                }
+                _ => stack.extend(ar.children(id)),
+            }
+        }
+        None
+    }
+
     /// A Boolean, Integer or enumeration variable is discrete-time (3.8.4, 4.4.4): an equation
-    /// outside when-clauses (a binding, an algorithm's assignment) that gives it a value
-    /// computed under a `noEvent` written in the model from continuous-time variables or
-    /// `time` makes it continuous. (An inlined function's result is wrapped in `noEvent` with
-    /// its arguments inside, relations of discrete-time arguments too: those are not judged.)
+    /// outside when-clauses (a binding, an algorithm's assignment, `(b1, b2) := f(x)`) that
+    /// gives it a value computed under a `noEvent` written in the model from continuous-time
+    /// variables or `time`, or computed by relations of an inlined function's body from
+    /// continuous-time arguments (3.8.3: such a call is continuous-time), makes it
+    /// continuous. A function whose body's relations read an argument's relations
+    /// (`oneTrue({time >= t1, …})`) is not judged: its wrapper holds both.
     pub(super) fn discrete_valued_equations(&mut self) -> DResult<()> {
         let vars = &self.flat.vars;
         let hidden = |root: ExprId| self.continuous_no_event(root);
+        let called = |root: ExprId| self.continuous_call_value(root);
         for eq in &self.flat.equations {
             let Some(v) = self.discrete_target(eq) else {
                 continue;
             };
-            if hidden(eq.lhs).or_else(|| hidden(eq.rhs)).is_none() {
+            let how = if hidden(eq.lhs).or_else(|| hidden(eq.rhs)).is_some() {
+                "computed under `noEvent` from continuous-time values"
+            } else if called(eq.lhs).or_else(|| called(eq.rhs)).is_some() {
+                "computed by a function from continuous-time arguments (a continuous-time expression, 3.8.3)"
+            } else {
                 continue;
-            }
+            };
             let msg = format!(
-                "`{}` is {}, so discrete-time, but here it is given a value computed under `noEvent` from continuous-time values",
+                "`{}` is {}, so discrete-time, but here it is given a value {how}",
                 vars[v].name,
                 self.discrete_kind(v),
             );
