@@ -811,22 +811,7 @@ fn simultaneous_time_events_in_the_c_stepper() {
     );
     let obj = String::from_utf8(out.stdout).unwrap();
     let csv = work.join("jit.csv");
-    let run = Command::new(RTC)
-        .arg("run")
-        .arg(&model)
-        .args([
-            "--no-event-rows",
-            "--method",
-            "fe",
-            "--step",
-            "0.1",
-            "--interval",
-            "0.1",
-            "--out",
-        ])
-        .arg(&csv)
-        .output()
-        .unwrap();
+    let run = fe_run(&model, "0.1", &csv);
     assert!(
         run.status.success(),
         "{}",
@@ -901,6 +886,19 @@ fn the_harness_refuses_inputs_outside_their_declarations() {
         }
     }
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// `rtc run MODEL` with forward Euler at `step`, a row per step and none at events, into
+/// `csv`: what the harness prints, for the bitwise comparison.
+fn fe_run(model: &Path, step: &str, csv: &Path) -> std::process::Output {
+    Command::new(RTC)
+        .arg("run")
+        .arg(model)
+        .args(["--no-event-rows", "--method", "fe", "--step", step])
+        .args(["--interval", step, "--out"])
+        .arg(csv)
+        .output()
+        .unwrap()
 }
 
 /// The harness built for this machine through its Makefile with `model` compiled by `rtc
@@ -991,20 +989,7 @@ fn terminal_actions_run_at_the_end_of_an_object_run() {
         let out = Command::new(&exe).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         let csv = dir.join("jit.csv");
-        let run = Command::new(RTC)
-            .arg("run")
-            .arg(&model)
-            .args([
-                "--no-event-rows",
-                "--method",
-                "fe",
-                "--step",
-                "0.25",
-                "--out",
-            ])
-            .arg(&csv)
-            .output()
-            .unwrap();
+        let run = fe_run(&model, "0.25", &csv);
         let run_err = String::from_utf8_lossy(&run.stderr);
         let obj = String::from_utf8(out.stdout).unwrap();
         let jit = std::fs::read_to_string(&csv).unwrap();
