@@ -74,6 +74,20 @@ fn relations_in_arguments_are_events() {
     assert!((times[0] - 0.55).abs() < 1e-12, "{times:?}");
 }
 
+/// A relation behind `if initial() then … else …`, which only the steps read, generates its
+/// event (`tests/models/RelationAfterInitial.mo`: `x > 0.55` with der(x) = 1). Located to a
+/// billionth of its part of the step, so z(1) = 0.45 to that; before, no event, and the
+/// relation read live at the end of the step [0.5, 0.6] gave z(1) = 0.5.
+#[test]
+fn relations_behind_initial_are_events() {
+    let (tr, log) = run_model("RelationAfterInitial.mo", &["z"]);
+    let times: Vec<f64> = log.iter().filter(|r| r.handled()).map(|r| r.time).collect();
+    assert_eq!(times.len(), 1, "{times:?}");
+    assert!((times[0] - 0.55).abs() < 1e-9, "{times:?}");
+    let z = tr.values.last().unwrap()[0];
+    assert!((z - 0.45).abs() < 1e-9, "{z}");
+}
+
 /// A Real array assigned whole in a when-statement (`tests/models/WhenWhole.mo`): the element
 /// assigned its start value is assigned too (0 throughout), the other takes the event's value.
 #[test]

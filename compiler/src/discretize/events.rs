@@ -243,22 +243,47 @@ pub(super) fn relation_events(
         .map(|eq| [eq.lhs, eq.rhs])
         .chain(events.iter().filter_map(|e| e.discrete).map(|d| [d, d]))
         .collect();
-    for [lhs, rhs] in roots {
-        let mut stack = vec![lhs, rhs];
-        while let Some(e) = stack.pop() {
-            if !seen.insert(e) {
-                continue;
+    let collect = |b: &Builder,
+                   seen: &mut rustc_hash::FxHashSet<ExprId>,
+                   relations: &mut Vec<ExprId>,
+                   roots: &[[ExprId; 2]],
+                   of_stages: bool| {
+        for &[lhs, rhs] in roots {
+            let mut stack = vec![lhs, rhs];
+            while let Some(e) = stack.pop() {
+                if !seen.insert(e) {
+                    continue;
+                }
+                match b.arena.node(e) {
+                    Node::NoEvent(_) => continue,
+                    // A relation anywhere outside noEvent: the condition of an if-expression,
+                    // or a Boolean equation's value (`b = x > 0`), which a when-condition may
+                    // read.
+                    Node::Cmp(..) if !relations.contains(&e) => {
+                        let mut leaves = Vec::new();
+                        b.arena.leaves(e, &mut leaves);
+                        let of_model = of_stages
+                            || leaves.iter().all(|l| match l {
+                                Node::Var(v) => b.vars[*v].kind != SVarKind::Stage,
+                                _ => true,
+                            });
+                        if of_model {
+                            relations.push(e);
+                        }
+                    }
+                    _ => {}
+                }
+                stack.extend(b.arena.children(e));
             }
-            match b.arena.node(e) {
-                Node::NoEvent(_) => continue,
-                // A relation anywhere outside noEvent: the condition of an if-expression, or
-                // a Boolean equation's value (`b = x > 0`), which a when-condition may read.
-                Node::Cmp(..) if !relations.contains(&e) => relations.push(e),
-                _ => {}
-            }
-            stack.extend(b.arena.children(e));
         }
-    }
+    };
+    collect(b, &mut seen, &mut relations, &roots, true);
+    // The relations the step reads and the initial system does not: those behind
+    // `if initial() then … else …` (the initial system reads the first branch; an
+    // ElastoBacklash's contact `phi_diff > bMax` is in the second). Not a stage copy's
+    // (a multi-stage method's stages read the relations of the model's variables).
+    let step_roots: Vec<[ExprId; 2]> = step_all.iter().map(|eq| [eq.lhs, eq.rhs]).collect();
+    collect(b, &mut seen, &mut relations, &step_roots, false);
     let mut frozen: FxHashMap<ExprId, ExprId> = FxHashMap::default();
     let of_time = functions_of_time(b, init_eqs);
     for r in relations {
