@@ -658,7 +658,7 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
         ev->last_close[k] = close;
         ev->last_gap[k] = gap;
         again = m->kind[k] != BOTH && ev->here[k];
-        if (close && (prev_close || again)) return 4 | (k << 4);
+        if (close && ((prev_close && gap < h) || again)) return 4 | (k << 4);
         ev->here[k] = 1;
         nl++;
         if (te >= end) return 0;

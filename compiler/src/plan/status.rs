@@ -264,7 +264,7 @@ pub fn describe(plan: &Plan, status: Status) -> String {
             )
         }
         Status::Chattering { event } => format!(
-            "event {event} (`{}`) chatters: it came back less than {ZENO_STEPS} steps after its previous occurrence, faster than the step resolves (chattering rule; --zeno hold holds its states instead of stopping)",
+            "event {event} (`{}`) chatters: it came back within a step of its previous occurrence, the gaps shrinking (or its condition became true again in the step that handled it), faster than the step resolves (chattering rule; --zeno hold holds its states instead of stopping)",
             plan.events[event].text
         ),
     }

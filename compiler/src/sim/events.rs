@@ -260,8 +260,10 @@ impl RelationSearch {
 /// Chattering (Zeno) rule: an event handled less than [`crate::plan::ZENO_STEPS`] steps after
 /// its previous occurrence, and sooner than the time before, is *close* (a periodic event
 /// keeps its gap: a PWM comparator every few steps is not chattering); a close event is
-/// *chattering* when its previous occurrence was close too, or when its when-condition became
-/// true again in the step that handled it (the event comes faster than the step can resolve).
+/// *chattering* when its previous occurrence was close too and it came back within one step,
+/// or when its when-condition became true again in the step that handled it (the event comes
+/// faster than the step can resolve; a friction element's stick-slip every few steps, its gaps
+/// shrinking and growing at random, is resolved).
 /// What follows is [`Zeno`]'s choice.
 pub struct Events<'p> {
     plan: &'p Plan,
@@ -1215,7 +1217,7 @@ impl<'p> Events<'p> {
             // A when-condition true again in the step that handled it came back faster than
             // the step resolves (a relation flipping back is an event of its own).
             let again = !self.plan.events[k].both && located_here.contains(&k);
-            if close && (previous.is_some_and(|(_, c, _)| c) || again) {
+            if close && ((previous.is_some_and(|(_, c, _)| c) && gap < h) || again) {
                 // The states just after the event: what a chattering event holds.
                 self.snapshot.copy_from_slice(mem);
                 let st = self.chattering(k, te, gap, mem);
