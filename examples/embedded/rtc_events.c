@@ -607,6 +607,15 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
             int tries = 0;
             /* The last time on the old side, and the function there. */
             double old_t = cur, old_z = ev->z0[k];
+            /* Never past the located time of another event that crossed in the part (a
+             * relation crossed by rounding lands nowhere and took the others with it). */
+            double cap = end;
+            for (a = 0; a < nc; a++) {
+                int in = 0, b;
+                for (b = 0; b < nt; b++)
+                    if (ev->first[b] == ev->crossed[a]) in = 1;
+                if (!in && ev->theta[a] < 1.0) cap = fmin(cap, cur + ev->theta[a] * rest);
+            }
             memcpy(mem, ev->snapshot, sizeof(double) * (size_t)m->mem_slots);
             st = call(ev, mem, cur, te - cur);
             if (st != 0) return st;
@@ -616,7 +625,7 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
              * the end of the part (at least a billionth of it for an observer, the next
              * representable time otherwise), at most LANDING times. */
             while (m->slot[k] >= 0 && m->observes[k] && !crossed(ev, k, ev->z0, ev->zb, mem) &&
-                   te < end) {
+                   te < cap) {
                 double th, least;
                 old_t = te;
                 old_z = ev->zb[k];
@@ -625,7 +634,7 @@ static int32_t step_state(rtc_events *ev, double *mem, double t, double h) {
                 th = th < 0.0 ? 0.0 : (th > 1.0 ? 1.0 : th);
                 next = te + th * (end - te);
                 least = (m->observes[k] & 1) ? te + 1e-9 * rest : nextafter(te, INFINITY);
-                te = tries == LANDING ? end : fmin(fmax(next, least), end);
+                te = tries == LANDING ? cap : fmin(fmax(next, least), cap);
                 tries++;
                 memcpy(mem, ev->snapshot, sizeof(double) * (size_t)m->mem_slots);
                 st = call(ev, mem, cur, te - cur);
