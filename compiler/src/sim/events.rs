@@ -341,6 +341,24 @@ const REFINE: usize = 3;
 /// Located events whose times differ by at most this fraction of the step are simultaneous.
 const SIMULTANEOUS: f64 = 1e-6;
 
+/// The latest time the landing of the earliest located event may move to: never past the
+/// located time of another event that crossed in the part (`thetas`, the part `(cur, rest)`)
+/// and is not handled with it. A relation that crossed by rounding (a speed at rest going from
+/// 0 to −6e-19) lands nowhere, and taking it to the end of the part took with it the events
+/// located before (a backlash's contact at 3 % of the step).
+fn landing_cap(
+    thetas: &[(EventId, f64)],
+    together: &[EventId],
+    (cur, rest): (f64, f64),
+    end: f64,
+) -> f64 {
+    thetas
+        .iter()
+        .filter(|(j, _)| !together.contains(j))
+        .map(|&(_, th)| if th >= 1.0 { end } else { cur + th * rest })
+        .fold(end, f64::min)
+}
+
 /// The most step-function evaluations one step with `events` may need, with R =
 /// [`crate::plan::EVENT_ITERATIONS`] rounds per instant, L located events per part of a step
 /// (the located events, at most [`LOCATED_PER_STEP`]) and T time events: 1 without events;
@@ -522,6 +540,20 @@ impl<'p> Events<'p> {
             None if self.plan.events[k].both => (z0.z(k) > 0.0) != (z1.z(k) > 0.0),
             None => !self.active(k, z0.z(k)) && self.active(k, z1.z(k)),
         }
+    }
+
+    /// The events that happened between `z0` and `z1`: a frozen relation within rounding of
+    /// its threshold at the end of the step has not changed (its sign there is rounding's);
+    /// it changes once clearly past.
+    fn crossed_in_step(&self, z0: &Values, z1: &Values, mem: &[f64]) -> Vec<EventId> {
+        self.plan
+            .events
+            .keys()
+            .filter(|&k| {
+                self.crossed(k, z0, z1, mem)
+                    && (self.frozen(k).is_none() || !self.at_threshold(k, z1.z(k), mem))
+            })
+            .collect()
     }
 
     /// Whether the function `z` of frozen relation `k` is within rounding of its threshold
@@ -1056,16 +1088,7 @@ impl<'p> Events<'p> {
                 return st;
             }
             let z1 = self.values(it, mem);
-            // A frozen relation within rounding of its threshold at the end of the step has not
-            // changed (its sign there is rounding's); it changes once clearly past.
-            let crossed: Vec<EventId> = p
-                .events
-                .keys()
-                .filter(|&k| {
-                    self.crossed(k, &z0, &z1, mem)
-                        && (self.frozen(k).is_none() || !self.at_threshold(k, z1.z(k), mem))
-                })
-                .collect();
+            let crossed = self.crossed_in_step(&z0, &z1, mem);
             if crossed.is_empty() || located_here.len() == LOCATED_PER_STEP {
                 // No event (or no more located in this step): still an instant at the end for
                 // the events that crossed, the conditions that became true, and the discrete
@@ -1139,15 +1162,7 @@ impl<'p> Events<'p> {
                 let observer = self.frozen(k).is_some() && (self.observes[k] || self.integrates[k]);
                 // The last time on the old side, and the function there.
                 let mut old = (cur, z0.z(k));
-                // Never past the located time of another event that crossed in the part: a
-                // relation that crossed by rounding (a speed at rest going from 0 to −6e-19)
-                // lands nowhere, and taking it to the end of the part took with it the events
-                // located before (a backlash's contact at 3 % of the step).
-                let cap = thetas
-                    .iter()
-                    .filter(|(j, _)| !together.contains(j))
-                    .map(|&(_, th)| if th >= 1.0 { end } else { cur + th * rest })
-                    .fold(end, f64::min);
+                let cap = landing_cap(&thetas, &together, (cur, rest), end);
                 while observer && !self.crossed(k, &z0, &ze, mem) && te < cap {
                     old = (te, ze.z(k));
                     let th = if ze.z(k) != zk {
