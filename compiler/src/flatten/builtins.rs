@@ -156,7 +156,12 @@ const BUILTINS: &[Builtin] = &[
         op: Op::Identity,
     },
     Builtin {
-        names: &["cardinality", "Connections.isRoot"],
+        names: &[
+            "cardinality",
+            "Connections.isRoot",
+            "Connections.rooted",
+            "rooted",
+        ],
         args: (1, 1),
         op: Op::Graph,
     },
@@ -440,9 +445,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         r: &'a ast::ComponentRef,
         env: Env,
     ) -> Option<ClassId> {
-        if let Some(f) = self.function_via_component(r, env) {
+        if let Some((f, node)) = self.function_via_component_at(r, env) {
+            self.fns.via = Some(node);
             return Some(f);
         }
+        self.fns.via = None;
         let n = ref_as_name(r)?;
         let found = if n.global {
             self.tree.lookup_top_name(&n)
@@ -540,7 +547,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             Op::Cat => self.cat_call(c),
             Op::Stream => self.stream_call(c.arg(0), c.env, c.name == "actualStream"),
             Op::Graph if c.name == "cardinality" => self.cardinality_call(c.arg(0), c.env),
-            Op::Graph => self.is_root_call(c.arg(0), c.env),
+            Op::Graph => self.is_root_call(c.name, c.arg(0), c.env),
             Op::ArrayAlgebra => self.array_algebra(c),
             Op::SumProduct => {
                 let x = self.eval_arr(c.arg(0), c.env)?;

@@ -418,7 +418,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         env: Env,
         span: Span,
     ) -> DResult<Vec<Val>> {
+        // The instance a call is made through (set by `called_function`), kept across the
+        // arguments' own calls.
+        let via = self.fns.via.take();
         let a = self.eval_args(args, env)?;
+        self.fns.via = via;
         self.call_function(class, a, span)
     }
 
@@ -1180,7 +1184,8 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
         }
         let mut overrides = Vec::new();
-        self.collect_function(class, &mut def, &mut overrides, 0)?;
+        let via = self.fns.via.take();
+        self.collect_function(class, &mut def, &mut overrides, 0, via)?;
         def.apply_defaults(overrides)?;
         Ok(def)
     }
@@ -1191,6 +1196,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
         def: &mut FnDef<'a>,
         overrides: &mut Vec<Default<'a>>,
         depth: usize,
+        via: Option<NodeId>,
     ) -> DResult<()> {
         self.check_rules(class);
         let info = self.tree.info(class);
@@ -1248,14 +1254,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     return Err(self.unknown_class(base, parent.unwrap_or(class)));
                 };
                 if let Some(cm) = modification {
+                    // Called through an instance (`world.gravityAcceleration(r)`), the
+                    // modifications read its components (`gravityType = gravityType`).
+                    let lexical = parent.unwrap_or(class);
                     let env = Env {
-                        node: None,
-                        class: parent.unwrap_or(class),
+                        node: via.and_then(|n| self.instance_of(Some(n), lexical)),
+                        class: lexical,
                     };
                     self.function_overrides(cm, env, overrides)?;
                 }
                 self.ctx.extends_chain.push(class);
-                let r = self.collect_function(b, def, overrides, depth + 1);
+                let r = self.collect_function(b, def, overrides, depth + 1, via);
                 self.ctx.extends_chain.pop();
                 r
             }
@@ -1290,7 +1299,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                                     self.function_overrides(cm, env, &mut sub)?;
                                 }
                                 self.ctx.extends_chain.push(class);
-                                let r = self.collect_function(b, def, overrides, depth + 1);
+                                let r = self.collect_function(b, def, overrides, depth + 1, None);
                                 self.ctx.extends_chain.pop();
                                 r?;
                                 overrides.extend(sub);

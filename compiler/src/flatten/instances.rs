@@ -85,9 +85,13 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         return Err(Box::new(d));
                     }
                     if let Some(cm) = modification {
-                        // A type's own modification applies to every element of an array of it.
+                        // A type's own modification applies to every element of an array of it;
+                        // that of an array type (`type S = Integer[3](min = {1, 1, 1})`) to
+                        // its elements in turn, where the component adds no dimensions.
                         let mut inner = Mod::from_class_mod(cm, env);
-                        inner.mark_each();
+                        if !dims.is_empty() || subscripts.is_empty() {
+                            inner.mark_each();
+                        }
                         *modif = merge(modif, &inner);
                     }
                     if causality.is_none() {
@@ -125,6 +129,44 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 ast::ClassBody::Der { .. } => {
                     return Err(self.unsupported(def.name.span, "der(...) class definitions"))
                 }
+                ast::ClassBody::Long {
+                    composition,
+                    class_extends: None,
+                } if def.restriction == ast::Restriction::Type => {
+                    // `type T extends Real(unit = "m"); end T;` (4.7: a type extends a
+                    // predefined type, an enumeration or another type, and has no other
+                    // element but the functions of an overdetermined type, 9.4): the base
+                    // with the extends clause's modification, as a short definition would
+                    // give it. The modification is looked up in T.
+                    let mut exts = composition.elements.iter().filter_map(|e| match e {
+                        ast::Element::Extends(x) => Some(Some(x)),
+                        ast::Element::Component(..) => Some(None),
+                        _ => None,
+                    });
+                    let (Some(Some(ext)), None) = (exts.next(), exts.next()) else {
+                        return Ok(class);
+                    };
+                    if !composition.equations.is_empty()
+                        || !composition.initial_equations.is_empty()
+                        || !composition.algorithms.is_empty()
+                        || composition.external.is_some()
+                    {
+                        return Ok(class);
+                    }
+                    let Some(Found::Class(base)) = self.tree.lookup_name(class, &ext.base) else {
+                        return Ok(class);
+                    };
+                    if let Some(cm) = &ext.modification {
+                        let env = Env {
+                            node: self.instance_of(node, class),
+                            class,
+                        };
+                        let mut inner = Mod::from_class_mod(cm, env);
+                        inner.mark_each();
+                        *modif = merge(modif, &inner);
+                    }
+                    class = base;
+                }
                 ast::ClassBody::Long { .. } => return Ok(class),
             }
         }
@@ -134,7 +176,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
     }
 
     /// The instance of class `c` that `node` is or is inside of, if any.
-    fn instance_of(&self, node: Option<NodeId>, c: ClassId) -> Option<NodeId> {
+    pub(super) fn instance_of(&self, node: Option<NodeId>, c: ClassId) -> Option<NodeId> {
         let mut cur = node;
         while let Some(n) = cur {
             let n = &self.inst.nodes[n.0 as usize];
@@ -255,7 +297,30 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         ext.span,
                     )?;
                     if self.tree.info(base).builtin.is_some() || self.enumeration(base)?.is_some() {
-                        // `extends Real` in a type: the class is a scalar type.
+                        // Components or equations beside it are an error (4.5.2).
+                        if let Some(ast::ClassBody::Long { composition, .. }) =
+                            self.tree.info(class).def.map(|d| &d.body)
+                        {
+                            let own = composition
+                                .elements
+                                .iter()
+                                .any(|e| matches!(e, ast::Element::Component(..)))
+                                || !composition.equations.is_empty();
+                            if own {
+                                let msg = format!(
+                                    "`{}` extends the predefined type `{}` and declares components or equations",
+                                    self.tree.info(class).name,
+                                    ext.base.to_dotted()
+                                );
+                                let d = typed::EXTENDS_ARRAY_OR_PREFIXED.broken(
+                                    ext.base.span,
+                                    msg,
+                                    "predefined type",
+                                );
+                                return Err(Box::new(d));
+                            }
+                        }
+                        // `extends Real` in a class other than a type: not yet.
                         return Err(self
                             .unsupported(ext.span, "extending a predefined or enumeration type"));
                     }

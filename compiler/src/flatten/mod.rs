@@ -443,6 +443,9 @@ struct FunctionTable<'a> {
     effects: Vec<(usize, ExprId, Span, String)>,
     /// External calls evaluated when the model is compiled, by shim and arguments' bits.
     evaluated: FxHashMap<(String, Vec<u64>), external::Evaluated>,
+    /// The instance the function about to be defined is called through (`world.g(r)`): a
+    /// short definition's modifications in that instance's class read its components.
+    via: Option<NodeId>,
 }
 
 /// What an expression is evaluated inside: for-loop indices, `end`, when-clauses, messages,
@@ -552,6 +555,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 shims: FxHashMap::default(),
                 effects: Vec::new(),
                 evaluated: FxHashMap::default(),
+                via: None,
             },
             ctx: Context {
                 loop_vars: Vec::new(),

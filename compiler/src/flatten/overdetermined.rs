@@ -8,11 +8,15 @@
 //! definite root, else the potential root with the lowest priority number), and
 //! `Connections.isRoot(x)` is true for it, so a component can give the root its own equation.
 //!
-//! rtc supports graphs without branches whose connected parts are trees: then every
-//! connection is an ordinary one and only the root selection matters. `Connections.branch`,
-//! `Connections.rooted` and the unique-root operators are refused with a diagnostic, and so is a
-//! loop of connections between overdetermined connectors (it needs `equalityConstraint` in place
-//! of the equations of one connection), and a part without a root.
+//! rtc supports graphs whose connected parts are trees: connections (optional edges) and
+//! `Connections.branch(a, b)` (required edges, no equation of their own) join the instances;
+//! every connection is then an ordinary one, and what the graph decides is the root of each
+//! part and each instance's distance from it: `Connections.rooted(a)` (and the deprecated
+//! `rooted`) is true when `a` is closer to the root than the other side of its one branch (a
+//! MultiBody joint takes its orientation from the side nearer the world). The unique-root
+//! operators are refused with a diagnostic, and so is a loop of edges between overdetermined
+//! instances (a kinematic loop: it needs `equalityConstraint` in place of the equations of one
+//! connection), and a part without a root.
 //!
 //! `cardinality(c)` counts the connect equations that name connector `c` (for-loops included,
 //! if-branches whose condition is known at compile time).
@@ -25,6 +29,7 @@ use rustc_hash::FxHashSet;
 pub(super) enum GraphQuery {
     Cardinality(ConnId),
     IsRoot(NodeId),
+    Rooted(NodeId),
 }
 
 /// What one side of a connection names.
@@ -43,8 +48,18 @@ pub(super) struct ConnectionGraph {
     parent: FxHashMap<NodeId, NodeId>,
     /// `Connections.root` (priority `None`) and `potentialRoot` calls.
     roots: Vec<(NodeId, Option<i64>, Span)>,
-    /// The first `Connections.branch`/`rooted` call, refused where the graph is used.
+    /// The first call of an operator rtc does not support yet (`uniqueRoot`), refused where
+    /// the graph is used.
     branch: Option<Span>,
+    /// The edges between overdetermined instances: connections (optional) and
+    /// `Connections.branch` (required), each once.
+    edges: Vec<(NodeId, NodeId)>,
+    /// The `Connections.branch(a, b)` calls.
+    branches: Vec<(NodeId, NodeId)>,
+    /// The instances joined by branches alone (union-find).
+    required: FxHashMap<NodeId, NodeId>,
+    /// Each instance's distance from its part's root along the edges (the graph is a forest).
+    depth: FxHashMap<NodeId, usize>,
     /// The first connection that closes a loop of overdetermined connectors.
     cycle: Option<Span>,
     /// The roots selected, one per connected part.
@@ -97,9 +112,19 @@ impl<'t, 'a> Flattener<'t, 'a> {
 
     /// `Connections.isRoot(x)`: whether the overdetermined instance `x` is the selected root
     /// of its part of the connection graph (known at compile time).
-    pub(super) fn is_root_call(&mut self, arg: &'a ast::Expr, env: Env) -> DResult<Val> {
-        let node = self.overdetermined_arg(arg, env, "Connections.isRoot")?;
-        let e = self.graph_query(GraphQuery::IsRoot(node), arg.span, ScalarType::Boolean)?;
+    pub(super) fn is_root_call(
+        &mut self,
+        name: &str,
+        arg: &'a ast::Expr,
+        env: Env,
+    ) -> DResult<Val> {
+        let node = self.overdetermined_arg(arg, env, name)?;
+        let q = if name == "Connections.isRoot" {
+            GraphQuery::IsRoot(node)
+        } else {
+            GraphQuery::Rooted(node)
+        };
+        let e = self.graph_query(q, arg.span, ScalarType::Boolean)?;
         Ok(Val::Arr(Arr::scalar(e, ScalarType::Boolean)))
     }
 
@@ -128,6 +153,9 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             GraphQuery::IsRoot(n) => {
                 format!("Connections.isRoot({})", self.inst.nodes[n.0 as usize].path)
+            }
+            GraphQuery::Rooted(n) => {
+                format!("Connections.rooted({})", self.inst.nodes[n.0 as usize].path)
             }
         };
         let id = FlatVar::new(self.flat.vars.len());
@@ -181,7 +209,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             format!(
                 "the connected overdetermined records of `{path}` have no root nor potential root"
             ),
-            "a connection of them",
+            "a connection or branch of them",
         );
         Err(Box::new(d))
     }
@@ -191,11 +219,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
         let g = self.conn_graph.graph.as_ref().expect("built");
         match q {
             GraphQuery::Cardinality(id) => Ok(g.counts.get(&id).copied().unwrap_or(0) as f64),
-            GraphQuery::IsRoot(node) => {
+            GraphQuery::IsRoot(node) | GraphQuery::Rooted(node) => {
                 if let Some(s) = g.branch {
                     return Err(self.unsupported(
                         s,
-                        "`Connections.branch` (a connection graph with branches; rtc supports graphs of connections and roots only)",
+                        "`Connections.uniqueRoot` and `uniqueRootIndices` (rtc supports connections, branches and roots)",
                     ));
                 }
                 if let Some(s) = g.cycle {
@@ -217,18 +245,41 @@ impl<'t, 'a> Flattener<'t, 'a> {
                         .at(span, "here"),
                     ));
                 }
-                let yes = self
-                    .conn_graph
-                    .graph
-                    .as_ref()
-                    .is_some_and(|g| g.selected.contains(&node));
+                let g = self.conn_graph.graph.as_ref().expect("built");
+                let yes = match q {
+                    GraphQuery::Rooted(_) => {
+                        // 9.4.2: with exactly one `Connections.branch(A, B)` naming A, whether A
+                        // is closer to the root than B.
+                        let named: Vec<NodeId> = g
+                            .branches
+                            .iter()
+                            .filter_map(|&(a, b)| (a == node).then_some(b))
+                            .collect();
+                        let [other] = named.as_slice() else {
+                            let path = self.inst.nodes[node.0 as usize].path.clone();
+                            return Err(Box::new(
+                                Diagnostic::error(
+                                    "connections",
+                                    format!(
+                                        "`Connections.rooted({path})` needs exactly one `Connections.branch` with `{path}` as its first argument, not {}",
+                                        named.len()
+                                    ),
+                                )
+                                .at(span, "here")
+                                .help("Modelica 3.6 §9.4.1: rooted(A.R) is defined by the one Connections.branch(A.R, B.R) whose first argument is A.R"),
+                            ));
+                        };
+                        g.depth.get(&node) < g.depth.get(other)
+                    }
+                    _ => g.selected.contains(&node),
+                };
                 Ok(if yes { 1.0 } else { 0.0 })
             }
         }
     }
 
-    /// `Connections.root(x)`, `potentialRoot(x, priority)` as equations: no equation (they
-    /// shape the graph); `branch` and the rest are refused.
+    /// `Connections.root(x)`, `potentialRoot(x, priority)` and `branch(a, b)` as equations: no
+    /// equation (they shape the graph); the rest are refused.
     pub(super) fn connections_equation(
         &mut self,
         name: &str,
@@ -240,8 +291,11 @@ impl<'t, 'a> Flattener<'t, 'a> {
             "Connections.root" | "Connections.potentialRoot" => {
                 let Some(a) = args.positional.first() else {
                     return Err(Box::new(
-                        Diagnostic::error("arguments", format!("`{name}` takes an overdetermined connector element"))
-                            .at(span, "here"),
+                        Diagnostic::error(
+                            "arguments",
+                            format!("`{name}` takes an overdetermined connector element"),
+                        )
+                        .at(span, "here"),
                     ));
                 };
                 self.overdetermined_arg(a, env, name)?;
@@ -252,9 +306,26 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 }
                 Ok(())
             }
+            "Connections.branch" => {
+                // A required edge of the graph, no equation of its own (9.4.1).
+                let [a, b] = args.positional.as_slice() else {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "arguments",
+                            "`Connections.branch` takes two overdetermined connector elements",
+                        )
+                        .at(span, "here"),
+                    ));
+                };
+                self.overdetermined_arg(a, env, name)?;
+                self.overdetermined_arg(b, env, name)?;
+                // Its part of the graph needs a root too (9.4.2).
+                self.conn_graph.overdetermined_connect.get_or_insert(span);
+                Ok(())
+            }
             _ => Err(self.unsupported(
                 span,
-                &format!("`{name}` (a connection graph with branches; rtc supports graphs of connections and roots only)"),
+                &format!("`{name}` (rtc supports connections, branches and roots)"),
             )),
         }
     }
@@ -408,6 +479,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 g.rootless.push(r);
             }
         }
+        g.depth = depths(&g.edges, &g.selected);
         self.conn_graph.graph = Some(g);
         Ok(())
     }
@@ -504,7 +576,39 @@ impl<'t, 'a> Flattener<'t, 'a> {
                             find(&mut g.parent, n);
                             g.roots.push((n, prio, eq.span));
                         }
-                        "Connections.branch" | "Connections.rooted" => {
+                        "Connections.branch" => {
+                            let [a, b] = args.positional.as_slice() else {
+                                continue;
+                            };
+                            let (Ok(x), Ok(y)) = (
+                                self.overdetermined_arg(a, env, &name),
+                                self.overdetermined_arg(b, env, &name),
+                            ) else {
+                                continue;
+                            };
+                            // Required edges must leave a spanning tree (9.4.2): none may
+                            // close a loop of required edges.
+                            let (rx, ry) = (find(&mut g.required, x), find(&mut g.required, y));
+                            if rx == ry {
+                                let (a, b) = (
+                                    self.inst.nodes[x.0 as usize].path.clone(),
+                                    self.inst.nodes[y.0 as usize].path.clone(),
+                                );
+                                let d = Diagnostic::error(
+                                    "connections",
+                                    format!(
+                                        "`Connections.branch({a}, {b})` closes a loop of branches: no spanning tree holds them all"
+                                    ),
+                                )
+                                .at(eq.span, "closes the loop")
+                                .help("Modelica 3.6 §9.4.2: the required edges (Connections.branch) of a connection graph form no loop");
+                                return Err(Box::new(d));
+                            }
+                            g.required.insert(rx.max(ry), rx.min(ry));
+                            g.branches.push((x, y));
+                            self.join_overdetermined(x, y, eq.span, g, 0)?;
+                        }
+                        "Connections.uniqueRoot" | "Connections.uniqueRootIndices" => {
                             g.branch.get_or_insert(eq.span);
                         }
                         _ => {}
@@ -535,6 +639,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
                 g.cycle.get_or_insert(span);
             } else {
                 g.parent.insert(rx.max(ry), rx.min(ry));
+                g.edges.push((x, y));
             }
             return Ok(());
         }
@@ -555,6 +660,31 @@ impl<'t, 'a> Flattener<'t, 'a> {
         }
         Ok(())
     }
+}
+
+/// Each instance's distance from the selected root of its part along `edges` (a forest:
+/// breadth first from the roots).
+fn depths(edges: &[(NodeId, NodeId)], roots: &FxHashSet<NodeId>) -> FxHashMap<NodeId, usize> {
+    let mut next: FxHashMap<NodeId, Vec<NodeId>> = FxHashMap::default();
+    for &(a, b) in edges {
+        next.entry(a).or_default().push(b);
+        next.entry(b).or_default().push(a);
+    }
+    let mut depth: FxHashMap<NodeId, usize> = FxHashMap::default();
+    let mut queue: std::collections::VecDeque<NodeId> = roots.iter().copied().collect();
+    for &r in roots {
+        depth.insert(r, 0);
+    }
+    while let Some(n) = queue.pop_front() {
+        let d = depth[&n];
+        for &m in next.get(&n).map(Vec::as_slice).unwrap_or_default() {
+            if let std::collections::hash_map::Entry::Vacant(e) = depth.entry(m) {
+                e.insert(d + 1);
+                queue.push_back(m);
+            }
+        }
+    }
+    depth
 }
 
 /// The priority argument of `Connections.potentialRoot(x, priority)`, positional or named.

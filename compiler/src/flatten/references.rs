@@ -274,11 +274,12 @@ impl<'t, 'a> Flattener<'t, 'a> {
     /// A function called through a component (5.3.2): `s.f(…)`, `s[1].P.g(…)` — leading
     /// components of the instance, each scalar or indexed by constants down to one, then
     /// classes looked up in the last component's class, the last a function.
-    pub(super) fn function_via_component(
+    /// Returns the function and the instance it is called through.
+    pub(super) fn function_via_component_at(
         &mut self,
         r: &'a ast::ComponentRef,
         env: Env,
-    ) -> Option<ClassId> {
+    ) -> Option<(ClassId, NodeId)> {
         let mut node = env.node?;
         if r.global || r.parts.len() < 2 {
             return None;
@@ -328,7 +329,7 @@ impl<'t, 'a> Flattener<'t, 'a> {
             self.tree.info(c).restriction(),
             Some(ast::Restriction::Function)
         )
-        .then_some(c)
+        .then_some((c, node))
     }
 
     pub(super) fn unknown_component(

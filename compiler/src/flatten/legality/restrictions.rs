@@ -169,12 +169,6 @@ const EXTEND_ENCLOSING_OPERATOR_RECORD: Rule = Rule {
     code: "extends",
     text: "no class extends an enclosing scope of an operator record",
 };
-const EXTENDS_ARRAY_OR_PREFIXED: Rule = Rule {
-    section: "4.5.2",
-    code: "extends",
-    text: "a class extending an array class or a class with input or output in its short \
-           definition declares no components or equations of its own",
-};
 const EQUALITY_CONSTRAINT: Rule = Rule {
     section: "9.4.1",
     code: "connections",
@@ -873,7 +867,8 @@ impl<'a> Checker<'_, 'a> {
     }
 
     /// What an extends clause's base allows: no long extension of an operator record (4.6),
-    /// nothing beside an array class or a class with a causality prefix (4.5.2).
+    /// nothing beside an array class, a class with a causality prefix or a predefined type
+    /// (4.5.2).
     fn extends_whole(&mut self, def: &ast::ClassDef, comp: &ast::Composition, ext: &ast::Extends) {
         let Some(super::Found::Class(b)) = self.tree.lookup_name(self.class, &ext.base) else {
             return;
@@ -902,17 +897,29 @@ impl<'a> Checker<'_, 'a> {
                 "encloses an operator record",
             ));
         }
+        let own = comp
+            .elements
+            .iter()
+            .any(|e| matches!(e, ast::Element::Component(..)))
+            || !comp.equations.is_empty();
+        if own && self.tree.info(b).builtin.is_some() {
+            let msg = format!(
+                "`{}` extends the predefined type `{}` and declares components or equations",
+                def.name.name,
+                ext.base.to_dotted()
+            );
+            self.report(super::typed::EXTENDS_ARRAY_OR_PREFIXED.broken(
+                ext.base.span,
+                msg,
+                "predefined type",
+            ));
+        }
         if let ast::ClassBody::Short {
             causality,
             subscripts,
             ..
         } = &base.body
         {
-            let own = comp
-                .elements
-                .iter()
-                .any(|e| matches!(e, ast::Element::Component(..)))
-                || !comp.equations.is_empty();
             if own && (causality.is_some() || !subscripts.is_empty()) {
                 let what = if subscripts.is_empty() {
                     "a class with a causality prefix"
@@ -924,7 +931,11 @@ impl<'a> Checker<'_, 'a> {
                     def.name.name,
                     ext.base.to_dotted()
                 );
-                self.report(EXTENDS_ARRAY_OR_PREFIXED.broken(ext.base.span, msg, "base"));
+                self.report(super::typed::EXTENDS_ARRAY_OR_PREFIXED.broken(
+                    ext.base.span,
+                    msg,
+                    "base",
+                ));
             }
         }
     }

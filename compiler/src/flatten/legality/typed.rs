@@ -431,3 +431,9 @@ pub(in crate::flatten) const CONNECT_PATH: Rule = Rule {
     text: "a connect argument is a connector of the class (c, c.d) or a connector of one of \
            its components (m.c), not one deeper inside (m1.m2.c)",
 };
+pub(in crate::flatten) const EXTENDS_ARRAY_OR_PREFIXED: Rule = Rule {
+    section: "4.5.2",
+    code: "extends",
+    text: "a class extending an array class, a class with input or output in its short \
+           definition or a predefined type declares no components or equations of its own",
+};
