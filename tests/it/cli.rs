@@ -717,14 +717,30 @@ fn chattering_ball_stops_or_is_held() {
     );
 }
 
-/// `terminate` ends the run successfully and says why; a cycle among a when-equation's
-/// assignments is a located diagnostic.
+/// `terminate` ends the run successfully and says why (its text a literal or a String
+/// parameter); a cycle among a when-equation's assignments is a located diagnostic.
 #[test]
 fn terminate_and_when_cycle() {
     let (code, _, err) = rtc(&["run", "examples/TankPump.mo", "--out", "/dev/null"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("(`starts > maxStarts`): the pump started more than maxStarts times; the run ends at t = 852.8"),
+        "{err}"
+    );
+    // A String parameter as the text (tests/models/TerminateText.mo).
+    let (code, _, err) = rtc(&[
+        "run",
+        "tests/models/TerminateText.mo",
+        "--step",
+        "0.1",
+        "--stop",
+        "1",
+        "--out",
+        "/dev/null",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("(`x > 0.5`): x reached 0.5; the run ends at t = 0.6"),
         "{err}"
     );
     let (code, _, err) = rtc(&[

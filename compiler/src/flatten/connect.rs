@@ -256,7 +256,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             Resolved::Value(Val::Arr(a)) => {
                 // A connector of a built-in type (`RealInput u`): each element is its own connector.
-                let is_conn = match self.inst.last_slot {
+                // Of a one-part reference the slot is its own (`q[axisUsed]`: resolving the
+                // subscript's parameter made `axisUsed` the last slot resolved).
+                let last = if r.parts.len() == 1 {
+                    Some(sid)
+                } else {
+                    self.inst.last_slot
+                };
+                let is_conn = match last {
                     Some(last) => {
                         let s = &self.inst.slots[last.0 as usize];
                         s.is_connector || self.inst.nodes[s.node.0 as usize].is_connector

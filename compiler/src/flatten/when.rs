@@ -514,15 +514,20 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     let message = match (args.positional.as_slice(), args.named.is_empty()) {
                         ([m], true) => match &m.kind {
                             ast::ExprKind::Str(s) => s.clone(),
-                            _ => {
-                                return Err(Box::new(
-                                    Diagnostic::error(
-                                        "arguments",
-                                        "terminate takes a string literal: terminate(\"why\")",
-                                    )
-                                    .at(m.span, "not a string literal"),
-                                ))
-                            }
+                            // A String known when the model is compiled (the MSL's
+                            // `TerminateSimulation`: `terminate(terminationText)`, a parameter).
+                            _ => match self.eval(m, env) {
+                                Ok(Val::Str(s)) => s,
+                                _ => {
+                                    return Err(Box::new(
+                                        Diagnostic::error(
+                                            "arguments",
+                                            "terminate takes a String known when the model is compiled: terminate(\"why\")",
+                                        )
+                                        .at(m.span, "not a String known when compiling"),
+                                    ))
+                                }
+                            },
                         },
                         _ => {
                             return Err(Box::new(
