@@ -461,7 +461,13 @@ static SHIMS: Mutex<Vec<Registered>> = Mutex::new(Vec::new());
 pub fn register(spec: Spec, libs: Option<ExternalLibs>, span: crate::diag::Span) -> String {
     let (symbol, text) = spec.text();
     let mut reg = SHIMS.lock().unwrap_or_else(|e| e.into_inner());
-    if !reg.iter().any(|r| r.symbol == symbol) {
+    if let Some(r) = reg.iter_mut().find(|r| r.symbol == symbol) {
+        // Registered again (its declaration, then a call): the place a diagnostic names is the
+        // first in the file, whichever registration came first.
+        if r.span.file == span.file && span.start < r.span.start {
+            r.span = span;
+        }
+    } else {
         reg.push(Registered {
             symbol: symbol.clone(),
             spec,

@@ -316,9 +316,35 @@ impl<'t, 'a> Flattener<'t, 'a> {
             return None;
         }
         let mut c = *self.inst.nodes[node.0 as usize].classes.first()?;
-        for part in &r.parts[k..] {
+        for (j, part) in r.parts[k..].iter().enumerate() {
             if !part.subscripts.is_empty() {
                 return None;
+            }
+            // The instance's redeclaration of the class (`world(redeclare function
+            // gravityAcceleration = …)`), not the class it replaces.
+            if j == 0 {
+                let n = ast::Name {
+                    global: false,
+                    parts: vec![part.ident.clone()],
+                    span: part.ident.span,
+                };
+                let env = Env {
+                    node: Some(node),
+                    class: c,
+                };
+                if let Ok(Some((x, m))) = self.redeclared_class(&n, env, 0) {
+                    if !m.is_empty() {
+                        // Its modification would be lost: refuse rather than compute with
+                        // the new function's defaults.
+                        let d = self.unsupported(
+                            r.span,
+                            "a function redeclared with a modification in an instance, called through it",
+                        );
+                        self.push_error(*d);
+                    }
+                    c = x;
+                    continue;
+                }
             }
             match self.tree.member(c, &part.ident.name, 0) {
                 Some(Found::Class(x)) => c = x,
