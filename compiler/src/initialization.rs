@@ -32,6 +32,10 @@ const RTOL: f64 = 1e-10;
 const ATOL: f64 = 1e-14;
 /// Redundant initial equations are consistent when they hold to this relative tolerance.
 const CONSISTENT: f64 = 1e-8;
+/// Re-solves at most this many times for the frozen relations to settle.
+const RELATION_ROUNDS: usize = 4;
+/// The residual an equation has from rounding alone, relative to |∂r/∂u|·|u|.
+const ROUNDING: f64 = 1e-12;
 
 /// An error of the initial system, located at its first initial equation.
 fn error_at(span: crate::diag::Span, msg: String) -> Box<Diagnostic> {
@@ -46,10 +50,11 @@ struct Model<'p> {
     mem0: Vec<f64>,
     t0: f64,
     /// Flat variable → expression over the plan's slots (its record), or the slot itself
-    /// (parameters, which have no record), and `der(x)` slots.
+    /// (parameters, which have no record), and `der(x)` slots (signed: an alias's derivative is
+    /// that of the variable its record reads).
     value: FxHashMap<FlatVar, ExprId>,
     slot: FxHashMap<FlatVar, Slot>,
-    der: FxHashMap<FlatVar, Slot>,
+    der: FxHashMap<FlatVar, (Slot, f64)>,
 }
 
 impl Model<'_> {
@@ -60,8 +65,17 @@ impl Model<'_> {
             mem[s.index()] = x;
         }
         // A zero-length forward Euler step re-solves the model at the start time with the
-        // states as set (`init` would reset them to their start values).
-        match self.it.step(&mut mem, self.t0, 0.0) {
+        // states as set (`init` would reset them to their start values); the relations the
+        // step reads frozen take the values they have there (as at the start of the run),
+        // and the step is repeated while that changes them.
+        let mut st = self.it.step(&mut mem, self.t0, 0.0);
+        for _ in 0..RELATION_ROUNDS {
+            if st != Status::Ok || !freeze_relations(self.plan, &mut mem) {
+                break;
+            }
+            st = self.it.step(&mut mem, self.t0, 0.0);
+        }
+        match st {
             Status::Ok => Ok(mem),
             st @ Status::Singular { block } => {
                 let what = crate::plan::describe(self.plan, st);
@@ -73,6 +87,23 @@ impl Model<'_> {
             st => Err(crate::plan::describe(self.plan, st)),
         }
     }
+}
+
+/// The relations the step reads frozen take their live values in `mem`, as at the start of a
+/// run (the event machinery's first instant); whether any changed.
+fn freeze_relations(plan: &Plan, mem: &mut [f64]) -> bool {
+    let t = mem[plan.time.index()];
+    let mut changed = false;
+    for e in plan.events.iter() {
+        let Some((slot, live)) = e.relation.and_then(|r| r.slot.map(|s| (s, r.live))) else {
+            continue;
+        };
+        let v = crate::symbolic::eval::eval(&plan.arena, live, &mut |x: Slot| mem[x.index()], t);
+        let v = if v != 0.0 { 1.0 } else { 0.0 };
+        changed |= mem[slot.index()] != v;
+        mem[slot.index()] = v;
+    }
+    changed
 }
 
 /// The residual lhs − rhs of each initial equation and its scale |lhs| + |rhs|.
@@ -88,15 +119,12 @@ fn residuals(
         if v.index() >= n {
             // der(x), renamed below.
             let x = FlatVar::new(v.index() - n);
-            return m.der.get(&x).map_or(f64::NAN, |s| mem[s.index()]);
+            return m
+                .der
+                .get(&x)
+                .map_or(f64::NAN, |&(s, sign)| sign * mem[s.index()]);
         }
-        match (m.value.get(&v), m.slot.get(&v)) {
-            (Some(&e), _) => {
-                crate::symbolic::eval::eval(&m.plan.arena, e, &mut |s: Slot| mem[s.index()], m.t0)
-            }
-            (None, Some(s)) => mem[s.index()],
-            (None, None) => f64::NAN,
-        }
+        read(m, mem, v)
     };
     eqs.iter()
         .map(|&(l, r)| {
@@ -147,7 +175,8 @@ fn free_states(flat: &FlatModel, plan: &Plan) -> Vec<(Slot, FlatVar)> {
 }
 
 /// How to read every flat variable from the plan's memory: its record's expression, or its
-/// slot (parameters have no record), and the slots of the derivatives.
+/// slot (parameters have no record), and the slots of the derivatives: `der(v)`'s own, else,
+/// for an alias whose record is `±x`, `±der(x)`.
 #[allow(clippy::type_complexity)]
 fn read_maps(
     flat: &FlatModel,
@@ -155,7 +184,7 @@ fn read_maps(
 ) -> (
     FxHashMap<FlatVar, ExprId>,
     FxHashMap<FlatVar, Slot>,
-    FxHashMap<FlatVar, Slot>,
+    FxHashMap<FlatVar, (Slot, f64)>,
 ) {
     let by_name: FxHashMap<&str, ExprId> = plan
         .outputs
@@ -179,15 +208,193 @@ fn read_maps(
             slot.insert(id, s);
         }
         if let Some(&s) = slot_of.get(format!("der({})", v.name).as_str()) {
-            der.insert(id, s);
+            der.insert(id, (s, 1.0));
+        } else if let Some(&e) = by_name.get(v.name.as_str()) {
+            let (x, sign) = match plan.arena.node(e) {
+                Node::Var(x) => (Some(x), 1.0),
+                Node::Neg(a) => match plan.arena.node(a) {
+                    Node::Var(x) => (Some(x), -1.0),
+                    _ => (None, 1.0),
+                },
+                _ => (None, 1.0),
+            };
+            let name = x.map(|x| format!("der({})", plan.vars[x.index()].name));
+            if let Some(&s) = name.as_deref().and_then(|n| slot_of.get(n)) {
+                der.insert(id, (s, sign));
+            }
         }
     }
     (value, slot, der)
 }
 
+/// Rounds at most of solving the initial system and recomputing the parameters with
+/// `fixed = false` that initial equations give from the solution.
+const PARAMETER_ROUNDS: usize = 5;
+
 /// `flat` with its initial equations solved into start values, and the report; `flat` itself
 /// (cloned) when it has none.
+///
+/// A parameter with `fixed = false` that an initial equation gives explicitly from variables
+/// (`positiveBranch = selectBranch(length, e, phi_guess, r_a, r_b)`: the branch of an analytic
+/// loop solution picked from the mechanism's positions at the start, specification 8.6) is
+/// computed at the solution of the other initial equations: it starts at its start value (0
+/// without one), the initial system is solved with it, the equation is evaluated there, and
+/// again with the new value until it no longer changes (two rounds where the positions it
+/// reads do not depend on it; at most [`PARAMETER_ROUNDS`], else an error).
 pub fn initialize(
+    flat: &FlatModel,
+    plan_of: &dyn Fn(&FlatModel) -> Result<Plan, Box<Diagnostic>>,
+) -> Result<(FlatModel, Vec<String>), Box<Diagnostic>> {
+    let (given, rest) = parameters_given(flat);
+    if given.is_empty() {
+        return initialize_states(flat, plan_of);
+    }
+    let t0 = flat.experiment.start_time.unwrap_or(0.0);
+    let mut cur = flat.clone();
+    cur.initial_equations = rest;
+    for g in &given {
+        let guess = flat.var(g.param).start;
+        cur.vars[g.param].binding = Some(guess.unwrap_or_else(|| cur.arena.constant(0.0)));
+    }
+    for round in 1..=PARAMETER_ROUNDS {
+        let (mut solved, mut report) = initialize_states(&cur, plan_of)?;
+        let plan = plan_of(&solved)?;
+        let mut it = Interp::new(&plan);
+        let mut mem0 = it.memory();
+        let st = it.init(&mut mem0, t0);
+        let first = given[0].span;
+        if st != Status::Ok {
+            return Err(error_at(
+                first,
+                format!(
+                    "the model at the start time fails before the parameters with `fixed = false` are computed: {}",
+                    crate::plan::describe(&plan, st)
+                ),
+            ));
+        }
+        let (value, slot, der) = read_maps(&solved, &plan);
+        let mut model = Model {
+            plan: &plan,
+            it,
+            mem0,
+            t0,
+            value,
+            slot,
+            der,
+        };
+        let mem = model
+            .solve(&[], &[])
+            .map_err(|e| error_at(first, format!("initial system: {e}")))?;
+        let mut settled = true;
+        let mut values = Vec::new();
+        for g in &given {
+            let old = read(&model, &mem, g.param);
+            let new = eval_at_solution(&solved, &model, &mem, g.rhs);
+            if !new.is_finite() {
+                return Err(error_at(
+                    g.span,
+                    format!(
+                        "the initial equation that gives the parameter `{}` (`fixed = false`) is not finite at the initial solution",
+                        flat.var(g.param).name
+                    ),
+                ));
+            }
+            settled &= (new - old).abs() <= 1e-12 * new.abs().max(old.abs()).max(1.0);
+            values.push(new);
+        }
+        if settled {
+            for (g, &x) in given.iter().zip(&values) {
+                let e = solved.arena.constant(x);
+                solved.vars[g.param].binding = Some(e);
+                report.push(format!(
+                    "  parameter {} = {x} (fixed = false: its initial equation at the solution, {round} round{})",
+                    flat.var(g.param).name,
+                    if round == 1 { "" } else { "s" }
+                ));
+            }
+            return Ok((solved, report));
+        }
+        for (g, &x) in given.iter().zip(&values) {
+            cur.vars[g.param].binding = Some(cur.arena.constant(x));
+        }
+    }
+    Err(error_at(
+        given[0].span,
+        format!(
+            "the parameters with `fixed = false` that initial equations give from the initial solution ({}) do not settle in {PARAMETER_ROUNDS} rounds: the solution they are computed from depends on them",
+            given
+                .iter()
+                .map(|g| format!("`{}`", flat.var(g.param).name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    ))
+}
+
+/// An initial equation `p = e` that gives a parameter with `fixed = false` and no binding
+/// explicitly from variables (`e` does not read `p`, nor a derivative).
+struct Given {
+    param: FlatVar,
+    rhs: ExprId,
+    span: crate::diag::Span,
+}
+
+/// The initial equations that give parameters ([`Given`]), and the others.
+fn parameters_given(flat: &FlatModel) -> (Vec<Given>, Vec<crate::flat::Equation>) {
+    let mut given: Vec<Given> = Vec::new();
+    let mut rest = Vec::new();
+    for eq in &flat.initial_equations {
+        let free = |e: ExprId| match flat.arena.node(e) {
+            Node::Var(v)
+                if flat.var(v).kind == crate::flat::VarKind::Parameter
+                    && flat.var(v).fixed == Some(false)
+                    && flat.var(v).binding.is_none() =>
+            {
+                Some(v)
+            }
+            _ => None,
+        };
+        let pick = [(eq.lhs, eq.rhs), (eq.rhs, eq.lhs)]
+            .into_iter()
+            .find_map(|(a, b)| free(a).map(|p| (p, b)))
+            .filter(|&(p, b)| {
+                !given.iter().any(|g| g.param == p)
+                    && flat
+                        .arena
+                        .find_leaf(b, |n| matches!(n, Node::Der(_)) || n == Node::Var(p))
+                        .is_none()
+            });
+        match pick {
+            Some((param, rhs)) => given.push(Given {
+                param,
+                rhs,
+                span: eq.span,
+            }),
+            None => rest.push(eq.clone()),
+        }
+    }
+    (given, rest)
+}
+
+/// The value of flat variable `v` in the memory of `m`'s plan.
+fn read(m: &Model, mem: &[f64], v: FlatVar) -> f64 {
+    match (m.value.get(&v), m.slot.get(&v)) {
+        (Some(&e), _) => {
+            crate::symbolic::eval::eval(&m.plan.arena, e, &mut |s: Slot| mem[s.index()], m.t0)
+        }
+        (None, Some(s)) => mem[s.index()],
+        (None, None) => f64::NAN,
+    }
+}
+
+/// `e` (over flat variables, no derivatives) in the memory of `m`'s plan.
+fn eval_at_solution(flat: &FlatModel, m: &Model, mem: &[f64], e: ExprId) -> f64 {
+    crate::symbolic::eval::eval(&flat.arena, e, &mut |v| read(m, mem, v), m.t0)
+}
+
+/// [`initialize`] for the states: the initial equations solved for the free states' start
+/// values.
+fn initialize_states(
     flat: &FlatModel,
     plan_of: &dyn Fn(&FlatModel) -> Result<Plan, Box<Diagnostic>>,
 ) -> Result<(FlatModel, Vec<String>), Box<Diagnostic>> {
@@ -282,9 +489,6 @@ pub fn initialize(
             }
             Ok(j)
         };
-    // Relative to the equation's terms, with an absolute floor for equations whose terms
-    // both vanish at the solution (`der(x) = 0` at rest: the residual is rounding only).
-    let converged = |r: &[(f64, f64)]| r.iter().all(|&(x, s)| x.abs() <= RTOL * s + ATOL);
     let mut r = eval_at(&mut model, &u).map_err(|e| error(format!("initial system: {e}")))?;
     // The columns (free states) the equations determine. With more equations than free
     // states, or equations that depend on each other (a current fixed in each phase of a
@@ -308,8 +512,17 @@ pub fn initialize(
     })?;
     let pick = |r: &[(f64, f64)]| -> Vec<(f64, f64)> { rows.iter().map(|&i| r[i]).collect() };
     r = pick(&r);
+    // Relative to the equation's terms, with a floor for equations whose terms both vanish at
+    // the solution (`der(x) = 0` at rest: the residual is rounding only): the rounding that
+    // the free states' own size brings into the residual (|∂r/∂u|·|u|), and an absolute one.
+    let converged = |r: &[(f64, f64)], u: &[f64]| {
+        r.iter().enumerate().all(|(i, &(x, s))| {
+            let rounding: f64 = (0..u.len()).map(|c| j0[(i, c)].abs() * u[c].abs()).sum();
+            x.abs() <= RTOL * s + ROUNDING * rounding + ATOL
+        })
+    };
     let mut iterations = 0;
-    while !converged(&r) {
+    while !converged(&r, &u) {
         if iterations == MAX_ITERATIONS {
             let worst = r.iter().map(|p| p.0.abs()).fold(0.0, f64::max);
             return Err(error(format!(

@@ -1396,3 +1396,21 @@ fn assertions_of_when_statements_hold_at_their_events() {
         "{err}"
     );
 }
+
+/// A parameter with `fixed = false` whose initial equation reads a solution that depends on it
+/// (tests/models/ParameterUnsettled.mo: up = false gives x = 0, which gives up = true, which
+/// gives x = 4, …): the run is refused with a located error, not run with one of the rounds.
+#[test]
+fn a_parameter_computed_from_a_solution_that_depends_on_it_is_refused() {
+    let (code, _, err) = rtc(&[
+        "run",
+        "tests/models/ParameterUnsettled.mo",
+        "--step",
+        "0.1",
+        "--stop",
+        "1",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("do not settle in 5 rounds"), "{err}");
+    assert!(err.contains("ParameterUnsettled.mo:11:3"), "{err}");
+}

@@ -153,6 +153,9 @@ struct Pantelides<'m> {
     /// Flat variable or extra leaf → unknown.
     of_leaf: FxHashMap<FlatVar, usize>,
     assign: Vec<Option<usize>>,
+    /// Unknowns constant between events and the equation that gives each
+    /// ([`Pantelides::mark_piecewise_constant`]): matched so before the rest.
+    defined: Vec<(usize, usize)>,
 }
 
 /// Reduces the index of `model` in place when its equations cannot be matched with the states
@@ -234,6 +237,7 @@ impl<'m> Pantelides<'m> {
             eqs: Vec::new(),
             of_leaf: FxHashMap::default(),
             assign: Vec::new(),
+            defined: Vec::new(),
         };
         for i in 0..n {
             let leaf = FlatVar::new(i);
@@ -256,7 +260,58 @@ impl<'m> Pantelides<'m> {
             let rhs = p.over_representatives(e.rhs, &mut cache);
             p.push_eq(lhs, rhs, e.span, e.origin, None, 0);
         }
+        p.mark_piecewise_constant();
         p
+    }
+
+    /// Marks as discrete the continuous unknowns that an equation gives from parameters and
+    /// discrete unknowns alone (no `time`, input or derivative): constant between events, as
+    /// a trajectory planner's durations computed from its parameters are. Their derivative is
+    /// zero; differentiating the equations that set them would only make more unknowns.
+    fn mark_piecewise_constant(&mut self) {
+        let mut used = vec![false; self.eqs.len()];
+        let mut known = vec![false; self.vars.len()];
+        loop {
+            let mut changed = false;
+            for (i, done) in used.iter_mut().enumerate() {
+                if *done {
+                    continue;
+                }
+                let mut open = self.eqs[i].vars.iter().filter(|&&j| !known[j]);
+                let (Some(&j), None) = (open.next(), open.next()) else {
+                    continue;
+                };
+                if self.vars[j].deriv_of.is_some() || self.vars[j].a.is_some() {
+                    continue;
+                }
+                // A discrete unknown is constant between events whatever sets it; a
+                // continuous one when its equation reads no time, input or derivative.
+                let model = &*self.model;
+                let timed = |e: ExprId| {
+                    model
+                        .arena
+                        .find_leaf(e, |n| match n {
+                            Node::Time | Node::Der(_) | Node::Arg(_) => true,
+                            Node::Var(v) => {
+                                v.index() < model.vars.len() && model.var(v).kind == VarKind::Input
+                            }
+                            _ => false,
+                        })
+                        .is_some()
+                };
+                if !self.vars[j].discrete && (timed(self.eqs[i].lhs) || timed(self.eqs[i].rhs)) {
+                    continue;
+                }
+                self.vars[j].discrete = true;
+                known[j] = true;
+                *done = true;
+                self.defined.push((j, i));
+                changed = true;
+            }
+            if !changed {
+                break;
+            }
+        }
     }
 
     /// `e` with every unknown replaced by its representative (signed) or bound value, and
@@ -360,11 +415,26 @@ impl<'m> Pantelides<'m> {
 
     /// Pantelides' algorithm, started from a maximum matching of the equations as written.
     fn run(&mut self) -> Result<(), ()> {
-        let highest = |p: &Pantelides, j: usize| p.vars[j].a.is_none();
+        // The unknowns constant between events are matched to the equations that give them
+        // (a maximum matching could give such an equation's unknown to another equation and
+        // leave it unmatched: the path back passes through no discrete unknown), the rest by
+        // a maximum matching.
+        let mut pre_eq = vec![false; self.eqs.len()];
+        let mut pre_var = vec![false; self.vars.len()];
+        for &(j, i) in &self.defined {
+            self.assign[j] = Some(i);
+            pre_eq[i] = true;
+            pre_var[j] = true;
+        }
+        let highest = |p: &Pantelides, j: usize| p.vars[j].a.is_none() && !pre_var[j];
         let adj: Vec<Vec<usize>> = self
             .eqs
             .iter()
-            .map(|e| {
+            .enumerate()
+            .map(|(i, e)| {
+                if pre_eq[i] {
+                    return Vec::new();
+                }
                 e.vars
                     .iter()
                     .copied()
@@ -379,7 +449,7 @@ impl<'m> Pantelides<'m> {
             }
         }
         let unmatched: Vec<usize> = (0..self.eqs.len())
-            .filter(|&r| m.row_to_col[r] == super::matching::UNMATCHED)
+            .filter(|&r| !pre_eq[r] && m.row_to_col[r] == super::matching::UNMATCHED)
             .collect();
         for k in unmatched {
             let mut i = k;
@@ -433,9 +503,11 @@ impl<'m> Pantelides<'m> {
                 }
             }
             let vars = &self.eqs[i].vars;
+            // A discrete unknown is constant between events: its derivative is zero, so the
+            // path does not pass through it to differentiate the equation that sets it.
             let next = (pos..vars.len()).find(|&q| {
                 let j = vars[q];
-                self.vars[j].a.is_none() && !vcol[j]
+                self.vars[j].a.is_none() && !vcol[j] && !self.vars[j].discrete
             });
             match next {
                 Some(q) => {
