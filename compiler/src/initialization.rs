@@ -64,6 +64,8 @@ impl Model<'_> {
         for (s, &x) in free.iter().zip(u) {
             mem[s.index()] = x;
         }
+        // (Free parameters among them: what is computed from them follows.)
+        self.it.parameters_changed(&mut mem);
         // A zero-length forward Euler step re-solves the model at the start time with the
         // states as set (`init` would reset them to their start values); the relations the
         // step reads frozen take the values they have there (as at the start of the run),
@@ -402,11 +404,11 @@ fn initialize_states(
     if flat.initial_equations.is_empty() {
         return Ok((out, Vec::new()));
     }
-    free_parameter_equation(flat)?;
     let first_span = flat.initial_equations[0].span;
     let error = |msg: String| error_at(first_span, msg);
     let mut without = flat.clone();
     without.initial_equations.clear();
+    let candidates = bind_guesses(flat, &mut without);
     let plan = plan_of(&without)?;
     let t0 = flat.experiment.start_time.unwrap_or(0.0);
     let mut it = Interp::new(&plan);
@@ -428,37 +430,26 @@ fn initialize_states(
         slot,
         der,
     };
-    // The initial equations over a copy of the arena where der(x) reads as a variable of its own.
-    let mut arena = flat.arena.clone();
-    let n = flat.vars.len();
-    let mut cache = FxHashMap::default();
-    let eqs: Vec<(ExprId, ExprId)> = flat
-        .initial_equations
-        .iter()
-        .map(|eq| {
-            let mut sub = |e: ExprId| {
-                arena.substitute(e, &mut cache, &mut |ar, node| match node {
-                    Node::Der(v) => Some(ar.var(FlatVar::new(v.index() + n))),
-                    // In the initial system pre(v) of a discrete variable is its start value
-                    // (specification 8.6); of a continuous one, its value.
-                    Node::Pre(v) => Some(
-                        flat.var(v)
-                            .start
-                            .filter(|_| {
-                                matches!(
-                                    flat.var(v).kind,
-                                    crate::flat::VarKind::Discrete | crate::flat::VarKind::Sampled
-                                )
-                            })
-                            .unwrap_or_else(|| ar.var(v)),
-                    ),
-                    _ => None,
-                })
-            };
-            (sub(eq.lhs), sub(eq.rhs))
-        })
-        .collect();
-    let free = free_states(flat, &plan);
+    let (arena, eqs) = over_derivatives(flat);
+    let mut free = free_states(flat, &plan);
+    // Parameters with `fixed = false` that the initial equations determine implicitly
+    // (InitSpringConstant's spring constant from `rev.a = 0`): unknowns of the solve beside
+    // the free states, from their start values (0 without one).
+    let states = free.len();
+    for &p in &candidates {
+        // Its slot: its own, or the one its record reads.
+        let record = model.value.get(&p).and_then(|&e| match plan.arena.node(e) {
+            Node::Var(s) => Some(s),
+            _ => None,
+        });
+        let Some(s) = model.slot.get(&p).copied().or(record) else {
+            if flat.var(p).binding.is_none() {
+                free_parameter_equation(flat)?;
+            }
+            continue;
+        };
+        free.push((s, p));
+    }
     let k = eqs.len();
     let names = |idx: &[usize]| -> String {
         idx.iter()
@@ -504,7 +495,7 @@ fn initialize_states(
     let all = k;
     let k = rows.len();
     let j0 = DMatrix::from_fn(k, j0.ncols(), |i, c| j0[(rows[i], c)]);
-    let chosen = choose_columns(&j0, k).ok_or_else(|| {
+    let chosen = choose_columns_preferring(&j0, k, states).ok_or_else(|| {
         error(format!(
             "the initial system is singular: the {k} initial equations do not determine {k} of the free states {}",
             names(&(0..free.len()).collect::<Vec<_>>())
@@ -582,12 +573,95 @@ fn initialize_states(
         let x = u[c];
         let e = out.arena.constant(x);
         let var = &mut out.vars[v];
+        if c >= states {
+            var.binding = Some(e);
+            report.push(format!("  parameter {} = {x} (fixed = false)", var.name));
+            continue;
+        }
         var.start = Some(e);
         var.fixed = Some(true);
         report.push(format!("  {} = {x}", var.name));
     }
+    // A parameter the equations do not determine keeps its start value, said so.
+    for c in (states..free.len()).filter(|c| !chosen.contains(c)) {
+        let v = free[c].1;
+        let e = out.arena.constant(u[c]);
+        out.vars[v].binding = Some(e);
+        report.push(format!(
+            "  parameter {} = {} (fixed = false; the initial equations do not determine it: its start value)",
+            flat.var(v).name,
+            u[c]
+        ));
+    }
     out.initial_equations.clear();
     Ok((out, report))
+}
+
+/// The parameters the solve may determine ([`implicit_parameters`]), bound in `without` to
+/// their start values as numbers (tunable: what is computed from them follows a change); one
+/// whose start value is not a parameter expression keeps its binding and is not solved for.
+fn bind_guesses(flat: &FlatModel, without: &mut FlatModel) -> Vec<FlatVar> {
+    let mut candidates = implicit_parameters(flat);
+    candidates.retain(|&p| {
+        let guess = match flat.var(p).start {
+            Some(e) => crate::structure::alias::param_value(flat, e, 0),
+            None => Some(0.0),
+        };
+        if let Some(x) = guess {
+            without.vars[p].binding = Some(without.arena.constant(x));
+        }
+        guess.is_some()
+    });
+    candidates
+}
+
+/// The initial equations over a copy of the arena where `der(x)` reads as a variable of its
+/// own (numbered past the flat variables), `pre(v)` as the initial system reads it.
+fn over_derivatives(flat: &FlatModel) -> (crate::symbolic::Arena<FlatVar>, Vec<(ExprId, ExprId)>) {
+    let mut arena = flat.arena.clone();
+    let n = flat.vars.len();
+    let mut cache = FxHashMap::default();
+    let eqs: Vec<(ExprId, ExprId)> = flat
+        .initial_equations
+        .iter()
+        .map(|eq| {
+            let mut sub = |e: ExprId| {
+                arena.substitute(e, &mut cache, &mut |ar, node| match node {
+                    Node::Der(v) => Some(ar.var(FlatVar::new(v.index() + n))),
+                    // In the initial system pre(v) of a discrete variable is its start value
+                    // (specification 8.6); of a continuous one, its value.
+                    Node::Pre(v) => Some(
+                        flat.var(v)
+                            .start
+                            .filter(|_| {
+                                matches!(
+                                    flat.var(v).kind,
+                                    crate::flat::VarKind::Discrete | crate::flat::VarKind::Sampled
+                                )
+                            })
+                            .unwrap_or_else(|| ar.var(v)),
+                    ),
+                    _ => None,
+                })
+            };
+            (sub(eq.lhs), sub(eq.rhs))
+        })
+        .collect();
+    (arena, eqs)
+}
+
+/// The parameters with `fixed = false` that no equation gives (no binding, or their start
+/// value as flattening bound it): unknowns of the initial system (specification 8.6).
+fn implicit_parameters(flat: &FlatModel) -> Vec<FlatVar> {
+    (0..flat.vars.len())
+        .map(FlatVar::new)
+        .filter(|&v| {
+            let var = flat.var(v);
+            var.kind == crate::flat::VarKind::Parameter
+                && var.fixed == Some(false)
+                && (var.binding.is_none() || var.binding == var.start)
+        })
+        .collect()
 }
 
 /// An initial equation that gives a parameter with `fixed = false` (which flattening could not
@@ -876,23 +950,34 @@ fn independent_rows(j: &DMatrix<f64>) -> Option<Vec<usize>> {
 }
 
 fn choose_columns(j: &DMatrix<f64>, k: usize) -> Option<Vec<usize>> {
+    choose_columns_preferring(j, k, j.ncols())
+}
+
+/// [`choose_columns`], taking a column among the first `first` (the free states) while one
+/// is independent of those chosen, the others (free parameters) only then.
+fn choose_columns_preferring(j: &DMatrix<f64>, k: usize, first: usize) -> Option<Vec<usize>> {
     let mut basis: Vec<DVector<f64>> = Vec::new();
     let mut chosen = Vec::new();
     let scale = j.iter().fold(0.0f64, |a, x| a.max(x.abs())).max(1e-300);
     while chosen.len() < k {
         let mut best: Option<(usize, f64, DVector<f64>)> = None;
-        for c in 0..j.ncols() {
-            if chosen.contains(&c) {
-                continue;
+        for tier in [0..first.min(j.ncols()), first.min(j.ncols())..j.ncols()] {
+            for c in tier {
+                if chosen.contains(&c) {
+                    continue;
+                }
+                let mut v: DVector<f64> = j.column(c).into_owned();
+                for b in &basis {
+                    let p = b.dot(&v);
+                    v -= b * p;
+                }
+                let nv = v.norm();
+                if best.as_ref().is_none_or(|b| nv > b.1) {
+                    best = Some((c, nv, v));
+                }
             }
-            let mut v: DVector<f64> = j.column(c).into_owned();
-            for b in &basis {
-                let p = b.dot(&v);
-                v -= b * p;
-            }
-            let nv = v.norm();
-            if best.as_ref().is_none_or(|b| nv > b.1) {
-                best = Some((c, nv, v));
+            if best.as_ref().is_some_and(|b| b.1 > 1e-10 * scale) {
+                break;
             }
         }
         let (c, nv, v) = best?;

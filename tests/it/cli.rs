@@ -1414,3 +1414,35 @@ fn a_parameter_computed_from_a_solution_that_depends_on_it_is_refused() {
     assert!(err.contains("do not settle in 5 rounds"), "{err}");
     assert!(err.contains("ParameterUnsettled.mo:11:3"), "{err}");
 }
+
+/// A parameter with `fixed = false` that the initial system determines through the model
+/// (tests/models/ParameterImplicit.mo: der(x) = −k·x + 3 = 0 at x = 2, so k = 1.5): the
+/// report gives it, and the run holds x at its steady state.
+#[test]
+fn a_parameter_the_initial_system_determines_is_solved_for() {
+    let (code, out, err) = rtc(&[
+        "run",
+        "tests/models/ParameterImplicit.mo",
+        "--method",
+        "be",
+        "--step",
+        "0.125",
+        "--stop",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let k: f64 = err
+        .lines()
+        .find_map(|l| {
+            l.trim_start_matches("rtc:")
+                .trim()
+                .strip_prefix("parameter k = ")
+        })
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no `parameter k = …` in {err}"));
+    assert!((k - 1.5).abs() < 1e-9, "k = {k}");
+    let last = out.lines().last().expect("rows");
+    let x: f64 = last.split(',').nth(1).unwrap().parse().unwrap();
+    assert!((x - 2.0).abs() < 1e-9, "{last}");
+}

@@ -26,7 +26,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("analysis", &["diag", "plan", "symbolic", "system"]),
     (
         "initialization",
-        &["diag", "flat", "plan", "symbolic", "system"],
+        &["diag", "flat", "plan", "structure", "symbolic", "system"],
     ),
     ("codegen", &["diag", "plan", "symbolic"]),
     (

@@ -684,13 +684,17 @@ impl<'t, 'a> Flattener<'t, 'a> {
             }
             let (name, span, start) = (v.name.clone(), v.span, v.start);
             match start {
+                // The initial system may still determine it through the model
+                // (InitSpringConstant's spring constant from `rev.a = 0`, an initial equation
+                // that `a(fixed = true)` makes later): its start value is then the guess, and
+                // the initialisation reports what it becomes.
                 Some(s) => {
                     self.flat.vars[i].binding = Some(s);
                     self.diags.push(
                         Diagnostic::warning(
                             "parameter-default",
                             format!(
-                                "parameter `{name}` has `fixed = false` but no initial equation gives it; using its start value {}",
+                                "parameter `{name}` has `fixed = false` but no initial equation names it; its start value {} is used unless the initial system determines it",
                                 self.flat.expr_string(s)
                             ),
                         )

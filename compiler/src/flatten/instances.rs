@@ -87,9 +87,14 @@ impl<'t, 'a> Flattener<'t, 'a> {
                     if let Some(cm) = modification {
                         // A type's own modification applies to every element of an array of it;
                         // that of an array type (`type S = Integer[3](min = {1, 1, 1})`) to
-                        // its elements in turn, where the component adds no dimensions.
+                        // its elements in turn, where the component adds no dimensions. A
+                        // type without subscripts may still become an array further down its
+                        // chain; a scalar instance of another short class (`model PointMass =
+                        // Parts.PointMass(sphereColor = {255, 0, 0})`) is not split, and its
+                        // modifications of array elements apply whole.
                         let mut inner = Mod::from_class_mod(cm, env);
-                        if !dims.is_empty() || subscripts.is_empty() {
+                        let may_become_array = def.restriction == ast::Restriction::Type;
+                        if !dims.is_empty() || (subscripts.is_empty() && may_become_array) {
                             inner.mark_each();
                         }
                         *modif = merge(modif, &inner);
