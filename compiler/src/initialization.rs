@@ -57,7 +57,27 @@ struct Model<'p> {
     der: FxHashMap<FlatVar, (Slot, f64)>,
 }
 
-impl Model<'_> {
+impl<'p> Model<'p> {
+    /// `plan` (of `flat`) initialised at `t0`, or the status its initialisation failed with.
+    fn at_start(flat: &FlatModel, plan: &'p Plan, t0: f64) -> Result<Model<'p>, Status> {
+        let mut it = Interp::new(plan);
+        let mut mem0 = it.memory();
+        let st = it.init(&mut mem0, t0);
+        if st != Status::Ok {
+            return Err(st);
+        }
+        let (value, slot, der) = read_maps(flat, plan);
+        Ok(Model {
+            plan,
+            it,
+            mem0,
+            t0,
+            value,
+            slot,
+            der,
+        })
+    }
+
     /// Memory after the initial system with `free` slots set to `u`.
     fn solve(&mut self, free: &[Slot], u: &[f64]) -> Result<Vec<f64>, String> {
         let mut mem = self.mem0.clone();
@@ -261,29 +281,16 @@ pub fn initialize(
     for round in 1..=PARAMETER_ROUNDS {
         let (mut solved, mut report) = initialize_states(&cur, plan_of)?;
         let plan = plan_of(&solved)?;
-        let mut it = Interp::new(&plan);
-        let mut mem0 = it.memory();
-        let st = it.init(&mut mem0, t0);
         let first = given[0].span;
-        if st != Status::Ok {
-            return Err(error_at(
+        let mut model = Model::at_start(&solved, &plan, t0).map_err(|st| {
+            error_at(
                 first,
                 format!(
                     "the model at the start time fails before the parameters with `fixed = false` are computed: {}",
                     crate::plan::describe(&plan, st)
                 ),
-            ));
-        }
-        let (value, slot, der) = read_maps(&solved, &plan);
-        let mut model = Model {
-            plan: &plan,
-            it,
-            mem0,
-            t0,
-            value,
-            slot,
-            der,
-        };
+            )
+        })?;
         let mem = model
             .solve(&[], &[])
             .map_err(|e| error_at(first, format!("initial system: {e}")))?;
@@ -411,25 +418,12 @@ fn initialize_states(
     let candidates = bind_guesses(flat, &mut without);
     let plan = plan_of(&without)?;
     let t0 = flat.experiment.start_time.unwrap_or(0.0);
-    let mut it = Interp::new(&plan);
-    let mut mem0 = it.memory();
-    let st = it.init(&mut mem0, t0);
-    if st != Status::Ok {
-        return Err(error(format!(
+    let mut model = Model::at_start(flat, &plan, t0).map_err(|st| {
+        error(format!(
             "the model at the start time fails before its initial equations are solved: {}",
             crate::plan::describe(&plan, st)
-        )));
-    }
-    let (value, slot, der) = read_maps(flat, &plan);
-    let mut model = Model {
-        plan: &plan,
-        it,
-        mem0,
-        t0,
-        value,
-        slot,
-        der,
-    };
+        ))
+    })?;
     let (arena, eqs) = over_derivatives(flat);
     let mut free = free_states(flat, &plan);
     // Parameters with `fixed = false` that the initial equations determine implicitly
