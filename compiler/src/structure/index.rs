@@ -285,13 +285,14 @@ impl<'m> Pantelides<'m> {
                     continue;
                 }
                 // A discrete unknown is constant between events whatever sets it; a
-                // continuous one when its equation reads no time, input or derivative.
+                // continuous one when its equation reads no time, input, derivative or
+                // `pre` (of a continuous variable, its value).
                 let model = &*self.model;
                 let timed = |e: ExprId| {
                     model
                         .arena
                         .find_leaf(e, |n| match n {
-                            Node::Time | Node::Der(_) | Node::Arg(_) => true,
+                            Node::Time | Node::Der(_) | Node::Pre(_) | Node::Arg(_) => true,
                             Node::Var(v) => {
                                 v.index() < model.vars.len() && model.var(v).kind == VarKind::Input
                             }
