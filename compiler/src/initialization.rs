@@ -55,6 +55,9 @@ struct Model<'p> {
     value: FxHashMap<FlatVar, ExprId>,
     slot: FxHashMap<FlatVar, Slot>,
     der: FxHashMap<FlatVar, (Slot, f64)>,
+    /// Whether parameters are among the solve's unknowns (what is computed from them is then
+    /// recomputed at every evaluation; otherwise it stays as initialised).
+    free_parameters: bool,
 }
 
 impl<'p> Model<'p> {
@@ -75,6 +78,7 @@ impl<'p> Model<'p> {
             value,
             slot,
             der,
+            free_parameters: false,
         })
     }
 
@@ -84,8 +88,9 @@ impl<'p> Model<'p> {
         for (s, &x) in free.iter().zip(u) {
             mem[s.index()] = x;
         }
-        // (Free parameters among them: what is computed from them follows.)
-        self.it.parameters_changed(&mut mem);
+        if self.free_parameters {
+            self.it.parameters_changed(&mut mem);
+        }
         // A zero-length forward Euler step re-solves the model at the start time with the
         // states as set (`init` would reset them to their start values); the relations the
         // step reads frozen take the values they have there (as at the start of the run),
@@ -443,6 +448,7 @@ fn initialize_states(
             continue;
         };
         free.push((s, p));
+        model.free_parameters = true;
     }
     let k = eqs.len();
     let names = |idx: &[usize]| -> String {
